@@ -1,0 +1,113 @@
+# sluice — one GNU Makefile (STYLE.md; modelled on Redis's src/Makefile).
+#
+#   make                      build $(BUILD)/sluice
+#   make run                  build, then serve on 127.0.0.1:8000 in memory
+#   make test                 unit tests + conformance tests (starts its own servers)
+#   make SANITIZER=address test   (or undefined) the same under a sanitizer
+#   make fuzz                 build the libFuzzer targets (clang); FUZZ_SECONDS=N runs each
+#   make format-check         clang-format check
+#   make bench                benchmarks against DynamoDB Local (see bench/README.md)
+#   make clean
+#
+# Parallel helpers may use their own BUILD=build-x directory.
+
+SANITIZER ?=
+ifeq ($(SANITIZER),)
+BUILD ?= build
+else
+BUILD ?= build-$(SANITIZER)
+endif
+
+CC ?= cc
+ifeq ($(origin CC),default)
+CC = gcc
+endif
+OPT ?= -O2
+WERROR ?=
+CFLAGS_ALL = -std=c17 -D_GNU_SOURCE -g $(OPT) -Isrc -MMD -MP \
+  -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter $(WERROR)
+LDLIBS = -luv -llmdb -lcrypto -lz -lxxhash -lm
+
+ifeq ($(SANITIZER),address)
+CFLAGS_ALL += -fsanitize=address -fno-omit-frame-pointer
+LDFLAGS_ALL += -fsanitize=address
+else ifeq ($(SANITIZER),undefined)
+CFLAGS_ALL += -fsanitize=undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+LDFLAGS_ALL += -fsanitize=undefined
+endif
+
+SRCS := $(sort $(wildcard src/*/*.c))
+OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o)
+MAIN_OBJ := $(BUILD)/obj/src/main.o
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+GENERATED := src/admin/assets.gen.c
+
+PY := /usr/bin/python3
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.PHONY: all deps run test unit conformance fuzz fuzz-run format format-check bench clean
+
+all: $(BUILD)/sluice
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): scripts/deps.sh
+	@scripts/deps.sh
+	@mkdir -p $(BUILD) && touch $@
+
+$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/sluice: $(OBJS) $(MAIN_OBJ)
+	$(CC) $(LDFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(CFLAGS) -Itests/unit $(LDFLAGS_ALL) -o $@ $< $(OBJS) $(LDLIBS)
+
+run: $(BUILD)/sluice
+	$(BUILD)/sluice serve --bind 127.0.0.1 --port 8000
+
+unit: $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do $$t; done
+
+conformance: $(BUILD)/sluice
+	SLUICE_BIN=$(abspath $(BUILD)/sluice) $(PY) -m pytest -q -p no:cacheprovider tests/conformance $(PYTEST_ARGS)
+
+test: unit conformance
+
+# libFuzzer targets, built with clang in their own directory.
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/%)
+FUZZ_OBJS := $(SRCS:%.c=build-fuzz/obj/%.o)
+FUZZ_CFLAGS = -std=c17 -D_GNU_SOURCE -g -O1 -Isrc -fsanitize=fuzzer-no-link,address,undefined -MMD -MP
+FUZZ_SECONDS ?= 0
+
+build-fuzz/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -c $< -o $@
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
+
+fuzz: $(FUZZ_BINS)
+	@set -e; if [ "$(FUZZ_SECONDS)" != 0 ]; then for f in $(FUZZ_BINS); do \
+	  n=$$(basename $$f); mkdir -p build-fuzz/corpus/$$n; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -timeout=5 build-fuzz/corpus/$$n tests/fuzz/corpus/$${n#fuzz_}; done; \
+	else for f in $(FUZZ_BINS); do n=$$(basename $$f); $$f -runs=0 tests/fuzz/corpus/$${n#fuzz_} >/dev/null 2>&1 || { echo "$$n: corpus run failed"; exit 1; }; done; \
+	echo "fuzz targets built; corpora replay clean (FUZZ_SECONDS=N to fuzz)"; fi
+
+FORMAT_FILES = $(shell git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 'bench/*.c' | grep -v '\.gen\.')
+format:
+	clang-format -i $(FORMAT_FILES)
+format-check:
+	clang-format --dry-run --Werror $(FORMAT_FILES)
+
+bench: $(BUILD)/sluice
+	bench/run.sh $(abspath $(BUILD)/sluice)
+
+clean:
+	rm -rf build build-* 
+
+-include $(OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(FUZZ_OBJS:.o=.d)

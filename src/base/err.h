@@ -1,0 +1,52 @@
+/*
+ * err.h — sl_err, the one error type, and how a failure carries its message.
+ *
+ * Design: errors are data (STYLE.md). Every DynamoDB exception sluice can send
+ * is one row of errors.def; sl_err is its enum, SL_OK (0) means success. A
+ * function that can fail for a client-visible reason returns sl_err and, when
+ * it fails, fills an sl_failure through sl_failf(): the code, the message
+ * (formatted into the request arena) and optionally extra JSON members for the
+ * error body (ThrottlingReasons, CancellationReasons, Item). Exactly one
+ * function (api/reply.c) turns an sl_failure into bytes on the wire.
+ *
+ * Layers above base use the sl_fail(req, code, fmt, ...) macro of api/req.h;
+ * layers below api (store, cap) take an sl_failure pointer.
+ *
+ * Invariants: once a failure is set, the first one wins: later sl_failf calls
+ * on the same sl_failure keep the first code and message (the error DynamoDB
+ * reports is the first check that failed).
+ */
+#ifndef SL_BASE_ERR_H
+#define SL_BASE_ERR_H
+
+#include "base/arena.h"
+
+typedef enum {
+#define X(code, type, status, key) code,
+#include "base/errors.def"
+#undef X
+  SL_E__COUNT
+} sl_err;
+
+typedef struct {
+  sl_arena *arena; /* where the message and extras live */
+  sl_err code;
+  bool has_message; /* false: the body has no message member at all */
+  sl_str message;
+  sl_str extra; /* JSON members appended after the message, without a leading comma; may be empty */
+} sl_failure;
+
+void sl_failure_init(sl_failure *f, sl_arena *arena);
+
+/* Records the failure (unless one is already recorded) and returns 'code'.
+ * fmt may be NULL for an exception that carries no message. */
+sl_err sl_failf(sl_failure *f, sl_err code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The exception table. */
+const char *sl_err_type(sl_err code);
+/* The short name botocore reads: the text after '#' ("ValidationException"). */
+const char *sl_err_name(sl_err code);
+int sl_err_status(sl_err code);
+const char *sl_err_message_key(sl_err code);
+
+#endif
