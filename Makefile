@@ -46,7 +46,7 @@ GENERATED := src/admin/assets.gen.c
 PY := /usr/bin/python3
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all deps run test unit conformance fuzz fuzz-run format format-check bench clean
+.PHONY: all deps run test unit conformance fuzz format format-check bench micro clean
 
 all: $(BUILD)/sluice
 
@@ -65,6 +65,15 @@ $(BUILD)/sluice: $(OBJS) $(MAIN_OBJ)
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CFLAGS) -Itests/unit $(LDFLAGS_ALL) -o $@ $< $(OBJS) $(LDLIBS)
+
+# Micro-benchmarks (bench/micro_*.c): built against the same objects, run by hand
+# or by bench/run.sh. They print their own numbers; they are never timed tests.
+MICRO_SRCS := $(sort $(wildcard bench/micro_*.c))
+MICRO_BINS := $(MICRO_SRCS:bench/%.c=$(BUILD)/bench/%)
+$(BUILD)/bench/%: bench/%.c $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(CFLAGS) $(LDFLAGS_ALL) -o $@ $< $(OBJS) $(LDLIBS)
+micro: $(MICRO_BINS)
 
 run: $(BUILD)/sluice
 	$(BUILD)/sluice serve --bind 127.0.0.1 --port 8000
