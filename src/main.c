@@ -1,12 +1,158 @@
-/* sluice — CLI dispatch: serve | bench | size | explain | simulate | version. */
+/*
+ * sluice — CLI dispatch: serve | bench | size | explain | simulate | version.
+ *
+ * `sluice serve` parses its flags into an sl_app_config, opens the app
+ * (storage, catalog, clock, capacity engine) and runs the HTTP server until
+ * SIGINT/SIGTERM. Its first line on stdout is "listening on http://HOST:PORT"
+ * (tests start it with --port 0 and read the port from there).
+ */
+#include "admin/router.h"
+#include "api/app.h"
+#include "base/log.h"
+#include "net/server.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <uv.h>
+
+#define SLUICE_VERSION "0.1.0"
+
+static const char serve_usage[] =
+    "usage: sluice serve [flags]\n"
+    "\n"
+    "  --bind ADDR          listen address (default 127.0.0.1)\n"
+    "  --port N             listen port (default 8000; 0 picks a free one)\n"
+    "  --data-dir DIR       persistent storage in DIR (default: in memory)\n"
+    "  --map-size BYTES     storage address space (default 64 GiB)\n"
+    "  --profile NAME       capacity profile: aws (default) | unlimited\n"
+    "  --config FILE        capacity parameters, one 'name = value' per line\n"
+    "  --clock MODE         real (default) | manual\n"
+    "  --clock-start TIME   manual clock start, ISO 8601 (default: now)\n"
+    "  --time-scale N       run the clock N times faster than real time\n"
+    "  --region NAME        region in ARNs (default us-east-1)\n"
+    "  --account-id ID      account in ARNs (default 000000000000)\n"
+    "  --log-level LEVEL    debug | info (default) | warn | error\n";
+
+static int usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "sluice serve: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n\n%s", serve_usage);
+  return 2;
+}
+
+static int cmd_serve(int argc, char **argv) {
+  sl_app_config cfg;
+  sl_app_config_default(&cfg);
+  const char *bind = "127.0.0.1";
+  int port = 8000;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      fputs(serve_usage, stdout);
+      return 0;
+    }
+    if (strncmp(a, "--", 2) != 0)
+      return usage_error("unexpected argument '%s'", a);
+    if (!v)
+      return usage_error("flag %s needs a value", a);
+    i++;
+    if (strcmp(a, "--bind") == 0) {
+      bind = v;
+    } else if (strcmp(a, "--port") == 0) {
+      char *end;
+      long p = strtol(v, &end, 10);
+      if (*end || p < 0 || p > 65535)
+        return usage_error("invalid port '%s'", v);
+      port = (int)p;
+    } else if (strcmp(a, "--data-dir") == 0) {
+      cfg.data_dir = v;
+    } else if (strcmp(a, "--map-size") == 0) {
+      cfg.map_size = strtoull(v, NULL, 10);
+    } else if (strcmp(a, "--profile") == 0) {
+      if (strcmp(v, "aws") != 0 && strcmp(v, "unlimited") != 0)
+        return usage_error("unknown profile '%s' (aws or unlimited)", v);
+      cfg.profile = v;
+    } else if (strcmp(a, "--config") == 0) {
+      cfg.config_file = v;
+    } else if (strcmp(a, "--clock") == 0) {
+      if (strcmp(v, "real") == 0)
+        cfg.clock_mode = SL_CLOCK_REAL;
+      else if (strcmp(v, "manual") == 0)
+        cfg.clock_mode = SL_CLOCK_MANUAL;
+      else
+        return usage_error("unknown clock '%s' (real or manual)", v);
+    } else if (strcmp(a, "--clock-start") == 0) {
+      int64_t ms;
+      if (!sl_time_parse_iso(sl_str_c(v), &ms))
+        return usage_error("invalid time '%s' (ISO 8601, e.g. 2026-11-30T12:00:00Z)", v);
+      cfg.clock_start_ms = ms;
+    } else if (strcmp(a, "--time-scale") == 0) {
+      double s = strtod(v, NULL);
+      if (s <= 0)
+        return usage_error("invalid time scale '%s'", v);
+      cfg.time_scale = s;
+      if (cfg.clock_mode == SL_CLOCK_REAL)
+        cfg.clock_mode = SL_CLOCK_SCALED;
+    } else if (strcmp(a, "--region") == 0) {
+      cfg.region = v;
+    } else if (strcmp(a, "--account-id") == 0) {
+      cfg.account_id = v;
+    } else if (strcmp(a, "--log-level") == 0) {
+      sl_log_level = strcmp(v, "debug") == 0   ? SL_LOG_DEBUG
+                     : strcmp(v, "warn") == 0  ? SL_LOG_WARN
+                     : strcmp(v, "error") == 0 ? SL_LOG_ERROR
+                                               : SL_LOG_INFO;
+    } else {
+      return usage_error("unknown flag '%s'", a);
+    }
+  }
+  if (cfg.clock_mode == SL_CLOCK_SCALED && cfg.time_scale == 1.0)
+    cfg.clock_mode = SL_CLOCK_REAL;
+
+  sl_app app;
+  sl_arena tmp;
+  sl_arena_init(&tmp);
+  sl_failure f;
+  sl_failure_init(&f, &tmp);
+  if (sl_app_open(&app, &cfg, &f) != SL_OK) {
+    fprintf(stderr, "sluice: %.*s\n", SL_STR_FMT(f.message));
+    sl_arena_destroy(&tmp);
+    return 1;
+  }
+  sl_server_config sc;
+  sl_server_config_default(&sc);
+  sc.bind = bind;
+  sc.port = port;
+  sc.handle_signals = true;
+  uv_loop_t *loop = uv_default_loop();
+  sl_server *srv = sl_server_create(loop, &sc, sl_router_handle, &app);
+  if (!srv) {
+    sl_app_close(&app);
+    sl_arena_destroy(&tmp);
+    return 1;
+  }
+  printf("listening on http://%s:%d\n", bind, sl_server_port(srv));
+  fflush(stdout);
+  int rc = sl_server_run(srv);
+  sl_server_destroy(srv);
+  sl_app_close(&app);
+  sl_arena_destroy(&tmp);
+  uv_loop_close(loop);
+  return rc;
+}
 
 int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "serve") == 0)
+    return cmd_serve(argc - 2, argv + 2);
   if (argc >= 2 && strcmp(argv[1], "version") == 0) {
-    puts("sluice 0.1.0");
+    puts("sluice " SLUICE_VERSION);
     return 0;
   }
-  fprintf(stderr, "usage: sluice serve|version\n");
+  fprintf(stderr, "usage: sluice <command> [flags]\n\n"
+                  "commands:\n"
+                  "  serve      run the DynamoDB-compatible server (sluice serve --help)\n"
+                  "  version    print the version\n");
   return 2;
 }

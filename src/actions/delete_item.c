@@ -1,0 +1,61 @@
+/*
+ * DeleteItem — deletes one item by its full key.
+ * Pinned by tests/conformance/test_delete_item.py and test_item_size.py.
+ *
+ * Request: TableName, Key, ReturnValues (NONE | ALL_OLD),
+ * ReturnConsumedCapacity, ReturnItemCollectionMetrics, plus the condition
+ * members handled by the expression layer.
+ * Cost: the deleted item's size rounded up to 1 KB; deleting nothing costs
+ * 1 unit.
+ */
+#include "api/write.h"
+
+sl_err sl_action_delete_item(sl_req *req) {
+  sl_table *t;
+  sl_item key, old;
+  sl_keyvals kv;
+  sl_txn *txn = NULL;
+  bool found;
+  sl_write_plan plan;
+  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &t);
+  if (err != SL_OK)
+    return err;
+  if ((err = sl_req_key(req, t, sl_json_get(req->body, "Key"), &key, &kv)) != SL_OK)
+    return err;
+  sl_str rv = sl_req_str(req->body, "ReturnValues");
+  if (rv.len && !sl_str_eq_c(rv, "NONE") && !sl_str_eq_c(rv, "ALL_OLD"))
+    return sl_fail(req, SL_E_VALIDATION, "Return values set to invalid value");
+  sl_rcc rcc = sl_req_rcc(req->body);
+
+  if ((err = sl_store_begin(req->app->store, true, &req->fail, &txn)) != SL_OK)
+    return err;
+  if ((err = sl_store_item_get(txn, t, &kv, req->arena, &old, &found, NULL)) != SL_OK)
+    goto out;
+  sl_write_plan_init(req, &plan, t, &kv, found ? &old : NULL, NULL);
+  sl_write_plan_price(req, &plan, false, false);
+  if ((err = sl_req_admit(req, plan.charges, plan.n_charges)) != SL_OK)
+    goto out;
+  if ((err = sl_write_plan_apply(req, txn, &plan)) != SL_OK)
+    goto out;
+  sl_jw *w = &req->w;
+  sl_jw_obj_begin(w);
+  if (found && sl_str_eq_c(rv, "ALL_OLD")) {
+    sl_jw_key_c(w, "Attributes");
+    sl_item_write_json(w, &old);
+  }
+  if (rcc != SL_RCC_NONE) {
+    sl_consumed c = {.table_name = sl_req_str(req->body, "TableName")};
+    sl_write_plan_consumed(&plan, &c);
+    sl_jw_key_c(w, "ConsumedCapacity");
+    sl_req_write_consumed(req, &c, rcc);
+  }
+  sl_jw_obj_end(w);
+  err = sl_store_commit(txn, &req->fail);
+  txn = NULL;
+  if (err == SL_OK)
+    sl_write_plan_committed(req, &plan);
+out:
+  if (txn)
+    sl_store_abort(txn);
+  return err;
+}

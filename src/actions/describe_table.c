@@ -1,0 +1,17 @@
+/*
+ * DescribeTable — the table's description. Pinned by
+ * tests/conformance/test_describe_table.py.
+ */
+#include "api/describe.h"
+
+sl_err sl_action_describe_table(sl_req *req) {
+  sl_table *t;
+  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_CONTROL, &t);
+  if (err != SL_OK)
+    return err;
+  sl_jw_obj_begin(&req->w);
+  sl_jw_key_c(&req->w, "Table");
+  sl_describe_table(req, t, -1);
+  sl_jw_obj_end(&req->w);
+  return SL_OK;
+}

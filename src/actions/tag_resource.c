@@ -1,0 +1,26 @@
+/*
+ * TagResource — adds or replaces tags of a table addressed by its ARN.
+ * Pinned by tests/conformance/test_tags.py.
+ *
+ * An ARN that names no table of this server is ResourceNotFoundException
+ * "Requested resource not found: ResourcArn: <arn> not found" (sic: the
+ * service's own spelling, see api/tables.c). A key appears once: tagging an
+ * existing key replaces its value.
+ */
+#include "api/tables.h"
+
+sl_err sl_action_tag_resource(sl_req *req) {
+  sl_table *old;
+  sl_err err = sl_tables_by_arn(req, &old);
+  if (err != SL_OK)
+    return err;
+  sl_table *t = sl_table_clone(old);
+  if ((err = sl_tables_parse_tags(req, t, sl_json_get(req->body, "Tags"))) != SL_OK ||
+      (err = sl_tables_commit_version(req, old, t)) != SL_OK) {
+    sl_table_free(t);
+    return err;
+  }
+  sl_jw_obj_begin(&req->w);
+  sl_jw_obj_end(&req->w);
+  return SL_OK;
+}

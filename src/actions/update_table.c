@@ -1,0 +1,191 @@
+/*
+ * UpdateTable — changes a table's billing mode, provisioned throughput,
+ * on-demand maximums, warm throughput, stream, class or deletion protection.
+ * Pinned by tests/conformance/test_update_table.py (and the capacity
+ * scenarios for the throughput rules).
+ *
+ * The change is made on a clone of the table and installed only after the
+ * catalog record is committed: a rejected update changes nothing.
+ */
+#include "api/describe.h"
+#include "api/tables.h"
+#include "base/log.h"
+
+#define MAX_UNITS 1000000000000LL
+
+/* Applies the request's throughput members to 't'. */
+static sl_err update_throughput(sl_req *req, const sl_table *old, sl_table *t, bool *changed) {
+  const sl_json *body = req->body;
+  sl_str billing = sl_req_str(body, "BillingMode");
+  const sl_json *pt = sl_json_get(body, "ProvisionedThroughput");
+  bool has_pt = pt && pt->type == SL_JSON_OBJECT;
+  uint8_t mode = old->tp.billing;
+  if (billing.len)
+    mode = sl_str_eq_c(billing, "PAY_PER_REQUEST") ? SL_BILLING_PAY_PER_REQUEST
+                                                   : SL_BILLING_PROVISIONED;
+  if (mode == SL_BILLING_PAY_PER_REQUEST && has_pt)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
+                   "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+  if (mode == SL_BILLING_PROVISIONED && old->tp.billing == SL_BILLING_PAY_PER_REQUEST && !has_pt)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: ReadCapacityUnits and "
+                   "WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+  if (has_pt) {
+    int64_t rcu = sl_req_int(pt, "ReadCapacityUnits", 0);
+    int64_t wcu = sl_req_int(pt, "WriteCapacityUnits", 0);
+    if (rcu > MAX_UNITS)
+      return sl_fail(req, SL_E_VALIDATION,
+                     "Given value %lld for ReadCapacityUnits is out of bounds", (long long)rcu);
+    if (wcu > MAX_UNITS)
+      return sl_fail(req, SL_E_VALIDATION,
+                     "Given value %lld for WriteCapacityUnits is out of bounds", (long long)wcu);
+    if (old->tp.billing == SL_BILLING_PROVISIONED && rcu == old->tp.rcu && wcu == old->tp.wcu)
+      return sl_fail(req, SL_E_VALIDATION,
+                     "The provisioned throughput for the table will not change. The requested "
+                     "value equals the current value. Current ReadCapacityUnits provisioned for "
+                     "the table: %lld. Requested ReadCapacityUnits: %lld. Current "
+                     "WriteCapacityUnits provisioned for the table: %lld. Requested "
+                     "WriteCapacityUnits: %lld. Refer to the Amazon DynamoDB Developer Guide for "
+                     "current limits and how to request higher limits.",
+                     (long long)old->tp.rcu, (long long)rcu, (long long)old->tp.wcu,
+                     (long long)wcu);
+    bool was_provisioned = old->tp.billing == SL_BILLING_PROVISIONED;
+    if (was_provisioned && (rcu > old->tp.rcu || wcu > old->tp.wcu))
+      t->tp.last_increase_ms = (uint64_t)req->now_ms;
+    if (was_provisioned && (rcu < old->tp.rcu || wcu < old->tp.wcu)) {
+      t->tp.last_decrease_ms = (uint64_t)req->now_ms;
+      int64_t day = req->now_ms / 86400000;
+      if (t->tp.decrease_day != day) {
+        t->tp.decrease_day = day;
+        t->tp.decreases_today = 0;
+      }
+      t->tp.decreases_today++;
+    }
+    t->tp.rcu = rcu;
+    t->tp.wcu = wcu;
+    if (rcu > t->tp.highest_rcu)
+      t->tp.highest_rcu = rcu;
+    if (wcu > t->tp.highest_wcu)
+      t->tp.highest_wcu = wcu;
+    *changed = true;
+  }
+  if (mode != old->tp.billing) {
+    t->tp.billing = mode;
+    if (mode == SL_BILLING_PAY_PER_REQUEST) {
+      t->tp.last_ppr_update_ms = (uint64_t)req->now_ms;
+      memmove(&t->tp.ppr_switch_ms[1], &t->tp.ppr_switch_ms[0],
+              sizeof(t->tp.ppr_switch_ms) - sizeof(t->tp.ppr_switch_ms[0]));
+      t->tp.ppr_switch_ms[0] = (uint64_t)req->now_ms;
+      t->tp.rcu = t->tp.wcu = 0;
+    }
+    for (uint32_t i = 0; i < t->n_indexes; i++)
+      t->indexes[i].tp.billing = mode;
+    *changed = true;
+  }
+  const sl_json *od = sl_json_get(body, "OnDemandThroughput");
+  if (od && od->type == SL_JSON_OBJECT) {
+    if (sl_req_has(od, "MaxReadRequestUnits"))
+      t->tp.max_read_ru = sl_req_int(od, "MaxReadRequestUnits", -1);
+    if (sl_req_has(od, "MaxWriteRequestUnits"))
+      t->tp.max_write_ru = sl_req_int(od, "MaxWriteRequestUnits", -1);
+    *changed = true;
+  }
+  const sl_json *wt = sl_json_get(body, "WarmThroughput");
+  if (wt && wt->type == SL_JSON_OBJECT) {
+    if (sl_req_has(wt, "ReadUnitsPerSecond"))
+      t->tp.warm_read = sl_req_int(wt, "ReadUnitsPerSecond", 0);
+    if (sl_req_has(wt, "WriteUnitsPerSecond"))
+      t->tp.warm_write = sl_req_int(wt, "WriteUnitsPerSecond", 0);
+    t->tp.warm_status = SL_STATUS_UPDATING;
+    t->tp.warm_ready_ms = (uint64_t)req->now_ms;
+    *changed = true;
+  }
+  return SL_OK;
+}
+
+sl_err sl_action_update_table(sl_req *req) {
+  sl_table *old, *t = NULL;
+  bool changed = false;
+  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_CONTROL, &old);
+  if (err != SL_OK)
+    return err;
+  const sl_json *body = req->body;
+  static const char *const members[] = {"ProvisionedThroughput",
+                                        "BillingMode",
+                                        "GlobalSecondaryIndexUpdates",
+                                        "StreamSpecification",
+                                        "SSESpecification",
+                                        "ReplicaUpdates",
+                                        "TableClass",
+                                        "DeletionProtectionEnabled",
+                                        "OnDemandThroughput",
+                                        "WarmThroughput",
+                                        "AttributeDefinitions"};
+  bool any = false;
+  for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++)
+    any |= sl_req_has(body, members[i]);
+  if (!any)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+                   "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+  if (old->status != SL_STATUS_ACTIVE)
+    return sl_fail(req, SL_E_RESOURCE_IN_USE,
+                   "Attempt to change a resource which is still in use: Table is being %s: %.*s",
+                   old->status == SL_STATUS_CREATING ? "created" : "updated",
+                   SL_STR_FMT(old->name));
+  t = sl_table_clone(old);
+  if ((err = update_throughput(req, old, t, &changed)) != SL_OK)
+    goto out;
+  if (sl_req_has(body, "DeletionProtectionEnabled")) {
+    t->deletion_protection = sl_req_bool(body, "DeletionProtectionEnabled", false);
+    changed = true;
+  }
+  if (sl_req_has(body, "TableClass")) {
+    t->table_class = sl_str_eq_c(sl_req_str(body, "TableClass"), "STANDARD_INFREQUENT_ACCESS");
+    changed = true;
+  }
+  const sl_json *ss = sl_json_get(body, "StreamSpecification");
+  if (ss && ss->type == SL_JSON_OBJECT) {
+    bool enable = sl_req_bool(ss, "StreamEnabled", false);
+    if (enable && old->stream_enabled) {
+      err = sl_fail(req, SL_E_VALIDATION, "Table already has an enabled stream: %.*s",
+                    SL_STR_FMT(old->arn));
+      goto out;
+    }
+    if (!enable && !old->stream_enabled) {
+      err = sl_fail(req, SL_E_VALIDATION, "Table does not have an enabled stream: %.*s",
+                    SL_STR_FMT(old->arn));
+      goto out;
+    }
+    t->stream_enabled = enable;
+    if (enable) {
+      t->stream_view_type = sl_table_str(t, sl_req_str(ss, "StreamViewType"));
+      char label[32];
+      sl_time_format_iso(req->now_ms, label);
+      label[23] = 0;
+      t->stream_label = sl_table_str(t, sl_str_c(label));
+    }
+    changed = true;
+  }
+  if (changed) {
+    t->status = SL_STATUS_UPDATING;
+    t->status_until_ms = (uint64_t)req->now_ms; /* update delay: 0 ms by default */
+  }
+  if ((err = sl_tables_commit_version(req, old, t)) != SL_OK)
+    goto out;
+  if (t->cap)
+    sl_cap_res_configure(req->app->cap, t->cap, &t->tp);
+  for (uint32_t i = 0; i < t->n_indexes; i++)
+    if (t->indexes[i].cap)
+      sl_cap_res_configure(req->app->cap, t->indexes[i].cap, &t->indexes[i].tp);
+  req->table = t;
+  sl_jw_obj_begin(&req->w);
+  sl_jw_key_c(&req->w, "TableDescription");
+  sl_describe_table(req, t, -1);
+  sl_jw_obj_end(&req->w);
+  return SL_OK;
+out:
+  sl_table_free(t);
+  return err;
+}

@@ -1,0 +1,205 @@
+/* Items with their index entries; see items.h. */
+#include "store/items.h"
+#include "base/log.h"
+#include "store/key.h"
+
+bool sl_item_keyvals(const sl_item *it, const sl_key_schema *k, sl_keyvals *out) {
+  out->hash = sl_item_get(it, k->hash);
+  out->range = NULL;
+  if (!out->hash || out->hash->type != k->hash_type)
+    return false;
+  if (sl_key_has_range(k)) {
+    out->range = sl_item_get(it, k->range);
+    if (!out->range || out->range->type != k->range_type)
+      return false;
+  }
+  return true;
+}
+
+void sl_store_item_key(sl_buf *b, const sl_table *t, const sl_keyvals *kv) {
+  sl_key_item(b, t->id, kv->hash, kv->range);
+}
+
+sl_err sl_store_item_get(sl_txn *txn, const sl_table *t, const sl_keyvals *kv, sl_arena *a,
+                         sl_item *out, bool *found, size_t *size_out) {
+  char kbuf[256];
+  sl_buf b = {kbuf, 0, sizeof(kbuf), a}; /* grows into the arena if the key is large */
+  sl_store_item_key(&b, t, kv);
+  sl_str val;
+  *found = sl_store_get(txn, SL_DB_ITEMS, sl_buf_str(&b), &val);
+  if (!*found) {
+    out->attrs = NULL;
+    out->n = 0;
+    if (size_out)
+      *size_out = 0;
+    return SL_OK;
+  }
+  if (!sl_item_decode(a, val.p, val.len, out))
+    SL_ASSERT(!"corrupt item in storage");
+  /* In a write transaction the page under 'val' may be rewritten in place by
+   * the coming put (MDB_WRITEMAP): keep the old item in the arena. */
+  if (sl_store_txn_writable(txn))
+    *out = sl_item_copy(a, out);
+  if (size_out && !sl_item_encoded_size(val.p, val.len, size_out))
+    *size_out = sl_item_size(out);
+  return SL_OK;
+}
+
+bool sl_index_project(sl_arena *a, const sl_table *t, const sl_index *x, const sl_item *it,
+                      sl_item *out) {
+  sl_keyvals ik;
+  if (!sl_item_keyvals(it, &x->key, &ik))
+    return false;
+  if (x->projection == SL_PROJ_ALL) {
+    *out = *it;
+    return true;
+  }
+  /* Keys of the table and of the index, plus INCLUDE attributes. */
+  sl_str names[4 + 64];
+  uint32_t n = 0;
+  names[n++] = t->key.hash;
+  if (sl_key_has_range(&t->key))
+    names[n++] = t->key.range;
+  names[n++] = x->key.hash;
+  if (sl_key_has_range(&x->key))
+    names[n++] = x->key.range;
+  sl_attr *attrs = SL_NEW_ARRAY(a, sl_attr, n + x->n_non_key);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const sl_av *v = sl_item_get(it, names[i]);
+    if (v)
+      attrs[k++] = (sl_attr){names[i], *v};
+  }
+  if (x->projection == SL_PROJ_INCLUDE) {
+    for (uint32_t i = 0; i < x->n_non_key; i++) {
+      const sl_av *v = sl_item_get(it, x->non_key[i]);
+      if (v)
+        attrs[k++] = (sl_attr){x->non_key[i], *v};
+    }
+  }
+  out->attrs = attrs;
+  out->n = sl__attrs_canonicalize(attrs, k);
+  return true;
+}
+
+static void index_entry_key(sl_buf *b, const sl_table *t, const sl_index *x, const sl_item *it) {
+  sl_keyvals ik, tk;
+  bool ok = sl_item_keyvals(it, &x->key, &ik) && sl_item_keyvals(it, &t->key, &tk);
+  SL_ASSERT(ok);
+  sl_key_index_entry(b, x->id, ik.hash, ik.range, tk.hash, tk.range);
+}
+
+/* Removes the old entry and writes the new one of every index. */
+static sl_err write_indexes(sl_txn *txn, const sl_table *t, const sl_item *old, const sl_item *item,
+                            sl_arena *a, sl_failure *f) {
+  sl_buf okey, nkey, val;
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    const sl_index *x = &t->indexes[i];
+    sl_item oe, ne;
+    bool had = old && sl_index_project(a, t, x, old, &oe);
+    bool has = item && sl_index_project(a, t, x, item, &ne);
+    sl_buf_init(&okey, a);
+    sl_buf_init(&nkey, a);
+    if (had)
+      index_entry_key(&okey, t, x, old);
+    if (has)
+      index_entry_key(&nkey, t, x, item);
+    if (had && !(has && sl_str_eq(sl_buf_str(&okey), sl_buf_str(&nkey)))) {
+      sl_err err = sl_store_del(txn, SL_DB_ITEMS, sl_buf_str(&okey), f);
+      if (err != SL_OK)
+        return err;
+    }
+    if (has) {
+      sl_buf_init(&val, a);
+      sl_item_encode(&val, &ne);
+      sl_err err = sl_store_put(txn, SL_DB_ITEMS, sl_buf_str(&nkey), sl_buf_str(&val), f);
+      if (err != SL_OK)
+        return err;
+    }
+  }
+  return SL_OK;
+}
+
+sl_err sl_store_item_put(sl_txn *txn, const sl_table *t, const sl_item *old, const sl_item *item,
+                         sl_arena *a, sl_failure *f) {
+  sl_keyvals kv;
+  bool ok = sl_item_keyvals(item, &t->key, &kv);
+  SL_ASSERT(ok);
+  char kbuf[256], vbuf[1024];
+  sl_buf key = {kbuf, 0, sizeof(kbuf), a};
+  sl_buf val = {vbuf, 0, sizeof(vbuf), a};
+  sl_store_item_key(&key, t, &kv);
+  sl_item_encode(&val, item);
+  sl_err err = sl_store_put(txn, SL_DB_ITEMS, sl_buf_str(&key), sl_buf_str(&val), f);
+  if (err == SL_OK && t->n_indexes)
+    err = write_indexes(txn, t, old, item, a, f);
+  return err;
+}
+
+sl_err sl_store_item_delete(sl_txn *txn, const sl_table *t, const sl_item *old, sl_arena *a,
+                            sl_failure *f) {
+  sl_keyvals kv;
+  bool ok = sl_item_keyvals(old, &t->key, &kv);
+  SL_ASSERT(ok);
+  char kbuf[256];
+  sl_buf key = {kbuf, 0, sizeof(kbuf), a};
+  sl_store_item_key(&key, t, &kv);
+  sl_err err = sl_store_del(txn, SL_DB_ITEMS, sl_buf_str(&key), f);
+  if (err == SL_OK && t->n_indexes)
+    err = write_indexes(txn, t, old, NULL, a, f);
+  return err;
+}
+
+static void account(uint64_t *count, uint64_t *bytes, bool had, size_t old_size, bool has,
+                    size_t new_size) {
+  if (had) {
+    *count -= *count ? 1 : 0;
+    *bytes -= *bytes >= old_size ? old_size : *bytes;
+  }
+  if (has) {
+    *count += 1;
+    *bytes += new_size;
+  }
+}
+
+void sl_store_item_account(sl_table *t, const sl_item *old, const sl_item *item, sl_arena *a) {
+  account(&t->item_count, &t->size_bytes, old != NULL, old ? sl_item_size(old) : 0, item != NULL,
+          item ? sl_item_size(item) : 0);
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    sl_index *x = &t->indexes[i];
+    sl_item oe, ne;
+    bool had = old && sl_index_project(a, t, x, old, &oe);
+    bool has = item && sl_index_project(a, t, x, item, &ne);
+    account(&x->item_count, &x->size_bytes, had, had ? sl_item_size(&oe) : 0, has,
+            has ? sl_item_size(&ne) : 0);
+  }
+}
+
+void sl_store_index_changes(sl_arena *a, const sl_table *t, const sl_item *old, const sl_item *item,
+                            sl_index_change *out) {
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    const sl_index *x = &t->indexes[i];
+    sl_index_change *c = &out[i];
+    memset(c, 0, sizeof(*c));
+    sl_item oe, ne;
+    c->had = old && sl_index_project(a, t, x, old, &oe);
+    c->has = item && sl_index_project(a, t, x, item, &ne);
+    if (c->had) {
+      c->old_size = sl_item_size(&oe);
+      sl_item_keyvals(old, &x->key, &c->old_key);
+    }
+    if (c->has) {
+      c->new_size = sl_item_size(&ne);
+      sl_item_keyvals(item, &x->key, &c->new_key);
+    }
+    if (c->had && c->has) {
+      c->key_changed = !sl_av_eq(c->old_key.hash, c->new_key.hash) ||
+                       (c->old_key.range && !sl_av_eq(c->old_key.range, c->new_key.range));
+      if (!c->key_changed) {
+        sl_av ov = {.type = SL_AV_M, .n = oe.n, .map = oe.attrs};
+        sl_av nv = {.type = SL_AV_M, .n = ne.n, .map = ne.attrs};
+        c->changed = !sl_av_eq(&ov, &nv);
+      }
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/* Key encoding; layout in key.h. */
+#include "store/key.h"
+#include "base/log.h"
+#include "base/num.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define SL_KEY_SEED 0x736c75696365ULL /* "sluice" */
+
+uint64_t sl_key_hash(const sl_av *v) {
+  /* The type goes into the seed: "1" as S and 1 as N hash differently. */
+  return XXH3_64bits_withSeed(v->s.p, v->s.len, SL_KEY_SEED + v->type);
+}
+
+void sl_key_put_component(sl_buf *b, const sl_av *v) {
+  if (v->type == SL_AV_N) {
+    sl_num n;
+    if (sl_num_parse(v->s, &n) != SL_NUM_OK)
+      SL_UNREACHABLE(); /* keys are validated before they are encoded */
+    uint8_t tmp[SL_NUM_MAX_ORDERED];
+    size_t len = sl_num_encode_ordered(&n, tmp);
+    sl_buf_append(b, tmp, len);
+    return;
+  }
+  sl_buf_reserve(b, v->s.len + 2);
+  const char *p = v->s.p, *end = p + v->s.len;
+  while (p < end) {
+    const char *z = memchr(p, 0, (size_t)(end - p));
+    if (!z) {
+      sl_buf_append(b, p, (size_t)(end - p));
+      break;
+    }
+    sl_buf_append(b, p, (size_t)(z - p) + 1);
+    sl_buf_putc(b, (char)0xFF);
+    p = z + 1;
+  }
+  sl_buf_putc(b, 0);
+  sl_buf_putc(b, 1);
+}
+
+void sl_key_put_prefix(sl_buf *b, uint32_t resource_id, uint64_t hash) {
+  uint8_t tmp[SL_KEY_PREFIX_LEN];
+  sl_be32(tmp, resource_id);
+  sl_be64(tmp + 4, hash);
+  sl_buf_append(b, tmp, sizeof(tmp));
+}
+
+void sl_key_item(sl_buf *b, uint32_t resource_id, const sl_av *hash, const sl_av *range) {
+  sl_key_put_prefix(b, resource_id, sl_key_hash(hash));
+  sl_key_put_component(b, hash);
+  if (range)
+    sl_key_put_component(b, range);
+}
+
+void sl_key_index_entry(sl_buf *b, uint32_t index_id, const sl_av *ihash, const sl_av *irange,
+                        const sl_av *thash, const sl_av *trange) {
+  sl_key_item(b, index_id, ihash, irange);
+  sl_key_put_component(b, thash);
+  if (trange)
+    sl_key_put_component(b, trange);
+}
+
+uint32_t sl_key_resource(const void *key) {
+  const uint8_t *p = key;
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+uint64_t sl_key_hash_of(const void *key) {
+  const uint8_t *p = (const uint8_t *)key + 4;
+  uint64_t h = 0;
+  for (int i = 0; i < 8; i++)
+    h = h << 8 | p[i];
+  return h;
+}

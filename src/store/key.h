@@ -1,0 +1,70 @@
+/*
+ * key.h — how items and index entries are keyed in LMDB.
+ *
+ * All data lives in one ordered keyspace (the "items" database). A key is
+ *
+ *   offset size  field
+ *   0      4     resource id, big-endian (a table, an LSI or a GSI)
+ *   4      8     64-bit hash of the partition key value, big-endian
+ *   12     var   partition key component
+ *   ...    var   sort key component           (if the resource has a sort key)
+ *   ...    var   table partition key component (index entries only)
+ *   ...    var   table sort key component      (index entries only, if any)
+ *
+ * so a resource is one contiguous range, a partition key's items are one
+ * contiguous range sorted by sort key (a Query is one range scan), and a Scan
+ * walks hash order — the order DynamoDB's Scan and parallel-scan segments
+ * follow. Capacity partitions (cap/) are ranges of the same hash space.
+ *
+ * Components are self-delimiting and order-preserving within their type:
+ *
+ *   S, B  the bytes with 0x00 escaped as 0x00 0xFF, then 0x00 0x01
+ *         (memcmp order == bytewise order of the values, which is DynamoDB's
+ *         order for S (UTF-8 bytes) and B)
+ *   N     base/num.h order encoding (self-delimiting)
+ *
+ * The hash is XXH3-64 of the value's canonical bytes, seeded with a fixed
+ * constant plus the type tag (N: canonical text), so equal keys hash equally whatever
+ * their spelling ("1.0" and "1").
+ *
+ * Threads: pure functions.
+ */
+#ifndef SL_STORE_KEY_H
+#define SL_STORE_KEY_H
+
+#include "store/item.h"
+#include "store/schema.h"
+
+#define SL_KEY_PREFIX_LEN 12 /* resource id + hash */
+
+uint64_t sl_key_hash(const sl_av *v);
+
+/* Appends one component. */
+void sl_key_put_component(sl_buf *b, const sl_av *v);
+void sl_key_put_prefix(sl_buf *b, uint32_t resource_id, uint64_t hash);
+
+/* The full key of an item of a table (or an index entry when 'table_key' is
+ * non-NULL: then the table's key values follow). 'range' may be NULL when the
+ * schema has no sort key. */
+void sl_key_item(sl_buf *b, uint32_t resource_id, const sl_av *hash, const sl_av *range);
+/* Key of an index entry: index keys, then the table's keys. */
+void sl_key_index_entry(sl_buf *b, uint32_t index_id, const sl_av *ihash, const sl_av *irange,
+                        const sl_av *thash, const sl_av *trange);
+
+/* Reads the big-endian id and hash of a key. */
+uint32_t sl_key_resource(const void *key);
+uint64_t sl_key_hash_of(const void *key);
+
+static inline void sl_be32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+
+static inline void sl_be64(uint8_t *p, uint64_t v) {
+  sl_be32(p, (uint32_t)(v >> 32));
+  sl_be32(p + 4, (uint32_t)v);
+}
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * schema.h — what a table is: key schema, indexes, throughput settings,
+ * state. Plain data, no LMDB: the catalog (store/catalog.h) persists it, the
+ * capacity engine (cap/) and the simulator read it.
+ *
+ * Ownership: every sl_table owns one arena ('mem') holding all its strings
+ * and arrays. A table is never edited in place by a control-plane operation:
+ * UpdateTable builds a new version with sl_table_clone(), changes it, and the
+ * catalog swaps versions only after the change is committed, so a failed
+ * request leaves nothing half-written. Runtime fields (marked "runtime") are
+ * the exception: they are updated in place by the loop thread and are not
+ * persisted (recomputed or reset at start).
+ *
+ * Threads: owned by the loop thread.
+ */
+#ifndef SL_STORE_SCHEMA_H
+#define SL_STORE_SCHEMA_H
+
+#include "base/arena.h"
+
+struct sl_cap_res;     /* cap/cap.h: a resource's capacity state */
+struct sl_metrics_res; /* metrics/: a resource's metrics */
+
+typedef struct {
+  sl_str hash;
+  uint8_t hash_type; /* SL_AV_S, SL_AV_N or SL_AV_B */
+  sl_str range;      /* empty: no sort key */
+  uint8_t range_type;
+} sl_key_schema;
+
+static inline bool sl_key_has_range(const sl_key_schema *k) { return k->range.len > 0; }
+
+typedef struct {
+  sl_str name;
+  uint8_t type; /* SL_AV_S, SL_AV_N, SL_AV_B */
+} sl_attr_def;
+
+typedef struct {
+  sl_str key;
+  sl_str value;
+} sl_tag;
+
+typedef enum {
+  SL_BILLING_PROVISIONED = 0,
+  SL_BILLING_PAY_PER_REQUEST = 1,
+} sl_billing;
+
+typedef enum {
+  SL_STATUS_ACTIVE = 0,
+  SL_STATUS_CREATING,
+  SL_STATUS_UPDATING,
+  SL_STATUS_DELETING,
+} sl_status;
+
+const char *sl_status_name(sl_status s);
+
+typedef enum {
+  SL_PROJ_ALL = 0,
+  SL_PROJ_KEYS_ONLY,
+  SL_PROJ_INCLUDE,
+} sl_projection;
+
+/* Throughput settings and their history, per resource (table or GSI). The
+ * history fields serve the control-plane rules of capacity-model.md §5–6. */
+typedef struct {
+  uint8_t billing;      /* sl_billing (a GSI has its table's mode) */
+  int64_t rcu, wcu;     /* provisioned units; 0 when on-demand */
+  int64_t max_read_ru;  /* OnDemandThroughput.MaxReadRequestUnits, -1: none */
+  int64_t max_write_ru; /* -1: none */
+  int64_t warm_read;    /* WarmThroughput requested/current, 0: default */
+  int64_t warm_write;
+  uint8_t warm_status;                         /* sl_status: UPDATING or ACTIVE */
+  uint64_t warm_ready_ms;                      /* when an UPDATING warm throughput becomes ACTIVE */
+  uint64_t last_increase_ms, last_decrease_ms; /* 0: never */
+  uint32_t decreases_today;
+  int64_t decrease_day;             /* UTC day number (ms / 86400000) of decreases_today */
+  int64_t highest_rcu, highest_wcu; /* highest provisioned ever (on-demand switch) */
+  uint64_t ppr_switch_ms[4];        /* last switches provisioned -> on-demand, newest first */
+  uint64_t last_ppr_update_ms;      /* BillingModeSummary.LastUpdateToPayPerRequestDateTime */
+} sl_throughput;
+
+typedef struct {
+  sl_str name;
+  sl_str arn;
+  uint32_t id; /* storage id (key prefix) */
+  bool global;
+  sl_key_schema key;
+  uint8_t projection; /* sl_projection */
+  sl_str *non_key;    /* INCLUDE attributes */
+  uint32_t n_non_key;
+  uint8_t status; /* sl_status */
+  bool backfilling;
+  uint64_t status_until_ms; /* when CREATING/UPDATING/DELETING ends */
+  sl_throughput tp;         /* GSI only */
+  /* runtime */
+  uint64_t item_count, size_bytes;
+  struct sl_cap_res *cap;
+  struct sl_metrics_res *metrics;
+} sl_index;
+
+typedef struct sl_table sl_table;
+struct sl_table {
+  sl_arena mem;
+  uint32_t version; /* bumped by every committed change */
+  sl_str name;
+  sl_str arn;
+  char uuid[40]; /* TableId */
+  uint32_t id;   /* storage id (key prefix) */
+  sl_key_schema key;
+  sl_attr_def *defs;
+  uint32_t n_defs;
+  sl_index *indexes; /* LSIs and GSIs, in creation order */
+  uint32_t n_indexes;
+  sl_throughput tp;
+  uint8_t status; /* sl_status */
+  uint64_t status_until_ms;
+  uint64_t created_ms;
+  sl_tag *tags;
+  uint32_t n_tags;
+  bool deletion_protection;
+  uint8_t table_class; /* 0 STANDARD, 1 STANDARD_INFREQUENT_ACCESS */
+  bool stream_enabled;
+  sl_str stream_view_type;
+  sl_str stream_label;
+  sl_str ttl_attr;    /* empty: TTL disabled */
+  uint8_t ttl_status; /* 0 DISABLED, 1 ENABLING, 2 ENABLED, 3 DISABLING */
+  uint64_t ttl_changed_ms;
+  /* runtime */
+  uint64_t item_count, size_bytes;
+  struct sl_cap_res *cap;
+  struct sl_metrics_res *metrics;
+  void *user; /* owned by higher layers (e.g. idempotency tokens); never persisted */
+};
+
+/* A new empty table owning its arena. */
+sl_table *sl_table_new(void);
+/* A deep copy (new arena) with the same runtime pointers. */
+sl_table *sl_table_clone(const sl_table *t);
+void sl_table_free(sl_table *t);
+
+/* Copies 's' into the table's arena. */
+sl_str sl_table_str(sl_table *t, sl_str s);
+
+const sl_index *sl_table_index(const sl_table *t, sl_str name);
+/* The type of a defined attribute, or 0. */
+uint8_t sl_table_attr_type(const sl_table *t, sl_str name);
+
+#endif

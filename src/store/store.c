@@ -1,0 +1,298 @@
+/* The LMDB environment; see store.h for the design. */
+#include "store/store.h"
+#include "base/log.h"
+
+#include <errno.h>
+#include <lmdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct sl_txn {
+  MDB_txn *txn;
+  sl_store *st;
+  bool write;
+};
+
+struct sl_store {
+  MDB_env *env;
+  MDB_dbi dbi[3];
+  bool durable;
+  sl_txn read; /* the reusable read transaction */
+  bool read_live;
+  bool read_reset; /* read.txn exists and is reset */
+  sl_txn write;
+};
+
+struct sl_cursor {
+  MDB_cursor *cur;
+};
+
+static const char *const db_names[] = {"items", "catalog", "meta"};
+
+static sl_err storage_error(sl_failure *f, int rc, const char *what) {
+  if (rc == MDB_MAP_FULL)
+    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
+                    "Internal server error: sluice storage is full (raise --map-size)");
+  sl_error("lmdb %s: %s", what, mdb_strerror(rc));
+  return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "Internal server error");
+}
+
+static MDB_val to_val(sl_str s) { return (MDB_val){s.len, (void *)s.p}; }
+static sl_str from_val(MDB_val v) { return sl_str_make(v.mv_data, v.mv_size); }
+
+sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) {
+  sl_store *st = calloc(1, sizeof(*st));
+  char tmpdir[256] = "";
+  char path[300];
+  int rc;
+  sl_err err = SL_OK;
+  if (!st)
+    sl_panic("out of memory");
+  if ((rc = mdb_env_create(&st->env)) != 0)
+    goto fail;
+  mdb_env_set_maxdbs(st->env, 4);
+  mdb_env_set_mapsize(st->env, cfg->map_size ? cfg->map_size : (uint64_t)64 << 30);
+  unsigned flags = MDB_NOTLS;
+  if (cfg->data_dir) {
+    st->durable = true;
+    if (mkdir(cfg->data_dir, 0755) != 0 && errno != EEXIST) {
+      err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot create %s: %s", cfg->data_dir,
+                     strerror(errno));
+      goto out;
+    }
+    snprintf(path, sizeof(path), "%s", cfg->data_dir);
+  } else {
+    const char *base =
+        access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    snprintf(tmpdir, sizeof(tmpdir), "%s/sluice-XXXXXX", base);
+    if (!mkdtemp(tmpdir)) {
+      err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot create a temporary directory: %s",
+                     strerror(errno));
+      goto out;
+    }
+    snprintf(path, sizeof(path), "%s/data.mdb", tmpdir);
+    flags |= MDB_NOSUBDIR | MDB_NOLOCK | MDB_NOSYNC | MDB_NOMETASYNC | MDB_WRITEMAP;
+  }
+  if ((rc = mdb_env_open(st->env, path, flags, 0644)) != 0)
+    goto fail;
+  if (tmpdir[0]) {
+    /* The map and the descriptor stay valid after the names are gone. */
+    unlink(path);
+    rmdir(tmpdir);
+    tmpdir[0] = 0;
+  }
+  MDB_txn *txn;
+  if ((rc = mdb_txn_begin(st->env, NULL, 0, &txn)) != 0)
+    goto fail;
+  for (int i = 0; i < 3; i++) {
+    if ((rc = mdb_dbi_open(txn, db_names[i], MDB_CREATE, &st->dbi[i])) != 0) {
+      mdb_txn_abort(txn);
+      goto fail;
+    }
+  }
+  if ((rc = mdb_txn_commit(txn)) != 0)
+    goto fail;
+  *out = st;
+  return SL_OK;
+fail:
+  err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot open storage at %s: %s", path,
+                 mdb_strerror(rc));
+out:
+  if (tmpdir[0]) {
+    unlink(path);
+    rmdir(tmpdir);
+  }
+  if (st->env)
+    mdb_env_close(st->env);
+  free(st);
+  return err;
+}
+
+void sl_store_close(sl_store *st) {
+  if (!st)
+    return;
+  if (st->read.txn)
+    mdb_txn_abort(st->read.txn);
+  mdb_env_close(st->env);
+  free(st);
+}
+
+bool sl_store_durable(const sl_store *st) { return st->durable; }
+
+sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
+  int rc;
+  if (write) {
+    SL_ASSERT(st->write.txn == NULL);
+    if ((rc = mdb_txn_begin(st->env, NULL, 0, &st->write.txn)) != 0)
+      return storage_error(f, rc, "begin");
+    st->write.st = st;
+    st->write.write = true;
+    *out = &st->write;
+    return SL_OK;
+  }
+  SL_ASSERT(!st->read_live);
+  if (st->read_reset)
+    rc = mdb_txn_renew(st->read.txn);
+  else
+    rc = mdb_txn_begin(st->env, NULL, MDB_RDONLY, &st->read.txn);
+  if (rc != 0)
+    return storage_error(f, rc, "begin read");
+  st->read.st = st;
+  st->read.write = false;
+  st->read_live = true;
+  st->read_reset = false;
+  *out = &st->read;
+  return SL_OK;
+}
+
+sl_err sl_store_commit(sl_txn *txn, sl_failure *f) {
+  sl_store *st = txn->st;
+  if (!txn->write) {
+    mdb_txn_reset(txn->txn);
+    st->read_live = false;
+    st->read_reset = true;
+    return SL_OK;
+  }
+  int rc = mdb_txn_commit(txn->txn);
+  txn->txn = NULL;
+  if (rc != 0)
+    return storage_error(f, rc, "commit");
+  return SL_OK;
+}
+
+void sl_store_abort(sl_txn *txn) {
+  sl_store *st = txn->st;
+  if (!txn->write) {
+    mdb_txn_reset(txn->txn);
+    st->read_live = false;
+    st->read_reset = true;
+    return;
+  }
+  mdb_txn_abort(txn->txn);
+  txn->txn = NULL;
+}
+
+bool sl_store_txn_writable(const sl_txn *txn) { return txn->write; }
+
+bool sl_store_get(sl_txn *txn, sl_db db, sl_str key, sl_str *val) {
+  MDB_val k = to_val(key), v;
+  if (mdb_get(txn->txn, txn->st->dbi[db], &k, &v) != 0)
+    return false;
+  *val = from_val(v);
+  return true;
+}
+
+sl_err sl_store_put(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f) {
+  MDB_val k = to_val(key), v = to_val(val);
+  int rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, 0);
+  return rc == 0 ? SL_OK : storage_error(f, rc, "put");
+}
+
+sl_err sl_store_del(sl_txn *txn, sl_db db, sl_str key, sl_failure *f) {
+  MDB_val k = to_val(key);
+  int rc = mdb_del(txn->txn, txn->st->dbi[db], &k, NULL);
+  return rc == 0 || rc == MDB_NOTFOUND ? SL_OK : storage_error(f, rc, "del");
+}
+
+sl_err sl_store_del_range(sl_txn *txn, sl_db db, sl_str lo, sl_str hi, uint64_t *n_out,
+                          sl_failure *f) {
+  MDB_cursor *cur = NULL;
+  uint64_t n = 0;
+  sl_err err = SL_OK;
+  int rc = mdb_cursor_open(txn->txn, txn->st->dbi[db], &cur);
+  if (rc != 0) {
+    err = storage_error(f, rc, "cursor");
+    goto out;
+  }
+  MDB_val k = to_val(lo), v;
+  rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
+  while (rc == 0) {
+    if (sl_str_cmp(from_val(k), hi) >= 0)
+      break;
+    if ((rc = mdb_cursor_del(cur, 0)) != 0) {
+      err = storage_error(f, rc, "del");
+      goto out;
+    }
+    n++;
+    rc = mdb_cursor_get(cur, &k, &v, MDB_GET_CURRENT);
+    if (rc == MDB_NOTFOUND || rc == EINVAL)
+      rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT);
+  }
+  if (rc != 0 && rc != MDB_NOTFOUND)
+    err = storage_error(f, rc, "cursor");
+out:
+  if (cur)
+    mdb_cursor_close(cur);
+  if (n_out)
+    *n_out = n;
+  return err;
+}
+
+sl_cursor *sl_store_cursor(sl_txn *txn, sl_db db) {
+  sl_cursor *c = malloc(sizeof(*c));
+  if (!c)
+    sl_panic("out of memory");
+  if (mdb_cursor_open(txn->txn, txn->st->dbi[db], &c->cur) != 0)
+    sl_panic("cannot open an LMDB cursor");
+  return c;
+}
+
+void sl_cursor_close(sl_cursor *c) {
+  if (!c)
+    return;
+  mdb_cursor_close(c->cur);
+  free(c);
+}
+
+static bool cursor_get(sl_cursor *c, MDB_val *k, MDB_cursor_op op, sl_str *key, sl_str *val) {
+  MDB_val v;
+  if (mdb_cursor_get(c->cur, k, &v, op) != 0)
+    return false;
+  if (key)
+    *key = from_val(*k);
+  if (val)
+    *val = from_val(v);
+  return true;
+}
+
+bool sl_cursor_seek(sl_cursor *c, sl_str key, sl_str *k, sl_str *v) {
+  MDB_val mk = to_val(key);
+  return cursor_get(c, &mk, MDB_SET_RANGE, k, v);
+}
+
+bool sl_cursor_seek_last_before(sl_cursor *c, sl_str key, sl_str *k, sl_str *v) {
+  MDB_val mk = to_val(key);
+  if (cursor_get(c, &mk, MDB_SET_RANGE, NULL, NULL))
+    return cursor_get(c, &mk, MDB_PREV, k, v);
+  return cursor_get(c, &mk, MDB_LAST, k, v);
+}
+
+bool sl_cursor_first(sl_cursor *c, sl_str *k, sl_str *v) {
+  MDB_val mk;
+  return cursor_get(c, &mk, MDB_FIRST, k, v);
+}
+
+bool sl_cursor_next(sl_cursor *c, sl_str *k, sl_str *v) {
+  MDB_val mk;
+  return cursor_get(c, &mk, MDB_NEXT, k, v);
+}
+
+bool sl_cursor_prev(sl_cursor *c, sl_str *k, sl_str *v) {
+  MDB_val mk;
+  return cursor_get(c, &mk, MDB_PREV, k, v);
+}
+
+sl_err sl_store_next_id(sl_txn *txn, uint32_t *out, sl_failure *f) {
+  sl_str key = SL_STR("next_id");
+  sl_str val;
+  uint32_t id = 1;
+  if (sl_store_get(txn, SL_DB_META, key, &val) && val.len == 4)
+    memcpy(&id, val.p, 4);
+  uint32_t next = id + 1;
+  sl_err err = sl_store_put(txn, SL_DB_META, key, sl_str_make((const char *)&next, 4), f);
+  if (err == SL_OK)
+    *out = id;
+  return err;
+}

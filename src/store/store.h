@@ -1,0 +1,76 @@
+/*
+ * store.h — the LMDB environment: transactions, key/value access, cursors.
+ *
+ * Design: one LMDB environment with three named databases:
+ *   "items"   every item and index entry, keyed as store/key.h describes;
+ *   "catalog" one record per table (store/catalog.h), keyed by table name;
+ *   "meta"    counters (next resource id) and the format version.
+ * No LMDB type or code escapes this module (STYLE.md): callers see sl_txn,
+ * sl_cursor and sl_err, and storage failures are translated here (map full →
+ * SL_E_INTERNAL_SERVER_ERROR "storage is full", a handled, reported error).
+ *
+ * Modes:
+ *  - in memory (data_dir NULL): a file in a fresh temporary directory (on
+ *    /dev/shm when it exists), unlinked right after opening, so nothing is
+ *    left behind even after kill -9; no locking, no fsync, MDB_WRITEMAP.
+ *  - durable (data_dir set): LMDB's default synchronous commits, so a write
+ *    acknowledged to a client survives kill -9 and power loss; the LMDB lock
+ *    file keeps a second sluice off the same directory.
+ *
+ * Transactions: one write transaction at a time (the loop thread runs one
+ * request at a time). Read transactions reuse one handle (reset/renew), so a
+ * read-only request costs no allocation. Slices returned by get/cursors point
+ * into the map and are valid until the transaction ends (STYLE.md: decode
+ * into the arena first).
+ *
+ * Ownership: sl_store_open's caller owns the store and calls sl_store_close.
+ * Threads: the loop thread only.
+ */
+#ifndef SL_STORE_STORE_H
+#define SL_STORE_STORE_H
+
+#include "base/err.h"
+
+typedef struct sl_store sl_store;
+typedef struct sl_txn sl_txn;
+typedef struct sl_cursor sl_cursor;
+
+typedef enum { SL_DB_ITEMS = 0, SL_DB_CATALOG = 1, SL_DB_META = 2 } sl_db;
+
+typedef struct {
+  const char *data_dir; /* NULL: in memory */
+  uint64_t map_size;    /* bytes of address space; default 64 GiB */
+} sl_store_config;
+
+sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out);
+void sl_store_close(sl_store *st);
+bool sl_store_durable(const sl_store *st);
+
+sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out);
+sl_err sl_store_commit(sl_txn *txn, sl_failure *f);
+void sl_store_abort(sl_txn *txn);
+bool sl_store_txn_writable(const sl_txn *txn);
+
+/* Returns true and sets *val when 'key' exists. */
+bool sl_store_get(sl_txn *txn, sl_db db, sl_str key, sl_str *val);
+sl_err sl_store_put(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f);
+/* Deleting a missing key is not an error. */
+sl_err sl_store_del(sl_txn *txn, sl_db db, sl_str key, sl_failure *f);
+/* Deletes every key in [lo, hi); *n_out counts them (may be NULL). */
+sl_err sl_store_del_range(sl_txn *txn, sl_db db, sl_str lo, sl_str hi, uint64_t *n_out,
+                          sl_failure *f);
+
+/* Cursors: positioned reads in key order. Each positioning call returns true
+ * and sets key/val when it lands on an entry. */
+sl_cursor *sl_store_cursor(sl_txn *txn, sl_db db);
+void sl_cursor_close(sl_cursor *c);
+bool sl_cursor_seek(sl_cursor *c, sl_str key, sl_str *k, sl_str *v);             /* first >= key */
+bool sl_cursor_seek_last_before(sl_cursor *c, sl_str key, sl_str *k, sl_str *v); /* last < key */
+bool sl_cursor_first(sl_cursor *c, sl_str *k, sl_str *v);
+bool sl_cursor_next(sl_cursor *c, sl_str *k, sl_str *v);
+bool sl_cursor_prev(sl_cursor *c, sl_str *k, sl_str *v);
+
+/* A fresh resource id (table or index), persisted in "meta". */
+sl_err sl_store_next_id(sl_txn *txn, uint32_t *out, sl_failure *f);
+
+#endif
