@@ -2,23 +2,47 @@
  * server.h — the HTTP/1.1 server on libuv.
  *
  * One libuv loop thread owns all state (DESIGN.md). The server accepts TCP
- * connections, reads into a per-connection buffer, parses requests with
- * net/http.h, and for each complete request calls the handler synchronously;
- * the handler fills an sl_http_response; the server writes it. Pipelined
- * requests are answered in order; responses of one read are written with one
- * uv_write. Keep-alive per HTTP/1.1.
+ * connections (TCP_NODELAY), reads into a per-connection heap buffer, parses
+ * requests with net/http.h, and for each complete request calls the handler
+ * synchronously; the handler fills an sl_http_response; the server serialises
+ * it at once (status line, Date, Content-Type, Content-Length, the handler's
+ * extra headers, "Connection: close" when it will close, "Connection:
+ * keep-alive" for a kept HTTP/1.0 client). Every complete request buffered by
+ * one read is answered in order (pipelining) and the responses of one read go
+ * out with one write. HEAD, 1xx, 204 and 304 responses carry no body.
+ * Keep-alive per HTTP/1.1. "HTTP/1.1 100 Continue" is sent once when a request
+ * expects it and its body has not fully arrived.
  *
- * Limits (sl_server_config): head size (431 and close), body size (413 and
- * close), idle keep-alive timeout and a slow-client timeout for a request that
- * has started but not completed (408 and close). A malformed request gets 400
- * and close. The server never crashes or hangs on bad input.
+ * Limits (sl_server_config; a zero field takes its default): a head larger
+ * than max_head_bytes or with more than SL_HTTP_MAX_HEADERS fields gets 431;
+ * a Content-Length or decoded chunked body larger than max_body_bytes gets 413
+ * as soon as the length is known, without buffering the body (the encoded
+ * chunked body may also be at most 2 x max_body_bytes + 64 KiB); a malformed
+ * request gets 400; a request whose first byte arrived more than
+ * request_timeout_ms ago and is still incomplete gets 408. Each closes the
+ * connection after the reply: the server half-closes, then reads and
+ * discards for up to 2 s (lingering close) so that the client sees the reply
+ * instead of a reset. A connection idle for idle_timeout_ms is closed without
+ * a reply. The server never crashes or hangs on bad input.
+ *
+ * Backpressure: while more than 1 MiB of responses is queued on a connection
+ * (its client is not reading) the server stops reading from it and stops
+ * answering its pipelined requests; it resumes once the queue has drained.
  *
  * Shutdown: sl_server_stop() (also called on SIGINT/SIGTERM when
- * 'handle_signals' is set) stops accepting, lets in-flight writes finish,
- * closes every connection and returns from sl_server_run().
+ * 'handle_signals' is set) closes the listener, the signal handles and the
+ * sl_server_every timers, closes idle connections at once, lets in-flight
+ * writes finish (for at most 5 s), closes every connection and makes
+ * sl_server_run() return 0. It may be called from the handler.
  *
- * Ownership: the caller owns the config strings and the handler context.
- * Threads: everything runs on the loop thread.
+ * Ownership: the caller owns the loop, the config strings and the handler
+ * context; the server copies the config. sl_server_destroy() frees the server
+ * (stopping it first and running the loop until its handles are closed, if
+ * needed). The request passed to the handler, including the body, points into
+ * the connection buffer and is valid only until the handler returns.
+ * sl_server_create() ignores SIGPIPE process-wide (a write to a reset socket
+ * must fail with EPIPE, not kill the process).
+ * Threads: everything runs on the loop thread; nothing here is thread-safe.
  */
 #ifndef SL_NET_SERVER_H
 #define SL_NET_SERVER_H
@@ -37,37 +61,42 @@ typedef struct {
   bool close;  /* close the connection after this response */
 } sl_http_response;
 
-/* Called once per complete request. 'req->body' is complete. Anything the
- * handler points at from 'resp->headers' must stay valid until it returns
+/* Called once per complete request. 'req->body' is complete. The response
+ * arrives reset: status 200, no content type, no headers, empty body. Anything
+ * the handler points at from 'resp->headers' must stay valid until it returns
  * to the server, which serialises the response immediately. */
 typedef void (*sl_http_handler)(void *ctx, sl_http_request *req, sl_http_response *resp);
 
 typedef struct {
-  const char *bind;          /* "127.0.0.1" */
-  int port;                  /* 0: pick a free port */
-  size_t max_head_bytes;     /* default 16 KiB */
-  uint64_t max_body_bytes;   /* default 16 MiB + 1 KiB */
-  uint64_t idle_timeout_ms;  /* keep-alive idle, default 60 s */
+  const char *bind;            /* "127.0.0.1"; an address with ':' is IPv6 */
+  int port;                    /* 0: pick a free port */
+  size_t max_head_bytes;       /* default 16 KiB */
+  uint64_t max_body_bytes;     /* default 16 MiB + 1 KiB */
+  uint64_t idle_timeout_ms;    /* keep-alive idle, default 60 s */
   uint64_t request_timeout_ms; /* a started request must complete within, default 30 s */
-  bool handle_signals;       /* stop on SIGINT/SIGTERM */
+  bool handle_signals;         /* stop on SIGINT/SIGTERM */
 } sl_server_config;
 
 typedef struct sl_server sl_server;
 
+/* 127.0.0.1:8000 and the defaults above. */
 void sl_server_config_default(sl_server_config *c);
 
-/* Creates the listener on 'loop'. Returns NULL and logs on failure (port in use). */
-sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_handler h, void *ctx);
+/* Creates the listener on 'uv_loop' (a uv_loop_t *; NULL: uv_default_loop()).
+ * Returns NULL and logs on failure (port in use). */
+sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_handler h,
+                            void *ctx);
 /* The port actually bound (useful with port 0). */
 int sl_server_port(const sl_server *s);
 /* Begins graceful shutdown; sl_server_run returns once every handle is closed. */
 void sl_server_stop(sl_server *s);
-/* Runs the loop until stopped. */
+/* Runs the loop until stopped. Returns 0 after a graceful stop. */
 int sl_server_run(sl_server *s);
 void sl_server_destroy(sl_server *s);
 
 /* Registers a function the server calls on the loop thread every 'period_ms'
- * (for background work: TTL expiry, table state transitions, metric ticks). */
+ * (for background work: TTL expiry, table state transitions, metric ticks).
+ * The timers end with sl_server_stop(). */
 void sl_server_every(sl_server *s, uint64_t period_ms, void (*fn)(void *ctx), void *ctx);
 
 #endif

@@ -1,0 +1,771 @@
+/*
+ * server.c — the HTTP/1.1 server on libuv; see server.h.
+ *
+ * A connection moves through these states:
+ *
+ *   OPEN      reading, answering requests
+ *   DRAINING  answering is over (close requested, error, EOF, stop); waits
+ *             for the queued responses to be written
+ *   SHUTTING  uv_shutdown (FIN) issued
+ *   LINGER    reads and discards until the client closes, or 2 s
+ *   CLOSING   uv_close issued on both handles; freed in the last close callback
+ *
+ * Memory per connection: the read buffer (grown as needed, released when
+ * empty and larger than BUF_KEEP) and two output buffers used in turn: 'out'
+ * collects the responses of a read batch while 'wbuf' is being written. In
+ * steady state a request allocates nothing.
+ *
+ * Timeouts use one timer per connection and a deadline: moving the deadline
+ * later (the common case, after every request) costs no timer operation; the
+ * timer re-arms itself when it fires early.
+ */
+#include "net/server.h"
+
+#include "base/log.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <time.h>
+#include <uv.h>
+
+enum {
+  READ_INITIAL = 16 * 1024, /* first read buffer */
+  READ_MIN_FREE = 4 * 1024, /* grow the read buffer when less is free */
+  BUF_KEEP = 1 << 20,       /* larger buffers are released when empty */
+  WRITE_HIGH = 1 << 20,     /* backpressure threshold, bytes queued */
+  HEAD_HINT = 2048,         /* below this, re-parse an incomplete head on every read */
+  LINGER_MS = 2000,
+  STOP_GRACE_MS = 5000,
+};
+
+enum { OPEN, DRAINING, SHUTTING, LINGER, CLOSING };
+
+typedef struct conn conn;
+struct conn {
+  uv_tcp_t tcp;
+  uv_timer_t timer;
+  uv_write_t wreq;
+  uv_shutdown_t sreq;
+  sl_server *srv;
+  conn *prev, *next;
+  char *rbuf;
+  size_t rpos, rlen, rcap; /* unprocessed bytes are rbuf[rpos..rlen) */
+  size_t rwant;            /* bytes the current request needs, when known */
+  size_t head_seen;        /* bytes seen by the last incomplete head parse */
+  sl_http_dechunk_state chunk;
+  sl_buf out, wbuf;
+  uint64_t deadline, timer_due;
+  int handles;
+  int state;
+  bool reading, writing, paused, busy, eof, in_request, continue_sent;
+};
+
+typedef struct every every;
+struct every {
+  uv_timer_t timer;
+  sl_server *srv;
+  void (*fn)(void *ctx);
+  void *ctx;
+  every *next;
+};
+
+struct sl_server {
+  uv_loop_t *loop;
+  uv_tcp_t listener;
+  uv_signal_t sigint, sigterm;
+  sl_server_config cfg;
+  sl_http_handler handler;
+  void *ctx;
+  int port;
+  int handles; /* listener, signals, timers not yet closed */
+  size_t n_conns;
+  conn *conns;
+  every *timers;
+  bool stopping, done;
+  sl_http_request req;
+  sl_http_response resp;
+  time_t date_sec;
+  char date[48];
+};
+
+static void conn_process(conn *c);
+static void conn_flush(conn *c);
+static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf);
+
+void sl_server_config_default(sl_server_config *c) {
+  c->bind = "127.0.0.1";
+  c->port = 8000;
+  c->max_head_bytes = 16 * 1024;
+  c->max_body_bytes = 16 * 1024 * 1024 + 1024;
+  c->idle_timeout_ms = 60 * 1000;
+  c->request_timeout_ms = 30 * 1000;
+  c->handle_signals = false;
+}
+
+/* ---- server-level handles ---------------------------------------------- */
+
+static void server_maybe_done(sl_server *s) {
+  if (s->stopping && !s->done && s->handles == 0 && s->n_conns == 0) {
+    s->done = true;
+    uv_stop(s->loop);
+  }
+}
+
+static void on_server_handle_closed(uv_handle_t *h) {
+  sl_server *s = h->data;
+  s->handles--;
+  server_maybe_done(s);
+}
+
+static void on_every_closed(uv_handle_t *h) {
+  every *e = h->data;
+  sl_server *s = e->srv;
+  free(e);
+  s->handles--;
+  server_maybe_done(s);
+}
+
+/* ---- response serialisation -------------------------------------------- */
+
+static sl_str status_line(int status, char *tmp, size_t cap) {
+  switch (status) {
+#define S(code, text)                                                                              \
+  case code:                                                                                       \
+    return SL_STR("HTTP/1.1 " #code " " text "\r\n");
+    S(100, "Continue")
+    S(200, "OK")
+    S(201, "Created")
+    S(204, "No Content")
+    S(301, "Moved Permanently")
+    S(302, "Found")
+    S(304, "Not Modified")
+    S(400, "Bad Request")
+    S(401, "Unauthorized")
+    S(403, "Forbidden")
+    S(404, "Not Found")
+    S(405, "Method Not Allowed")
+    S(408, "Request Timeout")
+    S(409, "Conflict")
+    S(411, "Length Required")
+    S(413, "Content Too Large")
+    S(415, "Unsupported Media Type")
+    S(429, "Too Many Requests")
+    S(431, "Request Header Fields Too Large")
+    S(500, "Internal Server Error")
+    S(501, "Not Implemented")
+    S(503, "Service Unavailable")
+#undef S
+  default: {
+    int n = snprintf(tmp, cap, "HTTP/1.1 %03d Status\r\n", status % 1000);
+    return sl_str_make(tmp, (size_t)n);
+  }
+  }
+}
+
+/* The Date header, formatted once per second (RFC 9110 §6.6.1, IMF-fixdate). */
+static sl_str date_header(sl_server *s) {
+  time_t now = time(NULL);
+  if (now != s->date_sec || s->date[0] == 0) {
+    static const char days[7][4] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static const char months[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    snprintf(s->date, sizeof(s->date), "Date: %s, %02d %s %04d %02d:%02d:%02d GMT\r\n",
+             days[tm.tm_wday % 7], tm.tm_mday, months[tm.tm_mon % 12], tm.tm_year + 1900,
+             tm.tm_hour, tm.tm_min, tm.tm_sec);
+    s->date_sec = now;
+  }
+  return sl_str_c(s->date);
+}
+
+static char *put(char *w, sl_str s) {
+  memcpy(w, s.p, s.len);
+  return w + s.len;
+}
+
+static char *put_u64(char *w, uint64_t v) {
+  char tmp[20];
+  int n = 0;
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n)
+    *w++ = tmp[--n];
+  return w;
+}
+
+/* Appends one response to 'b'. 'keep10' adds "Connection: keep-alive" for a
+ * kept HTTP/1.0 client; 'head' (a HEAD request) omits the body. */
+static void put_response(sl_server *s, sl_buf *b, const sl_http_response *r, bool close,
+                         bool keep10, bool head) {
+  char tmp[40];
+  sl_str line = status_line(r->status, tmp, sizeof(tmp));
+  sl_str date = date_header(s);
+  bool bodiless = r->status < 200 || r->status == 204 || r->status == 304;
+  size_t body_len = bodiless || head ? 0 : r->body.len;
+  size_t need = line.len + date.len + 64 + r->content_type.len + 32 + body_len;
+  for (size_t i = 0; i < r->n_headers; i++)
+    need += r->headers[i].name.len + r->headers[i].value.len + 4;
+  sl_buf_reserve(b, need);
+  char *w = b->p + b->len;
+  w = put(w, line);
+  w = put(w, date);
+  if (r->content_type.len) {
+    w = put(w, SL_STR("Content-Type: "));
+    w = put(w, r->content_type);
+    w = put(w, SL_STR("\r\n"));
+  }
+  if (!bodiless) {
+    w = put(w, SL_STR("Content-Length: "));
+    w = put_u64(w, r->body.len);
+    w = put(w, SL_STR("\r\n"));
+  }
+  for (size_t i = 0; i < r->n_headers; i++) {
+    w = put(w, r->headers[i].name);
+    w = put(w, SL_STR(": "));
+    w = put(w, r->headers[i].value);
+    w = put(w, SL_STR("\r\n"));
+  }
+  if (close)
+    w = put(w, SL_STR("Connection: close\r\n"));
+  else if (keep10)
+    w = put(w, SL_STR("Connection: keep-alive\r\n"));
+  w = put(w, SL_STR("\r\n"));
+  if (body_len)
+    w = put(w, sl_str_make(r->body.p, body_len));
+  b->len = (size_t)(w - b->p);
+}
+
+/* ---- connection helpers ------------------------------------------------- */
+
+static void read_start(conn *c);
+
+static void on_conn_closed(uv_handle_t *h) {
+  conn *c = h->data;
+  if (--c->handles > 0)
+    return;
+  sl_server *s = c->srv;
+  free(c->rbuf);
+  sl_buf_free(&c->out);
+  sl_buf_free(&c->wbuf);
+  free(c);
+  s->n_conns--;
+  server_maybe_done(s);
+}
+
+static void conn_close(conn *c) {
+  if (c->state == CLOSING)
+    return;
+  c->state = CLOSING;
+  sl_server *s = c->srv;
+  if (c->prev)
+    c->prev->next = c->next;
+  else
+    s->conns = c->next;
+  if (c->next)
+    c->next->prev = c->prev;
+  uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
+  uv_close((uv_handle_t *)&c->timer, on_conn_closed);
+}
+
+static void read_stop(conn *c) {
+  if (c->reading) {
+    uv_read_stop((uv_stream_t *)&c->tcp);
+    c->reading = false;
+  }
+}
+
+static size_t conn_queued(const conn *c) {
+  return c->out.len + (c->writing ? c->tcp.write_queue_size : 0);
+}
+
+static void on_timer(uv_timer_t *t);
+
+/* Sets the connection's deadline to 'ms' from now. */
+static void conn_deadline(conn *c, uint64_t ms) {
+  uint64_t now = uv_now(c->srv->loop);
+  c->deadline = now + ms;
+  if (!uv_is_active((uv_handle_t *)&c->timer) || c->timer_due > c->deadline) {
+    uv_timer_start(&c->timer, on_timer, ms, 0);
+    c->timer_due = c->deadline;
+  }
+}
+
+/* Ends answering on the connection: it closes once its queued responses are
+ * written. */
+static void conn_finish(conn *c, uint64_t grace_ms) {
+  if (c->state != OPEN)
+    return;
+  c->state = DRAINING;
+  c->paused = false;
+  read_stop(c);
+  conn_deadline(c, grace_ms);
+  if (!c->busy)
+    conn_flush(c);
+}
+
+/* Queues an error reply of the server's own and closes after it. */
+static void conn_fail(conn *c, int status) {
+  sl_server *s = c->srv;
+  char tmp[40];
+  sl_str line = status_line(status, tmp, sizeof(tmp));
+  sl_http_response r = {.status = status, .content_type = SL_STR("text/plain")};
+  /* The body is the reason phrase: the status line minus "HTTP/1.1 NNN ". */
+  char text[64];
+  size_t n = line.len - 13 - 2;
+  memcpy(text, line.p + 13, n);
+  text[n++] = '\n';
+  r.body = (sl_buf){text, n, n, NULL};
+  put_response(s, &c->out, &r, true, false, false);
+  conn_finish(c, s->cfg.idle_timeout_ms);
+}
+
+static void on_shutdown(uv_shutdown_t *req, int status) {
+  conn *c = req->handle->data;
+  if (c->state != SHUTTING)
+    return;
+  if (status < 0 || c->eof || c->srv->stopping) {
+    conn_close(c);
+    return;
+  }
+  c->state = LINGER;
+  c->rpos = c->rlen = 0;
+  read_start(c);
+  conn_deadline(c, LINGER_MS);
+}
+
+/* Everything queued has been written. */
+static void conn_drained(conn *c) {
+  if (c->state == DRAINING) {
+    c->state = SHUTTING;
+    if (uv_shutdown(&c->sreq, (uv_stream_t *)&c->tcp, on_shutdown) != 0)
+      conn_close(c);
+  } else if (c->state == OPEN && c->paused && !c->busy) {
+    c->paused = false;
+    read_start(c);
+    conn_process(c);
+  }
+}
+
+static void on_write(uv_write_t *req, int status) {
+  conn *c = req->handle->data;
+  c->writing = false;
+  c->wbuf.len = 0;
+  if (c->wbuf.cap > BUF_KEEP)
+    sl_buf_free(&c->wbuf);
+  if (c->state == CLOSING)
+    return;
+  if (status < 0) {
+    conn_close(c);
+    return;
+  }
+  conn_flush(c);
+}
+
+/* Writes what is queued: directly when the socket takes it all, otherwise
+ * hands 'out' to uv_write and collects new responses in the other buffer. */
+static void conn_flush(conn *c) {
+  if (c->writing || c->state == CLOSING)
+    return;
+  if (c->out.len > 0) {
+    uv_buf_t b = uv_buf_init(c->out.p, (unsigned)c->out.len);
+    int n = uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
+    if (n < 0 && n != UV_EAGAIN) {
+      conn_close(c);
+      return;
+    }
+    size_t done = n > 0 ? (size_t)n : 0;
+    if (done < c->out.len) {
+      sl_buf t = c->wbuf;
+      c->wbuf = c->out;
+      c->out = t;
+      b = uv_buf_init(c->wbuf.p + done, (unsigned)(c->wbuf.len - done));
+      if (uv_write(&c->wreq, (uv_stream_t *)&c->tcp, &b, 1, on_write) != 0) {
+        conn_close(c);
+        return;
+      }
+      c->writing = true;
+      return;
+    }
+    c->out.len = 0;
+    if (c->out.cap > BUF_KEEP)
+      sl_buf_free(&c->out);
+  }
+  conn_drained(c);
+}
+
+/* ---- reading and request processing ------------------------------------ */
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
+  (void)suggested;
+  conn *c = h->data;
+  if (c->rcap - c->rlen < READ_MIN_FREE) {
+    /* Grow by doubling, so memory follows the bytes actually received (a
+     * head announcing a large body costs nothing until the body comes), but
+     * not past what the current request needs, when that is known. */
+    size_t need = c->rlen + READ_MIN_FREE;
+    size_t cap = c->rcap ? c->rcap * 2 : READ_INITIAL;
+    if (c->rwant > c->rlen && cap > c->rwant)
+      cap = c->rwant;
+    if (cap < need)
+      cap = need;
+    char *p = realloc(c->rbuf, cap);
+    if (!p)
+      sl_panic("out of memory (%zu bytes)", cap);
+    c->rbuf = p;
+    c->rcap = cap;
+  }
+  *buf = uv_buf_init(c->rbuf + c->rlen, (unsigned)(c->rcap - c->rlen));
+}
+
+static void read_start(conn *c) {
+  if (!c->reading && uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) == 0)
+    c->reading = true;
+}
+
+/* Calls the handler for one complete request and queues its response. */
+static void conn_respond(conn *c, sl_http_request *req) {
+  sl_server *s = c->srv;
+  sl_http_response *r = &s->resp;
+  r->status = 200;
+  r->content_type = SL_STR_NULL;
+  r->n_headers = 0;
+  r->body.len = 0;
+  r->close = false;
+  s->handler(s->ctx, req, r);
+  bool close = !req->keep_alive || r->close || s->stopping;
+  bool head = req->method.len == 4 && memcmp(req->method.p, "HEAD", 4) == 0;
+  put_response(s, &c->out, r, close, req->minor_version == 0, head);
+  if (r->body.cap > BUF_KEEP)
+    sl_buf_free(&r->body);
+  if (close)
+    conn_finish(c, s->stopping ? STOP_GRACE_MS : s->cfg.idle_timeout_ms);
+}
+
+/* The body has not fully arrived: tell a client that waits for it to send. */
+static void conn_maybe_continue(conn *c, const sl_http_request *req) {
+  if (req->expect_continue && !c->continue_sent) {
+    sl_buf_append(&c->out, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+    c->continue_sent = true;
+  }
+}
+
+/* Answers every complete request buffered, in order. */
+static void conn_process(conn *c) {
+  sl_server *s = c->srv;
+  sl_http_request *req = &s->req;
+  const sl_server_config *cfg = &s->cfg;
+  c->busy = true;
+  while (c->state == OPEN) {
+    if (conn_queued(c) >= WRITE_HIGH) {
+      conn_flush(c);
+      if (c->state != OPEN)
+        break;
+      if (conn_queued(c) >= WRITE_HIGH) {
+        c->paused = true;
+        read_stop(c);
+        break;
+      }
+    }
+    char *p = c->rbuf + c->rpos;
+    size_t n = c->rlen - c->rpos, head_len = 0;
+    if (n == 0)
+      break;
+    /* A head ends with LF: if the bytes that arrived since the last attempt
+     * hold none, it is still incomplete (this keeps a client that sends its
+     * head byte by byte from costing quadratic time). */
+    int st = SL_HTTP_INCOMPLETE;
+    if (c->head_seen < HEAD_HINT || memchr(p + c->head_seen, '\n', n - c->head_seen))
+      st = sl_http_parse_head(p, n, req, &head_len);
+    if (st == SL_HTTP_INCOMPLETE) {
+      if (n > cfg->max_head_bytes)
+        conn_fail(c, 431);
+      c->head_seen = n;
+      break;
+    }
+    c->head_seen = 0;
+    if (st == SL_HTTP_TOO_MANY_HEADERS || (st == SL_HTTP_OK && head_len > cfg->max_head_bytes)) {
+      conn_fail(c, 431);
+      break;
+    }
+    if (st != SL_HTTP_OK) {
+      conn_fail(c, 400);
+      break;
+    }
+    size_t total;
+    if (req->chunked) {
+      size_t body_len, consumed;
+      int rc = sl_http_dechunk_resume(p + head_len, n - head_len, cfg->max_body_bytes, &c->chunk,
+                                      &body_len, &consumed);
+      uint64_t encoded_cap = cfg->max_body_bytes * 2 + 64 * 1024;
+      if (rc == SL_HTTP_TOO_LARGE || (rc == SL_HTTP_INCOMPLETE && n - head_len > encoded_cap)) {
+        conn_fail(c, 413);
+        break;
+      }
+      if (rc == SL_HTTP_BAD) {
+        conn_fail(c, 400);
+        break;
+      }
+      if (rc == SL_HTTP_INCOMPLETE) {
+        conn_maybe_continue(c, req);
+        break;
+      }
+      req->body = sl_str_make(p + head_len, body_len);
+      total = head_len + consumed;
+    } else {
+      if (req->content_length > cfg->max_body_bytes) {
+        conn_fail(c, 413);
+        break;
+      }
+      if (n - head_len < req->content_length) {
+        c->rwant = head_len + (size_t)req->content_length;
+        conn_maybe_continue(c, req);
+        break;
+      }
+      req->body = sl_str_make(p + head_len, (size_t)req->content_length);
+      total = head_len + (size_t)req->content_length;
+    }
+    c->rpos += total;
+    c->rwant = 0;
+    c->chunk = (sl_http_dechunk_state){0, 0};
+    c->in_request = false;
+    c->continue_sent = false;
+    conn_respond(c, req);
+  }
+
+  /* Keep the unprocessed bytes at the start of the buffer. */
+  if (c->rpos == c->rlen) {
+    c->rpos = c->rlen = 0;
+    if (c->rcap > BUF_KEEP) {
+      free(c->rbuf);
+      c->rbuf = NULL;
+      c->rcap = 0;
+    }
+  } else if (c->rpos > 0) {
+    memmove(c->rbuf, c->rbuf + c->rpos, c->rlen - c->rpos);
+    c->rlen -= c->rpos;
+    c->rpos = 0;
+  }
+  if (c->state == OPEN && s->stopping)
+    conn_finish(c, STOP_GRACE_MS);
+  if (c->state == OPEN) {
+    if (c->paused || c->rlen == 0) {
+      c->in_request = false;
+      conn_deadline(c, cfg->idle_timeout_ms);
+    } else if (!c->in_request) {
+      c->in_request = true;
+      conn_deadline(c, cfg->request_timeout_ms);
+    }
+  }
+  c->busy = false;
+  conn_flush(c);
+}
+
+static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf) {
+  (void)buf; /* always c->rbuf + c->rlen */
+  conn *c = stream->data;
+  if (nread > 0) {
+    if (c->state == OPEN) {
+      c->rlen += (size_t)nread;
+      conn_process(c);
+    }
+    /* LINGER (and any other state): discard. */
+  } else if (nread < 0) {
+    if (nread == UV_EOF && c->state == OPEN) {
+      /* Half-close: answer what is complete (done already), then close. */
+      c->eof = true;
+      conn_finish(c, c->srv->cfg.idle_timeout_ms);
+    } else {
+      conn_close(c);
+    }
+  }
+}
+
+static void on_timer(uv_timer_t *t) {
+  conn *c = t->data;
+  uint64_t now = uv_now(c->srv->loop);
+  if (now < c->deadline) {
+    uv_timer_start(&c->timer, on_timer, c->deadline - now, 0);
+    c->timer_due = c->deadline;
+    return;
+  }
+  if (c->state == OPEN && c->in_request && !c->paused)
+    conn_fail(c, 408);
+  else
+    conn_close(c);
+}
+
+static void on_connection(uv_stream_t *listener, int status) {
+  sl_server *s = listener->data;
+  if (status < 0) {
+    sl_warn("accept: %s", uv_strerror(status));
+    return;
+  }
+  conn *c = calloc(1, sizeof(*c));
+  if (!c)
+    sl_panic("out of memory");
+  c->srv = s;
+  uv_tcp_init(s->loop, &c->tcp);
+  uv_timer_init(s->loop, &c->timer);
+  c->tcp.data = c->timer.data = c;
+  c->handles = 2;
+  sl_buf_init(&c->out, NULL);
+  sl_buf_init(&c->wbuf, NULL);
+  c->next = s->conns;
+  if (s->conns)
+    s->conns->prev = c;
+  s->conns = c;
+  s->n_conns++;
+  if (uv_accept(listener, (uv_stream_t *)&c->tcp) != 0) {
+    conn_close(c);
+    return;
+  }
+  uv_tcp_nodelay(&c->tcp, 1);
+  read_start(c);
+  conn_deadline(c, s->cfg.idle_timeout_ms);
+}
+
+/* ---- the server --------------------------------------------------------- */
+
+static void on_signal(uv_signal_t *h, int signum) {
+  sl_info("signal %d: stopping", signum);
+  sl_server_stop(h->data);
+}
+
+static void on_failed_close(uv_handle_t *h) { free(h->data); }
+
+sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_handler h,
+                            void *ctx) {
+  sl_server_config def;
+  sl_server_config_default(&def);
+  sl_server *s = calloc(1, sizeof(*s));
+  if (!s)
+    sl_panic("out of memory");
+  s->loop = uv_loop ? uv_loop : uv_default_loop();
+  s->cfg = *cfg;
+  if (!s->cfg.bind)
+    s->cfg.bind = def.bind;
+  if (!s->cfg.max_head_bytes)
+    s->cfg.max_head_bytes = def.max_head_bytes;
+  if (!s->cfg.max_body_bytes)
+    s->cfg.max_body_bytes = def.max_body_bytes;
+  if (!s->cfg.idle_timeout_ms)
+    s->cfg.idle_timeout_ms = def.idle_timeout_ms;
+  if (!s->cfg.request_timeout_ms)
+    s->cfg.request_timeout_ms = def.request_timeout_ms;
+  s->handler = h;
+  s->ctx = ctx;
+  sl_buf_init(&s->resp.body, NULL);
+  signal(SIGPIPE, SIG_IGN);
+
+  union {
+    struct sockaddr sa;
+    struct sockaddr_in in4;
+    struct sockaddr_in6 in6;
+  } addr;
+  int rc = strchr(s->cfg.bind, ':') ? uv_ip6_addr(s->cfg.bind, s->cfg.port, &addr.in6)
+                                    : uv_ip4_addr(s->cfg.bind, s->cfg.port, &addr.in4);
+  if (rc != 0) {
+    sl_error("bad bind address '%s': %s", s->cfg.bind, uv_strerror(rc));
+    free(s);
+    return NULL;
+  }
+  uv_tcp_init(s->loop, &s->listener);
+  s->listener.data = s;
+  rc = uv_tcp_bind(&s->listener, &addr.sa, 0);
+  if (rc == 0)
+    rc = uv_listen((uv_stream_t *)&s->listener, 1024, on_connection);
+  int len = sizeof(addr);
+  if (rc == 0)
+    rc = uv_tcp_getsockname(&s->listener, &addr.sa, &len);
+  if (rc != 0) {
+    sl_error("cannot listen on %s:%d: %s", s->cfg.bind, s->cfg.port, uv_strerror(rc));
+    uv_close((uv_handle_t *)&s->listener, on_failed_close);
+    uv_run(s->loop, UV_RUN_NOWAIT); /* runs the close callback, which frees 's' */
+    return NULL;
+  }
+  s->port = ntohs(addr.sa.sa_family == AF_INET6 ? addr.in6.sin6_port : addr.in4.sin_port);
+  s->handles = 1;
+
+  if (s->cfg.handle_signals) {
+    uv_signal_init(s->loop, &s->sigint);
+    uv_signal_init(s->loop, &s->sigterm);
+    s->sigint.data = s->sigterm.data = s;
+    uv_signal_start(&s->sigint, on_signal, SIGINT);
+    uv_signal_start(&s->sigterm, on_signal, SIGTERM);
+    s->handles += 2;
+  }
+  return s;
+}
+
+int sl_server_port(const sl_server *s) { return s->port; }
+
+void sl_server_stop(sl_server *s) {
+  if (s->stopping)
+    return;
+  s->stopping = true;
+  uv_close((uv_handle_t *)&s->listener, on_server_handle_closed);
+  if (s->cfg.handle_signals) {
+    uv_close((uv_handle_t *)&s->sigint, on_server_handle_closed);
+    uv_close((uv_handle_t *)&s->sigterm, on_server_handle_closed);
+  }
+  for (every *e = s->timers, *next; e; e = next) {
+    next = e->next;
+    uv_close((uv_handle_t *)&e->timer, on_every_closed);
+  }
+  s->timers = NULL;
+  for (conn *c = s->conns, *next; c; c = next) {
+    next = c->next;
+    if (c->busy) /* the handler stopped the server: conn_process finishes it */
+      continue;
+    if (c->state == OPEN && !c->writing && c->out.len == 0)
+      conn_close(c);
+    else if (c->state == OPEN)
+      conn_finish(c, STOP_GRACE_MS);
+    else if (c->state == DRAINING)
+      conn_deadline(c, STOP_GRACE_MS);
+    else if (c->state == LINGER)
+      conn_close(c);
+  }
+  server_maybe_done(s);
+}
+
+int sl_server_run(sl_server *s) {
+  while (!s->done && uv_run(s->loop, UV_RUN_DEFAULT) != 0)
+    ;
+  return s->done ? 0 : -1;
+}
+
+void sl_server_destroy(sl_server *s) {
+  if (!s)
+    return;
+  sl_server_stop(s);
+  while (!s->done)
+    uv_run(s->loop, UV_RUN_ONCE);
+  sl_buf_free(&s->resp.body);
+  free(s);
+}
+
+static void on_every(uv_timer_t *t) {
+  every *e = t->data;
+  e->fn(e->ctx);
+}
+
+void sl_server_every(sl_server *s, uint64_t period_ms, void (*fn)(void *ctx), void *ctx) {
+  if (s->stopping)
+    return;
+  every *e = calloc(1, sizeof(*e));
+  if (!e)
+    sl_panic("out of memory");
+  e->srv = s;
+  e->fn = fn;
+  e->ctx = ctx;
+  uv_timer_init(s->loop, &e->timer);
+  e->timer.data = e;
+  uv_timer_start(&e->timer, on_every, period_ms, period_ms);
+  e->next = s->timers;
+  s->timers = e;
+  s->handles++;
+}

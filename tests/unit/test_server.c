@@ -1,0 +1,611 @@
+/* Unit tests of net/server: an echo server runs in-process on an ephemeral
+ * port, its loop in a second thread, while the test speaks HTTP to it over
+ * blocking sockets: keep-alive, pipelining, chunked uploads, 100-continue,
+ * the 413/431/400/408 limits, timeouts, disconnects, backpressure and
+ * graceful stop (by the handler and by SIGTERM). Timeouts are configured
+ * small so that the whole file runs in a few seconds. */
+#include "harness.h"
+#include "base/log.h"
+#include "net/server.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <uv.h>
+
+enum { IDLE_MS = 600, REQUEST_MS = 300, MAX_HEAD = 4096, MAX_BODY = 1 << 20 };
+
+static sl_server *srv;
+static int port;
+static int ticks;
+
+/* ---- the server under test ---------------------------------------------- */
+
+/* Echoes "METHOD target\n" and the body. "/big?N" answers N bytes, "/stop"
+ * stops the server, "/close" asks for the connection to close. */
+static void echo(void *ctx, sl_http_request *req, sl_http_response *resp) {
+  sl_server *s = *(sl_server **)ctx;
+  resp->content_type = SL_STR("text/plain");
+  if (sl_str_eq_c(req->path, "/stop")) {
+    sl_server_stop(s);
+  } else if (sl_str_eq_c(req->path, "/big")) {
+    size_t n = (size_t)strtoul(req->query.p, NULL, 10);
+    sl_buf_reserve(&resp->body, n);
+    for (size_t i = 0; i < n; i++)
+      resp->body.p[i] = (char)('a' + i % 26);
+    resp->body.len = n;
+    return;
+  } else if (sl_str_eq_c(req->path, "/close")) {
+    resp->close = true;
+  } else if (sl_str_eq_c(req->path, "/204")) {
+    resp->status = 204;
+    return;
+  }
+  resp->headers[0] = (sl_http_header){SL_STR("X-Echo"), SL_STR("yes")};
+  resp->n_headers = 1;
+  sl_buf_puts(&resp->body, req->method);
+  sl_buf_putc(&resp->body, ' ');
+  sl_buf_puts(&resp->body, req->target);
+  sl_buf_putc(&resp->body, '\n');
+  sl_buf_puts(&resp->body, req->body);
+}
+
+static void tick(void *ctx) { (*(int *)ctx)++; }
+
+typedef struct {
+  uv_loop_t loop;
+  sl_server *s;
+  pthread_t thread;
+  int rc;
+} running;
+
+static void *run_thread(void *arg) {
+  running *r = arg;
+  r->rc = sl_server_run(r->s);
+  return NULL;
+}
+
+static void start(running *r, bool signals) {
+  uv_loop_init(&r->loop);
+  sl_server_config cfg;
+  sl_server_config_default(&cfg);
+  cfg.port = 0;
+  cfg.max_head_bytes = MAX_HEAD;
+  cfg.max_body_bytes = MAX_BODY;
+  cfg.idle_timeout_ms = IDLE_MS;
+  cfg.request_timeout_ms = REQUEST_MS;
+  cfg.handle_signals = signals;
+  r->s = sl_server_create(&r->loop, &cfg, echo, &r->s);
+  SL_ASSERT(r->s != NULL);
+  if (!signals)
+    sl_server_every(r->s, 10, tick, &ticks);
+  r->rc = -99;
+  pthread_create(&r->thread, NULL, run_thread, r);
+}
+
+static void finish(running *r) {
+  pthread_join(r->thread, NULL);
+  sl_server_destroy(r->s);
+  CHECK_INT(uv_loop_close(&r->loop), 0);
+}
+
+/* ---- a blocking client -------------------------------------------------- */
+
+typedef struct {
+  int fd;
+  char *buf;
+  size_t len, cap;
+} client;
+
+typedef struct {
+  int status;
+  char head[2048];
+  size_t body_len;
+  char body[70000];
+} response;
+
+static response resp;
+
+static int client_rcvbuf; /* SO_RCVBUF for the next client_open, if not 0 */
+
+static void client_open(client *c) {
+  c->fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (client_rcvbuf)
+    setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &client_rcvbuf, sizeof(client_rcvbuf));
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  SL_ASSERT(connect(c->fd, (struct sockaddr *)&a, sizeof(a)) == 0);
+  struct timeval tv = {3, 0};
+  setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  int one = 1;
+  setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  c->cap = 8 << 20;
+  c->buf = malloc(c->cap);
+  c->len = 0;
+}
+
+static void client_close(client *c) {
+  close(c->fd);
+  free(c->buf);
+}
+
+static void send_str(client *c, const char *s) {
+  size_t len = strlen(s), off = 0;
+  while (off < len) {
+    ssize_t n = send(c->fd, s + off, len - off, MSG_NOSIGNAL);
+    if (n <= 0)
+      return;
+    off += (size_t)n;
+  }
+}
+
+/* Reads more bytes; false on EOF, error or timeout. */
+static bool client_fill(client *c) {
+  if (c->len == c->cap)
+    return false;
+  ssize_t n = recv(c->fd, c->buf + c->len, c->cap - c->len, 0);
+  if (n <= 0)
+    return false;
+  c->len += (size_t)n;
+  return true;
+}
+
+/* Reads one response into 'resp'; false if the connection ended first. */
+static bool read_response(client *c) {
+  char *end;
+  for (;;) {
+    end = c->len ? memmem(c->buf, c->len, "\r\n\r\n", 4) : NULL;
+    if (end)
+      break;
+    if (!client_fill(c))
+      return false;
+  }
+  size_t head_len = (size_t)(end + 4 - c->buf);
+  size_t copy = head_len < sizeof(resp.head) - 1 ? head_len : sizeof(resp.head) - 1;
+  memcpy(resp.head, c->buf, copy);
+  resp.head[copy] = 0;
+  resp.status = atoi(resp.head + 9);
+  const char *cl = strcasestr(resp.head, "\r\nContent-Length: ");
+  size_t body_len = cl ? strtoul(cl + 18, NULL, 10) : 0;
+  while (c->len < head_len + body_len)
+    if (!client_fill(c))
+      return false;
+  resp.body_len = body_len;
+  memcpy(resp.body, c->buf + head_len, body_len < sizeof(resp.body) ? body_len : 0);
+  memmove(c->buf, c->buf + head_len + body_len, c->len - head_len - body_len);
+  c->len -= head_len + body_len;
+  return true;
+}
+
+/* The server closed the connection and sent nothing more. */
+static bool read_eof(client *c) {
+  if (c->len)
+    return false;
+  char b;
+  return recv(c->fd, &b, 1, 0) == 0;
+}
+
+static bool has_header(const char *h) { return strcasestr(resp.head, h) != NULL; }
+
+static uint64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+#define CHECK_BODY(expect) CHECK_MEM(resp.body, resp.body_len, (expect))
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void test_simple_request(void) {
+  client c;
+  client_open(&c);
+  send_str(&c, "GET /hello?x=1 HTTP/1.1\r\nHost: t\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_INT(resp.status, 200);
+  CHECK_BODY("GET /hello?x=1\n");
+  CHECK(has_header("\r\nContent-Type: text/plain\r\n"));
+  CHECK(has_header("\r\nX-Echo: yes\r\n"));
+  CHECK(has_header("\r\nDate: "));
+  CHECK(!has_header("Connection:"));
+  client_close(&c);
+}
+
+/* One connection carries several requests in turn. */
+static void test_keep_alive(void) {
+  client c;
+  client_open(&c);
+  for (int i = 0; i < 3; i++) {
+    send_str(&c, "POST /ka HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc");
+    CHECK(read_response(&c));
+    CHECK_INT(resp.status, 200);
+    CHECK_BODY("POST /ka\nabc");
+  }
+  client_close(&c);
+}
+
+/* Activity keeps a connection alive past idle_timeout_ms: the idle deadline
+ * moves with every request. */
+static void test_keep_alive_outlives_idle_timeout(void) {
+  client c;
+  client_open(&c);
+  for (int i = 0; i < 4; i++) {
+    send_str(&c, "GET /tick HTTP/1.1\r\n\r\n");
+    CHECK(read_response(&c));
+    CHECK_BODY("GET /tick\n");
+    usleep(IDLE_MS * 1000 / 3);
+  }
+  client_close(&c);
+}
+
+/* A body as large as max_body_bytes, sent in pieces, arrives whole; the
+ * answer of the same size too. */
+static void test_large_body(void) {
+  client c;
+  client_open(&c);
+  char head[128];
+  snprintf(head, sizeof(head), "POST /large HTTP/1.1\r\nContent-Length: %d\r\n\r\n", MAX_BODY);
+  send_str(&c, head);
+  static char chunk[MAX_BODY / 4 + 1];
+  memset(chunk, 'q', MAX_BODY / 4);
+  for (int i = 0; i < 4; i++)
+    send_str(&c, chunk);
+  CHECK(read_response(&c));
+  CHECK_INT(resp.status, 200);
+  CHECK_INT(resp.body_len, strlen("POST /large\n") + MAX_BODY);
+  /* The connection still works after its buffers were released. */
+  send_str(&c, "GET /after HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /after\n");
+  client_close(&c);
+}
+
+/* Requests sent together are answered together, in order. */
+static void test_pipelined(void) {
+  client c;
+  client_open(&c);
+  send_str(&c, "GET /1 HTTP/1.1\r\n\r\n"
+               "POST /2 HTTP/1.1\r\nContent-Length: 2\r\n\r\nxy"
+               "POST /3 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nz\r\n0\r\n\r\n"
+               "GET /204 HTTP/1.1\r\n\r\n"
+               "GET /5 HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /1\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("POST /2\nxy");
+  CHECK(read_response(&c));
+  CHECK_BODY("POST /3\nz");
+  CHECK(read_response(&c));
+  CHECK_INT(resp.status, 204);
+  CHECK(!has_header("Content-Length"));
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /5\n");
+  client_close(&c);
+}
+
+/* A HEAD response has the length of the body it would have, and no body:
+ * the next response follows its head directly. */
+static void test_head_has_no_body(void) {
+  client c;
+  client_open(&c);
+  send_str(&c, "HEAD /x HTTP/1.1\r\n\r\nGET /y HTTP/1.1\r\n\r\n");
+  char *end = NULL;
+  while (!(end = memmem(c.buf, c.len, "GET /y", 6)) && client_fill(&c))
+    ;
+  CHECK(end != NULL);
+  CHECK(memmem(c.buf, c.len, "HTTP/1.1 200 OK\r\n", 17) == c.buf);
+  /* The second response starts right after the first head. */
+  char *second = memmem(c.buf + 1, c.len - 1, "HTTP/1.1 200", 12);
+  char *blank = memmem(c.buf, c.len, "\r\n\r\n", 4);
+  CHECK(second && blank && second == blank + 4);
+  client_close(&c);
+}
+
+/* A chunked upload with extensions and trailers, split across sends. */
+static void test_chunked_upload(void) {
+  client c;
+  client_open(&c);
+  send_str(&c, "POST /up HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhel");
+  usleep(20000);
+  send_str(&c, "lo\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_INT(resp.status, 200);
+  CHECK_BODY("POST /up\nhello world");
+  client_close(&c);
+}
+
+/* A client that waits for "100 Continue" gets it once, then the reply; a
+ * client that sent its body anyway gets no 100. */
+static void test_expect_continue(void) {
+  client c;
+  client_open(&c);
+  send_str(&c, "PUT /e HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_INT(resp.status, 100);
+  send_str(&c, "ab");
+  usleep(20000);
+  send_str(&c, "cde");
+  CHECK(read_response(&c));
+  CHECK_INT(resp.status, 200);
+  CHECK_BODY("PUT /e\nabcde");
+  send_str(&c, "PUT /f HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\nz");
+  CHECK(read_response(&c));
+  CHECK_INT(resp.status, 200);
+  CHECK_BODY("PUT /f\nz");
+  client_close(&c);
+}
+
+/* Each limit answers with its status and closes the connection. */
+static void expect_error_and_close(const char *raw, int status) {
+  client c;
+  client_open(&c);
+  send_str(&c, raw);
+  CHECK(read_response(&c));
+  CHECK_INT(resp.status, status);
+  CHECK(has_header("\r\nConnection: close\r\n"));
+  CHECK(read_eof(&c));
+  client_close(&c);
+}
+
+static void test_413_body_too_large(void) {
+  char raw[128];
+  snprintf(raw, sizeof(raw), "POST / HTTP/1.1\r\nContent-Length: %d\r\n\r\npartial", MAX_BODY + 1);
+  expect_error_and_close(raw, 413);
+  /* The same with Expect: the 413 comes instead of 100. */
+  snprintf(raw, sizeof(raw),
+           "POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n", MAX_BODY + 1);
+  expect_error_and_close(raw, 413);
+  expect_error_and_close("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                         "200000\r\nxx",
+                         413);
+}
+
+static void test_431_head_too_large(void) {
+  static char raw[MAX_HEAD + 200];
+  int n = snprintf(raw, sizeof(raw), "GET / HTTP/1.1\r\nX-Big: ");
+  memset(raw + n, 'v', MAX_HEAD);
+  strcpy(raw + n + MAX_HEAD, "\r\n\r\n");
+  expect_error_and_close(raw, 431);
+  /* Too large before it is complete. */
+  raw[n + MAX_HEAD] = 0;
+  expect_error_and_close(raw, 431);
+  /* Too many fields. */
+  int len = snprintf(raw, sizeof(raw), "GET / HTTP/1.1\r\n");
+  for (int i = 0; i <= SL_HTTP_MAX_HEADERS; i++)
+    len += snprintf(raw + len, sizeof(raw) - (size_t)len, "H%d: v\r\n", i);
+  snprintf(raw + len, sizeof(raw) - (size_t)len, "\r\n");
+  expect_error_and_close(raw, 431);
+}
+
+static void test_400_garbage(void) {
+  expect_error_and_close("\x01\x02garbage", 400);
+  expect_error_and_close("GARBAGE\r\n\r\n", 400);
+  expect_error_and_close("GET / HTTP/1.1\r\nA: b\r\n folded\r\n\r\n", 400);
+  expect_error_and_close("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400);
+  /* A valid request before the garbage is still answered. */
+  client c;
+  client_open(&c);
+  send_str(&c, "GET /ok HTTP/1.1\r\n\r\nBAD REQUEST LINE\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_INT(resp.status, 200);
+  CHECK(read_response(&c));
+  CHECK_INT(resp.status, 400);
+  CHECK(read_eof(&c));
+  client_close(&c);
+}
+
+/* A request started but not finished within request_timeout_ms gets 408,
+ * even if bytes keep trickling in. */
+static void test_408_request_timeout(void) {
+  client c;
+  client_open(&c);
+  uint64_t t0 = now_ms();
+  send_str(&c, "POST /slow HTTP/1.1\r\nContent-Length: 10\r\n\r\nab");
+  usleep(100000);
+  send_str(&c, "cd");
+  CHECK(read_response(&c));
+  uint64_t dt = now_ms() - t0;
+  CHECK_INT(resp.status, 408);
+  CHECK(dt >= REQUEST_MS - 20 && dt < REQUEST_MS + 400);
+  CHECK(read_eof(&c));
+  client_close(&c);
+}
+
+/* An idle keep-alive connection is closed quietly after idle_timeout_ms. */
+static void test_idle_timeout(void) {
+  client c;
+  client_open(&c);
+  send_str(&c, "GET / HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  uint64_t t0 = now_ms();
+  CHECK(read_eof(&c));
+  uint64_t dt = now_ms() - t0;
+  CHECK(dt >= IDLE_MS - 50 && dt < IDLE_MS + 500);
+  client_close(&c);
+}
+
+/* Clients that vanish mid-request (FIN or RST) leave the server serving. */
+static void test_disconnects(void) {
+  client c;
+  client_open(&c);
+  send_str(&c, "POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n0123456789");
+  client_close(&c);
+  client_open(&c);
+  send_str(&c, "POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n0123456789");
+  struct linger lg = {1, 0}; /* close() sends RST */
+  setsockopt(c.fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+  client_close(&c);
+  /* A reset while a large response is being written. */
+  client_open(&c);
+  send_str(&c, "GET /big?60000 HTTP/1.1\r\n\r\nGET /big?60000 HTTP/1.1\r\n\r\n");
+  setsockopt(c.fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+  client_close(&c);
+  usleep(20000);
+  client_open(&c);
+  send_str(&c, "GET /still-there HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /still-there\n");
+  client_close(&c);
+}
+
+/* A client that half-closes after its requests still gets every answer. */
+static void test_half_close(void) {
+  client c;
+  client_open(&c);
+  send_str(&c, "GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\n");
+  shutdown(c.fd, SHUT_WR);
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /a\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /b\n");
+  CHECK(read_eof(&c));
+  client_close(&c);
+}
+
+/* Connection management: HTTP/1.0 closes unless asked, close is honoured
+ * from either side and the requests after it are not answered. */
+static void test_connection_close(void) {
+  client c;
+  client_open(&c);
+  send_str(&c, "GET /x HTTP/1.0\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK(has_header("Connection: close"));
+  CHECK(read_eof(&c));
+  client_close(&c);
+
+  client_open(&c);
+  send_str(&c, "GET /x HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK(has_header("\r\nConnection: keep-alive\r\n"));
+  send_str(&c, "GET /y HTTP/1.1\r\nConnection: close\r\n\r\nGET /never HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /y\n");
+  CHECK(has_header("Connection: close"));
+  CHECK(read_eof(&c));
+  client_close(&c);
+
+  client_open(&c);
+  send_str(&c, "GET /close HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK(has_header("Connection: close"));
+  CHECK(read_eof(&c));
+  client_close(&c);
+}
+
+/* A client that pipelines many large responses and reads none for a while:
+ * the server stops reading past 1 MiB queued, then serves all of them, in
+ * order, once the client reads. */
+static void test_backpressure(void) {
+  enum { N = 160, SIZE = 65536 };
+  client c;
+  client_rcvbuf = 16384; /* so that the kernel buffers cannot absorb it all */
+  client_open(&c);
+  client_rcvbuf = 0;
+  static char reqs[N * 40];
+  size_t len = 0;
+  for (int i = 0; i < N; i++)
+    len +=
+        (size_t)snprintf(reqs + len, sizeof(reqs) - len, "GET /big?%d HTTP/1.1\r\n\r\n", SIZE + i);
+  send_str(&c, reqs);
+  usleep(150000);
+  for (int i = 0; i < N; i++) {
+    CHECK(read_response(&c));
+    CHECK_INT(resp.body_len, SIZE + i);
+    CHECK(resp.body[SIZE - 1] == (char)('a' + (SIZE - 1) % 26));
+  }
+  client_close(&c);
+}
+
+static void test_port_in_use(void) {
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  sl_server_config cfg;
+  sl_server_config_default(&cfg);
+  cfg.port = port;
+  sl_log_lvl old = sl_log_level;
+  sl_log_level = SL_LOG_OFF;
+  sl_server *s = sl_server_create(&loop, &cfg, echo, NULL);
+  sl_log_level = old;
+  CHECK(s == NULL);
+  CHECK_INT(uv_loop_close(&loop), 0);
+}
+
+/* The handler stops the server: idle connections end, sl_server_run
+ * returns 0, and the every-timer ran meanwhile. */
+static void test_stop_from_handler(running *r) {
+  client idle, c;
+  client_open(&idle);
+  send_str(&idle, "GET / HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&idle));
+  client_open(&c);
+  send_str(&c, "GET /stop HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK(has_header("Connection: close"));
+  CHECK(read_eof(&c));
+  CHECK(read_eof(&idle));
+  finish(r);
+  CHECK_INT(r->rc, 0);
+  CHECK(ticks > 0);
+  client_close(&c);
+  client_close(&idle);
+}
+
+/* SIGTERM stops a server that handles signals, while a client is in the
+ * middle of a request and another is idle. */
+static void test_stop_by_signal(void) {
+  static running r;
+  start(&r, true);
+  port = sl_server_port(r.s);
+  client idle, mid;
+  client_open(&idle);
+  send_str(&idle, "GET / HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&idle));
+  client_open(&mid);
+  send_str(&mid, "POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab");
+  usleep(20000);
+  kill(getpid(), SIGTERM);
+  CHECK(read_eof(&idle));
+  CHECK(read_eof(&mid));
+  finish(&r);
+  CHECK_INT(r.rc, 0);
+  client_close(&idle);
+  client_close(&mid);
+}
+
+int main(void) {
+  static running r;
+  start(&r, false);
+  srv = r.s;
+  port = sl_server_port(srv);
+  CHECK(port > 0);
+  RUN(test_simple_request);
+  RUN(test_keep_alive);
+  RUN(test_keep_alive_outlives_idle_timeout);
+  RUN(test_large_body);
+  RUN(test_pipelined);
+  RUN(test_head_has_no_body);
+  RUN(test_chunked_upload);
+  RUN(test_expect_continue);
+  RUN(test_413_body_too_large);
+  RUN(test_431_head_too_large);
+  RUN(test_400_garbage);
+  RUN(test_408_request_timeout);
+  RUN(test_idle_timeout);
+  RUN(test_disconnects);
+  RUN(test_half_close);
+  RUN(test_connection_close);
+  RUN(test_backpressure);
+  RUN(test_port_in_use);
+  sl_t_current = "test_stop_from_handler";
+  test_stop_from_handler(&r);
+  RUN(test_stop_by_signal);
+  return DONE();
+}
