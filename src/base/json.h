@@ -119,6 +119,10 @@ void sl_jw_bool(sl_jw *w, bool v);
 void sl_jw_null(sl_jw *w);
 /* A complete JSON value rendered elsewhere, inserted verbatim. */
 void sl_jw_raw(sl_jw *w, sl_str json);
+/* A parsed tree, written back compactly: numbers verbatim, strings re-escaped,
+ * members in document order (duplicates included). Parsing the output gives an
+ * equal tree. The tree must nest at most SL_JW_MAX_DEPTH deep. */
+void sl_jw_value(sl_jw *w, const sl_json *v);
 
 /* Escapes 's' as the body of a JSON string (no quotes) onto 'b'. */
 void sl_json_escape(sl_buf *b, sl_str s);
