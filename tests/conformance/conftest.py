@@ -249,3 +249,52 @@ def manual_server():
     srv = Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z"])
     yield srv
     srv.stop()
+
+
+def wait_gone(client, name, timeout=120):
+    """Polls DescribeTable until the table is gone (DELETING lasts ~5 s on AWS)."""
+    t0 = time.time()
+    while True:
+        try:
+            client.describe_table(TableName=name)
+        except client.exceptions.ResourceNotFoundException:
+            return
+        if time.time() - t0 > timeout:
+            raise TimeoutError(name)
+        time.sleep(0.05)
+
+
+def _session_table(ddb, attrs, schema):
+    name = "t_" + uuid.uuid4().hex[:12]
+    ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", KeySchema=schema,
+                     AttributeDefinitions=[{"AttributeName": k, "AttributeType": v} for k, v in attrs])
+    wait_active(ddb, name)
+    return name
+
+
+@pytest.fixture(scope="session")
+def hash_table(ddb):
+    """One on-demand table with hash key pk (S), shared by the item tests of a session.
+    Tests that use it write under fresh keys (new_key()) so they never see each other."""
+    name = _session_table(ddb, [("pk", "S")], [{"AttributeName": "pk", "KeyType": "HASH"}])
+    yield name
+    ddb.delete_table(TableName=name)
+
+
+@pytest.fixture(scope="session")
+def range_table(ddb):
+    """One on-demand table with hash key pk (S) and range key sk (N), shared like hash_table."""
+    name = _session_table(ddb, [("pk", "S"), ("sk", "N")],
+                          [{"AttributeName": "pk", "KeyType": "HASH"},
+                           {"AttributeName": "sk", "KeyType": "RANGE"}])
+    yield name
+    ddb.delete_table(TableName=name)
+
+
+def new_key():
+    """A partition key value no other test uses."""
+    return "k_" + uuid.uuid4().hex
+
+
+def table_arn(client, name):
+    return client.describe_table(TableName=name)["Table"]["TableArn"]
