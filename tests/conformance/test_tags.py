@@ -1,0 +1,161 @@
+"""TagResource, UntagResource, ListTagsOfResource on table ARNs.
+
+ddblocal_differs (whole file): DynamoDB Local implements no tagging; every call answers
+UnknownOperationException "Tagging is not currently supported in DynamoDB Local."
+Sources: AWS API model (facts: BOTO), dynalite test/tagResource.js and validations (live
+texts), ACKQ DDB-TABLE-104/-110/-440/-442 (live texts, 2026-10).
+
+On AWS tag writes apply asynchronously (ListTagsOfResource lags 1.3-3 s) and hold a ~1.5 s
+per-table write lock, so the tests wait for the expected tag set before the next write.
+"""
+import time
+import uuid
+
+import pytest
+
+pytestmark = pytest.mark.ddblocal_differs
+
+
+def arn_of(raw, name):
+    return raw.call("DescribeTable", {"TableName": name}).json["Table"]["TableArn"]
+
+
+def tags_of(raw, arn):
+    r = raw.call("ListTagsOfResource", {"ResourceArn": arn})
+    assert r.status == 200, r
+    return {t["Key"]: t["Value"] for t in r.json.get("Tags", [])}
+
+
+def wait_tags(raw, arn, expected, timeout=30):
+    """Polls until the table's tags are exactly expected (tags are eventually consistent)."""
+    t0 = time.time()
+    while True:
+        got = tags_of(raw, arn)
+        if got == expected or time.time() - t0 > timeout:
+            return got
+        time.sleep(0.2)
+
+
+def tag_list(d):
+    return [{"Key": k, "Value": v} for k, v in d.items()]
+
+
+@pytest.fixture
+def arn(raw, make_table):
+    return arn_of(raw, make_table())
+
+
+# --- serialization -------------------------------------------------------------------------
+
+# Tags must be a list of structures. Source: dynalite test/helpers.js assertType (live texts).
+def test_tags_of_wrong_json_type_is_serialization_exception(raw, arn):
+    r = raw.call("TagResource", {"ResourceArn": arn, "Tags": "a"})
+    assert r.status == 400
+    assert r.error_type == "SerializationException"
+    assert r.message == "Unexpected field type"
+
+
+# --- validation ----------------------------------------------------------------------------
+
+# At least one tag must be given. Source: dynalite validations/tagResource.js; ACKQ DDB-TABLE-110.
+def test_empty_tags_rejected(raw, arn):
+    r = raw.call("TagResource", {"ResourceArn": arn, "Tags": []})
+    assert r.error_type == "ValidationException"
+    assert r.message == "Atleast one Tag needs to be provided as Input."
+
+
+# At least one key must be given to UntagResource. Source: ACKQ DDB-TABLE-442 (live).
+def test_empty_tag_keys_rejected(raw, arn):
+    r = raw.call("UntagResource", {"ResourceArn": arn, "TagKeys": []})
+    assert r.error_type == "ValidationException"
+    assert r.message == "Atleast one Tag Key needs to be provided as Input."
+
+
+# A resource carries at most 50 tags; 51 in one call fail as a whole.
+# Source: ACKQ DDB-TABLE-110/-442 (ValidationException, not LimitExceededException).
+def test_too_many_tags_rejected(raw, arn):
+    r = raw.call("TagResource", {"ResourceArn": arn,
+                                 "Tags": tag_list({f"k{i}": "v" for i in range(51)})})
+    assert r.error_type == "ValidationException"
+    assert r.message == "Number of Tags exceed the current limit for the provided ResourceArn"
+    assert tags_of(raw, arn) == {}
+
+
+# The aws: prefix is reserved. Source: ACKQ DDB-TABLE-110 (live text).
+def test_aws_prefix_rejected(raw, arn):
+    r = raw.call("TagResource", {"ResourceArn": arn, "Tags": [{"Key": "aws:foo", "Value": "x"}]})
+    assert r.error_type == "ValidationException"
+    assert r.message == "Tag Key cannot be prefixed with aws:, Key: aws:foo"
+
+
+# Keys are at most 128 characters and values 256. Source: ACKQ DDB-TABLE-110/-442 (live texts).
+def test_tag_key_and_value_length_limits(raw, arn):
+    r = raw.call("TagResource", {"ResourceArn": arn, "Tags": [{"Key": "k" * 129, "Value": "x"}]})
+    assert r.error_type == "ValidationException"
+    assert r.message == "The Tag Key provided is invalid, Key: " + "k" * 129
+    r = raw.call("TagResource", {"ResourceArn": arn, "Tags": [{"Key": "k", "Value": "v" * 257}]})
+    assert r.error_type == "ValidationException"
+    assert r.message == "The Tag Value provided is invalid, Value: " + "v" * 257
+
+
+# A string that is not an ARN is a validation error, not "not found".
+@pytest.mark.parametrize("op,body", [("TagResource", {"Tags": [{"Key": "a", "Value": "b"}]}),
+                                     ("UntagResource", {"TagKeys": ["a"]}),
+                                     ("ListTagsOfResource", {})])
+def test_malformed_arn_rejected(raw, op, body):
+    r = raw.call(op, {"ResourceArn": "not-an-arn", **body})
+    assert r.status == 400
+    assert r.error_type == "ValidationException"
+
+
+# The ARN of a table that does not exist is ResourceNotFoundException naming the ARN.
+# Sources disagree on one word: dynalite test/tagResource.js recorded "...: ResourcArn: <arn>
+# not found" (sic), ACKQ DDB-TABLE-104 quotes "...: ResourceArn: ... not found"; both ends
+# are checked.
+@pytest.mark.parametrize("op,body", [("TagResource", {"Tags": [{"Key": "a", "Value": "b"}]}),
+                                     ("UntagResource", {"TagKeys": ["a"]}),
+                                     ("ListTagsOfResource", {})])
+def test_unknown_table_arn_is_resource_not_found(raw, arn, op, body):
+    missing = arn.rsplit("/", 1)[0] + "/t_" + uuid.uuid4().hex
+    r = raw.call(op, {"ResourceArn": missing, **body})
+    assert r.status == 400
+    assert r.error_type == "ResourceNotFoundException"
+    assert r.message.startswith("Requested resource not found: Resourc")
+    assert r.message.endswith(f"Arn: {missing} not found")
+
+
+# --- behaviour -----------------------------------------------------------------------------
+
+# A new table has no tags.
+def test_new_table_has_no_tags(raw, arn):
+    assert tags_of(raw, arn) == {}
+
+
+# Tags added are listed; tagging an existing key replaces its value; untagging removes keys
+# (absent keys are ignored).
+def test_tag_untag_list(raw, arn):
+    r = raw.call("TagResource", {"ResourceArn": arn, "Tags": tag_list({"a": "1", "b": "", "c": "3"})})
+    assert r.status == 200, r
+    assert r.json in ({}, None)
+    assert wait_tags(raw, arn, {"a": "1", "b": "", "c": "3"}) == {"a": "1", "b": "", "c": "3"}
+    assert raw.call("TagResource", {"ResourceArn": arn, "Tags": tag_list({"a": "9"})}).status == 200
+    assert wait_tags(raw, arn, {"a": "9", "b": "", "c": "3"}) == {"a": "9", "b": "", "c": "3"}
+    r = raw.call("UntagResource", {"ResourceArn": arn, "TagKeys": ["b", "nope"]})
+    assert r.status == 200, r
+    assert wait_tags(raw, arn, {"a": "9", "c": "3"}) == {"a": "9", "c": "3"}
+
+
+# Up to 50 tags fit on one table.
+def test_fifty_tags_allowed(raw, arn):
+    tags = {f"k{i:02}": str(i) for i in range(50)}
+    assert raw.call("TagResource", {"ResourceArn": arn, "Tags": tag_list(tags)}).status == 200
+    assert wait_tags(raw, arn, tags) == tags
+
+
+# The boto3 calls work end to end (the shapes clients parse).
+def test_boto3_round_trip(ddb, raw, arn):
+    ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "team", "Value": "storage"}])
+    assert wait_tags(raw, arn, {"team": "storage"}) == {"team": "storage"}
+    assert ddb.list_tags_of_resource(ResourceArn=arn)["Tags"] == [{"Key": "team", "Value": "storage"}]
+    ddb.untag_resource(ResourceArn=arn, TagKeys=["team"])
+    assert wait_tags(raw, arn, {}) == {}
