@@ -226,6 +226,10 @@ static sl_err build(sl_req *req, sl_table *t) {
   const sl_json *body = req->body;
   sl_err err;
   t->name = sl_table_str(t, sl_req_str(body, "TableName"));
+  /* CreateTable words the length rule its own way (dynalite, live). */
+  if (t->name.len < 3 || t->name.len > 255)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "TableName must be at least 3 characters long and at most 255 characters long");
   if ((err = sl_req_check_table_name(req, t->name, "tableName")) != SL_OK)
     return err;
   t->arn = sl_table_str(t, sl_req_table_arn(req, t->name));
@@ -259,15 +263,11 @@ static sl_err build(sl_req *req, sl_table *t) {
   for (size_t i = 0; i < defs->arr.n; i++) {
     sl_str name = sl_req_str(defs->arr.items[i], "AttributeName");
     uint8_t type = attr_type(sl_req_str(defs->arr.items[i], "AttributeType"));
-    bool dup = false;
-    for (uint32_t j = 0; j < t->n_defs; j++) {
-      if (sl_str_eq(t->defs[j].name, name)) {
-        t->defs[j].type = type; /* the last definition wins */
-        dup = true;
-      }
-    }
-    if (!dup)
-      t->defs[t->n_defs++] = (sl_attr_def){sl_table_str(t, name), type};
+    for (uint32_t j = 0; j < t->n_defs; j++)
+      if (sl_str_eq(t->defs[j].name, name))
+        return sl_fail(req, SL_E_VALIDATION, "Attribute Name is duplicated: %.*s",
+                       SL_STR_FMT(name));
+    t->defs[t->n_defs++] = (sl_attr_def){sl_table_str(t, name), type};
   }
   if ((err = sl_describe_parse_key_schema(req, t, sl_json_get(body, "KeySchema"), NULL, &t->key)) !=
       SL_OK)

@@ -17,14 +17,16 @@ sl_err sl_action_delete_item(sl_req *req) {
   sl_txn *txn = NULL;
   bool found;
   sl_write_plan plan;
-  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &t);
+  sl_err err = sl_item_from_json(&req->fail, req->arena, sl_json_get(req->body, "Key"), &key);
   if (err != SL_OK)
     return err;
-  if ((err = sl_req_key(req, t, sl_json_get(req->body, "Key"), &key, &kv)) != SL_OK)
+  if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &t)) != SL_OK)
+    return err;
+  if ((err = sl_req_check_key(req, t, &key, &kv)) != SL_OK)
     return err;
   sl_str rv = sl_req_str(req->body, "ReturnValues");
   if (rv.len && !sl_str_eq_c(rv, "NONE") && !sl_str_eq_c(rv, "ALL_OLD"))
-    return sl_fail(req, SL_E_VALIDATION, "Return values set to invalid value");
+    return sl_fail(req, SL_E_VALIDATION, "ReturnValues can only be ALL_OLD or NONE");
   sl_rcc rcc = sl_req_rcc(req->body);
 
   if ((err = sl_store_begin(req->app->store, true, &req->fail, &txn)) != SL_OK)

@@ -18,10 +18,12 @@ sl_err sl_action_get_item(sl_req *req) {
   sl_txn *txn = NULL;
   bool found;
   size_t size;
-  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &t);
+  sl_err err = sl_item_from_json(&req->fail, req->arena, sl_json_get(req->body, "Key"), &key);
   if (err != SL_OK)
     return err;
-  if ((err = sl_req_key(req, t, sl_json_get(req->body, "Key"), &key, &kv)) != SL_OK)
+  if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &t)) != SL_OK)
+    return err;
+  if ((err = sl_req_check_key(req, t, &key, &kv)) != SL_OK)
     return err;
   bool consistent = sl_req_bool(req->body, "ConsistentRead", false);
   sl_rcc rcc = sl_req_rcc(req->body);
@@ -36,7 +38,7 @@ sl_err sl_action_get_item(sl_req *req) {
   if (kv.range) {
     sl_buf b;
     sl_buf_init(&b, req->arena);
-    sl_key_put_component(&b, kv.range);
+    sl_key_put_component(&b, kv.range, SL_KEY_SK_MAX);
     charge.sort = sl_buf_str(&b);
   }
   if ((err = sl_req_admit(req, &charge, 1)) != SL_OK)

@@ -9,8 +9,10 @@ sl_err sl_action_untag_resource(sl_req *req) {
   sl_err err = sl_tables_by_arn(req, &old);
   if (err != SL_OK)
     return err;
-  sl_table *t = sl_table_clone(old);
   const sl_json *keys = sl_json_get(req->body, "TagKeys");
+  if (!keys || keys->type != SL_JSON_ARRAY || keys->arr.n == 0)
+    return sl_fail(req, SL_E_VALIDATION, "Atleast one Tag Key needs to be provided as Input.");
+  sl_table *t = sl_table_clone(old);
   uint32_t n = 0;
   for (uint32_t i = 0; i < t->n_tags; i++) {
     bool drop = false;

@@ -29,8 +29,8 @@ static sl_err update_throughput(sl_req *req, const sl_table *old, sl_table *t, b
                    "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
   if (mode == SL_BILLING_PROVISIONED && old->tp.billing == SL_BILLING_PAY_PER_REQUEST && !has_pt)
     return sl_fail(req, SL_E_VALIDATION,
-                   "One or more parameter values were invalid: ReadCapacityUnits and "
-                   "WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+                   "One or more parameter values were invalid: ProvisionedThroughput must be "
+                   "specified when BillingMode is PROVISIONED");
   if (has_pt) {
     int64_t rcu = sl_req_int(pt, "ReadCapacityUnits", 0);
     int64_t wcu = sl_req_int(pt, "WriteCapacityUnits", 0);
@@ -128,7 +128,10 @@ sl_err sl_action_update_table(sl_req *req) {
   if (!any)
     return sl_fail(req, SL_E_VALIDATION,
                    "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
-                   "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+                   "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "
+                   "MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, "
+                   "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is "
+                   "required");
   if (old->status != SL_STATUS_ACTIVE)
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
                    "Attempt to change a resource which is still in use: Table is being %s: %.*s",

@@ -43,7 +43,14 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   app->catalog = sl_catalog_new();
   if ((err = sl_catalog_load(app->catalog, app->store, f)) != SL_OK)
     return err;
-  app->cap = sl_cap_new(NULL, &app->clock);
+  sl_cap_params params;
+  sl_cap_params_default(&params, cfg->profile);
+  if (cfg->config_file) {
+    char msg[512];
+    if (!sl_cap_params_load(&params, cfg->config_file, msg, sizeof(msg)))
+      return sl_failf(f, SL_E_VALIDATION, "%s", msg);
+  }
+  app->cap = sl_cap_new(&params, &app->clock);
   for (size_t i = 0; i < sl_catalog_count(app->catalog); i++)
     sl_tables_attach_capacity(app, sl_catalog_at(app->catalog, i));
   return SL_OK;

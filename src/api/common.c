@@ -159,11 +159,8 @@ static sl_err check_key_value(sl_req *req, sl_str name, const sl_av *v, bool is_
   return SL_OK;
 }
 
-sl_err sl_req_key(sl_req *req, const sl_table *t, const sl_json *key, sl_item *out,
-                  sl_keyvals *kv) {
-  sl_err err = sl_item_from_json(&req->fail, req->arena, key, out);
-  if (err != SL_OK)
-    return err;
+sl_err sl_req_check_key(sl_req *req, const sl_table *t, const sl_item *out, sl_keyvals *kv) {
+  sl_err err;
   uint32_t want = sl_key_has_range(&t->key) ? 2 : 1;
   if (out->n != want || !sl_item_keyvals(out, &t->key, kv))
     return sl_fail(req, SL_E_VALIDATION, "The provided key element does not match the schema");
@@ -202,11 +199,8 @@ sl_err sl_req_check_item_keys(sl_req *req, const sl_table *t, const sl_item *it,
   return SL_OK;
 }
 
-sl_err sl_req_item(sl_req *req, const sl_table *t, const sl_json *json, sl_item *out,
-                   sl_keyvals *kv) {
-  sl_err err = sl_item_from_json(&req->fail, req->arena, json, out);
-  if (err != SL_OK)
-    return err;
+sl_err sl_req_check_item(sl_req *req, const sl_table *t, const sl_item *out, sl_keyvals *kv) {
+  sl_err err;
   if ((err = sl_req_check_item_keys(req, t, out, kv)) != SL_OK)
     return err;
   if (sl_item_size(out) > SL_ITEM_MAX_BYTES)

@@ -79,11 +79,10 @@ static void write_warm(sl_jw *w, const sl_throughput *tp, bool index) {
     r = 12000;
     wr = 4000;
   } else {
-    int64_t parts = (tp->rcu + 2999) / 3000 + (tp->wcu + 999) / 1000;
-    if (parts < 1)
-      parts = 1;
-    r = parts * 3000;
-    wr = parts * 1000;
+    /* A provisioned resource is warm for the most it was ever provisioned
+     * (facts §4). */
+    r = tp->highest_rcu > tp->rcu ? tp->highest_rcu : tp->rcu;
+    wr = tp->highest_wcu > tp->wcu ? tp->highest_wcu : tp->wcu;
   }
   if (tp->warm_read > r)
     r = tp->warm_read;

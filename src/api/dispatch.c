@@ -46,7 +46,8 @@ static void make_request_id(sl_app *app, char out[56]) {
 
 void sl_api_finish(sl_http_response *resp, const char *request_id, int status) {
   resp->status = status;
-  resp->content_type = SL_STR("application/x-amz-json-1.0");
+  if (resp->content_type.len == 0)
+    resp->content_type = SL_STR("application/x-amz-json-1.0");
   uLong crc = crc32(0L, (const Bytef *)resp->body.p, (uInt)resp->body.len);
   /* The header values must outlive this call: keep them in static storage
    * owned by this (single) loop thread until the server serialises them. */
@@ -92,6 +93,10 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
   sl_failure_init(&req.fail, req.arena);
   make_request_id(app, req.request_id);
   app->requests++;
+  /* A request sent as application/json is answered as application/json. */
+  hresp->content_type = sl_str_eq_c(sl_http_header_get(hreq, "content-type"), "application/json")
+                            ? SL_STR("application/json")
+                            : SL_STR("application/x-amz-json-1.0");
 
   /* 1. The body must be JSON (an empty body is checked after the target). */
   sl_json *body = NULL;

@@ -85,13 +85,15 @@ sl_str sl_req_arn_table_name(sl_req *req, sl_str arn);
 
 /* ---- items and keys ---- */
 
-/* Parses the "Key" map of a Get/Delete/Update: exactly the table's key
- * attributes, right types, non-empty, within size limits. */
-sl_err sl_req_key(sl_req *req, const sl_table *t, const sl_json *key, sl_item *out, sl_keyvals *kv);
-/* Parses a full item ("Item" of PutItem): key attributes present with the
- * right types and sizes, item size <= 400 KB. */
-sl_err sl_req_item(sl_req *req, const sl_table *t, const sl_json *json, sl_item *out,
-                   sl_keyvals *kv);
+/* Item and key members are read in two steps, as the service does: their
+ * values are checked first (sl_item_from_json, before the table is even
+ * looked up), then against the table's key schema. */
+/* The "Key" map of a Get/Delete/Update: exactly the table's key attributes,
+ * right types, non-empty, within size limits. */
+sl_err sl_req_check_key(sl_req *req, const sl_table *t, const sl_item *key, sl_keyvals *kv);
+/* A full item ("Item" of PutItem): key attributes present with the right
+ * types and sizes, item size <= 400 KB. */
+sl_err sl_req_check_item(sl_req *req, const sl_table *t, const sl_item *item, sl_keyvals *kv);
 /* Checks the key attributes of an item built by an update (same rules). */
 sl_err sl_req_check_item_keys(sl_req *req, const sl_table *t, const sl_item *it, sl_keyvals *kv);
 

@@ -83,6 +83,8 @@ sl_err sl_tables_drop(sl_app *app, sl_table *t, sl_failure *f) {
 sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags) {
   if (!tags || tags->type != SL_JSON_ARRAY)
     return SL_OK;
+  if (tags->arr.n == 0)
+    return sl_fail(req, SL_E_VALIDATION, "Atleast one Tag needs to be provided as Input.");
   size_t total = t->n_tags + tags->arr.n;
   sl_tag *out = SL_NEW_ARRAY(&t->mem, sl_tag, total + 1);
   memcpy(out, t->tags, t->n_tags * sizeof(sl_tag));
@@ -90,10 +92,16 @@ sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags) {
   for (size_t i = 0; i < tags->arr.n; i++) {
     sl_str k = sl_req_str(tags->arr.items[i], "Key");
     sl_str v = sl_req_str(tags->arr.items[i], "Value");
+    /* Texts observed on the live service (tests/conformance/test_tags.py). */
+    if (k.len == 0 || k.len > 128)
+      return sl_fail(req, SL_E_VALIDATION, "The Tag Key provided is invalid, Key: %.*s",
+                     SL_STR_FMT(k));
+    if (v.len > 256)
+      return sl_fail(req, SL_E_VALIDATION, "The Tag Value provided is invalid, Value: %.*s",
+                     SL_STR_FMT(v));
     if (sl_str_starts_with(k, SL_STR("aws:")))
-      return sl_fail(req, SL_E_VALIDATION,
-                     "One or more parameter values were invalid: Tag keys starting with 'aws:' "
-                     "are reserved for system use");
+      return sl_fail(req, SL_E_VALIDATION, "Tag Key cannot be prefixed with aws:, Key: %.*s",
+                     SL_STR_FMT(k));
     bool replaced = false;
     for (uint32_t j = 0; j < n; j++) {
       if (sl_str_eq(out[j].key, k)) {
@@ -109,8 +117,7 @@ sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags) {
   }
   if (n > 50)
     return sl_fail(req, SL_E_VALIDATION,
-                   "One or more parameter values were invalid: The number of tags exceeds the "
-                   "limit of 50");
+                   "Number of Tags exceed the current limit for the provided ResourceArn");
   t->tags = out;
   t->n_tags = n;
   return SL_OK;

@@ -1,36 +1,55 @@
 /*
  * cap.h — the capacity engine: DynamoDB's throttling model
- * (../shared/spec/capacity-model.md, here "the spec").
+ * (../shared/spec/capacity-model.md, "the spec" below; docs/capacity.md for
+ * users).
  *
  * The engine knows nothing of HTTP or LMDB: the server, the simulator
  * (tools/simulate) and the unit tests drive the same code through this
- * interface, on any sl_clock.
+ * interface, on any sl_clock. Every number is a parameter (cap/params.def).
  *
  * Resources (spec §1): one sl_cap_res per table and per GSI. LSIs consume
- * their table's capacity. A resource holds its settings (a copy of the
+ * their table's capacity. A resource holds a copy of its settings (the
  * catalog's sl_throughput), its table-level buckets, its partition map and
  * the history the on-demand rules need.
  *
- * Admission (spec §3): an operation describes its work as charges — (resource,
- * direction, partition key hash, sort key bytes, cost in milli-units) — and
- * asks sl_cap_admit. The rule is "admit if every bucket involved is positive,
- * then debit the actual cost"; levels may go negative. Checks run in the
- * spec's order (on-demand maximum, per-table quota, provisioned table bucket,
- * on-demand ceiling, partition) and every failing check of every charge
- * becomes one reason; nothing is debited unless all charges pass
- * (transactions and a write with its GSIs are all-or-nothing). Batches call
- * sl_cap_admit once per item; Query/Scan call sl_cap_check before a page and
- * sl_cap_debit with the page's actual cost after reading it.
+ * Buckets: token buckets in integer milli-units (1 unit = 1000, so 0.5 RCU
+ * is exact) with a rate, a cap, and lazy refill on the clock. Levels may go
+ * negative: debt is repaid by refill, so no single large request is
+ * impossible (spec §3).
  *
- * Units are integer milli-units (1 unit = 1000): 0.5 RCU is exact.
+ * Admission (spec §3): an operation describes its work as charges —
+ * (resource, direction, partition key hash, encoded sort key, cost) — and
+ * asks sl_cap_admit. "Admit if every bucket involved is positive, then debit
+ * the actual cost." Checks run in the spec's order for each charge:
+ *   1 MaxOnDemandThroughput   configured OnDemandThroughput maximum (on-demand)
+ *   2 AccountLimit            per-table quota (on-demand)
+ *   3 ProvisionedThroughput   table bucket: rate + 300 s burst (provisioned)
+ *   4 KeyRange                on-demand ceiling: 2 x previous peak (on-demand)
+ *   5 KeyRange                the partition's bucket (both)
+ * Every failing check of every charge becomes one reason (duplicates merged);
+ * nothing is debited unless all charges pass, so a write with its GSIs and a
+ * transaction are all-or-nothing. Batches call sl_cap_admit once per item;
+ * Query/Scan call sl_cap_check before a page and sl_cap_debit with the page's
+ * actual cost after reading it.
+ *
+ * Partitions (spec §4): each resource splits the 64-bit hash space of its
+ * partition key into ranges; a range boundary is (hash, encoded sort key
+ * prefix), so an item collection can be split by sort key when the table has
+ * no LSI. Partitions split by size (partition_max_bytes) and for heat: a
+ * resource whose hottest partition stays hot for split_first_after splits it
+ * at the median of its recent accesses, then one more every split_interval
+ * while heat persists. A split point must separate distinct keys: one hot item
+ * never splits away and throttles forever.
  *
  * Ownership: sl_cap_new's caller owns the engine; resources belong to the
  * engine and are freed by sl_cap_res_free or sl_cap_free.
- * Threads: the loop thread (or the simulator's own).
+ * Threads: the loop thread (or the simulator's own). Deterministic on a manual
+ * clock: no randomness anywhere.
  */
 #ifndef SL_CAP_CAP_H
 #define SL_CAP_CAP_H
 
+#include "base/json.h"
 #include "cap/clock.h"
 #include "store/schema.h"
 
@@ -48,40 +67,33 @@ typedef enum {
   SL_LIMIT_KEY_RANGE = 3,
 } sl_cap_limit;
 
-/* "TableWriteKeyRangeThroughputExceeded" etc. */
+/* "TableWriteKeyRangeThroughputExceeded" etc. (facts §1.2). */
 const char *sl_cap_reason_name(bool index, sl_cap_dir dir, sl_cap_limit limit);
+/* "KeyRangeThroughputExceeded" etc. */
+const char *sl_cap_limit_name(sl_cap_limit limit);
 
-typedef struct {
-  sl_cap_res *res;
-  uint8_t dir;   /* sl_cap_dir */
-  uint64_t hash; /* partition key hash (store/key.h) */
-  sl_str sort;   /* encoded sort key component, may be empty */
-  int64_t cost_mu;
-} sl_cap_charge;
+/* ---- parameters ---- */
 
-#define SL_CAP_MAX_REASONS 16
+typedef struct sl_cap_params {
+#define X(name, def, unit, doc) int64_t name;
+#include "cap/params.def"
+#undef X
+} sl_cap_params;
 
-typedef struct {
-  sl_cap_res *res;
-  uint8_t dir;   /* sl_cap_dir */
-  uint8_t limit; /* sl_cap_limit */
-} sl_cap_reason;
-
-typedef struct {
-  bool admitted;
-  uint32_t n_reasons; /* failing checks, in check order per charge */
-  sl_cap_reason reasons[SL_CAP_MAX_REASONS];
-  int32_t first_failed; /* index of the first charge that failed, -1 if none */
-  uint64_t failed_mask; /* bit i set: charge i failed (first 64 charges) */
-} sl_cap_verdict;
-
-bool sl_cap_admit(sl_cap *c, const sl_cap_charge *charges, size_t n, sl_cap_verdict *out);
-bool sl_cap_check(sl_cap *c, const sl_cap_charge *charges, size_t n, sl_cap_verdict *out);
-void sl_cap_debit(sl_cap *c, const sl_cap_charge *charges, size_t n);
+/* The defaults of a profile: "aws" or "unlimited". */
+void sl_cap_params_default(sl_cap_params *p, const char *profile);
+/* Sets one parameter by name; false if the name is unknown or the value is
+ * not an integer (ratios may be given as "3.25%"). */
+bool sl_cap_params_set(sl_cap_params *p, sl_str name, sl_str value);
+/* Reads "name = value" lines ('#' comments). On error returns false with a
+ * message in 'err'. */
+bool sl_cap_params_load(sl_cap_params *p, const char *path, char *err, size_t err_len);
+/* Writes the parameter list (name, value, unit, description), one per line. */
+void sl_cap_params_describe(const sl_cap_params *p, sl_buf *out);
+/* As a JSON object. */
+void sl_cap_params_write_json(const sl_cap_params *p, sl_jw *w);
 
 /* ---- engine ---- */
-
-typedef struct sl_cap_params sl_cap_params;
 
 sl_cap *sl_cap_new(const sl_cap_params *p, const sl_clock *clock);
 void sl_cap_free(sl_cap *c);
@@ -101,12 +113,95 @@ typedef struct {
 
 sl_cap_res *sl_cap_res_new(sl_cap *c, const sl_cap_res_init *init);
 void sl_cap_res_free(sl_cap *c, sl_cap_res *r);
-/* New settings after a committed UpdateTable (raises partitions as needed). */
+/* New settings after a committed UpdateTable or a state change (raises the
+ * partition count as needed, applies warm throughput, switches modes). */
 void sl_cap_res_configure(sl_cap *c, sl_cap_res *r, const sl_throughput *tp);
 sl_str sl_cap_res_arn(const sl_cap_res *r);
+sl_str sl_cap_res_name(const sl_cap_res *r);
 bool sl_cap_res_is_index(const sl_cap_res *r);
 bool sl_cap_res_on_demand(const sl_cap_res *r);
+size_t sl_cap_res_partitions(const sl_cap_res *r);
+/* What the resource can serve now, in units/s (DescribeTable WarmThroughput). */
+void sl_cap_res_serves(const sl_cap_res *r, int64_t *read_ups, int64_t *write_ups);
 /* Stored bytes moved by a committed write (drives split by size). */
 void sl_cap_note_bytes(sl_cap *c, sl_cap_res *r, uint64_t hash, sl_str sort, int64_t delta);
+
+/* ---- admission ---- */
+
+typedef struct {
+  sl_cap_res *res;
+  uint8_t dir;   /* sl_cap_dir */
+  uint64_t hash; /* partition key hash (store/key.h) */
+  sl_str sort;   /* encoded sort key component, may be empty */
+  int64_t cost_mu;
+} sl_cap_charge;
+
+#define SL_CAP_MAX_REASONS 16
+
+typedef struct {
+  sl_cap_res *res;
+  uint8_t dir;   /* sl_cap_dir */
+  uint8_t limit; /* sl_cap_limit */
+} sl_cap_reason;
+
+typedef struct {
+  bool admitted;
+  uint32_t n_reasons; /* failing checks, in check order, merged */
+  sl_cap_reason reasons[SL_CAP_MAX_REASONS];
+  int32_t first_failed; /* index of the first charge that failed, -1 if none */
+  uint64_t failed_mask; /* bit i: charge i failed (first 64 charges) */
+  int32_t partition;    /* partition index of the first failed charge, -1 if none */
+} sl_cap_verdict;
+
+bool sl_cap_admit(sl_cap *c, const sl_cap_charge *charges, size_t n, sl_cap_verdict *out);
+/* Checks without debiting (and without recording throttles). */
+bool sl_cap_check(sl_cap *c, const sl_cap_charge *charges, size_t n, sl_cap_verdict *out);
+/* Debits unconditionally (the actual cost of a page that was admitted). */
+void sl_cap_debit(sl_cap *c, const sl_cap_charge *charges, size_t n);
+/* Records a throttle of these charges (after sl_cap_check failed) so that heat
+ * and statistics see it; sl_cap_admit does this itself. */
+void sl_cap_record_throttle(sl_cap *c, const sl_cap_charge *charges, size_t n,
+                            const sl_cap_verdict *v);
+
+/* ---- control plane (cap/control.c): pure rules over sl_throughput ---- */
+
+typedef struct {
+  bool allowed;
+  uint32_t decreases_today; /* including the requested one */
+  int64_t last_ms;          /* the last decrease */
+  int64_t next_ms;          /* when the next decrease becomes possible */
+} sl_cap_decrease;
+
+/* May 'tp' be decreased now (spec §5)? */
+sl_cap_decrease sl_cap_decrease_allowed(const sl_cap_params *p, const sl_throughput *tp,
+                                        int64_t now_ms);
+/* Records a decrease in 'tp'. */
+void sl_cap_decrease_record(sl_throughput *tp, int64_t now_ms);
+/* The decrease count for today as DescribeTable reports it. */
+uint32_t sl_cap_decreases_today(const sl_throughput *tp, int64_t now_ms);
+/* May the table switch to on-demand now (spec §6)? *next_ms: when it can. */
+bool sl_cap_ppr_switch_allowed(const sl_cap_params *p, const sl_throughput *tp, int64_t now_ms,
+                               int64_t *next_ms);
+void sl_cap_ppr_switch_record(sl_throughput *tp, int64_t now_ms);
+/* Initial partition count (spec §4) of a resource with these settings. */
+int64_t sl_cap_initial_partitions(const sl_cap_params *p, const sl_throughput *tp,
+                                  uint64_t stored_bytes);
+
+/* ---- introspection (admin API, dashboard, simulator) ---- */
+
+/* {"kind":..,"name":..,"arn":..,"mode":..,"settings":{..},"previous_peak":{..},
+ *  "buckets":{..},"partitions":[..],"split":{..}} */
+void sl_cap_res_write_json(sl_cap *c, sl_cap_res *r, sl_jw *w);
+
+typedef struct {
+  uint64_t lo_hash, hi_hash; /* hi exclusive; hi_hash == 0 means 2^64 */
+  uint64_t bytes;
+  int64_t level_mu[2], rate_mu[2], cap_mu[2];
+  int64_t consumed_minute_mu[2]; /* over the last minute */
+  uint64_t throttles[2];
+  bool hot;
+} sl_cap_partition_info;
+
+bool sl_cap_res_partition(sl_cap *c, sl_cap_res *r, size_t i, sl_cap_partition_info *out);
 
 #endif

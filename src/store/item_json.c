@@ -133,12 +133,14 @@ static sl_err parse_set(ctx *c, sl_av_type t, const sl_json *arr, sl_av *out) {
     if (t == SL_AV_SS)
       return sl_failf(c->f, SL_E_VALIDATION,
                       "One or more parameter values were invalid: Input collection %.*s contains "
-                      "duplicates",
+                      "duplicates.",
                       SL_STR_FMT(list_text(c, arr)));
     if (t == SL_AV_NS)
       return invalid(c, "Input collection contains duplicates");
-    return invalid(c, "One or more parameter values were invalid: Input collection of type BS "
-                      "contains duplicates.");
+    return sl_failf(c->f, SL_E_VALIDATION,
+                    "One or more parameter values were invalid: Input collection %.*sof type BS "
+                    "contains duplicates.",
+                    SL_STR_FMT(list_text(c, arr)));
   }
   return SL_OK;
 }

@@ -13,7 +13,7 @@ uint64_t sl_key_hash(const sl_av *v) {
   return XXH3_64bits_withSeed(v->s.p, v->s.len, SL_KEY_SEED + v->type);
 }
 
-void sl_key_put_component(sl_buf *b, const sl_av *v) {
+static void put_component(sl_buf *b, const sl_av *v) {
   if (v->type == SL_AV_N) {
     sl_num n;
     if (sl_num_parse(v->s, &n) != SL_NUM_OK)
@@ -39,6 +39,20 @@ void sl_key_put_component(sl_buf *b, const sl_av *v) {
   sl_buf_putc(b, 1);
 }
 
+void sl_key_put_component(sl_buf *b, const sl_av *v, size_t max) {
+  size_t start = b->len;
+  put_component(b, v);
+  size_t len = b->len - start;
+  if (len <= max)
+    return;
+  XXH128_hash_t d = XXH3_128bits(b->p + start, len);
+  uint8_t digest[SL_KEY_DIGEST];
+  sl_be64(digest, d.high64);
+  sl_be64(digest + 8, d.low64);
+  b->len = start + max - SL_KEY_DIGEST;
+  sl_buf_append(b, digest, sizeof(digest));
+}
+
 void sl_key_put_prefix(sl_buf *b, uint32_t resource_id, uint64_t hash) {
   uint8_t tmp[SL_KEY_PREFIX_LEN];
   sl_be32(tmp, resource_id);
@@ -48,17 +62,20 @@ void sl_key_put_prefix(sl_buf *b, uint32_t resource_id, uint64_t hash) {
 
 void sl_key_item(sl_buf *b, uint32_t resource_id, const sl_av *hash, const sl_av *range) {
   sl_key_put_prefix(b, resource_id, sl_key_hash(hash));
-  sl_key_put_component(b, hash);
+  sl_key_put_component(b, hash, SL_KEY_PK_MAX);
   if (range)
-    sl_key_put_component(b, range);
+    sl_key_put_component(b, range, SL_KEY_SK_MAX);
 }
 
 void sl_key_index_entry(sl_buf *b, uint32_t index_id, const sl_av *ihash, const sl_av *irange,
                         const sl_av *thash, const sl_av *trange) {
-  sl_key_item(b, index_id, ihash, irange);
-  sl_key_put_component(b, thash);
+  sl_key_put_prefix(b, index_id, sl_key_hash(ihash));
+  sl_key_put_component(b, ihash, SL_KEY_INDEX_PK_MAX);
+  if (irange)
+    sl_key_put_component(b, irange, SL_KEY_INDEX_SK_MAX);
+  sl_key_put_component(b, thash, SL_KEY_INDEX_TPK_MAX);
   if (trange)
-    sl_key_put_component(b, trange);
+    sl_key_put_component(b, trange, SL_KEY_INDEX_TSK_MAX);
 }
 
 uint32_t sl_key_resource(const void *key) {

@@ -23,6 +23,19 @@
  *         order for S (UTF-8 bytes) and B)
  *   N     base/num.h order encoding (self-delimiting)
  *
+ * Length limits: LMDB keys are at most 511 bytes, and DynamoDB keys can be
+ * 2048 (partition) + 1024 (sort) bytes. A component longer than its budget
+ * is cut to (budget - 16) bytes followed by a 16-byte XXH3-128 digest of the
+ * whole encoding: keys stay unique, and order is exact except among long
+ * values that share the whole cut prefix (readers that need exact order
+ * re-sort such runs from the stored item, which holds the full values).
+ * Budgets (always <= 511 in total):
+ *
+ *   table item:   4 + 8 + pk 128 + sk 368                       = 508
+ *   index entry:  4 + 8 + ipk 96 + isk 160 + tpk 96 + tsk 144     = 508
+ *
+ * N components (<= 24 bytes) are never cut.
+ *
  * The hash is XXH3-64 of the value's canonical bytes, seeded with a fixed
  * constant plus the type tag (N: canonical text), so equal keys hash equally whatever
  * their spelling ("1.0" and "1").
@@ -36,11 +49,21 @@
 #include "store/schema.h"
 
 #define SL_KEY_PREFIX_LEN 12 /* resource id + hash */
+#define SL_KEY_PK_MAX 128
+#define SL_KEY_SK_MAX 368
+#define SL_KEY_INDEX_PK_MAX 96
+#define SL_KEY_INDEX_SK_MAX 160
+#define SL_KEY_INDEX_TPK_MAX 96
+#define SL_KEY_INDEX_TSK_MAX 144
+#define SL_KEY_DIGEST 16
 
 uint64_t sl_key_hash(const sl_av *v);
 
-/* Appends one component. */
-void sl_key_put_component(sl_buf *b, const sl_av *v);
+/* Appends one component, cut to 'max' bytes as described above. */
+void sl_key_put_component(sl_buf *b, const sl_av *v, size_t max);
+/* True when a component of 'len' bytes written with budget 'max' may have
+ * been cut (readers re-sort runs of such keys). */
+static inline bool sl_key_component_cut(size_t len, size_t max) { return len >= max; }
 void sl_key_put_prefix(sl_buf *b, uint32_t resource_id, uint64_t hash);
 
 /* The full key of an item of a table (or an index entry when 'table_key' is
