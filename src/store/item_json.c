@@ -25,6 +25,11 @@ static sl_err invalid(ctx *c, const char *msg) {
 static sl_err parse_number(ctx *c, sl_str text, sl_str *out, sl_num *num) {
   sl_num n;
   sl_num_status st = sl_num_parse(text, &n);
+  /* A syntax error names the offending text (facts: "The parameter cannot be
+   * converted to a numeric value: NaN" from the live service). */
+  if (st == SL_NUM_SYNTAX && text.len)
+    return sl_failf(c->f, SL_E_VALIDATION, "%s: %.*s", sl_num_status_message(st),
+                    SL_STR_FMT(text));
   if (st != SL_NUM_OK)
     return invalid(c, sl_num_status_message(st));
   char buf[SL_NUM_MAX_TEXT];
