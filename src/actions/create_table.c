@@ -226,10 +226,6 @@ static sl_err build(sl_req *req, sl_table *t) {
   const sl_json *body = req->body;
   sl_err err;
   t->name = sl_table_str(t, sl_req_str(body, "TableName"));
-  /* CreateTable words the length rule its own way (dynalite, live). */
-  if (t->name.len < 3 || t->name.len > 255)
-    return sl_fail(req, SL_E_VALIDATION,
-                   "TableName must be at least 3 characters long and at most 255 characters long");
   if ((err = sl_req_check_table_name(req, t->name, "tableName")) != SL_OK)
     return err;
   t->arn = sl_table_str(t, sl_req_table_arn(req, t->name));

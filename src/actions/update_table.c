@@ -9,6 +9,7 @@
  */
 #include "api/describe.h"
 #include "api/tables.h"
+#include "api/throughput.h"
 #include "base/log.h"
 
 #define MAX_UNITS 1000000000000LL
@@ -50,56 +51,40 @@ static sl_err update_throughput(sl_req *req, const sl_table *old, sl_table *t, b
                      "current limits and how to request higher limits.",
                      (long long)old->tp.rcu, (long long)rcu, (long long)old->tp.wcu,
                      (long long)wcu);
-    bool was_provisioned = old->tp.billing == SL_BILLING_PROVISIONED;
-    if (was_provisioned && (rcu > old->tp.rcu || wcu > old->tp.wcu))
-      t->tp.last_increase_ms = (uint64_t)req->now_ms;
-    if (was_provisioned && (rcu < old->tp.rcu || wcu < old->tp.wcu)) {
-      t->tp.last_decrease_ms = (uint64_t)req->now_ms;
-      int64_t day = req->now_ms / 86400000;
-      if (t->tp.decrease_day != day) {
-        t->tp.decrease_day = day;
-        t->tp.decreases_today = 0;
-      }
-      t->tp.decreases_today++;
-    }
-    t->tp.rcu = rcu;
-    t->tp.wcu = wcu;
-    if (rcu > t->tp.highest_rcu)
-      t->tp.highest_rcu = rcu;
-    if (wcu > t->tp.highest_wcu)
-      t->tp.highest_wcu = wcu;
+    sl_err err = sl_tp_set_provisioned(req, &old->tp, &t->tp, rcu, wcu);
+    if (err != SL_OK)
+      return err;
     *changed = true;
   }
   if (mode != old->tp.billing) {
-    t->tp.billing = mode;
-    if (mode == SL_BILLING_PAY_PER_REQUEST) {
-      t->tp.last_ppr_update_ms = (uint64_t)req->now_ms;
-      memmove(&t->tp.ppr_switch_ms[1], &t->tp.ppr_switch_ms[0],
-              sizeof(t->tp.ppr_switch_ms) - sizeof(t->tp.ppr_switch_ms[0]));
-      t->tp.ppr_switch_ms[0] = (uint64_t)req->now_ms;
-      t->tp.rcu = t->tp.wcu = 0;
-    }
-    for (uint32_t i = 0; i < t->n_indexes; i++)
+    sl_err err = sl_tp_set_billing(req, old->name, &old->tp, &t->tp, mode);
+    if (err != SL_OK)
+      return err;
+    for (uint32_t i = 0; i < t->n_indexes; i++) {
       t->indexes[i].tp.billing = mode;
+      if (mode == SL_BILLING_PAY_PER_REQUEST)
+        t->indexes[i].tp.rcu = t->indexes[i].tp.wcu = 0;
+    }
     *changed = true;
   }
   const sl_json *od = sl_json_get(body, "OnDemandThroughput");
   if (od && od->type == SL_JSON_OBJECT) {
-    if (sl_req_has(od, "MaxReadRequestUnits"))
-      t->tp.max_read_ru = sl_req_int(od, "MaxReadRequestUnits", -1);
-    if (sl_req_has(od, "MaxWriteRequestUnits"))
-      t->tp.max_write_ru = sl_req_int(od, "MaxWriteRequestUnits", -1);
+    sl_err err = sl_tp_set_on_demand(req, "table", &t->tp, od);
+    if (err != SL_OK)
+      return err;
     *changed = true;
   }
   const sl_json *wt = sl_json_get(body, "WarmThroughput");
   if (wt && wt->type == SL_JSON_OBJECT) {
-    if (sl_req_has(wt, "ReadUnitsPerSecond"))
-      t->tp.warm_read = sl_req_int(wt, "ReadUnitsPerSecond", 0);
-    if (sl_req_has(wt, "WriteUnitsPerSecond"))
-      t->tp.warm_write = sl_req_int(wt, "WriteUnitsPerSecond", 0);
-    t->tp.warm_status = SL_STATUS_UPDATING;
-    t->tp.warm_ready_ms = (uint64_t)req->now_ms;
+    sl_err err = sl_tp_set_warm(req, "table", t->name, &t->tp, wt, false);
+    if (err != SL_OK)
+      return err;
     *changed = true;
+  }
+  if (*changed) {
+    sl_err err = sl_tp_check_quotas(req, t, old);
+    if (err != SL_OK)
+      return err;
   }
   return SL_OK;
 }
@@ -173,7 +158,8 @@ sl_err sl_action_update_table(sl_req *req) {
   }
   if (changed) {
     t->status = SL_STATUS_UPDATING;
-    t->status_until_ms = (uint64_t)req->now_ms; /* update delay: 0 ms by default */
+    t->status_until_ms =
+        (uint64_t)(req->now_ms + sl_cap_params_of(req->app->cap)->table_update_delay_ms);
   }
   if ((err = sl_tables_commit_version(req, old, t)) != SL_OK)
     goto out;

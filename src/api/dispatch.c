@@ -1,6 +1,7 @@
 /* The DynamoDB protocol endpoint; see api.h. */
 #include "api/api.h"
 #include "api/req.h"
+#include "api/tables.h"
 #include "api/validate.h"
 #include "base/log.h"
 
@@ -127,8 +128,17 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
     goto error;
   }
   req.body = body;
-  if (sl_api_validate(&req.fail, sl_str_c(ops[op].name), body) != SL_OK)
+  if (sl_api_validate(&req.fail, sl_str_c(ops[op].name), body) != SL_OK) {
+    /* TagResource checks its tags with its own texts before the model's
+     * constraints (live texts, tests/conformance/test_tags.py). */
+    if (req.op == SL_OP_TagResource && req.fail.code == SL_E_VALIDATION) {
+      sl_failure tag_fail;
+      sl_failure_init(&tag_fail, req.arena);
+      if (sl_tables_check_tags(&tag_fail, sl_json_get(body, "Tags")) != SL_OK)
+        req.fail = tag_fail;
+    }
     goto error;
+  }
 
   req.now_ms = sl_clock_now_ms(&app->clock);
   /* Actions write the success body straight into the response buffer; an

@@ -80,11 +80,34 @@ sl_err sl_tables_drop(sl_app *app, sl_table *t, sl_failure *f) {
   return sl_store_commit(txn, f);
 }
 
-sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags) {
+sl_err sl_tables_check_tags(sl_failure *f, const sl_json *tags) {
   if (!tags || tags->type != SL_JSON_ARRAY)
     return SL_OK;
   if (tags->arr.n == 0)
-    return sl_fail(req, SL_E_VALIDATION, "Atleast one Tag needs to be provided as Input.");
+    return sl_failf(f, SL_E_VALIDATION, "Atleast one Tag needs to be provided as Input.");
+  for (size_t i = 0; i < tags->arr.n; i++) {
+    const sl_json *k = sl_json_get(tags->arr.items[i], "Key");
+    const sl_json *v = sl_json_get(tags->arr.items[i], "Value");
+    sl_str ks = k && k->type == SL_JSON_STRING ? k->str : SL_STR("null");
+    if (!k || k->type != SL_JSON_STRING || k->str.len == 0 || k->str.len > 128)
+      return sl_failf(f, SL_E_VALIDATION, "The Tag Key provided is invalid, Key: %.*s",
+                      SL_STR_FMT(ks));
+    if (v && v->type == SL_JSON_STRING && v->str.len > 256)
+      return sl_failf(f, SL_E_VALIDATION, "The Tag Value provided is invalid, Value: %.*s",
+                      SL_STR_FMT(v->str));
+    if (sl_str_starts_with(k->str, SL_STR("aws:")))
+      return sl_failf(f, SL_E_VALIDATION, "Tag Key cannot be prefixed with aws:, Key: %.*s",
+                      SL_STR_FMT(k->str));
+  }
+  return SL_OK;
+}
+
+sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags) {
+  if (!tags || tags->type != SL_JSON_ARRAY)
+    return SL_OK;
+  sl_err err = sl_tables_check_tags(&req->fail, tags);
+  if (err != SL_OK)
+    return err;
   size_t total = t->n_tags + tags->arr.n;
   sl_tag *out = SL_NEW_ARRAY(&t->mem, sl_tag, total + 1);
   memcpy(out, t->tags, t->n_tags * sizeof(sl_tag));
@@ -92,16 +115,6 @@ sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags) {
   for (size_t i = 0; i < tags->arr.n; i++) {
     sl_str k = sl_req_str(tags->arr.items[i], "Key");
     sl_str v = sl_req_str(tags->arr.items[i], "Value");
-    /* Texts observed on the live service (tests/conformance/test_tags.py). */
-    if (k.len == 0 || k.len > 128)
-      return sl_fail(req, SL_E_VALIDATION, "The Tag Key provided is invalid, Key: %.*s",
-                     SL_STR_FMT(k));
-    if (v.len > 256)
-      return sl_fail(req, SL_E_VALIDATION, "The Tag Value provided is invalid, Value: %.*s",
-                     SL_STR_FMT(v));
-    if (sl_str_starts_with(k, SL_STR("aws:")))
-      return sl_fail(req, SL_E_VALIDATION, "Tag Key cannot be prefixed with aws:, Key: %.*s",
-                     SL_STR_FMT(k));
     bool replaced = false;
     for (uint32_t j = 0; j < n; j++) {
       if (sl_str_eq(out[j].key, k)) {

@@ -15,6 +15,9 @@ void sl_tables_detach_capacity(sl_app *app, sl_table *t);
 /* Removes a table and all its items in one write transaction. */
 sl_err sl_tables_drop(sl_app *app, sl_table *t, sl_failure *f);
 
+/* The tag rules that come before the model's constraints, with their live
+ * texts: key length 1..128, value length 0..256, no "aws:" prefix. */
+sl_err sl_tables_check_tags(sl_failure *f, const sl_json *tags);
 /* Parses a Tags list into 't' (replacing same keys), with TagResource's
  * rules and messages. */
 sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags);

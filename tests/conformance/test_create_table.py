@@ -69,10 +69,15 @@ def test_table_name_of_wrong_json_type_is_serialization_exception(raw):
 
 # Each case: request members that make the request invalid, and the real service's message.
 INVALID = [
+    # The 2026 captures of the live service (nubo-db/dynamodb-conformance, ack-api-quirks)
+    # show the model's generic texts here; dynalite's older custom text ("TableName must be
+    # at least 3 characters long and at most 255 characters long") is no longer sent.
     ("name_too_short", dict(TableName="ab"),
-     "TableName must be at least 3 characters long and at most 255 characters long"),
+     "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: "
+     "Member must have length greater than or equal to 3"),
     ("name_too_long", dict(TableName="a" * 256),
-     "TableName must be at least 3 characters long and at most 255 characters long"),
+     "1 validation error detected: Value '" + "a" * 256 + "' at 'tableName' failed to satisfy "
+     "constraint: Member must have length less than or equal to 255"),
     ("name_bad_character", dict(TableName="abc;"),
      "1 validation error detected: Value 'abc;' at 'tableName' failed to satisfy constraint: "
      "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"),
