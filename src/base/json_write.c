@@ -57,7 +57,10 @@ static char *put_escaped(sl_buf *b, char *o, sl_str s) {
     while (end - p >= 8) {
       uint64_t x;
       memcpy(&x, p, 8);
-      memcpy(o, &x, 8);
+      memcpy(o, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+      x = __builtin_bswap64(x); /* byte 0 lowest, as escape8 needs */
+#endif
       uint64_t m = escape8(x);
       if (m) {
         size_t k = (size_t)__builtin_ctzll(m) >> 3;
@@ -290,34 +293,62 @@ void sl_jw_bool(sl_jw *w, bool v) {
 
 void sl_jw_null(sl_jw *w) { jw_verbatim(w, "null", 4); }
 
-void sl_jw_value(sl_jw *w, const sl_json *v) {
+/* A parsed tree onto 'b', commas written directly (the tree knows its own
+ * structure). 'depth_left' bounds the recursion as SL_JW_MAX_DEPTH does for
+ * the streaming calls. */
+static void put_tree(sl_buf *b, const sl_json *v, int depth_left) {
+  char *o;
   switch (v->type) {
   case SL_JSON_NULL:
-    sl_jw_null(w);
-    break;
+    sl_buf_append(b, "null", 4);
+    return;
   case SL_JSON_FALSE:
+    sl_buf_append(b, "false", 5);
+    return;
   case SL_JSON_TRUE:
-    sl_jw_bool(w, v->type == SL_JSON_TRUE);
-    break;
+    sl_buf_append(b, "true", 4);
+    return;
   case SL_JSON_NUMBER:
-    sl_jw_number_raw(w, v->str);
-    break;
+    sl_buf_append(b, v->str.p, v->str.len);
+    return;
   case SL_JSON_STRING:
-    sl_jw_str(w, v->str);
-    break;
+    o = jw_room(b, v->str.len + 1 + JW_SLACK);
+    *o++ = '"';
+    o = put_escaped(b, o, v->str);
+    *o++ = '"';
+    b->len = (size_t)(o - b->p);
+    return;
   case SL_JSON_ARRAY:
-    sl_jw_arr_begin(w);
-    for (size_t i = 0; i < v->arr.n; i++)
-      sl_jw_value(w, v->arr.items[i]);
-    sl_jw_arr_end(w);
-    break;
-  case SL_JSON_OBJECT:
-    sl_jw_obj_begin(w);
-    for (size_t i = 0; i < v->obj.n; i++) {
-      sl_jw_key(w, v->obj.members[i].key);
-      sl_jw_value(w, v->obj.members[i].value);
+    SL_ASSERT(depth_left > 0);
+    sl_buf_putc(b, '[');
+    for (size_t i = 0; i < v->arr.n; i++) {
+      if (i)
+        sl_buf_putc(b, ',');
+      put_tree(b, v->arr.items[i], depth_left - 1);
     }
-    sl_jw_obj_end(w);
-    break;
+    sl_buf_putc(b, ']');
+    return;
+  case SL_JSON_OBJECT:
+    SL_ASSERT(depth_left > 0);
+    sl_buf_putc(b, '{');
+    for (size_t i = 0; i < v->obj.n; i++) {
+      const sl_json_member *m = &v->obj.members[i];
+      o = jw_room(b, m->key.len + 2 + JW_SLACK);
+      *o = ',';
+      o += i != 0;
+      *o++ = '"';
+      o = put_escaped(b, o, m->key);
+      *o++ = '"';
+      *o++ = ':';
+      b->len = (size_t)(o - b->p);
+      put_tree(b, m->value, depth_left - 1);
+    }
+    sl_buf_putc(b, '}');
+    return;
   }
+}
+
+void sl_jw_value(sl_jw *w, const sl_json *v) {
+  jw_finish(w, jw_start(w, 0)); /* the comma, if one is due */
+  put_tree(w->buf, v, SL_JW_MAX_DEPTH - w->depth);
 }

@@ -713,6 +713,73 @@ static void test_double(void) {
   CHECK_STR(dbl(999.5), "999.5");
 }
 
+/* sl_jw_value takes its comma from the streaming writer around it. */
+static void test_writer_value(void) {
+  sl_json *a = NULL, *b = NULL;
+  sl_json_error err;
+  CHECK_INT(sl_json_parse(&arena, "{\"x\": [1, \"y\"]}", 15, &a, &err), 0);
+  CHECK_INT(sl_json_parse(&arena, " [ ] ", 5, &b, &err), 0);
+  if (!a || !b)
+    return;
+  sl_buf buf;
+  sl_buf_init(&buf, &arena);
+  sl_jw w;
+  sl_jw_init(&w, &buf);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "list");
+  sl_jw_arr_begin(&w);
+  sl_jw_value(&w, a);
+  sl_jw_value(&w, b);
+  sl_jw_null(&w);
+  sl_jw_arr_end(&w);
+  sl_jw_key_c(&w, "tree");
+  sl_jw_value(&w, a);
+  sl_jw_key_c(&w, "n");
+  sl_jw_int(&w, 7);
+  sl_jw_obj_end(&w);
+  CHECK_STR(sl_buf_str(&buf),
+            "{\"list\":[{\"x\":[1,\"y\"]},[],null],\"tree\":{\"x\":[1,\"y\"]},\"n\":7}");
+  /* The streaming writer nests SL_JW_MAX_DEPTH containers. */
+  buf.len = 0;
+  sl_jw_init(&w, &buf);
+  for (int i = 0; i < SL_JW_MAX_DEPTH; i++)
+    sl_jw_arr_begin(&w);
+  for (int i = 0; i < SL_JW_MAX_DEPTH; i++)
+    sl_jw_arr_end(&w);
+  CHECK_INT(buf.len, 2 * SL_JW_MAX_DEPTH);
+  /* So does sl_jw_value. */
+  sl_str deep = nested('[', ']', SL_JW_MAX_DEPTH, "1");
+  sl_json *v = NULL;
+  CHECK_INT(sl_json_parse(&arena, deep.p, deep.len, &v, &err), 0);
+  if (v)
+    CHECK(sl_str_eq(write_tree(v), deep));
+}
+
+/* Objects with more members than the parser's first scratch, nested, so the
+ * scratch grows while outer members wait on it. */
+static void test_wide_objects(void) {
+  sl_buf b;
+  sl_buf_init(&b, &arena);
+  sl_buf_puts(&b, SL_STR("{\"outer\":1,\"inner\":{"));
+  for (int i = 0; i < 300; i++)
+    sl_buf_printf(&b, "%s\"k%d\":{\"v\":[%d]}", i ? "," : "", i % 150, i);
+  sl_buf_puts(&b, SL_STR("},\"after\":true,\"outer\":2}"));
+  sl_json *v = NULL;
+  sl_json_error err;
+  CHECK_INT(sl_json_parse(&arena, b.p, b.len, &v, &err), 0);
+  if (!v)
+    return;
+  CHECK_INT(v->obj.n, 4);
+  CHECK_STR(sl_json_get(v, "outer")->str, "2");
+  sl_json *inner = sl_json_get(v, "inner");
+  CHECK(inner && inner->obj.n == 300);
+  /* k7 appears at i = 7 and i = 157: the last wins. */
+  sl_json *k7 = sl_json_get(inner, "k7");
+  CHECK(k7 && sl_str_eq_c(sl_json_get(k7, "v")->arr.items[0]->str, "157"));
+  CHECK(sl_json_get(v, "after")->type == SL_JSON_TRUE);
+  CHECK(sl_str_eq(write_tree(v), sl_buf_str(&b)));
+}
+
 int main(void) {
   sl_arena_init(&arena);
   RUN(test_scalars);
@@ -729,6 +796,8 @@ int main(void) {
   RUN(test_truncation);
   RUN(test_round_trip);
   RUN(test_writer);
+  RUN(test_writer_value);
+  RUN(test_wide_objects);
   RUN(test_escaping);
   RUN(test_double);
   sl_arena_destroy(&arena);
