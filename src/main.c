@@ -9,6 +9,7 @@
 #include "admin/router.h"
 #include "api/app.h"
 #include "base/log.h"
+#include "cap/cap.h"
 #include "net/server.h"
 
 #include <stdio.h>
@@ -51,6 +52,15 @@ static int cmd_serve(int argc, char **argv) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       fputs(serve_usage, stdout);
+      sl_cap_params p;
+      sl_cap_params_default(&p, "aws");
+      sl_buf b;
+      sl_buf_init(&b, NULL);
+      sl_cap_params_describe(&p, &b);
+      printf("\ncapacity parameters (--config FILE: 'name = value' lines; defaults of the aws "
+             "profile):\n%.*s",
+             (int)b.len, b.p);
+      sl_buf_free(&b);
       return 0;
     }
     if (strncmp(a, "--", 2) != 0)

@@ -12,6 +12,7 @@
  */
 #include "api/describe.h"
 #include "api/tables.h"
+#include "api/throughput.h"
 #include "base/log.h"
 
 #define MAX_LSI 5
@@ -36,20 +37,6 @@ static sl_err parse_units(sl_req *req, const sl_json *pt, int64_t *rcu, int64_t 
   if (*wcu > MAX_UNITS)
     return sl_fail(req, SL_E_VALIDATION, "Given value %lld for WriteCapacityUnits is out of bounds",
                    (long long)*wcu);
-  return SL_OK;
-}
-
-static sl_err parse_on_demand(const sl_json *body, sl_throughput *tp) {
-  const sl_json *od = sl_json_get(body, "OnDemandThroughput");
-  if (od && od->type == SL_JSON_OBJECT) {
-    tp->max_read_ru = sl_req_int(od, "MaxReadRequestUnits", -1);
-    tp->max_write_ru = sl_req_int(od, "MaxWriteRequestUnits", -1);
-  }
-  const sl_json *wt = sl_json_get(body, "WarmThroughput");
-  if (wt && wt->type == SL_JSON_OBJECT) {
-    tp->warm_read = sl_req_int(wt, "ReadUnitsPerSecond", 0);
-    tp->warm_write = sl_req_int(wt, "WriteUnitsPerSecond", 0);
-  }
   return SL_OK;
 }
 
@@ -147,7 +134,11 @@ static sl_err parse_indexes(sl_req *req, sl_table *t, const sl_json *list, bool 
         return err;
       x->tp.highest_rcu = x->tp.rcu;
       x->tp.highest_wcu = x->tp.wcu;
-      parse_on_demand(o, &x->tp);
+      if ((err = sl_tp_set_on_demand(req, "index", &x->tp, sl_json_get(o, "OnDemandThroughput"))) !=
+              SL_OK ||
+          (err = sl_tp_set_warm(req, "index", x->name, &x->tp, sl_json_get(o, "WarmThroughput"),
+                                true)) != SL_OK)
+        return err;
     }
     x->arn = sl_describe_index_arn(t, x->name);
     t->n_indexes++;
@@ -249,7 +240,11 @@ static sl_err build(sl_req *req, sl_table *t) {
   t->tp.highest_rcu = t->tp.rcu;
   t->tp.highest_wcu = t->tp.wcu;
   t->tp.max_read_ru = t->tp.max_write_ru = -1;
-  parse_on_demand(body, &t->tp);
+  if ((err = sl_tp_set_on_demand(req, "table", &t->tp, sl_json_get(body, "OnDemandThroughput"))) !=
+          SL_OK ||
+      (err = sl_tp_set_warm(req, "table", t->name, &t->tp, sl_json_get(body, "WarmThroughput"),
+                            true)) != SL_OK)
+    return err;
   if (t->tp.billing == SL_BILLING_PAY_PER_REQUEST)
     t->tp.last_ppr_update_ms = (uint64_t)req->now_ms;
 
@@ -307,12 +302,22 @@ sl_err sl_action_create_table(sl_req *req) {
     err = sl_fail(req, SL_E_RESOURCE_IN_USE, "Table already exists: %.*s", SL_STR_FMT(t->name));
     goto out;
   }
+  const sl_cap_params *p = sl_cap_params_of(req->app->cap);
+  if ((int64_t)sl_catalog_count(req->app->catalog) >= p->max_tables) {
+    err = sl_fail(req, SL_E_LIMIT_EXCEEDED,
+                  "Subscriber limit exceeded: You have exceeded the maximum number of tables "
+                  "allowed (%lld) for the account in %s",
+                  (long long)p->max_tables, req->app->cfg.region);
+    goto out;
+  }
+  if ((err = sl_tp_check_quotas(req, t, NULL)) != SL_OK)
+    goto out;
   t->created_ms = (uint64_t)req->now_ms;
   t->status = SL_STATUS_CREATING;
-  t->status_until_ms = (uint64_t)req->now_ms; /* table state delay: 0 ms by default */
+  t->status_until_ms = (uint64_t)(req->now_ms + p->table_create_delay_ms);
   for (uint32_t i = 0; i < t->n_indexes; i++) {
     t->indexes[i].status = SL_STATUS_CREATING;
-    t->indexes[i].status_until_ms = t->status_until_ms;
+    t->indexes[i].status_until_ms = (uint64_t)(req->now_ms + p->index_create_delay_ms);
   }
   if ((err = sl_store_begin(req->app->store, true, &req->fail, &txn)) != SL_OK)
     goto out;

@@ -1,6 +1,7 @@
 /* The admin API; see admin.h. */
 #include "admin/admin.h"
 #include "api/tables.h"
+#include "cap/cap.h"
 #include "base/json.h"
 #include "base/log.h"
 
@@ -101,9 +102,116 @@ static void reset(sl_app *app, sl_http_response *resp) {
   reply(resp, 200);
 }
 
+/* GET /_sluice/tables/{name}/capacity: the table and each GSI as the
+ * capacity engine sees them (capacity-model.md §8). */
+static void table_capacity(sl_app *app, sl_str name, sl_http_response *resp) {
+  sl_table *t = sl_catalog_get(app->catalog, name);
+  if (!t) {
+    error(resp, 404, "no such table");
+    return;
+  }
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "table");
+  sl_jw_str(&w, t->name);
+  sl_jw_key_c(&w, "now_ms");
+  sl_jw_int(&w, sl_clock_now_ms(&app->clock));
+  sl_jw_key_c(&w, "resources");
+  sl_jw_arr_begin(&w);
+  if (t->cap)
+    sl_cap_res_write_json(app->cap, t->cap, &w);
+  for (uint32_t i = 0; i < t->n_indexes; i++)
+    if (t->indexes[i].cap)
+      sl_cap_res_write_json(app->cap, t->indexes[i].cap, &w);
+  sl_jw_arr_end(&w);
+  sl_jw_obj_end(&w);
+  reply(resp, 200);
+}
+
+/* GET /_sluice/tables: every table with its mode, settings and counts. */
+static void list_tables(sl_app *app, sl_http_response *resp) {
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "tables");
+  sl_jw_arr_begin(&w);
+  for (size_t i = 0; i < sl_catalog_count(app->catalog); i++) {
+    sl_table *t = sl_catalog_at(app->catalog, i);
+    sl_jw_obj_begin(&w);
+    sl_jw_key_c(&w, "name");
+    sl_jw_str(&w, t->name);
+    sl_jw_key_c(&w, "mode");
+    sl_jw_str_c(&w,
+                t->tp.billing == SL_BILLING_PAY_PER_REQUEST ? "PAY_PER_REQUEST" : "PROVISIONED");
+    sl_jw_key_c(&w, "read_capacity_units");
+    sl_jw_int(&w, t->tp.rcu);
+    sl_jw_key_c(&w, "write_capacity_units");
+    sl_jw_int(&w, t->tp.wcu);
+    sl_jw_key_c(&w, "item_count");
+    sl_jw_uint(&w, t->item_count);
+    sl_jw_key_c(&w, "size_bytes");
+    sl_jw_uint(&w, t->size_bytes);
+    sl_jw_key_c(&w, "status");
+    sl_jw_str_c(&w, sl_status_name((sl_status)t->status));
+    sl_jw_key_c(&w, "partitions");
+    sl_jw_uint(&w, t->cap ? sl_cap_res_partitions(t->cap) : 0);
+    sl_jw_key_c(&w, "indexes");
+    sl_jw_arr_begin(&w);
+    for (uint32_t j = 0; j < t->n_indexes; j++) {
+      sl_jw_obj_begin(&w);
+      sl_jw_key_c(&w, "name");
+      sl_jw_str(&w, t->indexes[j].name);
+      sl_jw_key_c(&w, "global");
+      sl_jw_bool(&w, t->indexes[j].global);
+      sl_jw_obj_end(&w);
+    }
+    sl_jw_arr_end(&w);
+    sl_jw_obj_end(&w);
+  }
+  sl_jw_arr_end(&w);
+  sl_jw_obj_end(&w);
+  reply(resp, 200);
+}
+
+/* GET /_sluice/config: the capacity parameters in force. */
+static void config(sl_app *app, sl_http_response *resp) {
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "profile");
+  sl_jw_str_c(&w, app->cfg.profile);
+  sl_jw_key_c(&w, "region");
+  sl_jw_str_c(&w, app->cfg.region);
+  sl_jw_key_c(&w, "account_id");
+  sl_jw_str_c(&w, app->cfg.account_id);
+  sl_jw_key_c(&w, "clock");
+  sl_jw_str_c(&w, sl_clock_mode_name(app->clock.mode));
+  sl_jw_key_c(&w, "durable");
+  sl_jw_bool(&w, sl_store_durable(app->store));
+  sl_jw_key_c(&w, "capacity");
+  sl_cap_params_write_json(sl_cap_params_of(app->cap), &w);
+  sl_jw_obj_end(&w);
+  reply(resp, 200);
+}
+
 void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) {
   bool get = sl_str_eq_c(req->method, "GET"), post = sl_str_eq_c(req->method, "POST");
-  if (sl_str_eq_c(req->path, "/_sluice/clock") && get)
+  sl_str tables = SL_STR("/_sluice/tables/"), suffix = SL_STR("/capacity");
+  if (get && sl_str_starts_with(req->path, tables) && req->path.len > tables.len + suffix.len &&
+      memcmp(req->path.p + req->path.len - suffix.len, suffix.p, suffix.len) == 0) {
+    table_capacity(
+        app, sl_str_make(req->path.p + tables.len, req->path.len - tables.len - suffix.len), resp);
+    return;
+  }
+  if (sl_str_eq_c(req->path, "/_sluice/tables") && get)
+    list_tables(app, resp);
+  else if (sl_str_eq_c(req->path, "/_sluice/config") && get)
+    config(app, resp);
+  else if (sl_str_eq_c(req->path, "/_sluice/clock") && get)
     write_clock(app, resp);
   else if (sl_str_eq_c(req->path, "/_sluice/clock") && post)
     post_clock(app, req, resp);

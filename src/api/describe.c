@@ -1,6 +1,7 @@
 /* TableDescription and key schema parsing; see describe.h. */
 #include "api/describe.h"
 #include "base/log.h"
+#include "cap/cap.h"
 
 #include <stdio.h>
 
@@ -40,7 +41,7 @@ static void write_projection(sl_jw *w, const sl_index *x) {
   sl_jw_obj_end(w);
 }
 
-static void write_provisioned(sl_jw *w, const sl_throughput *tp) {
+static void write_provisioned(sl_jw *w, const sl_throughput *tp, int64_t now_ms) {
   sl_jw_obj_begin(w);
   if (tp->last_increase_ms) {
     sl_jw_key_c(w, "LastIncreaseDateTime");
@@ -51,7 +52,7 @@ static void write_provisioned(sl_jw *w, const sl_throughput *tp) {
     sl_req_write_time(w, (int64_t)tp->last_decrease_ms);
   }
   sl_jw_key_c(w, "NumberOfDecreasesToday");
-  sl_jw_int(w, tp->decreases_today);
+  sl_jw_int(w, sl_cap_decreases_today(tp, now_ms));
   sl_jw_key_c(w, "ReadCapacityUnits");
   sl_jw_int(w, tp->billing == SL_BILLING_PROVISIONED ? tp->rcu : 0);
   sl_jw_key_c(w, "WriteCapacityUnits");
@@ -73,11 +74,15 @@ static void write_on_demand(sl_jw *w, const sl_throughput *tp) {
 
 /* Warm throughput: what the resource can serve now (spec §6): at least the
  * requested warm values, and at least what its partitions serve. */
-static void write_warm(sl_jw *w, const sl_throughput *tp, bool index) {
+static void write_warm(sl_jw *w, const sl_throughput *tp, const struct sl_cap_res *res) {
   int64_t r, wr;
   if (tp->billing == SL_BILLING_PAY_PER_REQUEST) {
+    /* What the partitions serve (capacity-model.md §6): 12,000 / 4,000 for a
+     * new table's four partitions. */
     r = 12000;
     wr = 4000;
+    if (res)
+      sl_cap_res_serves(res, &r, &wr);
   } else {
     /* A provisioned resource is warm for the most it was ever provisioned
      * (facts §4). */
@@ -97,10 +102,10 @@ static void write_warm(sl_jw *w, const sl_throughput *tp, bool index) {
   sl_jw_key_c(w, "Status");
   sl_jw_str_c(w, tp->warm_status == SL_STATUS_UPDATING ? "UPDATING" : "ACTIVE");
   sl_jw_obj_end(w);
-  (void)index;
 }
 
-static void write_index(sl_jw *w, const sl_table *t, const sl_index *x, int status) {
+static void write_index(sl_jw *w, const sl_table *t, const sl_index *x, int status,
+                        int64_t now_ms) {
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "IndexName");
   sl_jw_str(w, x->name);
@@ -116,7 +121,7 @@ static void write_index(sl_jw *w, const sl_table *t, const sl_index *x, int stat
       sl_jw_bool(w, true);
     }
     sl_jw_key_c(w, "ProvisionedThroughput");
-    write_provisioned(w, &x->tp);
+    write_provisioned(w, &x->tp, now_ms);
   }
   sl_jw_key_c(w, "IndexSizeBytes");
   sl_jw_uint(w, x->size_bytes);
@@ -126,7 +131,7 @@ static void write_index(sl_jw *w, const sl_table *t, const sl_index *x, int stat
   sl_jw_str(w, x->arn);
   if (x->global) {
     write_on_demand(w, &x->tp);
-    write_warm(w, &x->tp, true);
+    write_warm(w, &x->tp, x->cap);
   }
   sl_jw_obj_end(w);
 }
@@ -154,7 +159,7 @@ void sl_describe_table(sl_req *req, const sl_table *t, int status) {
   sl_jw_key_c(w, "CreationDateTime");
   sl_req_write_time(w, (int64_t)t->created_ms);
   sl_jw_key_c(w, "ProvisionedThroughput");
-  write_provisioned(w, &t->tp);
+  write_provisioned(w, &t->tp, req->now_ms);
   sl_jw_key_c(w, "TableSizeBytes");
   sl_jw_uint(w, t->size_bytes);
   sl_jw_key_c(w, "ItemCount");
@@ -184,7 +189,8 @@ void sl_describe_table(sl_req *req, const sl_table *t, int status) {
         sl_jw_arr_begin(w);
         any = true;
       }
-      write_index(w, t, x, status == SL_STATUS_CREATING && global ? SL_STATUS_CREATING : -1);
+      write_index(w, t, x, status == SL_STATUS_CREATING && global ? SL_STATUS_CREATING : -1,
+                  req->now_ms);
     }
     if (any)
       sl_jw_arr_end(w);
@@ -213,7 +219,7 @@ void sl_describe_table(sl_req *req, const sl_table *t, int status) {
   sl_jw_key_c(w, "DeletionProtectionEnabled");
   sl_jw_bool(w, t->deletion_protection);
   write_on_demand(w, &t->tp);
-  write_warm(w, &t->tp, false);
+  write_warm(w, &t->tp, t->cap);
   sl_jw_obj_end(w);
 }
 
@@ -332,8 +338,21 @@ bool sl_tables_advance(sl_app *app, int64_t now_ms) {
       }
     }
     if (t->tp.warm_status == SL_STATUS_UPDATING && (int64_t)t->tp.warm_ready_ms <= now_ms) {
+      /* Warm throughput becomes ACTIVE: partitions pre-split and the
+       * previous peak raised (capacity-model.md §6). */
       t->tp.warm_status = SL_STATUS_ACTIVE;
+      if (t->cap)
+        sl_cap_res_configure(app->cap, t->cap, &t->tp);
       changed = true;
+    }
+    for (uint32_t j = 0; j < t->n_indexes; j++) {
+      sl_index *x = &t->indexes[j];
+      if (x->tp.warm_status == SL_STATUS_UPDATING && (int64_t)x->tp.warm_ready_ms <= now_ms) {
+        x->tp.warm_status = SL_STATUS_ACTIVE;
+        if (x->cap)
+          sl_cap_res_configure(app->cap, x->cap, &x->tp);
+        changed = true;
+      }
     }
   }
   return changed;

@@ -3,6 +3,7 @@
 #include "api/req.h"
 #include "api/tables.h"
 #include "api/validate.h"
+#include "cap/cap.h"
 #include "base/log.h"
 
 #include <stdio.h>
@@ -141,6 +142,12 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
   }
 
   req.now_ms = sl_clock_now_ms(&app->clock);
+  /* The control plane has its own request rate (capacity-model.md §7): the
+   * un-modelled Coral availability throttle. */
+  if ((ops[op].flags & SL_OPF_CONTROL) && !sl_cap_control_admit(app->cap)) {
+    sl_failf(&req.fail, SL_E_THROTTLING, "Rate exceeded");
+    goto error;
+  }
   /* Actions write the success body straight into the response buffer; an
    * error discards it. */
   hresp->body.len = 0;

@@ -55,6 +55,7 @@ struct sl_cap_res {
 struct sl_cap {
   sl_cap_params p;
   const sl_clock *clock;
+  sl__bucket control; /* control-plane request rate, requests in milli-units */
 };
 
 /* ---- names ---- */
@@ -200,7 +201,19 @@ sl_cap *sl_cap_new(const sl_cap_params *p, const sl_clock *clock) {
   else
     sl_cap_params_default(&c->p, "aws");
   c->clock = clock;
+  int64_t rate = c->p.control_plane_rate * 1000;
+  sl__bucket_init(&c->control, rate, rate, rate, sl_clock_now_us(clock));
   return c;
+}
+
+bool sl_cap_control_admit(sl_cap *c) {
+  if (c->p.unlimited || c->p.control_plane_rate <= 0)
+    return true;
+  sl__bucket_refill(&c->control, sl_clock_now_us(c->clock));
+  if (c->control.level <= 0)
+    return false;
+  c->control.level -= 1000;
+  return true;
 }
 
 void sl_cap_free(sl_cap *c) { free(c); }

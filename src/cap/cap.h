@@ -165,6 +165,10 @@ void sl_cap_record_throttle(sl_cap *c, const sl_cap_charge *charges, size_t n,
 
 /* ---- control plane (cap/control.c): pure rules over sl_throughput ---- */
 
+/* One control-plane request against the account's control_plane_rate
+ * (spec §7); false: throttle it ("Rate exceeded"). */
+bool sl_cap_control_admit(sl_cap *c);
+
 typedef struct {
   bool allowed;
   uint32_t decreases_today; /* including the requested one */
