@@ -14,7 +14,7 @@ void sl_write_plan_init(sl_req *req, sl_write_plan *p, sl_table *t, const sl_key
   if (kv->range) {
     sl_buf b;
     sl_buf_init(&b, req->arena);
-    sl_key_put_component(&b, kv->range);
+    sl_key_put_component(&b, kv->range, SL_KEY_SK_MAX);
     p->sort_enc = sl_buf_str(&b);
   }
 }
@@ -72,7 +72,7 @@ void sl_write_plan_price(sl_req *req, sl_write_plan *p, bool transactional, bool
       if (ik->range) {
         sl_buf b;
         sl_buf_init(&b, req->arena);
-        sl_key_put_component(&b, ik->range);
+        sl_key_put_component(&b, ik->range, SL_KEY_INDEX_SK_MAX);
         gc->sort = sl_buf_str(&b);
       }
       gc->cost_mu = mu;
