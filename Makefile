@@ -113,8 +113,9 @@ format:
 format-check:
 	clang-format --dry-run --Werror $(FORMAT_FILES)
 
-bench: $(BUILD)/sluice
-	bench/run.sh $(abspath $(BUILD)/sluice)
+bench: $(BUILD)/sluice $(MICRO_BINS)
+	$(PY) bench/run.py --sluice $(abspath $(BUILD)/sluice) --micro-http $(abspath $(BUILD)/bench/micro_http) $(BENCH_ARGS)
+	@for m in $(MICRO_BINS); do case $$m in *micro_http) ;; *) echo "== $$m"; $$m;; esac; done
 
 clean:
 	rm -rf build build-* 

@@ -1,0 +1,20 @@
+-- wrk script: PutItem of ~1 KB items with fresh keys (bench/run.sh).
+local pad = string.rep("x", 960)
+local n = 0
+local thread_id = 0
+function setup(thread)
+  thread:set("id", thread_id)
+  thread_id = thread_id + 1
+end
+function init(args)
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/x-amz-json-1.0"
+  wrk.headers["X-Amz-Target"] = "DynamoDB_20120810.PutItem"
+  wrk.headers["Authorization"] = "AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0"
+end
+function request()
+  n = n + 1
+  local body = '{"TableName":"bench","Item":{"pk":{"S":"k' .. id .. '-' .. n ..
+    '"},"n":{"N":"' .. n .. '"},"pad":{"S":"' .. pad .. '"}}}'
+  return wrk.format(nil, "/", nil, body)
+end
