@@ -29,7 +29,11 @@
  * sl_jw appends compact JSON (no whitespace) to an sl_buf and inserts commas
  * itself, so callers only say begin/key/value/end. Strings are escaped
  * minimally: '"', '\\' and control characters; other UTF-8 passes through.
- * The writer trusts its caller's nesting (SL_ASSERT in debug paths).
+ * The writer trusts its caller's nesting; SL_ASSERT catches a key at the top
+ * level or right after another key, an end with nothing open or right after a
+ * key, and nesting deeper than SL_JW_MAX_DEPTH. That limit is below the
+ * reader's: a parsed tree deeper than it cannot be written back with
+ * sl_jw_value (DynamoDB documents nest at most 32 levels).
  *
  * Threads: none; everything lives in the caller's arena and buffer.
  */
@@ -112,8 +116,10 @@ void sl_jw_str_c(sl_jw *w, const char *s);
 void sl_jw_number_raw(sl_jw *w, sl_str text);
 void sl_jw_int(sl_jw *w, int64_t v);
 void sl_jw_uint(sl_jw *w, uint64_t v);
-/* Doubles as DynamoDB writes them: integral values with one decimal ("1.0"),
- * others in the shortest form that reads back exactly ("0.5", "12.25"). */
+/* Doubles as DynamoDB writes them (Java's Double.toString layout): integral
+ * values with one decimal ("1.0"), others in the shortest form that reads back
+ * exactly ("0.5", "12.25"); outside [1e-3, 1e7) in E notation ("1.0E7",
+ * "2.5E-4"). NaN and infinities are bugs (SL_ASSERT). */
 void sl_jw_double(sl_jw *w, double v);
 void sl_jw_bool(sl_jw *w, bool v);
 void sl_jw_null(sl_jw *w);

@@ -428,6 +428,8 @@ static const char *read_literal(jr *r, const char *p, const char *end, const cha
 }
 
 int sl_json_parse(sl_arena *a, const char *p, size_t len, sl_json **out, sl_json_error *err) {
+  if (len == 0)
+    p = ""; /* an empty slice may have p == NULL (str.h) */
   sl_json_error local_err;
   sl_json_member local_scratch[JR_SCRATCH_LOCAL];
   size_t base[SL_JSON_MAX_DEPTH]; /* scratch index where each open container starts */

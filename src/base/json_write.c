@@ -50,6 +50,8 @@ static inline uint64_t escape8(uint64_t x) {
  * when something needs escaping), so 'o' is reloaded from it. */
 static char *put_escaped(sl_buf *b, char *o, sl_str s) {
   static const char hex[] = "0123456789ABCDEF";
+  if (s.len == 0)
+    return o; /* s.p may be NULL (str.h) */
   const char *p = s.p;
   const char *end = p + s.len;
   for (;;) {

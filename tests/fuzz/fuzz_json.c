@@ -9,8 +9,8 @@
  * output must be a JSON number that reads back as the same double.
  *
  *   make build-fuzz/fuzz_json
- *   build-fuzz/fuzz_json -max_total_time=600 -timeout=5 /tmp/fuzz-json-corpus
- * tests/fuzz/corpus/json
+ *   build-fuzz/fuzz_json -max_total_time=600 -timeout=5 \
+ *       /tmp/fuzz-json-corpus tests/fuzz/corpus/json
  */
 #include "base/json.h"
 #include "base/log.h"

@@ -424,8 +424,12 @@ static void test_invalid(void) {
       CHECK(0);
     }
   }
-  /* A NULL error pointer is allowed. */
+  /* An empty slice may have a NULL pointer (str.h). */
   sl_json *v;
+  sl_json_error e;
+  CHECK_INT(sl_json_parse(&arena, NULL, 0, &v, &e), -1);
+  CHECK_INT(e.offset, 0);
+  /* A NULL error pointer is allowed. */
   CHECK_INT(sl_json_parse(&arena, "[", 1, &v, NULL), -1);
 }
 
@@ -615,6 +619,7 @@ static void test_escaping(void) {
   CHECK_STR(sl_buf_str(&b), "a\\\"b\\\\c/d\x7f\xc3\xa9\xf0\x9f\x98\x80 ");
   b.len = 0;
   sl_json_escape(&b, SL_STR(""));
+  sl_json_escape(&b, SL_STR_NULL);
   CHECK_INT(b.len, 0);
   /* Every escaped control character reads back as itself. */
   sl_buf o;
