@@ -100,6 +100,9 @@ build-fuzz/obj/%.o: %.c | $(DEPS_STAMP)
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
 
+# Keep the fuzz objects: make would otherwise treat them as intermediate files.
+.SECONDARY: $(FUZZ_OBJS)
+
 fuzz: $(FUZZ_BINS)
 	@set -e; if [ "$(FUZZ_SECONDS)" != 0 ]; then for f in $(FUZZ_BINS); do \
 	  n=$$(basename $$f); mkdir -p build-fuzz/corpus/$$n; \
