@@ -34,6 +34,7 @@ typedef struct {
 
 struct sl_cap_res {
   sl_cap *cap;
+  sl_cap_res *prev, *next; /* the engine's list of live resources */
   bool is_index, has_lsi;
   sl_str name, arn; /* owned */
   sl_throughput tp;
@@ -56,6 +57,7 @@ struct sl_cap {
   sl_cap_params p;
   const sl_clock *clock;
   sl__bucket control; /* control-plane request rate, requests in milli-units */
+  sl_cap_res *resources;
 };
 
 /* ---- names ---- */
@@ -216,7 +218,13 @@ bool sl_cap_control_admit(sl_cap *c) {
   return true;
 }
 
-void sl_cap_free(sl_cap *c) { free(c); }
+void sl_cap_free(sl_cap *c) {
+  if (!c)
+    return;
+  while (c->resources)
+    sl_cap_res_free(c, c->resources);
+  free(c);
+}
 
 const sl_cap_params *sl_cap_params_of(const sl_cap *c) { return &c->p; }
 
@@ -330,7 +338,12 @@ static void part_init(sl_cap *c, sl_cap_res *r, part *p, const keypt *start, int
   for (int d = 0; d < 2; d++) {
     int64_t rate, cap;
     partition_shape(c, r, d, &rate, &cap);
-    sl__bucket_init(&p->b[d], rate, cap, cap, t);
+    /* A partition starts full, except under legacy equal shares, where its
+     * share of a new table's capacity starts like the table: with the
+     * initial burst (spec §5). */
+    int64_t level =
+        !on_demand(r) && !c->p.adaptive_capacity ? rate * c->p.initial_burst_ms / 1000 : cap;
+    sl__bucket_init(&p->b[d], rate, cap, level, t);
     sl__window_init(&p->win[d], (int32_t)(c->p.peak_window_ms / 1000), s);
     p->last_throttle_s[d] = INT64_MIN / 2;
   }
@@ -593,6 +606,25 @@ int64_t sl_cap_initial_partitions(const sl_cap_params *p, const sl_throughput *t
 /* Brings the resource's partition count up to what its settings require:
  * doubling (each range split in two) as the historical rule says (spec §4). */
 static void ensure_partitions(sl_cap *c, sl_cap_res *r, int64_t needed, int64_t t) {
+  /* On-demand (warm throughput, spec §6) pre-splits to exactly what is
+   * needed: the widest hash range first. */
+  while (on_demand(r) && (int64_t)r->n_parts < needed) {
+    size_t widest = SIZE_MAX;
+    uint64_t best = 0;
+    for (size_t i = 0; i < r->n_parts; i++) {
+      uint64_t end = part_end_hash(r, i), lo = r->parts[i].start.hash;
+      uint64_t width = end ? end - lo : (uint64_t)0 - lo;
+      if (!end && !lo)
+        width = UINT64_MAX;
+      if (width > best) {
+        best = width;
+        widest = i;
+      }
+    }
+    if (widest == SIZE_MAX || !part_split_mid(c, r, widest, t))
+      return;
+  }
+  /* Provisioned increases double the partitions (spec §4, historical rule). */
   while ((int64_t)r->n_parts < needed) {
     size_t n = r->n_parts;
     bool any = false;
@@ -632,6 +664,10 @@ sl_cap_res *sl_cap_res_new(sl_cap *c, const sl_cap_res_init *init) {
     sl_panic("out of memory");
   int64_t t = now_us(c);
   r->cap = c;
+  r->next = c->resources;
+  if (c->resources)
+    c->resources->prev = r;
+  c->resources = r;
   r->is_index = init->is_index;
   r->has_lsi = init->has_lsi;
   char *name = malloc(init->name.len + 1), *arn = malloc(init->arn.len + 1);
@@ -680,6 +716,12 @@ sl_cap_res *sl_cap_res_new(sl_cap *c, const sl_cap_res_init *init) {
 void sl_cap_res_free(sl_cap *c, sl_cap_res *r) {
   if (!r)
     return;
+  if (r->prev)
+    r->prev->next = r->next;
+  else
+    c->resources = r->next;
+  if (r->next)
+    r->next->prev = r->prev;
   for (size_t i = 0; i < r->n_parts; i++)
     part_free(&r->parts[i]);
   free(r->parts);
@@ -697,6 +739,15 @@ void sl_cap_res_configure(sl_cap *c, sl_cap_res *r, const sl_throughput *tp) {
   r->tp = *tp;
   apply_peaks(c, r, became_on_demand);
   reshape_table(c, r, t);
+  if (became_on_demand) {
+    /* The on-demand buckets of a switched table start with their burst, like
+     * a new table's (spec §6). */
+    for (int d = 0; d < 2; d++) {
+      r->ceiling[d].level = r->ceiling[d].cap;
+      r->quota[d].level = r->quota[d].cap;
+      r->maxod[d].level = r->maxod[d].cap;
+    }
+  }
   if (became_provisioned) {
     /* A fresh provisioned bucket starts with its initial burst. */
     for (int d = 0; d < 2; d++) {
@@ -739,12 +790,19 @@ void sl_cap_note_bytes(sl_cap *c, sl_cap_res *r, uint64_t hash, sl_str sort, int
     p->bytes = 0;
   else
     p->bytes = (uint64_t)((int64_t)p->bytes + delta);
-  /* Split by size (spec §4): halves of the hash range, as many times as
-   * needed; a single hash cannot be split further. */
+  /* Split by size (spec §4), at the median of the partition's recent keys
+   * (every admitted access is sampled): the bytes are shared in the same
+   * proportion. Keys that cannot be separated (one item; one item collection
+   * of a table with LSIs) do not split. The write itself is a sample. */
+  if (delta > 0)
+    part_sample(c, &r->parts[i], &k);
   int64_t t = now_us(c);
   while (c->p.partition_max_bytes > 0 && r->parts[i].bytes > (uint64_t)c->p.partition_max_bytes) {
-    if (!part_split_mid(c, r, i, t))
+    keypt point;
+    int64_t share;
+    if (!split_point(c, r, &r->parts[i], &point, &share))
       break;
+    part_split(c, r, i, &point, share, t);
     r->splits_size++;
     i = part_find(r, &k);
   }

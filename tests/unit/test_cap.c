@@ -358,10 +358,10 @@ static void test_adaptive_capacity(void) {
       int64_t later = drive(&g, &l, 900, 540, &t);
       CHECK_INT(later, 900 * 540);
     } else {
-      /* The partition's share is 500/s once its burst is spent (at 375 s:
-       * its bucket holds 300 s of its share). Measured before the partition,
-       * hot since the first minute, splits for heat. */
-      drive(&g, &l, 900, 380, &t);
+      /* The partition's share is 500/s: like the table, its bucket starts
+       * with one second of capacity, so the share binds from the first
+       * seconds. Measured in the second minute, long before the partition
+       * (hot from the start) splits for heat at 8 minutes. */
       CHECK(t.first_throttle_us > 0);
       int64_t steady = drive(&g, &l, 900, 60, &t);
       CHECK(near((double)steady / 60, 500, 0.002));
@@ -1085,7 +1085,45 @@ static void test_reason_names(void) {
   CHECK(strcmp(sl_cap_limit_name(SL_LIMIT_PROVISIONED), "ProvisionedThroughputExceeded") == 0);
 }
 
+/* spec §4: a split must separate distinct keys, by size as for heat: data
+ * under a single key never splits its partition, however large. */
+static void test_single_key_never_splits_by_size(void) {
+  sl_cap_params p;
+  sl_cap_params_default(&p, "aws");
+  p.partition_max_bytes = 1000000;
+  rig g;
+  rig_open(&g, &p);
+  sl_throughput tp = tp_on_demand();
+  sl_cap_res *r = res_new(&g, &tp, false, false);
+  for (int i = 0; i < 50000; i++)
+    sl_cap_note_bytes(g.cap, r, 42, SL_STR_NULL, 100);
+  CHECK_INT(sl_cap_res_partitions(r), 4);
+  sl_cap_res_free(g.cap, r);
+  rig_close(&g);
+}
+
+/* spec §6: warm throughput set on an existing on-demand table pre-splits to
+ * exactly what it requires, ceil(max(R/3000, W/1000)), not by doubling. */
+static void test_warm_update_presplits_exactly(void) {
+  rig g;
+  rig_open(&g, NULL);
+  sl_throughput tp = tp_on_demand();
+  sl_cap_res *r = res_new(&g, &tp, false, false);
+  CHECK_INT(sl_cap_res_partitions(r), 4);
+  tp.warm_write = 5000;
+  tp.warm_status = SL_STATUS_ACTIVE;
+  sl_cap_res_configure(g.cap, r, &tp);
+  CHECK_INT(sl_cap_res_partitions(r), 5);
+  int64_t rd, wr;
+  sl_cap_res_serves(r, &rd, &wr);
+  CHECK_INT(wr, 5000);
+  sl_cap_res_free(g.cap, r);
+  rig_close(&g);
+}
+
 int main(void) {
+  RUN(test_single_key_never_splits_by_size);
+  RUN(test_warm_update_presplits_exactly);
   setvbuf(stdout, NULL, _IOLBF, 0);
   RUN(test_reason_names);
   RUN(test_params);
