@@ -36,7 +36,9 @@ CFLAGS_ALL += -fsanitize=undefined -fno-sanitize-recover=undefined -fno-omit-fra
 LDFLAGS_ALL += -fsanitize=undefined
 endif
 
-SRCS := $(sort $(wildcard src/*/*.c))
+# EXCLUDE: source patterns left out (a module in progress), e.g. EXCLUDE=src/expr/%
+EXCLUDE ?=
+SRCS := $(filter-out $(EXCLUDE),$(sort $(wildcard src/*/*.c)))
 OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ := $(BUILD)/obj/src/main.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
