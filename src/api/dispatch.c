@@ -34,16 +34,31 @@ static int find_op(sl_str target) {
   return -1;
 }
 
+/* 52 characters of [A-Z0-9], like the service's request ids: 5 random bits
+ * a character (32 of the 36 symbols), no division. */
 static void make_request_id(sl_app *app, char out[56]) {
-  static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
   uint64_t r = 0;
   for (int i = 0; i < 52; i++) {
-    if (i % 10 == 0)
+    if (i % 12 == 0)
       r = sl_app_random(app);
-    out[i] = alphabet[r % 36];
-    r /= 36;
+    out[i] = alphabet[r & 31];
+    r >>= 5;
   }
   out[52] = 0;
+}
+
+static size_t format_u32(uint32_t v, char *out) {
+  char tmp[12];
+  size_t n = 0;
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  for (size_t i = 0; i < n; i++)
+    out[i] = tmp[n - 1 - i];
+  out[n] = 0;
+  return n;
 }
 
 void sl_api_finish(sl_http_response *resp, const char *request_id, int status) {
@@ -55,11 +70,12 @@ void sl_api_finish(sl_http_response *resp, const char *request_id, int status) {
    * owned by this (single) loop thread until the server serialises them. */
   static char crc_text[16];
   static char id_text[56];
-  snprintf(crc_text, sizeof(crc_text), "%lu", (unsigned long)crc);
-  snprintf(id_text, sizeof(id_text), "%s", request_id);
+  size_t crc_len = format_u32((uint32_t)crc, crc_text);
+  memcpy(id_text, request_id, 53);
   resp->headers[resp->n_headers++] =
-      (sl_http_header){SL_STR("x-amzn-RequestId"), sl_str_c(id_text)};
-  resp->headers[resp->n_headers++] = (sl_http_header){SL_STR("x-amz-crc32"), sl_str_c(crc_text)};
+      (sl_http_header){SL_STR("x-amzn-RequestId"), sl_str_make(id_text, 52)};
+  resp->headers[resp->n_headers++] =
+      (sl_http_header){SL_STR("x-amz-crc32"), sl_str_make(crc_text, crc_len)};
 }
 
 void sl_api_write_error(sl_http_response *resp, const sl_failure *f) {
