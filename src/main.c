@@ -143,6 +143,7 @@ static int cmd_serve(int argc, char **argv) {
     sl_arena_destroy(&tmp);
     return 1;
   }
+  sl_server_every(srv, SL_APP_TICK_MS, (void (*)(void *))sl_app_tick, &app);
   printf("listening on http://%s:%d\n", bind, sl_server_port(srv));
   fflush(stdout);
   int rc = sl_server_run(srv);

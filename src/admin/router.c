@@ -6,7 +6,7 @@
 
 void sl_router_handle(void *ctx, sl_http_request *req, sl_http_response *resp) {
   sl_app *app = ctx;
-  sl_tables_advance(app, sl_clock_now_ms(&app->clock));
+  sl_app_tick(app);
   if (sl_str_starts_with(req->path, SL_STR("/_sluice/")) || sl_str_eq_c(req->path, "/metrics") ||
       sl_str_starts_with(req->path, SL_STR("/dashboard"))) {
     sl_admin_handle(app, req, resp);

@@ -1,5 +1,6 @@
 /* The server's state; see app.h. */
 #include "api/app.h"
+#include "api/describe.h"
 #include "api/tables.h"
 #include "base/log.h"
 #include "cap/cap.h"
@@ -54,6 +55,11 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   for (size_t i = 0; i < sl_catalog_count(app->catalog); i++)
     sl_tables_attach_capacity(app, sl_catalog_at(app->catalog, i));
   return SL_OK;
+}
+
+void sl_app_tick(sl_app *app) {
+  int64_t now = sl_clock_now_ms(&app->clock);
+  sl_tables_advance(app, now);
 }
 
 void sl_app_close(sl_app *app) {

@@ -49,6 +49,13 @@ void sl_app_config_default(sl_app_config *c);
 sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f);
 void sl_app_close(sl_app *app);
 
+/* Background work due on the clock, run on the loop thread every
+ * SL_APP_TICK_MS of real time (and before each request): table and index
+ * state changes, GSI backfill, TTL expiry. Each step is idempotent and does
+ * a bounded amount of work per call. */
+#define SL_APP_TICK_MS 100
+void sl_app_tick(sl_app *app);
+
 /* 64 random bits (xorshift seeded at start; not for secrets). */
 uint64_t sl_app_random(sl_app *app);
 
