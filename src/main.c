@@ -35,6 +35,8 @@ static const char serve_usage[] =
     "  --account-id ID      account in ARNs (default 000000000000)\n"
     "  --log-level LEVEL    debug | info (default) | warn | error\n";
 
+static void tick(void *app) { sl_app_tick(app); }
+
 static int usage_error(const char *fmt, const char *arg) {
   fprintf(stderr, "sluice serve: ");
   fprintf(stderr, fmt, arg);
@@ -143,7 +145,7 @@ static int cmd_serve(int argc, char **argv) {
     sl_arena_destroy(&tmp);
     return 1;
   }
-  sl_server_every(srv, SL_APP_TICK_MS, (void (*)(void *))sl_app_tick, &app);
+  sl_server_every(srv, SL_APP_TICK_MS, tick, &app);
   printf("listening on http://%s:%d\n", bind, sl_server_port(srv));
   fflush(stdout);
   int rc = sl_server_run(srv);
