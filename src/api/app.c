@@ -4,6 +4,7 @@
 #include "api/tables.h"
 #include "base/log.h"
 #include "cap/cap.h"
+#include "metrics/metrics.h"
 
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +53,7 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
       return sl_failf(f, SL_E_VALIDATION, "%s", msg);
   }
   app->cap = sl_cap_new(&params, &app->clock);
+  app->metrics = sl_metrics_new(&app->clock);
   for (size_t i = 0; i < sl_catalog_count(app->catalog); i++)
     sl_tables_attach_capacity(app, sl_catalog_at(app->catalog, i));
   return SL_OK;
@@ -69,6 +71,7 @@ void sl_app_close(sl_app *app) {
     sl_catalog_free(app->catalog);
   }
   sl_cap_free(app->cap);
+  sl_metrics_free(app->metrics);
   sl_store_close(app->store);
   sl_arena_destroy(&app->arena);
 }
