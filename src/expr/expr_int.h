@@ -1,0 +1,69 @@
+/*
+ * expr_int.h — what the files of src/expr/ share (sl__expr_ names); see
+ * expr.h for the design.
+ *
+ * parse.c   lexer and recursive-descent parsers (pass 1)
+ * resolve.c the request context, names/values resolution and the semantic
+ *           checks (pass 2), key-condition extraction
+ * eval.c    path lookup, comparisons, condition evaluation (pass 3)
+ * update.c  applying an update to an item
+ * project.c applying a projection to an item
+ * legacy.c  legacy parameters -> trees
+ * print.c   readable forms of the trees
+ * reserved.gen.c  DynamoDB's reserved words (scripts/gen_reserved_words.py)
+ *
+ * Threads: none.
+ */
+#ifndef SL_EXPR_EXPR_INT_H
+#define SL_EXPR_EXPR_INT_H
+
+#include "base/log.h"
+#include "base/num.h"
+#include "expr/expr.h"
+
+/* What a parse produced, before resolution. */
+typedef struct {
+  sl_str reserved; /* the first reserved word used as a name, or empty */
+} sl__expr_parsed;
+
+/* Pass 1. Each records a syntax (or parse-time) error on cx->f, with the
+ * "Invalid <param>: " prefix, and returns SL_E_VALIDATION. */
+sl_err sl__expr_parse_condition(sl_expr_ctx *cx, sl_str text, sl_expr **out, sl__expr_parsed *pr);
+sl_err sl__expr_parse_update(sl_expr_ctx *cx, sl_str text, sl_expr_update **out,
+                             sl__expr_parsed *pr);
+sl_err sl__expr_parse_projection(sl_expr_ctx *cx, sl_str text, sl_expr_proj **out,
+                                 sl__expr_parsed *pr);
+
+/* Fails with "Invalid <param>: " + the formatted text. */
+sl_err sl__expr_fail(sl_expr_ctx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* DynamoDB's reserved words (case-insensitive). */
+bool sl__expr_reserved(sl_str word);
+
+/* Pass 2 helpers. */
+sl_err sl__expr_resolve_path(sl_expr_ctx *cx, sl_expr_path *p);
+sl_err sl__expr_resolve_value(sl_expr_ctx *cx, sl_expr_node *n);
+/* Overlap / conflict between any two of 'n' paths (request order). */
+sl_err sl__expr_check_paths(sl_expr_ctx *cx, const sl_expr_path *const *paths, uint32_t n);
+/* "[a, b, [1]]" as the service prints paths in messages. */
+void sl__expr_path_list(sl_buf *b, const sl_expr_path *p);
+/* "AttributeValue: {N:2}" body ("{N:2}") for BETWEEN messages. */
+void sl__expr_av_brief(sl_buf *b, const sl_av *v);
+
+/* New nodes (arena). */
+sl_expr_node *sl__expr_node(sl_arena *a, sl_expr_op op, uint16_t n);
+sl_expr_node *sl__expr_value_node(sl_arena *a, const sl_av *v);
+sl_expr_node *sl__expr_path_node(sl_arena *a, const sl_expr_path *p);
+
+/* Key-condition extraction from a resolved tree (resolve.c; KeyConditions
+ * uses it too). */
+sl_err sl__expr_key_extract(sl_expr_ctx *cx, const sl_expr_node *c, const sl_key_schema *ks,
+                            sl_expr_keycond *out);
+
+/* Evaluation helpers shared by eval.c and update.c. */
+/* Numeric / bytewise order of two S, N or B values of the same type. */
+int sl__expr_cmp_scalar(const sl_av *a, const sl_av *b);
+/* A canonical N value in the arena. */
+sl_av sl__expr_num_av(sl_arena *a, const sl_num *n);
+
+#endif
