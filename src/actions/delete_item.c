@@ -1,13 +1,16 @@
 /*
- * DeleteItem — deletes one item by its full key.
- * Pinned by tests/conformance/test_delete_item.py and test_item_size.py.
+ * DeleteItem — deletes one item by its full key, optionally under a
+ * condition. Pinned by tests/conformance/test_delete_item.py,
+ * test_item_size.py and test_condition_expression.py.
  *
- * Request: TableName, Key, ReturnValues (NONE | ALL_OLD),
- * ReturnConsumedCapacity, ReturnItemCollectionMetrics, plus the condition
- * members handled by the expression layer.
+ * Request: TableName, Key, ConditionExpression (or Expected),
+ * ExpressionAttributeNames/Values, ReturnValues (NONE | ALL_OLD),
+ * ReturnValuesOnConditionCheckFailure, ReturnConsumedCapacity,
+ * ReturnItemCollectionMetrics.
  * Cost: the deleted item's size rounded up to 1 KB; deleting nothing costs
- * 1 unit.
+ * 1 unit; a failed condition costs too.
  */
+#include "api/conds.h"
 #include "api/write.h"
 
 sl_err sl_action_delete_item(sl_req *req) {
@@ -17,8 +20,11 @@ sl_err sl_action_delete_item(sl_req *req) {
   sl_txn *txn = NULL;
   bool found;
   sl_write_plan plan;
+  sl_write_exprs ex;
   sl_err err = sl_item_from_json(&req->fail, req->arena, sl_json_get(req->body, "Key"), &key);
   if (err != SL_OK)
+    return err;
+  if ((err = sl_conds_parse(req, req->body, SL_EXPR_OP_PUT_ITEM, &ex)) != SL_OK)
     return err;
   if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &t)) != SL_OK)
     return err;
@@ -33,10 +39,15 @@ sl_err sl_action_delete_item(sl_req *req) {
     return err;
   if ((err = sl_store_item_get(txn, t, &kv, req->arena, &old, &found, NULL)) != SL_OK)
     goto out;
+  bool ok = sl_expr_eval(ex.cond, found ? &old : NULL);
   sl_write_plan_init(req, &plan, t, &kv, found ? &old : NULL, NULL);
-  sl_write_plan_price(req, &plan, false, false);
+  sl_write_plan_price(req, &plan, false, !ok);
   if ((err = sl_req_admit(req, plan.charges, plan.n_charges)) != SL_OK)
     goto out;
+  if (!ok) {
+    err = sl_conds_failed(req, &ex, found ? &old : NULL);
+    goto out;
+  }
   if ((err = sl_write_plan_apply(req, txn, &plan)) != SL_OK)
     goto out;
   sl_jw *w = &req->w;

@@ -2,13 +2,13 @@
  * GetItem — reads one item by its full key.
  * Pinned by tests/conformance/test_get_item.py and test_item_size.py.
  *
- * Request: TableName, Key, ConsistentRead, ReturnConsumedCapacity, plus the
- * projection members handled by the expression layer.
+ * Request: TableName, Key, ConsistentRead, ProjectionExpression (or legacy
+ * AttributesToGet) with ExpressionAttributeNames, ReturnConsumedCapacity.
  * Cost (facts §2.2): the item's size rounded up to 4 KB, 1 unit per 4 KB
  * strongly consistent, half eventually consistent; a missing item still
  * costs the minimum.
  */
-#include "api/req.h"
+#include "api/reads.h"
 #include "store/key.h"
 
 sl_err sl_action_get_item(sl_req *req) {
@@ -20,6 +20,9 @@ sl_err sl_action_get_item(sl_req *req) {
   size_t size;
   sl_err err = sl_item_from_json(&req->fail, req->arena, sl_json_get(req->body, "Key"), &key);
   if (err != SL_OK)
+    return err;
+  sl_read_exprs ex;
+  if ((err = sl_reads_parse(req, NULL, NULL, SL_READS_GET, &ex)) != SL_OK)
     return err;
   if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &t)) != SL_OK)
     return err;
@@ -46,8 +49,10 @@ sl_err sl_action_get_item(sl_req *req) {
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
   if (found) {
+    /* A projection that selects nothing returns an empty Item. */
+    sl_item p = sl_reads_project(req, &ex, &item);
     sl_jw_key_c(w, "Item");
-    sl_item_write_json(w, &item);
+    sl_item_write_json(w, &p);
   }
   if (rcc != SL_RCC_NONE) {
     sl_consumed c = {.table_name = sl_req_str(req->body, "TableName"), .table_read_mu = mu};

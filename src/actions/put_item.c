@@ -1,21 +1,19 @@
 /*
- * PutItem — creates or replaces one item.
- * Pinned by tests/conformance/test_put_item.py and test_item_size.py.
+ * PutItem — creates or replaces one item, optionally under a condition.
+ * Pinned by tests/conformance/test_put_item.py, test_item_size.py and
+ * test_condition_expression.py.
  *
- * Request: TableName, Item, ReturnValues (NONE | ALL_OLD),
- * ReturnConsumedCapacity, ReturnItemCollectionMetrics, plus the condition
- * members handled by the expression layer.
- * Order of checks (the service's): table exists, item values and keys,
- * ReturnValues, then the write itself: read the old item, apply, price,
- * admit, commit.
+ * Request: TableName, Item, ConditionExpression (or legacy Expected +
+ * ConditionalOperator), ExpressionAttributeNames/Values, ReturnValues (NONE |
+ * ALL_OLD), ReturnValuesOnConditionCheckFailure, ReturnConsumedCapacity,
+ * ReturnItemCollectionMetrics.
+ * Order of checks (the service's): item values and expressions, the table,
+ * the item against the key schema, ReturnValues; then the write: read the old
+ * item, evaluate the condition, price (a failed condition still costs),
+ * admit (a throttle wins over a failed condition), then apply or fail.
  */
+#include "api/conds.h"
 #include "api/write.h"
-
-/* apply: the new item replaces whatever was there. */
-static const sl_item *apply(const sl_item *item, const sl_item *old) {
-  (void)old;
-  return item;
-}
 
 sl_err sl_action_put_item(sl_req *req) {
   sl_table *t;
@@ -24,8 +22,11 @@ sl_err sl_action_put_item(sl_req *req) {
   sl_txn *txn = NULL;
   bool found;
   sl_write_plan plan;
+  sl_write_exprs ex;
   sl_err err = sl_item_from_json(&req->fail, req->arena, sl_json_get(req->body, "Item"), &item);
   if (err != SL_OK)
+    return err;
+  if ((err = sl_conds_parse(req, req->body, SL_EXPR_OP_PUT_ITEM, &ex)) != SL_OK)
     return err;
   if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &t)) != SL_OK)
     return err;
@@ -40,11 +41,15 @@ sl_err sl_action_put_item(sl_req *req) {
     return err;
   if ((err = sl_store_item_get(txn, t, &kv, req->arena, &old, &found, NULL)) != SL_OK)
     goto out;
-  const sl_item *next = apply(&item, found ? &old : NULL);
-  sl_write_plan_init(req, &plan, t, &kv, found ? &old : NULL, next);
-  sl_write_plan_price(req, &plan, false, false);
+  bool ok = sl_expr_eval(ex.cond, found ? &old : NULL);
+  sl_write_plan_init(req, &plan, t, &kv, found ? &old : NULL, &item);
+  sl_write_plan_price(req, &plan, false, !ok);
   if ((err = sl_req_admit(req, plan.charges, plan.n_charges)) != SL_OK)
     goto out;
+  if (!ok) {
+    err = sl_conds_failed(req, &ex, found ? &old : NULL);
+    goto out;
+  }
   if ((err = sl_write_plan_apply(req, txn, &plan)) != SL_OK)
     goto out;
   sl_jw *w = &req->w;

@@ -92,6 +92,15 @@ const sl_av *sl_av_map_get(const sl_av *m, sl_str name) {
   return a ? &a->v : NULL;
 }
 
+int sl_av_cmp_scalar(const sl_av *a, const sl_av *b) {
+  if (a->type == SL_AV_N && b->type == SL_AV_N) {
+    sl_num x, y;
+    if (sl_num_parse(a->s, &x) == SL_NUM_OK && sl_num_parse(b->s, &y) == SL_NUM_OK)
+      return sl_num_cmp(&x, &y);
+  }
+  return sl_str_cmp(a->s, b->s);
+}
+
 bool sl_av_eq(const sl_av *a, const sl_av *b) {
   if (a->type != b->type)
     return false;

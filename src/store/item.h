@@ -112,6 +112,10 @@ size_t sl_item_size(const sl_item *it);
 const sl_av *sl_item_get(const sl_item *it, sl_str name);
 const sl_av *sl_av_map_get(const sl_av *m, sl_str name);
 
+/* Order of two scalar key values of the same type: S and B bytewise, N
+ * numerically (DynamoDB's sort-key order). <0, 0, >0. */
+int sl_av_cmp_scalar(const sl_av *a, const sl_av *b);
+
 /* Deep equality (sets compare as sets; numbers numerically — canonical text
  * makes that bytewise). */
 bool sl_av_eq(const sl_av *a, const sl_av *b);
