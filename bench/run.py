@@ -65,8 +65,11 @@ def wait_port(port, timeout=60.0, path="/"):
 
 
 def rss_mb(pid):
-    """Resident memory of a process and its children, in MB."""
+    """Resident memory of a process and its children, in MB: (total, shared-memory
+    part). sluice's in-memory storage is a tmpfs file mapped by LMDB: its pages
+    show as RssShmem and are the table data itself, not the server's footprint."""
     total = 0
+    shmem = 0
     pids = [pid]
     try:
         out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
@@ -79,9 +82,11 @@ def rss_mb(pid):
                 for line in f:
                     if line.startswith("VmRSS:"):
                         total += int(line.split()[1])
+                    if line.startswith("RssShmem:"):
+                        shmem += int(line.split()[1])
         except OSError:
             pass
-    return total / 1024.0
+    return total / 1024.0, shmem / 1024.0
 
 
 def wrk(port, script, conns, seconds):
@@ -183,6 +188,7 @@ def main():
         proc = start()
         try:
             startup = wait_port(port)
+            results[(name, "rss_idle")] = rss_mb(proc.p.pid)
             setup_tables(port)
             for key, label, script in workloads:
                 for conns in (1, 32):
@@ -218,7 +224,10 @@ def main():
         print(f"\nceiling: {ceiling_label}: {ceiling:,.0f} req/s at 32 connections; "
               f"sluice PutItem/GetItem best = {best / ceiling:.2f} of it")
     for name, _, _ in servers:
-        print(f"{name}: resident memory after the load {results[(name, 'rss')]:.1f} MB, "
+        total, shmem = results[(name, "rss")]
+        idle, _ = results[(name, "rss_idle")]
+        print(f"{name}: resident memory {idle:.1f} MB at start, {total:.1f} MB after the load "
+              f"({shmem:.1f} MB of it the in-memory table data, {total - shmem:.1f} MB the process); "
               f"start to first answer {results[(name, 'startup')] * 1000:.1f} ms")
 
 
