@@ -1,6 +1,231 @@
-/* Placeholder while the operation is written (tests/conformance/test_batch_write_item.py). */
-#include "api/req.h"
+/*
+ * BatchWriteItem — up to 25 puts and deletes over one or more tables, each
+ * admitted by the capacity engine on its own.
+ * Pinned by tests/conformance/test_batch_write_item.py and
+ * test_batch_capacity.py.
+ *
+ * Request: RequestItems {table name or ARN: [{PutRequest: {Item}} |
+ * {DeleteRequest: {Key}}, ...]}, ReturnConsumedCapacity,
+ * ReturnItemCollectionMetrics (accepted; no table has item collection
+ * metrics to report until LSIs track collection sizes, and the member is then
+ * left out, as DynamoDB Local does).
+ *
+ * Order of checks (dynalite's record of the service's texts, DynamoDB Local's
+ * order):
+ *  1. per table, in request order: every request holds exactly one of
+ *     PutRequest / DeleteRequest ("Supplied AttributeValue has more than one
+ *     datatypes set, ..." — the service's text, even for an empty request);
+ *     then per request its values (the item codec), a put's size, and the
+ *     running count: the 26th request is "Too many items requested for the
+ *     BatchWriteItem call";
+ *  2. every table exists (ResourceNotFoundException);
+ *  3. each item or key against its table's key schema, where a put whose key
+ *     attribute is missing or of another type gets "The provided key element
+ *     does not match the schema" (not PutItem's texts), and no two requests
+ *     touch one item, even across a table named once by name and once by ARN
+ *     ("Provided list of item keys contains duplicates").
+ * All of that happens before anything is written.
+ *
+ * Then, in one write transaction: each request's old item is read, its write
+ * planned and priced exactly as PutItem / DeleteItem do (api/write.h), and
+ * admitted on its own, in request order (capacity-model.md §3). Admitted
+ * writes are applied and committed once; throttled ones come back in
+ * UnprocessedItems as they were sent. Only when every write is throttled does
+ * the call fail, with the exception of the first throttle, writing nothing.
+ * ConsumedCapacity is a list with one entry per RequestItems key, counting the
+ * admitted writes.
+ */
+#include "api/batch.h"
+#include "api/write.h"
+
+#define MAX_REQUESTS 25
+
+typedef struct {
+  sl_str given;       /* the RequestItems key: a name or an ARN */
+  sl_table *t;        /* resolved in step 2 */
+  bool any_throttled; /* some request of this table is unprocessed */
+  sl_consumed consumed;
+} write_table;
+
+typedef struct {
+  const sl_json *value; /* the Item or Key as sent */
+  bool put;
+  uint32_t table; /* index into the tables */
+  sl_item item;   /* a put's Item, a delete's Key */
+  sl_keyvals kv;
+  sl_str key; /* storage key: duplicate detection */
+  sl_write_plan plan;
+  bool admitted;
+} write_req;
+
+static const char msg_not_one_request[] =
+    "Supplied AttributeValue has more than one datatypes set, "
+    "must contain exactly one of the supported datatypes";
+
+static bool one_request(const sl_json *r) {
+  if (!r || r->type != SL_JSON_OBJECT)
+    return false;
+  return sl_req_has(r, "PutRequest") != sl_req_has(r, "DeleteRequest");
+}
+
+/* Step 1 for one table's list: request shapes, values, sizes and the count. */
+static sl_err parse_table(sl_req *req, const sl_json *list, uint32_t table, write_req *reqs,
+                          uint32_t *n) {
+  for (size_t i = 0; i < list->arr.n; i++)
+    if (!one_request(list->arr.items[i]))
+      return sl_fail(req, SL_E_VALIDATION, "%s", msg_not_one_request);
+  for (size_t i = 0; i < list->arr.n; i++) {
+    const sl_json *r = list->arr.items[i];
+    bool put = sl_req_has(r, "PutRequest");
+    const sl_json *v = put ? sl_json_get(sl_json_get(r, "PutRequest"), "Item")
+                           : sl_json_get(sl_json_get(r, "DeleteRequest"), "Key");
+    sl_item item;
+    sl_err err = sl_item_from_json(&req->fail, req->arena, v, &item);
+    if (err != SL_OK)
+      return err;
+    if (put && sl_item_size(&item) > SL_ITEM_MAX_BYTES)
+      return sl_fail(req, SL_E_VALIDATION, "Item size has exceeded the maximum allowed size");
+    if (*n == MAX_REQUESTS)
+      return sl_fail(req, SL_E_VALIDATION, "Too many items requested for the BatchWriteItem call");
+    write_req *w = &reqs[(*n)++];
+    w->value = v;
+    w->put = put;
+    w->table = table;
+    w->item = item;
+  }
+  return SL_OK;
+}
+
+/* Step 3 for one request: its key against the table, and no earlier request
+ * on the same item. */
+static sl_err check_request(sl_req *req, const sl_table *t, write_req *reqs, uint32_t i) {
+  write_req *w = &reqs[i];
+  sl_err err;
+  if (w->put) {
+    /* The service words a bad key in a batch put like a bad Key (dynalite
+     * actions/batchWriteItem.js rewrites PutItem's texts to this one). */
+    if (!sl_item_keyvals(&w->item, &t->key, &w->kv))
+      return sl_fail(req, SL_E_VALIDATION, "The provided key element does not match the schema");
+    err = sl_req_check_item(req, t, &w->item, &w->kv);
+  } else {
+    err = sl_req_check_key(req, t, &w->item, &w->kv);
+  }
+  if (err != SL_OK)
+    return err;
+  w->key = sl_batch_item_key(req, t, &w->kv);
+  for (uint32_t j = 0; j < i; j++)
+    if (sl_str_eq(reqs[j].key, w->key))
+      return sl_fail(req, SL_E_VALIDATION, "Provided list of item keys contains duplicates");
+  return SL_OK;
+}
+
+static void write_unprocessed(sl_jw *w, const write_table *tables, uint32_t n_tables,
+                              const write_req *reqs, uint32_t n) {
+  sl_jw_key_c(w, "UnprocessedItems");
+  sl_jw_obj_begin(w);
+  for (uint32_t ti = 0; ti < n_tables; ti++) {
+    if (!tables[ti].any_throttled)
+      continue;
+    sl_jw_key(w, tables[ti].given);
+    sl_jw_arr_begin(w);
+    for (uint32_t i = 0; i < n; i++) {
+      if (reqs[i].table != ti || reqs[i].admitted)
+        continue;
+      sl_jw_obj_begin(w);
+      sl_jw_key_c(w, reqs[i].put ? "PutRequest" : "DeleteRequest");
+      sl_jw_obj_begin(w);
+      sl_jw_key_c(w, reqs[i].put ? "Item" : "Key");
+      sl_jw_value(w, reqs[i].value);
+      sl_jw_obj_end(w);
+      sl_jw_obj_end(w);
+    }
+    sl_jw_arr_end(w);
+  }
+  sl_jw_obj_end(w);
+}
 
 sl_err sl_action_batch_write_item(sl_req *req) {
-  return sl_fail(req, SL_E_INTERNAL_SERVER_ERROR, "not implemented yet");
+  const sl_json *items = sl_json_get(req->body, "RequestItems");
+  size_t n_members = items && items->type == SL_JSON_OBJECT ? items->obj.n : 0;
+  write_table *tables = sl_arena_calloc(req->arena, n_members ? n_members : 1, sizeof(*tables));
+  write_req *reqs = sl_arena_calloc(req->arena, MAX_REQUESTS, sizeof(*reqs));
+  uint32_t n_tables = 0, n = 0, n_admitted = 0, n_throttled = 0;
+  sl_cap_verdict first_throttle = {0};
+  sl_txn *txn = NULL;
+  sl_err err;
+
+  /* 1. Shapes and values, table by table. */
+  for (size_t i = 0; i < n_members; i++) {
+    const sl_json_member *m = &items->obj.members[i];
+    if (sl_batch_member_shadowed(items, i) || !m->value || m->value->type != SL_JSON_ARRAY)
+      continue;
+    tables[n_tables].given = m->key;
+    if ((err = parse_table(req, m->value, n_tables, reqs, &n)) != SL_OK)
+      return err;
+    n_tables++;
+  }
+  /* 2. Tables. */
+  for (uint32_t ti = 0; ti < n_tables; ti++)
+    if ((err = sl_batch_table(req, tables[ti].given, &tables[ti].t)) != SL_OK)
+      return err;
+  /* 3. Keys against their tables; duplicates. */
+  for (uint32_t i = 0; i < n; i++)
+    if ((err = check_request(req, tables[reqs[i].table].t, reqs, i)) != SL_OK)
+      return err;
+  sl_rcc rcc = sl_req_rcc(req->body);
+
+  /* Read, plan, price and admit each write in request order. */
+  if ((err = sl_store_begin(req->app->store, true, &req->fail, &txn)) != SL_OK)
+    return err;
+  for (uint32_t i = 0; i < n; i++) {
+    write_req *w = &reqs[i];
+    write_table *wt = &tables[w->table];
+    sl_item *old = sl_arena_alloc(req->arena, sizeof(*old));
+    bool found;
+    if ((err = sl_store_item_get(txn, wt->t, &w->kv, req->arena, old, &found, NULL)) != SL_OK)
+      goto out;
+    sl_write_plan_init(req, &w->plan, wt->t, &w->kv, found ? old : NULL, w->put ? &w->item : NULL);
+    sl_write_plan_price(req, &w->plan, false, false);
+    sl_cap_verdict v;
+    if (sl_cap_admit(req->app->cap, w->plan.charges, w->plan.n_charges, &v)) {
+      w->admitted = true;
+      n_admitted++;
+      sl_write_plan_consumed(&w->plan, &wt->consumed);
+    } else {
+      if (n_throttled++ == 0)
+        first_throttle = v;
+      wt->any_throttled = true;
+    }
+  }
+  if (n > 0 && n_admitted == 0) {
+    err = sl_req_throttled(req, &first_throttle);
+    goto out;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (reqs[i].admitted && (err = sl_write_plan_apply(req, txn, &reqs[i].plan)) != SL_OK)
+      goto out;
+
+  sl_jw *w = &req->w;
+  sl_jw_obj_begin(w);
+  write_unprocessed(w, tables, n_tables, reqs, n);
+  if (rcc != SL_RCC_NONE) {
+    sl_jw_key_c(w, "ConsumedCapacity");
+    sl_jw_arr_begin(w);
+    for (uint32_t ti = 0; ti < n_tables; ti++) {
+      tables[ti].consumed.table_name = tables[ti].given;
+      sl_req_write_consumed(req, &tables[ti].consumed, rcc);
+    }
+    sl_jw_arr_end(w);
+  }
+  sl_jw_obj_end(w);
+  err = sl_store_commit(txn, &req->fail);
+  txn = NULL;
+  if (err == SL_OK)
+    for (uint32_t i = 0; i < n; i++)
+      if (reqs[i].admitted)
+        sl_write_plan_committed(req, &reqs[i].plan);
+out:
+  if (txn)
+    sl_store_abort(txn);
+  return err;
 }
