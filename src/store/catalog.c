@@ -135,6 +135,38 @@ static void write_tp(sl_jw *w, const sl_throughput *tp) {
   sl_jw_obj_end(w);
 }
 
+/* Binary keys as lower-case hex strings (JSON strings must be UTF-8). */
+static void write_hex(sl_jw *w, const uint8_t *p, size_t len) {
+  static const char digits[] = "0123456789abcdef";
+  char buf[2 * SL_CURSOR_KEY_MAX];
+  for (size_t i = 0; i < len; i++) {
+    buf[2 * i] = digits[p[i] >> 4];
+    buf[2 * i + 1] = digits[p[i] & 15];
+  }
+  sl_jw_str(w, sl_str_make(buf, 2 * len));
+}
+
+static int hex_digit(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  return -1;
+}
+
+/* Reads write_hex's form into out[cap]; returns the length, 0 if malformed. */
+static uint16_t read_hex(const sl_json *v, uint8_t *out, size_t cap) {
+  if (!v || v->type != SL_JSON_STRING || v->str.len % 2 || v->str.len / 2 > cap)
+    return 0;
+  for (size_t i = 0; i < v->str.len / 2; i++) {
+    int hi = hex_digit(v->str.p[2 * i]), lo = hex_digit(v->str.p[2 * i + 1]);
+    if (hi < 0 || lo < 0)
+      return 0;
+    out[i] = (uint8_t)(hi << 4 | lo);
+  }
+  return (uint16_t)(v->str.len / 2);
+}
+
 void sl_table_write_record(sl_buf *b, const sl_table *t) {
   sl_jw w;
   sl_jw_init(&w, b);
@@ -186,6 +218,14 @@ void sl_table_write_record(sl_buf *b, const sl_table *t) {
     W_INT(&w, "status_until_ms", x->status_until_ms);
     sl_jw_key_c(&w, "tp");
     write_tp(&w, &x->tp);
+    if (x->online) {
+      sl_jw_key_c(&w, "online");
+      sl_jw_bool(&w, true);
+      W_INT(&w, "alloc_until_ms", x->alloc_until_ms);
+      W_INT(&w, "backfill_scanned", x->backfill_scanned);
+      sl_jw_key_c(&w, "backfill_key");
+      write_hex(&w, x->backfill_key, x->backfill_key_len);
+    }
     sl_jw_obj_end(&w);
   }
   sl_jw_arr_end(&w);
@@ -322,6 +362,12 @@ sl_table *sl_table_read_record(sl_str record) {
     const sl_json *tp = sl_json_get(o, "tp");
     if (tp)
       read_tp(tp, &x->tp);
+    /* Online-creation state; absent from records written before it existed. */
+    x->online = get_bool(o, "online");
+    x->alloc_until_ms = (uint64_t)get_int(o, "alloc_until_ms");
+    x->backfill_scanned = (uint64_t)get_int(o, "backfill_scanned");
+    x->backfill_key_len =
+        read_hex(sl_json_get(o, "backfill_key"), x->backfill_key, sizeof(x->backfill_key));
   }
   t->n_indexes = (uint32_t)ni;
   const sl_json *tp = sl_json_get(root, "tp");

@@ -79,6 +79,9 @@ typedef struct {
   uint64_t last_ppr_update_ms;      /* BillingModeSummary.LastUpdateToPayPerRequestDateTime */
 } sl_throughput;
 
+/* Longest storage key a cursor may hold (LMDB keys are at most 511 bytes). */
+#define SL_CURSOR_KEY_MAX 512
+
 typedef struct {
   sl_str name;
   sl_str arn;
@@ -92,8 +95,20 @@ typedef struct {
   bool backfilling;
   uint64_t status_until_ms; /* when CREATING/UPDATING/DELETING ends */
   sl_throughput tp;         /* GSI only */
+  /* Online creation (a GSI added by UpdateTable, api/backfill.h): while
+   * 'online' the index stays CREATING until its backfill has read every
+   * item (status_until_ms is then unused). The backfill fields below are the
+   * exception to "never edited in place": the backfill updates them on the
+   * installed version and saves the record in the same transaction as the
+   * entries it writes, so a restart resumes where it stopped. */
+  bool online;
+  uint64_t alloc_until_ms;   /* end of the resource-allocation phase (Backfilling false) */
+  uint64_t backfill_scanned; /* table items read so far */
+  uint16_t backfill_key_len; /* 0: nothing read yet */
+  uint8_t backfill_key[SL_CURSOR_KEY_MAX]; /* storage key of the last item read */
   /* runtime */
   uint64_t item_count, size_bytes;
+  uint64_t backfill_step_ms; /* when the backfill last ran (backfill_rate budget) */
   struct sl_cap_res *cap;
   struct sl_metrics_res *metrics;
 } sl_index;
@@ -127,6 +142,12 @@ struct sl_table {
   uint64_t ttl_changed_ms;
   /* runtime */
   uint64_t item_count, size_bytes;
+  /* The TTL sweep (api/ttl.h): a pass walks the items in key order from
+   * ttl_cursor, a bounded number per tick. */
+  bool ttl_sweeping;
+  uint64_t ttl_pass_ms; /* when the current or last pass started; 0: never */
+  uint16_t ttl_cursor_len;
+  uint8_t ttl_cursor[SL_CURSOR_KEY_MAX];
   struct sl_cap_res *cap;
   struct sl_metrics_res *metrics;
   void *user; /* owned by higher layers (e.g. idempotency tokens); never persisted */
