@@ -35,6 +35,21 @@ typedef enum {
 
 const char *sl_op_name(sl_op op);
 
+/* What a request leaves for metrics (api/throttle.c): units consumed per
+ * resource and direction, summed over the request and recorded once at its
+ * end (ConsumedCapacityUnits' SampleCount counts requests). */
+#define SL_REQ_MAX_USED 8
+typedef struct {
+  int64_t start_us;       /* CLOCK_MONOTONIC at arrival (SuccessfulRequestLatency) */
+  int64_t returned_items; /* ReturnedItemCount; < 0: not a reading operation */
+  uint32_t n_used;
+  struct {
+    sl_cap_res *res;
+    uint8_t dir; /* sl_cap_dir */
+    int64_t mu;
+  } used[SL_REQ_MAX_USED];
+} sl_req_metrics;
+
 typedef struct sl_req sl_req;
 struct sl_req {
   sl_app *app;
@@ -46,6 +61,7 @@ struct sl_req {
   int64_t now_ms;
   char request_id[56];
   sl_table *table; /* the table the request is about, once resolved (metrics) */
+  sl_req_metrics metrics;
 };
 
 /* Records a failure on the request and returns its code (STYLE.md). */
@@ -131,8 +147,26 @@ int64_t sl_cost_write_mu(size_t bytes);
 /* Admits the charges, or fails the request with the exception, message and
  * ThrottlingReasons the service sends (facts §1.2–1.4). */
 sl_err sl_req_admit(sl_req *req, const sl_cap_charge *charges, size_t n);
-/* Fails the request for a throttled verdict. */
+/* Fails the request for a throttled verdict (recorded in metrics without
+ * keys: prefer sl_req_check, which knows the charges). */
 sl_err sl_req_throttled(sl_req *req, const sl_cap_verdict *v);
+/* Query/Scan pages: checks the charges before reading (a throttle is
+ * recorded in the engine and in metrics and fails the request, as
+ * sl_req_admit does), and debits the page's actual cost after (consumed
+ * units recorded). */
+sl_err sl_req_check(sl_req *req, const sl_cap_charge *charges, size_t n);
+void sl_req_debit(sl_req *req, const sl_cap_charge *charges, size_t n);
+
+/* ---- metrics (api/throttle.c) ---- */
+
+/* Dispatch calls begin on arrival and end once the outcome is known: end
+ * records the consumed units, the outcome (ThrottledRequests, UserErrors,
+ * SystemErrors, ConditionalCheckFailedRequests, TransactionConflict) and
+ * the latency of a successful data-plane request. */
+void sl_req_metrics_begin(sl_req *req);
+void sl_req_metrics_end(sl_req *req);
+/* ReturnedItemCount of a Query, Scan or batch read (items in the reply). */
+void sl_req_record_returned(sl_req *req, int64_t n);
 /* The exception and message of a throttled verdict (the first failing check
  * chooses them, spec §3). */
 void sl_throttle_exception(const sl_cap_verdict *v, sl_err *code, const char **message);
