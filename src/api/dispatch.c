@@ -110,6 +110,7 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
   req.arena = &app->arena;
   sl_failure_init(&req.fail, req.arena);
   make_request_id(app, req.request_id);
+  sl_req_metrics_begin(&req);
   app->requests++;
   /* A request sent as application/json is answered as application/json. */
   hresp->content_type = sl_str_eq_c(sl_http_header_get(hreq, "content-type"), "application/json")
@@ -174,7 +175,9 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
   }
   SL_ASSERT(req.fail.code == SL_OK);
   sl_api_finish(hresp, req.request_id, 200);
+  sl_req_metrics_end(&req);
   return;
 error:
   reply_error(app, hresp, &req.fail, req.request_id);
+  sl_req_metrics_end(&req);
 }
