@@ -1,7 +1,9 @@
 /* The admin API; see admin.h. */
 #include "admin/admin.h"
+#include "admin/metrics_http.h"
 #include "api/tables.h"
 #include "cap/cap.h"
+#include "metrics/metrics.h"
 #include "base/json.h"
 #include "base/log.h"
 
@@ -95,6 +97,8 @@ static void reset(sl_app *app, sl_http_response *resp) {
       return;
     }
     sl_tables_detach_capacity(app, t);
+    if (app->metrics)
+      sl_metrics_forget_table(app->metrics, t->name);
     sl_catalog_remove(app->catalog, t->name);
   }
   resp->body.len = 0;
@@ -199,6 +203,8 @@ static void config(sl_app *app, sl_http_response *resp) {
 }
 
 void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) {
+  if (sl_metrics_http_handle(app, req, resp))
+    return;
   bool get = sl_str_eq_c(req->method, "GET"), post = sl_str_eq_c(req->method, "POST");
   sl_str tables = SL_STR("/_sluice/tables/"), suffix = SL_STR("/capacity");
   if (get && sl_str_starts_with(req->path, tables) && req->path.len > tables.len + suffix.len &&
