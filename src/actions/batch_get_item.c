@@ -15,7 +15,11 @@
  *     list of item keys contains duplicates", before the table is even looked
  *     up), and the running count: the 101st key is "Too many items requested
  *     for the BatchGetItem call"; AttributesToGet without duplicates;
- *  2. every table exists (ResourceNotFoundException);
+ *  2. every table exists (ResourceNotFoundException). DynamoDB Local looks
+ *     each table up and checks its keys table by table, in the order of its
+ *     hash map, so which error wins between a bad key in one table and an
+ *     unknown other table depends on the names; sluice looks every table up
+ *     first, in request order;
  *  3. per table: its projection (api/reads.h), then each key against the key
  *     schema, and no item asked twice across a table named once by name and
  *     once by ARN.

@@ -18,7 +18,11 @@
  *     then per request its values (the item codec), a put's size, and the
  *     running count: the 26th request is "Too many items requested for the
  *     BatchWriteItem call";
- *  2. every table exists (ResourceNotFoundException);
+ *  2. every table exists (ResourceNotFoundException). DynamoDB Local looks
+ *     each table up and checks its keys table by table, in the order of its
+ *     hash map, so which error wins between a bad key in one table and an
+ *     unknown other table depends on the names; sluice looks every table up
+ *     first, in request order;
  *  3. each item or key against its table's key schema, where a put whose key
  *     attribute is missing or of another type gets "The provided key element
  *     does not match the schema" (not PutItem's texts), and no two requests
