@@ -199,6 +199,7 @@ typedef struct {
   sl_expr_action *acts; /* in request order */
   uint32_t n;
   sl_expr_proj paths; /* the action paths, for UPDATED_OLD / UPDATED_NEW */
+  bool legacy;        /* from AttributeUpdates: legacy type rules and messages */
 } sl_expr_update;
 
 /* Query key condition, extracted and checked against a key schema. */
@@ -240,7 +241,8 @@ typedef struct {
   uint32_t n_names;
   sl_expr_value *values;
   uint32_t n_values;
-  sl_expr_param param; /* the expression being parsed (messages) */
+  sl_expr_param param;     /* the expression being parsed (messages) */
+  const char *filter_name; /* "QueryFilter" once a legacy filter was read (messages) */
 } sl_expr_ctx;
 
 /* Validates and decodes ExpressionAttributeNames / ExpressionAttributeValues
@@ -274,7 +276,8 @@ sl_err sl_expr_parse_key_condition(sl_expr_ctx *cx, sl_str text, const sl_key_sc
                                    sl_expr_keycond *out);
 
 /* Query only: "Filter Expression can only contain non-primary key attributes:
- * Primary key attribute: pk". */
+ * Primary key attribute: pk" ("QueryFilter can only contain ..." for a legacy
+ * QueryFilter). */
 sl_err sl_expr_filter_check_keys(sl_expr_ctx *cx, const sl_expr *filter, const sl_key_schema *ks);
 /* UpdateItem: "One or more parameter values were invalid: Cannot update
  * attribute pk. This attribute is part of the key" for a path starting at a

@@ -74,14 +74,23 @@ typedef struct {
   tok cur;
   tok prev;
   bool has_prev;
+  tok next; /* the token after cur, once peeked */
+  bool has_next;
   uint32_t n_ops;
   sl_str reserved;
 } parser;
 
-static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
-static bool is_word(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
-static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+/* Character classes: 1 letter, 2 digit, 4 '_', 8 space. */
+enum { C_ALPHA = 1, C_DIGIT = 2, C_UNDER = 4, C_SPACE = 8 };
+static const uint8_t cclass[256] = {
+    ['\t'] = C_SPACE, ['\n'] = C_SPACE,        ['\r'] = C_SPACE,        [' '] = C_SPACE,
+    ['_'] = C_UNDER,  ['0' ... '9'] = C_DIGIT, ['A' ... 'Z'] = C_ALPHA, ['a' ... 'z'] = C_ALPHA,
+};
+
+static bool is_alpha(char c) { return cclass[(unsigned char)c] & C_ALPHA; }
+static bool is_digit(char c) { return cclass[(unsigned char)c] & C_DIGIT; }
+static bool is_word(char c) { return cclass[(unsigned char)c] & (C_ALPHA | C_DIGIT | C_UNDER); }
+static bool is_space(char c) { return cclass[(unsigned char)c] & C_SPACE; }
 
 static bool word_is(const char *p, uint32_t len, const char *kw) {
   size_t n = strlen(kw);
@@ -218,7 +227,16 @@ static tok lex_at(const char *s, uint32_t len, uint32_t pos) {
 static void advance(parser *ps) {
   ps->prev = ps->cur;
   ps->has_prev = true;
-  ps->cur = lex_at(ps->s, ps->len, ps->cur.pos + ps->cur.len);
+  ps->cur = ps->has_next ? ps->next : lex_at(ps->s, ps->len, ps->cur.pos + ps->cur.len);
+  ps->has_next = false;
+}
+
+static uint8_t peek(parser *ps) {
+  if (!ps->has_next) {
+    ps->next = lex_at(ps->s, ps->len, ps->cur.pos + ps->cur.len);
+    ps->has_next = true;
+  }
+  return ps->next.kind;
 }
 
 static void parser_init(parser *ps, sl_expr_ctx *cx, sl_str text) {
@@ -437,7 +455,7 @@ static sl_err parse_operand(parser *ps, sl_expr_node **out) {
     return SL_OK;
   }
   case T_NAME:
-    if (lex_at(ps->s, ps->len, ps->cur.pos + ps->cur.len).kind == T_LPAREN)
+    if (peek(ps) == T_LPAREN)
       return parse_call(ps, parse_operand, out);
     /* fall through */
   case T_NAMEREF: {
@@ -682,7 +700,7 @@ static sl_err parse_set_operand(parser *ps, sl_expr_node **out) {
   sl_err err;
   switch (ps->cur.kind) {
   case T_NAME:
-    if (lex_at(ps->s, ps->len, ps->cur.pos + ps->cur.len).kind == T_LPAREN)
+    if (peek(ps) == T_LPAREN)
       return parse_call(ps, parse_set_operand, out);
     /* fall through */
   case T_NAMEREF:

@@ -174,7 +174,12 @@ static sl_err report_unused(sl_expr_ctx *cx, const char *what, const sl_str *key
 
 sl_err sl_expr_ctx_finish(sl_expr_ctx *cx) {
   uint32_t n = cx->n_names > cx->n_values ? cx->n_names : cx->n_values;
-  if (n == 0)
+  bool all_used = true;
+  for (uint32_t i = 0; i < cx->n_names; i++)
+    all_used = all_used && cx->names[i].used;
+  for (uint32_t i = 0; i < cx->n_values; i++)
+    all_used = all_used && cx->values[i].used;
+  if (n == 0 || all_used)
     return SL_OK;
   sl_str *keys = SL_NEW_ARRAY(cx->arena, sl_str, n);
   bool *used = SL_NEW_ARRAY(cx->arena, bool, n);
@@ -668,8 +673,8 @@ static sl_err filter_keys(sl_expr_ctx *cx, const sl_expr_node *n, const sl_key_s
   if (n->op == SL_EXPR_OP_PATH) {
     if (n->path.n && n->path.e[0].kind == SL_EXPR_ELEM_NAME && is_key_name(ks, n->path.e[0].name))
       return sl_failf(cx->f, SL_E_VALIDATION,
-                      "Filter Expression can only contain non-primary key attributes: Primary key "
-                      "attribute: %.*s",
+                      "%s can only contain non-primary key attributes: Primary key attribute: %.*s",
+                      cx->filter_name ? cx->filter_name : "Filter Expression",
                       SL_STR_FMT(n->path.e[0].name));
     return SL_OK;
   }
@@ -833,6 +838,11 @@ static sl_err key_extract(sl_expr_ctx *cx, const sl_expr_node *c, const sl_key_s
       "type";
   if (hl->v[0]->type != ks->hash_type)
     return sl_failf(cx->f, SL_E_VALIDATION, "%s", mismatch);
+  if (hl->v[0]->type != SL_AV_N && hl->v[0]->s.len == 0)
+    return sl_failf(cx->f, SL_E_VALIDATION,
+                    "One or more parameter values are not valid. The AttributeValue for a key "
+                    "attribute cannot contain an empty string value. Key: %.*s",
+                    SL_STR_FMT(ks->hash));
   memset(out, 0, sizeof(*out));
   out->hash = hl->v[0];
   if (rl) {

@@ -21,6 +21,7 @@ static const char *const msg_missing =
     "The provided expression refers to an attribute that does not exist in the item";
 static const char *const msg_type =
     "An operand in the update expression has an incorrect data type";
+static const char *const msg_legacy_type = "Type mismatch for attribute to update";
 static const char *const msg_path =
     "The document path provided in the update expression is invalid for update";
 
@@ -128,7 +129,9 @@ static sl_av set_merge(sl_arena *a, const sl_av *x, const sl_av *y, bool diff) {
 
 static bool is_set(uint8_t t) { return t == SL_AV_SS || t == SL_AV_NS || t == SL_AV_BS; }
 
-static sl_err compute(sl_expr_ctx *cx, const sl_expr_action *act, const sl_item *old, result *r) {
+static sl_err compute(sl_expr_ctx *cx, const sl_expr_action *act, const sl_item *old, bool legacy,
+                      result *r) {
+  const char *type_msg = legacy ? msg_legacy_type : msg_type;
   r->path = &act->path;
   r->kind = R_PUT;
   switch ((sl_expr_action_kind)act->kind) {
@@ -144,9 +147,18 @@ static sl_err compute(sl_expr_ctx *cx, const sl_expr_action *act, const sl_item 
       return SL_OK;
     }
     if (v->type == SL_AV_N)
-      return arith(cx, cur, v, false, &r->v);
+      return cur->type == SL_AV_N ? arith(cx, cur, v, false, &r->v) : fail(cx, type_msg);
     if (cur->type != v->type)
-      return fail(cx, msg_type);
+      return fail(cx, type_msg);
+    if (v->type == SL_AV_L) { /* legacy AttributeUpdates only: append */
+      r->v = (sl_av){.type = SL_AV_L, .n = cur->n + v->n};
+      r->v.list = SL_NEW_ARRAY(cx->arena, sl_av, r->v.n ? r->v.n : 1);
+      if (cur->n)
+        memcpy(r->v.list, cur->list, cur->n * sizeof(sl_av));
+      if (v->n)
+        memcpy(r->v.list + cur->n, v->list, v->n * sizeof(sl_av));
+      return SL_OK;
+    }
     r->v = set_merge(cx->arena, cur, v, false);
     return SL_OK;
   }
@@ -157,7 +169,7 @@ static sl_err compute(sl_expr_ctx *cx, const sl_expr_action *act, const sl_item 
       return SL_OK;
     }
     if (!is_set(cur->type) || cur->type != v->type)
-      return fail(cx, msg_type);
+      return fail(cx, type_msg);
     r->v = set_merge(cx->arena, cur, v, true);
     if (r->v.n == 0)
       r->kind = R_REMOVE;
@@ -301,7 +313,7 @@ sl_err sl_expr_update_apply(sl_expr_ctx *cx, const sl_expr_update *u, const sl_i
   result **ptrs = SL_NEW_ARRAY(cx->arena, result *, u->n);
   sl_err err;
   for (uint32_t i = 0; i < u->n; i++) {
-    if ((err = compute(cx, &u->acts[i], old, &rs[i])) != SL_OK)
+    if ((err = compute(cx, &u->acts[i], old, u->legacy, &rs[i])) != SL_OK)
       return err;
     ptrs[i] = &rs[i];
   }
