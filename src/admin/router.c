@@ -1,14 +1,17 @@
 /* Request routing; see router.h. */
 #include "admin/router.h"
 #include "admin/admin.h"
+#include "admin/dashboard.h"
 #include "api/api.h"
 #include "api/describe.h"
 
 void sl_router_handle(void *ctx, sl_http_request *req, sl_http_response *resp) {
   sl_app *app = ctx;
   sl_app_tick(app);
-  if (sl_str_starts_with(req->path, SL_STR("/_sluice/")) || sl_str_eq_c(req->path, "/metrics") ||
-      sl_str_starts_with(req->path, SL_STR("/dashboard"))) {
+  if (sl_admin_dashboard_path(req->path)) {
+    sl_admin_dashboard_handle(req, resp);
+  } else if (sl_str_starts_with(req->path, SL_STR("/_sluice/")) ||
+             sl_str_eq_c(req->path, "/metrics")) {
     sl_admin_handle(app, req, resp);
   } else if (sl_str_eq_c(req->method, "GET") && sl_str_eq_c(req->path, "/")) {
     /* The service answers a health check on GET /. */
