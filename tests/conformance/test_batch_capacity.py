@@ -1,0 +1,279 @@
+"""Batches under throttling (capacity-model.md §3): BatchWriteItem and BatchGetItem admit item
+by item in request order; throttled items come back in UnprocessedItems / UnprocessedKeys and
+are really not written (or not read and not charged); only when every item is throttled does
+the call fail, with the exception of the first throttle, and then nothing is written.
+
+Every test runs on a private sluice with a manual clock (conftest.manual_server), so refill
+happens only when a test advances the clock. DynamoDB Local ignores capacity: all marked
+`capacity`.
+"""
+import pytest
+
+from conftest import admin
+from test_capacity_http import ON_DEMAND_MSG, PROVISIONED_MSG, Client
+
+pytestmark = pytest.mark.capacity
+
+
+@pytest.fixture
+def client(manual_server):
+    return Client(manual_server.endpoint)
+
+
+def create(client, name, range_key=False, **kw):
+    attrs = [{"AttributeName": "pk", "AttributeType": "S"}]
+    schema = [{"AttributeName": "pk", "KeyType": "HASH"}]
+    if range_key:
+        attrs.append({"AttributeName": "sk", "AttributeType": "N"})
+        schema.append({"AttributeName": "sk", "KeyType": "RANGE"})
+    body = {"TableName": name, "AttributeDefinitions": attrs, "KeySchema": schema}
+    body.update(kw)
+    if "ProvisionedThroughput" not in kw:
+        body["BillingMode"] = "PAY_PER_REQUEST"
+    status, reply = client.call("CreateTable", body)
+    assert status == 200, reply
+    return reply["TableDescription"]["TableArn"]
+
+
+def item(pk, size=1000, sk=None):
+    """An item of about `size` bytes (1000: 1 WCU), exactly without a sort key."""
+    it = {"pk": {"S": pk}}
+    if sk is not None:
+        it["sk"] = {"N": str(sk)}
+    it["p"] = {"S": "x" * (size - 2 - len(pk) - 1 - (8 if sk is not None else 0))}
+    return it
+
+
+def key_of(it):
+    return {k: v for k, v in it.items() if k in ("pk", "sk")}
+
+
+def exists(client, table, key):
+    status, reply = client.call("GetItem", {"TableName": table, "Key": key})
+    assert status == 200, reply
+    return "Item" in reply
+
+
+def drain_write_partition(client, table, pk):
+    """Puts 1 KB items under one partition key until its partition throttles (about 870 with
+    the default burst of 850 ms at 1,032.5 WCU/s). Returns the number written."""
+    for i in range(5000):
+        status, reply = client.call("PutItem", {"TableName": table, "Item": item(pk, sk=i)})
+        if status != 200:
+            assert reply["throttlingReasons"][0]["reason"] == "TableWriteKeyRangeThroughputExceeded"
+            return i
+    raise AssertionError("the partition never throttled")
+
+
+# --- BatchWriteItem -----------------------------------------------------------------------
+
+# A provisioned table starts with one second of capacity (spec §5): of eight 1 KB puts the
+# first five are admitted, in request order, and the last three come back in UnprocessedItems
+# exactly as sent, not written. ConsumedCapacity counts the admitted ones only.
+def test_batch_write_partly_throttled_in_request_order(client):
+    create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
+                                                  "WriteCapacityUnits": 5})
+    items = [item(f"k{i}") for i in range(8)]
+    status, reply = client.call("BatchWriteItem", {
+        "RequestItems": {"prov": [{"PutRequest": {"Item": it}} for it in items]},
+        "ReturnConsumedCapacity": "TOTAL"})
+    assert status == 200, reply
+    assert reply["UnprocessedItems"] == {"prov": [{"PutRequest": {"Item": it}} for it in items[5:]]}
+    assert reply["ConsumedCapacity"] == [{"TableName": "prov", "CapacityUnits": 5.0}]
+    assert [exists(client, "prov", key_of(it)) for it in items] == [True] * 5 + [False] * 3
+
+
+# Sent again at once, the unprocessed items are all throttled: the call fails with the
+# provisioned exception and its reasons, and writes nothing. A second later the same
+# UnprocessedItems value goes through (the retry loop the SDKs implement).
+def test_batch_write_all_throttled_fails_then_retry_succeeds(client):
+    arn = create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
+                                                        "WriteCapacityUnits": 5})
+    items = [item(f"k{i}") for i in range(8)]
+    status, reply = client.call("BatchWriteItem", {
+        "RequestItems": {"prov": [{"PutRequest": {"Item": it}} for it in items]}})
+    unprocessed = reply["UnprocessedItems"]
+    status, reply = client.call("BatchWriteItem", {"RequestItems": unprocessed})
+    assert status == 400
+    assert reply["__type"] == ("com.amazonaws.dynamodb.v20120810#"
+                               "ProvisionedThroughputExceededException")
+    assert reply["message"] == PROVISIONED_MSG
+    assert reply["ThrottlingReasons"] == [
+        {"reason": "TableWriteProvisionedThroughputExceeded", "resource": arn}]
+    assert not any(exists(client, "prov", key_of(it)) for it in items[5:])
+    client.advance(1000)
+    status, reply = client.call("BatchWriteItem", {"RequestItems": unprocessed})
+    assert status == 200, reply
+    assert reply["UnprocessedItems"] == {}
+    assert all(exists(client, "prov", key_of(it)) for it in items)
+
+
+# A hot partition (spec §4) throttles the writes that land on it and only those: after one
+# item collection has spent its partition's burst, a batch mixing it with other partition
+# keys comes back with every hot write unprocessed, the others written (keys that happen to
+# share the hot partition are throttled with it), and each write where the reply says.
+def test_batch_write_against_hot_partition(client):
+    create(client, "hot", range_key=True)
+    drain_write_partition(client, "hot", "hot")
+    hot = [item("hot", sk=10000 + i) for i in range(5)]
+    cold = [item(f"cold{i}", sk=1) for i in range(20)]
+    status, reply = client.call("BatchWriteItem", {
+        "RequestItems": {"hot": [{"PutRequest": {"Item": it}} for it in hot + cold]},
+        "ReturnConsumedCapacity": "TOTAL"})
+    assert status == 200, reply
+    left = [r["PutRequest"]["Item"] for r in reply["UnprocessedItems"]["hot"]]
+    assert all(it in left for it in hot)
+    written = [it for it in cold if it not in left]
+    assert written, "every cold key landed on the hot partition"
+    assert reply["ConsumedCapacity"] == [{"TableName": "hot", "CapacityUnits": float(len(written))}]
+    for it in hot + cold:
+        assert exists(client, "hot", key_of(it)) == (it not in left)
+
+
+# A batch of nothing but hot writes fails as a whole with the on-demand exception, its
+# lower-case throttlingReasons and the table ARN, and writes nothing.
+def test_batch_write_all_on_hot_partition_fails(client):
+    arn = create(client, "hot", range_key=True)
+    drain_write_partition(client, "hot", "hot")
+    hot = [item("hot", sk=10000 + i) for i in range(3)]
+    status, reply = client.call("BatchWriteItem", {
+        "RequestItems": {"hot": [{"PutRequest": {"Item": it}} for it in hot]}})
+    assert status == 400
+    assert reply["__type"] == "com.amazon.coral.availability#ThrottlingException"
+    assert reply["message"] == ON_DEMAND_MSG
+    assert reply["throttlingReasons"] == [
+        {"reason": "TableWriteKeyRangeThroughputExceeded", "resource": arn}]
+    assert not any(exists(client, "hot", key_of(it)) for it in hot)
+
+
+# When every write is throttled, the exception is the first throttled write's: request order
+# decides between an exhausted provisioned table and a hot on-demand partition.
+@pytest.mark.parametrize("first", ["hot", "prov"])
+def test_batch_write_all_throttled_uses_first_throttle(client, first):
+    create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
+                                                  "WriteCapacityUnits": 1})
+    create(client, "hot", range_key=True)
+    assert client.call("PutItem", {"TableName": "prov", "Item": item("a")})[0] == 200
+    drain_write_partition(client, "hot", "hot")
+    entries = {"hot": [{"PutRequest": {"Item": item("hot", sk=99999)}}],
+               "prov": [{"PutRequest": {"Item": item("b")}}]}
+    order = [first, "prov" if first == "hot" else "hot"]
+    status, reply = client.call("BatchWriteItem", {"RequestItems": {t: entries[t] for t in order}})
+    assert status == 400
+    expected = "ThrottlingException" if first == "hot" else "ProvisionedThroughputExceededException"
+    assert reply["__type"].endswith("#" + expected)
+
+
+# A delete is admitted on its own too; a throttled delete leaves its item in place.
+def test_batch_delete_throttled_leaves_item(client):
+    create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
+                                                  "WriteCapacityUnits": 2})
+    for pk in ("a", "b"):
+        assert client.call("PutItem", {"TableName": "prov", "Item": item(pk)})[0] == 200
+    client.advance(1000)
+    status, reply = client.call("BatchWriteItem", {"RequestItems": {"prov": [
+        {"DeleteRequest": {"Key": {"pk": {"S": "a"}}}},
+        {"PutRequest": {"Item": item("c")}},
+        {"DeleteRequest": {"Key": {"pk": {"S": "b"}}}}]}})
+    assert status == 200, reply
+    assert reply["UnprocessedItems"] == {"prov": [{"DeleteRequest": {"Key": {"pk": {"S": "b"}}}}]}
+    assert [exists(client, "prov", {"pk": {"S": k}}) for k in "abc"] == [False, True, True]
+
+
+# --- BatchGetItem -------------------------------------------------------------------------
+
+def fill(client, table, pks):
+    for pk in pks:
+        assert client.call("PutItem", {"TableName": table, "Item": item(pk, size=100)})[0] == 200
+
+
+# Reads are admitted key by key too: a fresh table with 5 RCU serves ten 0.5 RCU reads, and
+# the two keys after them come back in UnprocessedKeys with the table's ConsistentRead and
+# projection members, ready to be sent again; ConsumedCapacity counts the ten.
+def test_batch_get_partly_throttled_in_request_order(client):
+    create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 5,
+                                                  "WriteCapacityUnits": 100})
+    pks = [f"k{i:02}" for i in range(12)]
+    fill(client, "prov", pks)
+    entry = {"ProjectionExpression": "#p", "ExpressionAttributeNames": {"#p": "pk"},
+             "ConsistentRead": False}
+    status, reply = client.call("BatchGetItem", {
+        "RequestItems": {"prov": dict(Keys=[{"pk": {"S": pk}} for pk in pks], **entry)},
+        "ReturnConsumedCapacity": "TOTAL"})
+    assert status == 200, reply
+    assert sorted(i["pk"]["S"] for i in reply["Responses"]["prov"]) == pks[:10]
+    assert reply["UnprocessedKeys"] == {
+        "prov": dict(Keys=[{"pk": {"S": pk}} for pk in pks[10:]], **entry)}
+    assert reply["ConsumedCapacity"] == [{"TableName": "prov", "CapacityUnits": 5.0}]
+
+
+# Sent again at once they are all throttled: the call fails with the provisioned exception
+# (read reason). A second later the UnprocessedKeys value is served.
+def test_batch_get_all_throttled_fails_then_retry_succeeds(client):
+    arn = create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 5,
+                                                        "WriteCapacityUnits": 100})
+    pks = [f"k{i:02}" for i in range(12)]
+    fill(client, "prov", pks)
+    status, reply = client.call("BatchGetItem", {
+        "RequestItems": {"prov": {"Keys": [{"pk": {"S": pk}} for pk in pks]}}})
+    unprocessed = reply["UnprocessedKeys"]
+    status, reply = client.call("BatchGetItem", {"RequestItems": unprocessed})
+    assert status == 400
+    assert reply["__type"].endswith("#ProvisionedThroughputExceededException")
+    assert reply["ThrottlingReasons"] == [
+        {"reason": "TableReadProvisionedThroughputExceeded", "resource": arn}]
+    client.advance(1000)
+    status, reply = client.call("BatchGetItem", {"RequestItems": unprocessed})
+    assert status == 200, reply
+    assert sorted(i["pk"]["S"] for i in reply["Responses"]["prov"]) == pks[10:]
+    assert reply["UnprocessedKeys"] == {}
+
+
+# A hot read partition: once strongly consistent reads of a 400 KB item (100 RCU each) have
+# spent its burst, that key comes back unprocessed while keys elsewhere are read; asked
+# alone it fails the call with ThrottlingException and the read reason.
+def test_batch_get_against_hot_partition(client):
+    arn = create(client, "hot")
+    big = item("hot", size=400 * 1024)
+    assert client.call("PutItem", {"TableName": "hot", "Item": big})[0] == 200
+    fill(client, "hot", [f"cold{i}" for i in range(10)])
+    for _ in range(200):
+        status, reply = client.call("GetItem", {"TableName": "hot", "Key": {"pk": {"S": "hot"}},
+                                                "ConsistentRead": True})
+        if status != 200:
+            break
+    else:
+        raise AssertionError("the partition never throttled")
+    pks = ["hot"] + [f"cold{i}" for i in range(10)]
+    status, reply = client.call("BatchGetItem", {
+        "RequestItems": {"hot": {"Keys": [{"pk": {"S": pk}} for pk in pks], "ConsistentRead": True}}})
+    assert status == 200, reply
+    read = [i["pk"]["S"] for i in reply["Responses"]["hot"]]
+    left = [k["pk"]["S"] for k in reply["UnprocessedKeys"]["hot"]["Keys"]]
+    assert "hot" in left and "hot" not in read
+    assert read, "every cold key landed on the hot partition"
+    assert sorted(read + left) == sorted(pks)
+    status, reply = client.call("BatchGetItem", {
+        "RequestItems": {"hot": {"Keys": [{"pk": {"S": "hot"}}]}}})
+    assert status == 400
+    assert reply["__type"] == "com.amazon.coral.availability#ThrottlingException"
+    assert reply["throttlingReasons"] == [
+        {"reason": "TableReadKeyRangeThroughputExceeded", "resource": arn}]
+
+
+# Throttled keys cost nothing and are recorded as throttle events; admitted ones consume.
+def test_batch_get_throttles_are_recorded(client):
+    create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 1,
+                                                  "WriteCapacityUnits": 100})
+    fill(client, "prov", ["a", "b", "c"])
+    status, reply = client.call("BatchGetItem", {
+        "RequestItems": {"prov": {"Keys": [{"pk": {"S": k}} for k in "abc"]}},
+        "ReturnConsumedCapacity": "TOTAL"})
+    assert status == 200, reply
+    assert reply["ConsumedCapacity"] == [{"TableName": "prov", "CapacityUnits": 1.0}]
+    assert [k["pk"]["S"] for k in reply["UnprocessedKeys"]["prov"]["Keys"]] == ["c"]
+    status, res = admin(client.ep, "GET", "/_sluice/tables/prov/capacity")
+    assert status == 200
+    table = res["resources"][0]
+    assert table["throttles"]["read"]["ProvisionedThroughputExceeded"] == 1
+    assert table["consumed_last_minute"]["read"] == 1.0
