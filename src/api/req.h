@@ -150,6 +150,13 @@ sl_err sl_req_admit(sl_req *req, const sl_cap_charge *charges, size_t n);
 /* Fails the request for a throttled verdict (recorded in metrics without
  * keys: prefer sl_req_check, which knows the charges). */
 sl_err sl_req_throttled(sl_req *req, const sl_cap_verdict *v);
+/* Batch items: admits like sl_req_admit, but a throttle only records its
+ * events in metrics and returns false with the verdict in 'out' (the item
+ * comes back unprocessed). When every item was throttled, fail the request
+ * with sl_req_fail_throttled, which records nothing more (the batch rule of
+ * facts §7: N events, and one throttled request only if all were). */
+bool sl_req_admit_item(sl_req *req, const sl_cap_charge *charges, size_t n, sl_cap_verdict *out);
+sl_err sl_req_fail_throttled(sl_req *req, const sl_cap_verdict *v);
 /* Query/Scan pages: checks the charges before reading (a throttle is
  * recorded in the engine and in metrics and fails the request, as
  * sl_req_admit does), and debits the page's actual cost after (consumed
