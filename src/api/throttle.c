@@ -347,6 +347,19 @@ sl_err sl_req_admit(sl_req *req, const sl_cap_charge *charges, size_t n) {
   return fail_throttled(req, &v);
 }
 
+bool sl_req_admit_item(sl_req *req, const sl_cap_charge *charges, size_t n, sl_cap_verdict *out) {
+  if (sl_cap_admit(req->app->cap, charges, n, out)) {
+    note_consumed(req, charges, n);
+    return true;
+  }
+  note_throttled(req, charges, n, out);
+  return false;
+}
+
+sl_err sl_req_fail_throttled(sl_req *req, const sl_cap_verdict *v) {
+  return fail_throttled(req, v);
+}
+
 sl_err sl_req_check(sl_req *req, const sl_cap_charge *charges, size_t n) {
   sl_cap_verdict v;
   if (sl_cap_check(req->app->cap, charges, n, &v))
