@@ -265,7 +265,7 @@ sl_err sl_action_batch_get_item(sl_req *req) {
       charge.sort = sl_buf_str(&b);
     }
     sl_cap_verdict v;
-    if (!sl_cap_admit(req->app->cap, &charge, 1, &v)) {
+    if (!sl_req_admit_item(req, &charge, 1, &v)) {
       if (n_throttled++ == 0)
         first_throttle = v;
       continue;
@@ -279,7 +279,7 @@ sl_err sl_action_batch_get_item(sl_req *req) {
     gt->consumed.table_read_mu += mu;
   }
   if (n > 0 && n_read == 0) {
-    err = sl_req_throttled(req, &first_throttle);
+    err = sl_req_fail_throttled(req, &first_throttle);
     goto out;
   }
   for (uint32_t ti = 0; ti < n_tables; ti++)

@@ -191,7 +191,7 @@ sl_err sl_action_batch_write_item(sl_req *req) {
     sl_write_plan_init(req, &w->plan, wt->t, &w->kv, found ? old : NULL, w->put ? &w->item : NULL);
     sl_write_plan_price(req, &w->plan, false, false);
     sl_cap_verdict v;
-    if (sl_cap_admit(req->app->cap, w->plan.charges, w->plan.n_charges, &v)) {
+    if (sl_req_admit_item(req, w->plan.charges, w->plan.n_charges, &v)) {
       w->admitted = true;
       n_admitted++;
       sl_write_plan_consumed(&w->plan, &wt->consumed);
@@ -202,7 +202,7 @@ sl_err sl_action_batch_write_item(sl_req *req) {
     }
   }
   if (n > 0 && n_admitted == 0) {
-    err = sl_req_throttled(req, &first_throttle);
+    err = sl_req_fail_throttled(req, &first_throttle);
     goto out;
   }
   for (uint32_t i = 0; i < n; i++)

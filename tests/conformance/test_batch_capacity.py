@@ -7,6 +7,9 @@ Every test runs on a private sluice with a manual clock (conftest.manual_server)
 happens only when a test advances the clock. DynamoDB Local ignores capacity: all marked
 `capacity`.
 """
+import re
+import urllib.request
+
 import pytest
 
 from conftest import admin
@@ -178,6 +181,39 @@ def test_batch_delete_throttled_leaves_item(client):
     assert status == 200, reply
     assert reply["UnprocessedItems"] == {"prov": [{"DeleteRequest": {"Key": {"pk": {"S": "b"}}}}]}
     assert [exists(client, "prov", {"pk": {"S": k}}) for k in "abc"] == [False, True, True]
+
+
+def prometheus(client, name, **labels):
+    """The value of one series of sluice's /metrics (0 when absent)."""
+    with urllib.request.urlopen(client.ep + "/metrics", timeout=30) as r:
+        text = r.read().decode()
+    for line in text.splitlines():
+        m = re.fullmatch(r"(\w+)(?:\{(.*)\})? (\S+)", line)
+        if not m or m.group(1) != name:
+            continue
+        got = dict(re.findall(r'(\w+)="([^"]*)"', m.group(2) or ""))
+        if got == labels:
+            return float(m.group(3))
+    return 0.0
+
+
+# The batch rule of CloudWatch (facts §7): every throttled item is a throttle event, but a
+# batch is a throttled request only when all its items were throttled.
+def test_batch_write_throttle_metrics(client):
+    create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
+                                                  "WriteCapacityUnits": 5})
+    items = [item(f"k{i}") for i in range(8)]
+    status, reply = client.call("BatchWriteItem", {
+        "RequestItems": {"prov": [{"PutRequest": {"Item": it}} for it in items]}})
+    assert status == 200
+    events = "sluice_dynamodb_write_throttle_events_total"
+    requests = "sluice_dynamodb_throttled_requests_total"
+    assert prometheus(client, events, table_name="prov") == 3
+    assert prometheus(client, requests, table_name="prov", operation="BatchWriteItem") == 0
+    status, _ = client.call("BatchWriteItem", {"RequestItems": reply["UnprocessedItems"]})
+    assert status == 400
+    assert prometheus(client, events, table_name="prov") == 6
+    assert prometheus(client, requests, table_name="prov", operation="BatchWriteItem") == 1
 
 
 # --- BatchGetItem -------------------------------------------------------------------------

@@ -17,13 +17,6 @@ KEY_MISMATCH = "The provided key element does not match the schema"
 DUPLICATES = "Provided list of item keys contains duplicates"
 TOO_MANY = "Too many items requested for the BatchGetItem call"
 
-# The legacy projection parameter and the check that forbids mixing it with
-# ProjectionExpression live in the expression module's legacy layer (src/expr/legacy.c).
-needs_legacy = pytest.mark.xfail(
-    strict=False, reason="AttributesToGet and the legacy/expression mixing check come with "
-                         "src/expr/legacy.c")
-
-
 def bget(raw, request_items, **kw):
     return raw.call("BatchGetItem", dict(RequestItems=request_items, **kw))
 
@@ -159,7 +152,6 @@ def test_attributes_to_get_duplicates(raw):
 
 # Expression and legacy projection members do not mix, and names need an expression; both
 # are checked before the table.
-@needs_legacy
 @pytest.mark.parametrize("entry,msg", [
     ({"AttributesToGet": ["x"], "ProjectionExpression": "x"},
      "Can not use both expression and non-expression parameters in the same request: "
@@ -277,7 +269,6 @@ def test_projection_expression(raw, ddb, hash_table):
 
 # Legacy AttributesToGet projects top-level attributes.
 # Source: dynalite test/batchGetItem.js "only requested attributes of items that do exist".
-@needs_legacy
 def test_attributes_to_get(raw, ddb, hash_table):
     a, b = new_key(), new_key()
     ddb.put_item(TableName=hash_table, Item={"pk": {"S": a}, "b": {"N": "1"}, "c": {"S": "c"}})
