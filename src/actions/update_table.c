@@ -1,13 +1,15 @@
 /*
  * UpdateTable — changes a table's billing mode, provisioned throughput,
- * on-demand maximums, warm throughput, stream, class or deletion protection.
- * Pinned by tests/conformance/test_update_table.py (and the capacity
- * scenarios for the throughput rules).
+ * on-demand maximums, warm throughput, stream, class or deletion protection,
+ * and creates, updates or deletes global secondary indexes (api/indexes.h).
+ * Pinned by tests/conformance/test_update_table.py and test_gsi_lifecycle.py
+ * (and the capacity scenarios for the throughput rules).
  *
  * The change is made on a clone of the table and installed only after the
  * catalog record is committed: a rejected update changes nothing.
  */
 #include "api/describe.h"
+#include "api/indexes.h"
 #include "api/tables.h"
 #include "api/throughput.h"
 #include "base/log.h"
@@ -89,9 +91,20 @@ static sl_err update_throughput(sl_req *req, const sl_table *old, sl_table *t, b
   return SL_OK;
 }
 
+/* An index being created (resource allocation) or deleted. */
+static bool index_work(const sl_table *t) {
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    const sl_index *x = &t->indexes[i];
+    if (x->status == SL_STATUS_DELETING || (x->status == SL_STATUS_CREATING && x->online))
+      return true;
+  }
+  return false;
+}
+
 sl_err sl_action_update_table(sl_req *req) {
   sl_table *old, *t = NULL;
   bool changed = false;
+  sl_index_updates gsi = {0};
   sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_CONTROL, &old);
   if (err != SL_OK)
     return err;
@@ -105,11 +118,19 @@ sl_err sl_action_update_table(sl_req *req) {
                                         "TableClass",
                                         "DeletionProtectionEnabled",
                                         "OnDemandThroughput",
-                                        "WarmThroughput",
-                                        "AttributeDefinitions"};
+                                        "WarmThroughput"};
+  /* AttributeDefinitions alone changes nothing, and an empty
+   * GlobalSecondaryIndexUpdates counts as absent here (DDB-TABLE-359). */
   bool any = false;
   for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++)
     any |= sl_req_has(body, members[i]);
+  const sl_json *gsi_updates = sl_json_get(body, "GlobalSecondaryIndexUpdates");
+  if (gsi_updates && gsi_updates->type == SL_JSON_ARRAY && gsi_updates->arr.n == 0) {
+    any = false;
+    for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++)
+      if (strcmp(members[i], "GlobalSecondaryIndexUpdates") != 0)
+        any |= sl_req_has(body, members[i]);
+  }
   if (!any)
     return sl_fail(req, SL_E_VALIDATION,
                    "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
@@ -117,13 +138,25 @@ sl_err sl_action_update_table(sl_req *req) {
                    "MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, "
                    "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is "
                    "required");
-  if (old->status != SL_STATUS_ACTIVE)
+  /* A table UPDATING only for an index being created or deleted takes the
+   * index rules of api/indexes.h instead. */
+  if (old->status != SL_STATUS_ACTIVE && !(old->status == SL_STATUS_UPDATING && index_work(old)))
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
                    "Attempt to change a resource which is still in use: Table is being %s: %.*s",
                    old->status == SL_STATUS_CREATING ? "created" : "updated",
                    SL_STR_FMT(old->name));
+  sl_str billing = sl_req_str(body, "BillingMode");
+  bool switching = billing.len && !sl_str_eq_c(billing, old->tp.billing == SL_BILLING_PROVISIONED
+                                                            ? "PROVISIONED"
+                                                            : "PAY_PER_REQUEST");
+  if ((err = sl_indexes_check_table_update(req, old,
+                                           sl_req_has(body, "ProvisionedThroughput") || switching,
+                                           sl_req_has(body, "OnDemandThroughput"))) != SL_OK)
+    return err;
   t = sl_table_clone(old);
   if ((err = update_throughput(req, old, t, &changed)) != SL_OK)
+    goto out;
+  if ((err = sl_indexes_update(req, old, t, &gsi)) != SL_OK)
     goto out;
   if (sl_req_has(body, "DeletionProtectionEnabled")) {
     t->deletion_protection = sl_req_bool(body, "DeletionProtectionEnabled", false);
@@ -161,8 +194,19 @@ sl_err sl_action_update_table(sl_req *req) {
     t->status_until_ms =
         (uint64_t)(req->now_ms + sl_cap_params_of(req->app->cap)->table_update_delay_ms);
   }
+  if (gsi.created || gsi.deleted) {
+    /* The table is UPDATING while the index's resources are allocated or
+     * released (DDB-TABLE-148). */
+    const sl_cap_params *p = sl_cap_params_of(req->app->cap);
+    t->status = SL_STATUS_UPDATING;
+    t->status_until_ms = (uint64_t)(req->now_ms + (gsi.created ? p->index_create_delay_ms
+                                                               : p->table_update_delay_ms));
+  }
+  if ((err = sl_indexes_assign_ids(req, t)) != SL_OK)
+    goto out;
   if ((err = sl_tables_commit_version(req, old, t)) != SL_OK)
     goto out;
+  sl_indexes_committed(req, t, &gsi);
   if (t->cap)
     sl_cap_res_configure(req->app->cap, t->cap, &t->tp);
   for (uint32_t i = 0; i < t->n_indexes; i++)

@@ -1,5 +1,8 @@
 /* The server's state; see app.h. */
 #include "api/app.h"
+#include "api/backfill.h"
+#include "api/indexes.h"
+#include "api/ttl.h"
 #include "api/describe.h"
 #include "api/tables.h"
 #include "base/log.h"
@@ -62,6 +65,9 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
 void sl_app_tick(sl_app *app) {
   int64_t now = sl_clock_now_ms(&app->clock);
   sl_tables_advance(app, now);
+  sl_indexes_advance(app, now);
+  sl_backfill_tick(app, now);
+  sl_ttl_tick(app, now);
 }
 
 void sl_app_close(sl_app *app) {
