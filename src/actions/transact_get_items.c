@@ -1,6 +1,181 @@
-/* Placeholder while the operation is written (tests/conformance/test_transact_get_items.py). */
-#include "api/req.h"
+/*
+ * TransactGetItems — up to 100 Get actions over one or more tables, read
+ * together as one serializable snapshot and admitted all or nothing.
+ * Pinned by tests/conformance/test_transact_get_items.py and
+ * test_transaction_capacity.py; the shared rules are in api/txn.h.
+ *
+ * Request: TransactItems [{Get: {TableName, Key, ProjectionExpression,
+ * ExpressionAttributeNames}}], ReturnConsumedCapacity.
+ *
+ * Order of checks: action by action, its key values and projection (GetItem's
+ * checks and messages); then every table (ResourceNotFoundException); then
+ * each key against its table (empty or oversized values fail the request, a
+ * key of the wrong shape is the action's ValidationError, which cancels the
+ * transaction before anything is read); then no two actions on one item
+ * ("Transaction request cannot include multiple operations on one item").
+ *
+ * Then one LMDB read transaction reads every item (a snapshot: reads are
+ * serializable with every write). Cost (facts §2.2): a transactional read,
+ * twice a strongly consistent read, rounded up to 4 KB per item; a missing
+ * item costs the minimum, 2 units. All charges are admitted together; a
+ * throttle cancels the transaction with ThrottlingError /
+ * ProvisionedThroughputExceeded for the throttled actions and None for the
+ * others. The returned items may total at most 4 MB (ValidationException with
+ * DynamoDB Local's text "Payload in response is too large.N"; checked before
+ * admission, so it costs nothing).
+ *
+ * Reply: Responses in request order, {"Item": ...} for an item found (a
+ * projection that selects nothing gives an empty Item, as GetItem does) and {}
+ * for a missing one; ConsumedCapacity, one entry per table, with
+ * ReadCapacityUnits.
+ */
+#include "api/reads.h"
+#include "api/txn.h"
+#include "base/log.h"
+#include "store/key.h"
+
+typedef struct {
+  const sl_json *obj; /* the Get's members */
+  sl_item key;
+  sl_read_exprs ex;
+  sl_table *t;
+  uint32_t slot;
+  sl_keyvals kv;
+  sl_str storage_key;
+  sl_str invalid; /* the action's ValidationError, if any */
+  /* execution */
+  sl_item item;
+  bool found;
+  sl_item projected;
+  sl_cap_charge charge;
+} get_action;
+
+/* Key values and projection of one element of TransactItems. */
+static sl_err parse_action(sl_req *req, const sl_json *elem, get_action *a) {
+  a->obj = sl_transact_action(req, elem, "Get");
+  if (!a->obj)
+    /* The validator has already required Get; kept for a Get that is not an
+     * object, which it reports first as well. */
+    return sl_fail(req, SL_E_VALIDATION, "Invalid Request: TransactGetItem should contain a Get");
+  sl_err err = sl_item_from_json(&req->fail, req->arena, sl_json_get(a->obj, "Key"), &a->key);
+  if (err != SL_OK)
+    return err;
+  /* sl_reads_parse reads the request body's members; a Get has the same
+   * member names. */
+  const sl_json *body = req->body;
+  req->body = a->obj;
+  err = sl_reads_parse(req, NULL, NULL, SL_READS_GET, &a->ex);
+  req->body = body;
+  return err;
+}
 
 sl_err sl_action_transact_get_items(sl_req *req) {
-  return sl_fail(req, SL_E_INTERNAL_SERVER_ERROR, "not implemented yet");
+  const sl_json *items = sl_json_get(req->body, "TransactItems");
+  size_t n = items && items->type == SL_JSON_ARRAY ? items->arr.n : 0;
+  SL_ASSERT(n >= 1 && n <= SL_TRANSACT_MAX_ACTIONS); /* the validator's bounds */
+  get_action *acts = SL_NEW_ARRAY(req->arena, get_action, n);
+  sl_transact_reason *r = SL_NEW_ARRAY(req->arena, sl_transact_reason, n);
+  sl_txn *txn = NULL;
+  sl_err err;
+
+  for (size_t i = 0; i < n; i++)
+    if ((err = parse_action(req, items->arr.items[i], &acts[i])) != SL_OK)
+      return err;
+  const sl_json *body = req->body;
+  sl_table *first = NULL;
+  sl_transact_tables tt;
+  sl_transact_tables_init(req, &tt, (uint32_t)n);
+  for (size_t i = 0; i < n; i++) {
+    req->body = acts[i].obj;
+    err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &acts[i].t);
+    req->body = body;
+    if (err != SL_OK)
+      return err;
+    if (!first)
+      first = acts[i].t;
+    acts[i].slot = sl_transact_tables_slot(&tt, acts[i].t, sl_req_str(acts[i].obj, "TableName"));
+  }
+  req->table = first;
+  bool any_invalid = false;
+  for (size_t i = 0; i < n; i++) {
+    get_action *a = &acts[i];
+    if ((err = sl_transact_check_key(req, a->t, &a->key, &a->kv, &a->invalid)) != SL_OK)
+      return err;
+    if (a->invalid.len) {
+      any_invalid = true;
+      continue;
+    }
+    sl_buf b;
+    sl_buf_init(&b, req->arena);
+    sl_store_item_key(&b, a->t, &a->kv);
+    a->storage_key = sl_buf_str(&b);
+    for (size_t j = 0; j < i; j++)
+      if (sl_str_eq(a->storage_key, acts[j].storage_key))
+        return sl_fail(req, SL_E_VALIDATION,
+                       "Transaction request cannot include multiple operations on one item");
+  }
+  if (any_invalid) {
+    for (size_t i = 0; i < n; i++) {
+      if (acts[i].invalid.len) {
+        r[i].code = "ValidationError";
+        r[i].message = acts[i].invalid;
+      }
+    }
+    return sl_transact_cancel(req, r, n);
+  }
+  sl_rcc rcc = sl_req_rcc(req->body);
+
+  if ((err = sl_store_begin(req->app->store, false, &req->fail, &txn)) != SL_OK)
+    return err;
+  sl_transact_charges *ch = SL_NEW_ARRAY(req->arena, sl_transact_charges, n);
+  size_t payload = 0;
+  for (size_t i = 0; i < n; i++) {
+    get_action *a = &acts[i];
+    size_t size = 0;
+    if ((err = sl_store_item_get(txn, a->t, &a->kv, req->arena, &a->item, &a->found, &size)) !=
+        SL_OK)
+      goto out;
+    int64_t mu = 2 * sl_cost_read_mu(a->found ? size : 0, true);
+    a->charge = (sl_cap_charge){
+        .res = a->t->cap, .dir = SL_CAP_READ, .hash = sl_key_hash(a->kv.hash), .cost_mu = mu};
+    if (a->kv.range) {
+      sl_buf b;
+      sl_buf_init(&b, req->arena);
+      sl_key_put_component(&b, a->kv.range, SL_KEY_SK_MAX);
+      a->charge.sort = sl_buf_str(&b);
+    }
+    ch[i] = (sl_transact_charges){&a->charge, 1};
+    tt.c[a->slot].table_read_mu += mu;
+    if (a->found) {
+      a->projected = sl_reads_project(req, &a->ex, &a->item);
+      payload += sl_item_size(&a->projected);
+    }
+  }
+  if (payload > SL_TRANSACT_MAX_BYTES) {
+    err = sl_fail(req, SL_E_VALIDATION, "Payload in response is too large.%zu", payload);
+    goto out;
+  }
+  if (!sl_transact_admit(req, ch, n, r)) {
+    err = sl_transact_cancel(req, r, n);
+    goto out;
+  }
+  sl_jw *w = &req->w;
+  sl_jw_obj_begin(w);
+  sl_transact_write_consumed(req, &tt, rcc);
+  sl_jw_key_c(w, "Responses");
+  sl_jw_arr_begin(w);
+  for (size_t i = 0; i < n; i++) {
+    sl_jw_obj_begin(w);
+    if (acts[i].found) {
+      sl_jw_key_c(w, "Item");
+      sl_item_write_json(w, &acts[i].projected);
+    }
+    sl_jw_obj_end(w);
+  }
+  sl_jw_arr_end(w);
+  sl_jw_obj_end(w);
+out:
+  if (txn)
+    sl_store_abort(txn);
+  return err;
 }
