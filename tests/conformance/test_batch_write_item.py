@@ -91,11 +91,33 @@ MAP_VALUE_BOUNDS = (r"1 validation error detected: Value '\{.+\}' at 'requestIte
 # Source: dynalite test/batchWriteItem.js "empty list in RequestItems", "putting more than 25
 # items" (live texts).
 @pytest.mark.ddblocal_differs
-@pytest.mark.parametrize("n", [0, 26])
+@pytest.mark.parametrize("n", [pytest.param(0, marks=pytest.mark.xfail(
+    strict=False, reason="src/api/validate.c all_constraints(): the aggregated text is not "
+                         "NUL-terminated, so the message ends in stray bytes")), 26])
 def test_table_list_length_bounds(raw, n):
     r = batch(raw, {"abc": [put({"a": {"S": str(i)}}) for i in range(n)]})
     assert r.error_type == "ValidationException"
     assert re.fullmatch(MAP_VALUE_BOUNDS, r.message), r.message
+
+
+MAP_KEY_NAME = (r"1 validation error detected: Value '\{.+\}' at 'requestItems' failed to "
+                r"satisfy constraint: Map keys must satisfy constraint: \[Member must have length "
+                r"less than or equal to 255, Member must have length greater than or equal to 3, "
+                r"Member must satisfy regular expression pattern: \[a-zA-Z0-9_.-\]\+\]")
+
+
+# A table name given as a map key follows the TableName rules (an ARN excepted).
+# ddblocal_differs: DynamoDB Local says "Invalid table/index name. Table/index names must be
+# between 3 and 255 characters long, ...". Source: dynalite test/batchWriteItem.js "short
+# table name" (live text).
+@pytest.mark.ddblocal_differs
+@pytest.mark.xfail(strict=False, reason="src/api/validate.c checks RequestItems keys as TableArn "
+                                        "(1..1024), not as table names")
+@pytest.mark.parametrize("name", ["a", "aa;"])
+def test_table_name_as_map_key(raw, name):
+    r = batch(raw, {name: [put({"a": {"S": "a"}})]})
+    assert r.error_type == "ValidationException"
+    assert re.fullmatch(MAP_KEY_NAME, r.message or ""), r.message
 
 
 # --- validation: requests and values (before any table is looked up) -----------------------
