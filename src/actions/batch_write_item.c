@@ -6,9 +6,10 @@
  *
  * Request: RequestItems {table name or ARN: [{PutRequest: {Item}} |
  * {DeleteRequest: {Key}}, ...]}, ReturnConsumedCapacity,
- * ReturnItemCollectionMetrics (accepted; no table has item collection
- * metrics to report until LSIs track collection sizes, and the member is then
- * left out, as DynamoDB Local does).
+ * ReturnItemCollectionMetrics: with SIZE, ItemCollectionMetrics lists per
+ * table with LSIs one entry per admitted write, the collection's size after
+ * it (api/write.h); without such a table the member is left out. (DynamoDB
+ * Local never sends it for this operation; the model documents it.)
  *
  * Order of checks (dynalite's record of the service's texts, DynamoDB Local's
  * order):
@@ -123,6 +124,33 @@ static sl_err check_request(sl_req *req, const sl_table *t, write_req *reqs, uin
   return SL_OK;
 }
 
+static void write_collections(sl_jw *w, const write_table *tables, uint32_t n_tables,
+                              const write_req *reqs, uint32_t n) {
+  bool any = false;
+  for (uint32_t ti = 0; ti < n_tables; ti++) {
+    bool table_any = false;
+    for (uint32_t i = 0; i < n; i++) {
+      if (reqs[i].table != ti || !reqs[i].admitted || !reqs[i].plan.has_collection)
+        continue;
+      if (!any) {
+        sl_jw_key_c(w, "ItemCollectionMetrics");
+        sl_jw_obj_begin(w);
+        any = true;
+      }
+      if (!table_any) {
+        sl_jw_key(w, tables[ti].given);
+        sl_jw_arr_begin(w);
+        table_any = true;
+      }
+      sl_write_plan_write_collection(w, &reqs[i].plan);
+    }
+    if (table_any)
+      sl_jw_arr_end(w);
+  }
+  if (any)
+    sl_jw_obj_end(w);
+}
+
 static void write_unprocessed(sl_jw *w, const write_table *tables, uint32_t n_tables,
                               const write_req *reqs, uint32_t n) {
   sl_jw_key_c(w, "UnprocessedItems");
@@ -212,6 +240,8 @@ sl_err sl_action_batch_write_item(sl_req *req) {
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
   write_unprocessed(w, tables, n_tables, reqs, n);
+  if (sl_str_eq_c(sl_req_str(req->body, "ReturnItemCollectionMetrics"), "SIZE"))
+    write_collections(w, tables, n_tables, reqs, n);
   if (rcc != SL_RCC_NONE) {
     sl_jw_key_c(w, "ConsumedCapacity");
     sl_jw_arr_begin(w);
