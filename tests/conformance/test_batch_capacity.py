@@ -183,6 +183,43 @@ def test_batch_delete_throttled_leaves_item(client):
     assert [exists(client, "prov", {"pk": {"S": k}}) for k in "abc"] == [False, True, True]
 
 
+# GSI back-pressure per item (spec §3): a write is admitted only if its table and every GSI
+# it touches admit it. With an index of 1 WCU, the first write that enters the index passes
+# and later ones come back unprocessed, while writes that stay out of the (sparse) index go
+# through; a batch of nothing but index writes fails with the index's exception and ARN.
+def test_batch_write_gsi_back_pressure(client):
+    arn = create(client, "gsit", ProvisionedThroughput={"ReadCapacityUnits": 100,
+                                                        "WriteCapacityUnits": 100},
+                 AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                       {"AttributeName": "g", "AttributeType": "S"}],
+                 GlobalSecondaryIndexes=[{
+                     "IndexName": "byg", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                     "Projection": {"ProjectionType": "KEYS_ONLY"},
+                     "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}])
+    indexed = [{"pk": {"S": f"i{i}"}, "g": {"S": f"g{i}"}} for i in range(3)]
+    plain = [{"pk": {"S": f"p{i}"}} for i in range(3)]
+    mixed = [indexed[0], plain[0], indexed[1], plain[1], indexed[2], plain[2]]
+    status, reply = client.call("BatchWriteItem", {
+        "RequestItems": {"gsit": [{"PutRequest": {"Item": it}} for it in mixed]},
+        "ReturnConsumedCapacity": "INDEXES"})
+    assert status == 200, reply
+    assert reply["UnprocessedItems"] == {"gsit": [{"PutRequest": {"Item": it}}
+                                                  for it in indexed[1:]]}
+    assert reply["ConsumedCapacity"] == [{
+        "TableName": "gsit", "CapacityUnits": 5.0, "Table": {"CapacityUnits": 4.0},
+        "GlobalSecondaryIndexes": {"byg": {"CapacityUnits": 1.0}}}]
+    status, reply = client.call("BatchWriteItem", {
+        "RequestItems": {"gsit": [{"PutRequest": {"Item": it}} for it in indexed[1:]]}})
+    assert status == 400
+    assert reply["__type"].endswith("#ProvisionedThroughputExceededException")
+    assert reply["message"].startswith("The level of configured provisioned throughput for one "
+                                       "or more global secondary indexes of the table was exceeded")
+    assert reply["ThrottlingReasons"] == [
+        {"reason": "IndexWriteProvisionedThroughputExceeded", "resource": arn + "/index/byg"}]
+    assert [exists(client, "gsit", {"pk": it["pk"]}) for it in mixed] == [
+        True, True, False, True, False, True]
+
+
 def prometheus(client, name, **labels):
     """The value of one series of sluice's /metrics (0 when absent)."""
     with urllib.request.urlopen(client.ep + "/metrics", timeout=30) as r:
