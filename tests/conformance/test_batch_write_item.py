@@ -5,12 +5,14 @@ actions/batchWriteItem.js (recorded against live DynamoDB); where DynamoDB Local
 text differently the exact-text test is marked ddblocal_differs. Throttling (UnprocessedItems
 under load, all-throttled calls) is in test_batch_capacity.py.
 """
+import json
 import re
 
 import boto3
 import pytest
 
 from conftest import CREDS, REGION, new_key, table_arn
+from test_cli import aws  # noqa: F401  (the AWS CLI fixture)
 
 NOT_ONE_REQUEST = ("Supplied AttributeValue has more than one datatypes set, must contain "
                    "exactly one of the supported datatypes")
@@ -458,3 +460,19 @@ def test_boto3_batch_writer(endpoint, ddb, make_table):
             bw.put_item(Item={"pk": f"k{i:02}", "n": i})
     items = ddb.scan(TableName=t1)["Items"]
     assert sorted(i["pk"]["S"] for i in items) == [f"k{i:02}" for i in range(60)]
+
+
+# The AWS CLI writes and reads a batch as a user would type it.
+def test_aws_cli_batch_write_and_get(aws, make_table):  # noqa: F811
+    t1 = make_table()
+    items = {t1: [{"PutRequest": {"Item": {"pk": {"S": f"k{i}"}, "n": {"N": str(i)}}}}
+                  for i in range(3)]}
+    rc, out, err = aws("batch-write-item", "--request-items", json.dumps(items),
+                       "--return-consumed-capacity", "TOTAL")
+    assert rc == 0, err
+    assert out == {"UnprocessedItems": {}, "ConsumedCapacity": [{"TableName": t1,
+                                                                  "CapacityUnits": 3.0}]}
+    keys = {t1: {"Keys": [{"pk": {"S": "k1"}}, {"pk": {"S": "zz"}}], "ConsistentRead": True}}
+    rc, out, err = aws("batch-get-item", "--request-items", json.dumps(keys))
+    assert rc == 0, err
+    assert out == {"Responses": {t1: [{"pk": {"S": "k1"}, "n": {"N": "1"}}]}, "UnprocessedKeys": {}}
