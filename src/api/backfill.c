@@ -176,9 +176,9 @@ static bool step(sl_app *app, sl_table *t, sl_index *x, int64_t now_ms) {
   bool completed = false;
   step_cost sc = {.budget_mu = -1};
   if (p->backfill_rate > 0) {
+    /* The rate over the clock time since the last step (one second for the
+     * first); what a step's item limits leave unused is not carried over. */
     int64_t since = x->backfill_step_ms ? now_ms - (int64_t)x->backfill_step_ms : 1000;
-    if (since > 1000)
-      since = 1000;
     sc.budget_mu = p->backfill_rate * (since > 0 ? since : 0);
   }
   x->backfill_step_ms = (uint64_t)now_ms;
