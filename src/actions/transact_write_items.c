@@ -206,8 +206,11 @@ static void write_reasons(const action *acts, size_t n, sl_transact_reason *r) {
       r[i].code = "ValidationError";
       r[i].message = a->invalid;
     } else if (a->cond_failed) {
+      /* DynamoDB Local ends a ConditionCheck's text with a dot and the
+       * others' without (the live service's Put text has none). */
       r[i].code = "ConditionalCheckFailed";
-      r[i].message = SL_STR("The conditional request failed");
+      r[i].message = a->kind == ACT_CHECK ? SL_STR("The conditional request failed.")
+                                          : SL_STR("The conditional request failed");
       r[i].item = a->ex.all_old_on_fail && a->found ? &a->old : NULL;
     }
   }
