@@ -97,8 +97,6 @@ MAP_KEY_NAME = (r"1 validation error detected: Value '\{.+\}' at 'requestItems' 
 # between 3 and 255 characters long, ...". Source: dynalite test/batchGetItem.js "short table
 # name with keys" (live text).
 @pytest.mark.ddblocal_differs
-@pytest.mark.xfail(strict=False, reason="src/api/validate.c checks RequestItems keys as TableArn "
-                                        "(1..1024), not as table names")
 @pytest.mark.parametrize("name", ["a", "aa;"])
 def test_table_name_as_map_key(raw, name):
     r = bget(raw, {name: {"Keys": [{"a": {"S": "a"}}]}})

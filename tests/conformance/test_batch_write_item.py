@@ -93,9 +93,7 @@ MAP_VALUE_BOUNDS = (r"1 validation error detected: Value '\{.+\}' at 'requestIte
 # Source: dynalite test/batchWriteItem.js "empty list in RequestItems", "putting more than 25
 # items" (live texts).
 @pytest.mark.ddblocal_differs
-@pytest.mark.parametrize("n", [pytest.param(0, marks=pytest.mark.xfail(
-    strict=False, reason="src/api/validate.c all_constraints(): the aggregated text is not "
-                         "NUL-terminated, so the message ends in stray bytes")), 26])
+@pytest.mark.parametrize("n", [0, 26])
 def test_table_list_length_bounds(raw, n):
     r = batch(raw, {"abc": [put({"a": {"S": str(i)}}) for i in range(n)]})
     assert r.error_type == "ValidationException"
@@ -113,8 +111,6 @@ MAP_KEY_NAME = (r"1 validation error detected: Value '\{.+\}' at 'requestItems' 
 # between 3 and 255 characters long, ...". Source: dynalite test/batchWriteItem.js "short
 # table name" (live text).
 @pytest.mark.ddblocal_differs
-@pytest.mark.xfail(strict=False, reason="src/api/validate.c checks RequestItems keys as TableArn "
-                                        "(1..1024), not as table names")
 @pytest.mark.parametrize("name", ["a", "aa;"])
 def test_table_name_as_map_key(raw, name):
     r = batch(raw, {name: [put({"a": {"S": "a"}})]})
