@@ -1,0 +1,303 @@
+// Browser test of the dashboard (issue #6): a user running the hot-key
+// scenario of docs/capacity.md sees, on GET /dashboard, which partition is
+// hot, which key is throttled and why.
+//
+// Starts its own sluice with a manual clock (SLUICE_BIN, default
+// build/sluice), drives a hot-key workload over raw HTTP (sluice accepts any
+// Authorization header), opens the dashboard in Debian's headless Chromium
+// through playwright-core, and checks: the hot partition is marked (with
+// text, not only colour), the reason TableWriteKeyRangeThroughputExceeded is
+// shown, the throttled key is named, the manual clock and its advance
+// buttons work, the page makes no request to another origin and logs no
+// error (a Content-Security-Policy violation is one). Saves a full-page
+// screenshot next to the binary (build/dashboard.png); with
+// DOCS_SCREENSHOT=1 also to docs/dashboard.png.
+//
+// Run through tests/browser/run.sh (installs playwright-core, never a
+// browser). Environment: SLUICE_BIN, CHROMIUM (default /usr/bin/chromium),
+// SCREENSHOT (output path), DOCS_SCREENSHOT=1.
+import {spawn} from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {chromium} from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..', '..');
+const sluiceBin = path.resolve(process.env.SLUICE_BIN || path.join(root, 'build', 'sluice'));
+const chromiumBin = process.env.CHROMIUM || '/usr/bin/chromium';
+const screenshot = path.resolve(process.env.SCREENSHOT || path.join(path.dirname(sluiceBin), 'dashboard.png'));
+const HOT_KEY = 'customer#42';
+const REASON = 'TableWriteKeyRangeThroughputExceeded';
+
+let failures = 0;
+function check(cond, what) {
+  if (cond) {
+    console.log(`  ok   ${what}`);
+  } else {
+    failures++;
+    console.log(`  FAIL ${what}`);
+  }
+}
+
+function startSluice() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(sluiceBin, ['serve', '--port', '0', '--clock', 'manual',
+      '--clock-start', '2026-11-30T12:00:00Z', '--log-level', 'warn'],
+    {stdio: ['ignore', 'pipe', 'inherit']});
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error('sluice did not print its address in 10 s')), 10000);
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`sluice exited early (${code})`)));
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = /listening on (http:\/\/[^\s/]+)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
+        child.removeAllListeners('exit');
+        resolve({child, endpoint: m[1]});
+      }
+    });
+  });
+}
+
+const agent = new http.Agent({keepAlive: true, maxSockets: 1});
+
+function request(endpoint, method, urlPath, body, headers) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    const req = http.request(new URL(urlPath, endpoint), {
+      method, agent,
+      headers: Object.assign(data ? {'Content-Length': data.length} : {}, headers || {}),
+    }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json = null;
+        try {
+          json = text ? JSON.parse(text) : null;
+        } catch (_) { /* not JSON */ }
+        resolve({status: res.statusCode, headers: res.headers, text, json});
+      });
+    });
+    req.on('error', reject);
+    if (data)
+      req.write(data);
+    req.end();
+  });
+}
+
+function dynamodb(endpoint, op, body) {
+  return request(endpoint, 'POST', '/', body, {
+    'Content-Type': 'application/x-amz-json-1.0',
+    'X-Amz-Target': `DynamoDB_20120810.${op}`,
+    Authorization: 'AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/aws4_request, ' +
+      'SignedHeaders=host, Signature=0',
+  });
+}
+
+async function mustCall(endpoint, op, body) {
+  const r = await dynamodb(endpoint, op, body);
+  if (r.status !== 200)
+    throw new Error(`${op} failed: ${r.status} ${r.text}`);
+  return r.json;
+}
+
+const advance = (endpoint, ms) => request(endpoint, 'POST', '/_sluice/clock', {advance_ms: ms},
+  {'Content-Type': 'application/json'});
+
+function item(pk, size) {
+  return {pk: {S: pk}, payload: {S: 'x'.repeat(size - pk.length - 'pk'.length - 'payload'.length)}};
+}
+
+// The hot-key scenario: an on-demand table (four partitions, 1,032.5 WCU/s
+// each) takes ~1,000 writes a second of one 1 KB item, next to a trickle of
+// other keys and some reads; each clock second about 880 writes of the hot
+// key succeed and the rest throttle with TableWriteKeyRangeThroughputExceeded
+// while the table stays near a quarter of its 4,130 WCU/s.
+async function workload(endpoint) {
+  await mustCall(endpoint, 'CreateTable', {
+    TableName: 'Orders',
+    AttributeDefinitions: [{AttributeName: 'pk', AttributeType: 'S'}],
+    KeySchema: [{AttributeName: 'pk', KeyType: 'HASH'}],
+    BillingMode: 'PAY_PER_REQUEST',
+  });
+  await mustCall(endpoint, 'CreateTable', {
+    TableName: 'Customers',
+    AttributeDefinitions: [{AttributeName: 'pk', AttributeType: 'S'}],
+    KeySchema: [{AttributeName: 'pk', KeyType: 'HASH'}],
+    ProvisionedThroughput: {ReadCapacityUnits: 25, WriteCapacityUnits: 10},
+  });
+  await mustCall(endpoint, 'UpdateContributorInsights', {
+    TableName: 'Orders', ContributorInsightsAction: 'ENABLE'});
+  const counts = {ok: 0, throttled: 0, reasons: new Map()};
+  for (let i = 0; i < 8; i++)
+    await mustCall(endpoint, 'PutItem', {TableName: 'Customers', Item: item(`customer#${i}`, 400)});
+  const seconds = 8;
+  for (let s = 0; s < seconds; s++) {
+    const hot = s < 3 ? 300 + 200 * s : 1000;
+    for (let i = 0; i < hot; i++) {
+      const r = await dynamodb(endpoint, 'PutItem', {TableName: 'Orders', Item: item(HOT_KEY, 1000)});
+      if (r.status === 200) {
+        counts.ok++;
+      } else {
+        counts.throttled++;
+        for (const x of (r.json && (r.json.throttlingReasons || r.json.ThrottlingReasons)) || [])
+          counts.reasons.set(x.reason, (counts.reasons.get(x.reason) || 0) + 1);
+      }
+      if (i % 20 === 0)
+        await dynamodb(endpoint, 'PutItem', {TableName: 'Orders', Item: item(`order#${s}-${i}`, 700)});
+      if (i % 4 === 0)
+        await dynamodb(endpoint, 'GetItem', {TableName: 'Orders', Key: {pk: {S: `order#${s}-${i - (i % 20)}`}}});
+    }
+    if (s < seconds - 1)
+      await advance(endpoint, 1000);
+  }
+  return counts;
+}
+
+async function main() {
+  if (!fs.existsSync(sluiceBin))
+    throw new Error(`no sluice binary at ${sluiceBin} (set SLUICE_BIN or run make)`);
+  if (!fs.existsSync(chromiumBin))
+    throw new Error(`no Chromium at ${chromiumBin}: install Debian's chromium (scripts/deps.sh)`);
+  const {child, endpoint} = await startSluice();
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sluice-chromium-'));
+  let context = null;
+  try {
+    console.log(`dashboard test: sluice at ${endpoint}`);
+    const started = Date.now();
+    const counts = await workload(endpoint);
+    console.log(`  workload: ${counts.ok} writes accepted, ${counts.throttled} throttled ` +
+      `(${[...counts.reasons].map(([k, v]) => `${k} ${v}`).join(', ')}) in ${Date.now() - started} ms`);
+    check(counts.throttled > 0 && counts.reasons.get(REASON) === counts.throttled,
+      `the hot key throttles, every time with ${REASON}`);
+
+    const page404 = await request(endpoint, 'GET', '/dashboard/no-such-file');
+    check(page404.status === 404, 'an unknown dashboard file is a 404');
+    const js = await request(endpoint, 'GET', '/dashboard/dashboard.js');
+    check(js.status === 200 && /^text\/javascript/.test(js.headers['content-type']),
+      'dashboard.js is served as text/javascript');
+    const css = await request(endpoint, 'GET', '/dashboard/dashboard.css');
+    check(css.status === 200 && /^text\/css/.test(css.headers['content-type']), 'dashboard.css is served as text/css');
+
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumBin,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: {width: 1280, height: 900},
+      deviceScaleFactor: 1,
+      colorScheme: 'light',
+      reducedMotion: 'reduce',
+    });
+    const page = context.pages()[0] || await context.newPage();
+    const problems = [];
+    const origin = new URL(endpoint).origin;
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning')
+        problems.push(`console ${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('request', (r) => {
+      const u = r.url();
+      if (!u.startsWith(origin) && !u.startsWith('data:'))
+        problems.push(`request to another origin: ${u}`);
+    });
+
+    const resp = await page.goto(`${endpoint}/dashboard`, {waitUntil: 'load'});
+    check(resp.status() === 200 && /^text\/html/.test(resp.headers()['content-type']), 'GET /dashboard is an HTML page');
+    check(/default-src 'none'/.test(resp.headers()['content-security-policy'] || ''),
+      'the page carries a same-origin Content-Security-Policy');
+
+    // Choose the table the way a keyboard user would.
+    const orders = page.getByRole('button', {name: /^Orders\b/});
+    await orders.waitFor({timeout: 10000});
+    await orders.focus();
+    await page.keyboard.press('Enter');
+    check(await orders.getAttribute('aria-pressed') === 'true', 'the Orders button is pressed after Enter');
+
+    const hotRow = page.locator('table.partitions tr[data-hot="true"]');
+    await hotRow.first().waitFor({timeout: 10000});
+    const hotRows = await hotRow.count();
+    const hotText = await hotRow.first().innerText();
+    check(hotRows === 1, `exactly one partition is marked hot (${hotRows})`);
+    check(/\bHOT\b/.test(hotText), 'the hot partition is marked with the text HOT');
+    check(/throttle/.test(hotText), 'the hot partition shows its throttle count');
+    const coolRows = await page.locator('table.partitions tr[data-hot="false"]').count();
+    check(coolRows === 3, `the other three partitions are not hot (${coolRows})`);
+
+    const reason = page.locator('.reason', {hasText: REASON});
+    await reason.first().waitFor({timeout: 10000});
+    check(await reason.count() >= 2, `${REASON} is shown (diagnosis, chart legend, events)`);
+    const diagnosis = await page.locator('section.diagnosis').innerText();
+    check(diagnosis.includes(REASON) && diagnosis.includes(HOT_KEY),
+      `the diagnosis names the reason and the key ${HOT_KEY}`);
+    check(/Partition 0\b|Partitions? \d/.test(diagnosis), 'the diagnosis names the hot partition');
+    const keys = await page.locator('.topkeys').first().innerText();
+    check(keys.includes(HOT_KEY), 'Contributor Insights lists the hot key');
+    const events = await page.locator('table.events').innerText();
+    check(events.includes('ThrottlingException') && events.includes(REASON), 'recent events show the exception and reason');
+
+    // Charts: bars for consumption, an accessible name with the limit.
+    await page.locator('figure.chart rect.bar').first().waitFor({timeout: 10000});
+    const labels = await page.locator('figure.chart svg[role="img"]').evaluateAll(
+      (els) => els.map((e) => e.getAttribute('aria-label')));
+    check(labels.some((l) => /Writes consumed .*limit 4,130 WCU\/s.*1,032\.5 WCU\/s per partition/.test(l)),
+      'the writes chart is labelled with the table limit and the per-partition limit');
+    const limitText = await page.locator('section.resource').first().innerText();
+    check(limitText.includes('limit 1,032.5 WCU/s'), 'the partition limit is written out in WCU/s');
+
+    // The manual clock: shown, and its buttons move it.
+    const clockBefore = await page.locator('#clock-now').getAttribute('datetime');
+    check(await page.locator('#clock-mode').innerText() === 'manual clock', 'the clock is shown as manual');
+    check(clockBefore && clockBefore.startsWith('2026-11-30T12:00:07'), `the clock shows the sluice time (${clockBefore})`);
+
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.screenshot({path: screenshot, fullPage: true});
+    console.log(`  screenshot: ${screenshot}`);
+    if (process.env.DOCS_SCREENSHOT === '1') {
+      fs.copyFileSync(screenshot, path.join(root, 'docs', 'dashboard.png'));
+      console.log('  copied to docs/dashboard.png');
+    }
+
+    const plus1s = page.getByRole('button', {name: '+1 s'});
+    await plus1s.click();
+    await page.waitForFunction((before) => {
+      const t = document.getElementById('clock-now').getAttribute('datetime');
+      return t && t !== before;
+    }, clockBefore, {timeout: 10000});
+    const clockAfter = await page.locator('#clock-now').getAttribute('datetime');
+    check(Date.parse(clockAfter) - Date.parse(clockBefore) === 1000, `+1 s moves the clock by one second (${clockAfter})`);
+
+    check(problems.length === 0, `no console errors, page errors or foreign requests${problems.length ? ': ' + problems.join('; ') : ''}`);
+  } finally {
+    if (context)
+      await context.close().catch(() => {});
+    child.kill('SIGTERM');
+    agent.destroy();
+    fs.rmSync(profile, {recursive: true, force: true});
+  }
+  if (failures) {
+    console.log(`dashboard test: ${failures} check(s) failed`);
+    process.exit(1);
+  }
+  console.log('dashboard test: all checks passed');
+}
+
+const guard = setTimeout(() => {
+  console.log('dashboard test: timed out after 120 s');
+  process.exit(1);
+}, 120000);
+guard.unref();
+
+main().catch((e) => {
+  console.log(`dashboard test: ${e.stack || e}`);
+  process.exit(1);
+});
