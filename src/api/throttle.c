@@ -122,20 +122,20 @@ static int64_t mono_us(void) {
   return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* The table and index names of a resource, read from its ARN
- * ("...:table/<T>" or "...:table/<T>/index/<I>"). */
+/* The table and index names of a resource. A GSI's table name is read from
+ * its ARN, "...:table/<T>/index/<I>" (names never hold '/' or ':'). */
 static void res_names(const sl_cap_res *r, sl_str *table, sl_str *index) {
-  sl_str arn = sl_cap_res_arn(r);
-  const char *p = memmem(arn.p, arn.len, ":table/", 7);
-  *index = sl_cap_res_is_index(r) ? sl_cap_res_name(r) : SL_STR_NULL;
-  if (!p) {
-    *table = sl_cap_res_is_index(r) ? SL_STR_NULL : sl_cap_res_name(r);
+  if (!sl_cap_res_is_index(r)) {
+    *table = sl_cap_res_name(r);
+    *index = SL_STR_NULL;
     return;
   }
-  p += 7;
-  size_t rest = (size_t)(arn.p + arn.len - p);
-  const char *slash = memchr(p, '/', rest);
-  *table = sl_str_make(p, slash ? (size_t)(slash - p) : rest);
+  *index = sl_cap_res_name(r);
+  sl_str arn = sl_cap_res_arn(r);
+  size_t end = arn.len >= index->len + 7 ? arn.len - index->len - 7 : 0, start = end;
+  while (start > 0 && arn.p[start - 1] != '/' && arn.p[start - 1] != ':')
+    start--;
+  *table = sl_str_make(arn.p + start, end - start);
 }
 
 /* Printable key values of a charge. The charge holds only the partition

@@ -130,13 +130,22 @@ static void grow(sl_metrics *m) {
 
 /* The series of (metric, table, index, op), created on first use; NULL when
  * the registry is full. 'op' is "" for metrics without an Operation. */
+static bool series_is(const sl__series *s, sl_str table, sl_str index, const char *op) {
+  return sl_str_eq(s->table, table) && sl_str_eq(s->index, index) &&
+         (s->op == op || strcmp(s->op, op) == 0);
+}
+
 static sl__series *series_get(sl_metrics *m, sl_metric metric, sl_str table, sl_str index,
                               const char *op) {
+  /* Requests come in runs on the same table: try the metric's last series
+   * before hashing. */
+  sl__series *last = m->recent[metric];
+  if (last && series_is(last, table, index, op))
+    return last;
   uint64_t h = series_hash(metric, table, index, op);
   for (sl__series *s = m->buckets[h & (m->n_buckets - 1)]; s; s = s->next_hash)
-    if (s->hash == h && s->metric == metric && sl_str_eq(s->table, table) &&
-        sl_str_eq(s->index, index) && (s->op == op || strcmp(s->op, op) == 0))
-      return s;
+    if (s->hash == h && s->metric == metric && series_is(s, table, index, op))
+      return m->recent[metric] = s;
   if (m->n_series >= SL_METRICS_MAX_SERIES) {
     m->dropped++;
     return NULL;
@@ -165,7 +174,7 @@ static sl__series *series_get(sl_metrics *m, sl_metric metric, sl_str table, sl_
   m->last[metric] = s;
   if (++m->n_series > m->n_buckets)
     grow(m);
-  return s;
+  return m->recent[metric] = s;
 }
 
 void sl_metrics_forget_table(sl_metrics *m, sl_str table) {
@@ -180,6 +189,8 @@ void sl_metrics_forget_table(sl_metrics *m, sl_str table) {
         continue;
       }
       *link = s->next_metric;
+      if (m->recent[k] == s)
+        m->recent[k] = NULL;
       sl__series **h = &m->buckets[s->hash & (m->n_buckets - 1)];
       while (*h != s)
         h = &(*h)->next_hash;

@@ -79,6 +79,7 @@ struct sl_metrics {
   sl__series **buckets;
   size_t n_buckets, n_series;
   sl__series *first[SL_M__COUNT], *last[SL_M__COUNT];
+  sl__series *recent[SL_M__COUNT]; /* the last series each metric looked up */
   uint64_t dropped;
   sl__event *events; /* SL_METRICS_EVENTS, allocated at the first event */
   size_t ev_next, ev_n;
