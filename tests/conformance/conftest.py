@@ -291,6 +291,67 @@ def range_table(ddb):
     ddb.delete_table(TableName=name)
 
 
+@pytest.fixture(scope="session")
+def range_s_table(ddb):
+    """Like range_table, but the range key sk is a string (S): begins_with, string order."""
+    name = _session_table(ddb, [("pk", "S"), ("sk", "S")],
+                          [{"AttributeName": "pk", "KeyType": "HASH"},
+                           {"AttributeName": "sk", "KeyType": "RANGE"}])
+    yield name
+    ddb.delete_table(TableName=name)
+
+
+@pytest.fixture(scope="session")
+def range_b_table(ddb):
+    """Like range_table, but the range key sk is a binary (B): unsigned byte order."""
+    name = _session_table(ddb, [("pk", "S"), ("sk", "B")],
+                          [{"AttributeName": "pk", "KeyType": "HASH"},
+                           {"AttributeName": "sk", "KeyType": "RANGE"}])
+    yield name
+    ddb.delete_table(TableName=name)
+
+
+@pytest.fixture(scope="module")
+def module_table(ddb):
+    """Makes fresh on-demand tables (pk S, optional range key) for one test module, deleted at
+    its end: for tests that Scan and must see only their own items."""
+    created = []
+
+    def make(hash_key=("pk", "S"), range_key=None):
+        attrs = [hash_key] + ([range_key] if range_key else [])
+        schema = [{"AttributeName": hash_key[0], "KeyType": "HASH"}]
+        if range_key:
+            schema.append({"AttributeName": range_key[0], "KeyType": "RANGE"})
+        name = _session_table(ddb, attrs, schema)
+        created.append(name)
+        return name
+
+    yield make
+    for name in created:
+        try:
+            ddb.delete_table(TableName=name)
+        except Exception:
+            pass
+
+
+def call_retrying(raw, op, body, seconds=20):
+    """Calls op like an SDK would, retrying throttled replies (ThrottlingException,
+    ProvisionedThroughputExceededException) after a short pause. For test setups that write a
+    lot into one partition quickly: DynamoDB and sluice throttle those, DynamoDB Local does not."""
+    deadline = time.time() + seconds
+    while True:
+        r = raw.call(op, body)
+        if r.error_type not in ("ThrottlingException", "ProvisionedThroughputExceededException") \
+                or time.time() > deadline:
+            return r
+        time.sleep(0.2)
+
+
+def error_of(reply):
+    """(HTTP status, short exception name, message) of a reply, for one-line asserts."""
+    return reply.status, reply.error_type, reply.message
+
+
 def new_key():
     """A partition key value no other test uses."""
     return "k_" + uuid.uuid4().hex
