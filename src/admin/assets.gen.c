@@ -224,7 +224,7 @@ static const char asset_0[] =
     "  .fill { transition: width 0.3s ease; }\n"
     "}\n";
 
-/* dashboard.js, 47761 bytes */
+/* dashboard.js, 48113 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -299,6 +299,7 @@ static const char asset_1[] =
     "    timer: null,\n"
     "    busy: false,\n"
     "    again: false,\n"
+    "    force: false,\n"
     "    config: null,\n"
     "    limitHistory: new Map(), /* \"table/resource/dir\" -> [{t, v}] */\n"
     "    headline: '',\n"
@@ -567,8 +568,16 @@ static const char asset_1[] =
     "      return;\n"
     "    }\n"
     "    let cap = caps.get(state.selected);\n"
-    "    if (!cap)\n"
-    "      cap = await api(`/_sluice/tables/${encodeURIComponent(state.selected)}/capacity`);\n"
+    "    if (!cap) {\n"
+    "      try {\n"
+    "        cap = await api(`/_sluice/tables/${encodeURIComponent(state.selected)}/capacity`);\n"
+    "      } catch (e) {\n"
+    "        if (e.status !== 404)\n"
+    "          throw e;\n"
+    "        renderNoTable();\n"
+    "        return;\n"
+    "      }\n"
+    "    }\n"
     "    const table = tables.find((t) => t.name === state.selected);\n"
     "    const data = await loadTable(state.selected, cap.now_ms, cap);\n"
     "    renderDetail(table, cap, data);\n"
@@ -612,8 +621,9 @@ static const char asset_1[] =
     "\n"
     "  async function tick() {\n"
     "    state.timer = null;\n"
-    "    if (state.paused)\n"
+    "    if (state.paused && !state.force)\n"
     "      return;\n"
+    "    state.force = false;\n"
     "    if (state.busy) {\n"
     "      state.again = true;\n"
     "      return;\n"
@@ -630,11 +640,16 @@ static const char asset_1[] =
     "    state.busy = false;\n"
     "    const again = state.again;\n"
     "    state.again = false;\n"
-    "    if (!state.paused)\n"
-    "      schedule(again ? 0 : POLL_MS);\n"
+    "    if (again)\n"
+    "      schedule(0);\n"
+    "    else if (!state.paused)\n"
+    "      schedule(POLL_MS);\n"
     "  }\n"
     "\n"
+    "  /* An update now, even while paused (after a click: advancing the clock,\n"
+    "   * choosing a table). */\n"
     "  function refreshNow() {\n"
+    "    state.force = true;\n"
     "    if (state.busy)\n"
     "      state.again = true;\n"
     "    else\n"
@@ -1542,7 +1557,7 @@ static const char asset_2[] =
 
 static const sl_admin_asset assets[] = {
     {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"379956b7a676466f\"", 18}, {asset_0, 9697}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"bb2e364f43ca2f61\"", 18}, {asset_1, 47761}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"09e997423409e6a6\"", 18}, {asset_1, 48113}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"641b4acf4363426f\"", 18}, {asset_2, 4785}},
 };
 

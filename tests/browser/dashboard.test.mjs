@@ -269,6 +269,13 @@ async function main() {
       console.log('  copied to docs/dashboard.png');
     }
 
+    // Paused, the page stops polling; a click on +1 s still moves the clock
+    // and shows the new time.
+    const pause = page.locator('#pause');
+    check(await pause.innerText() === 'Pause updates', 'a pause button is offered');
+    await pause.click();
+    check(await pause.getAttribute('aria-pressed') === 'true' && await pause.innerText() === 'Resume updates',
+      'the pause button toggles (aria-pressed)');
     const plus1s = page.getByRole('button', {name: '+1 s'});
     await plus1s.click();
     await page.waitForFunction((before) => {
@@ -277,6 +284,8 @@ async function main() {
     }, clockBefore, {timeout: 10000});
     const clockAfter = await page.locator('#clock-now').getAttribute('datetime');
     check(Date.parse(clockAfter) - Date.parse(clockBefore) === 1000, `+1 s moves the clock by one second (${clockAfter})`);
+    await pause.click();
+    check(await pause.getAttribute('aria-pressed') === 'false', 'updates resume');
 
     check(problems.length === 0, `no console errors, page errors or foreign requests${problems.length ? ': ' + problems.join('; ') : ''}`);
   } finally {

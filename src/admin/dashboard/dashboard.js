@@ -70,6 +70,7 @@
     timer: null,
     busy: false,
     again: false,
+    force: false,
     config: null,
     limitHistory: new Map(), /* "table/resource/dir" -> [{t, v}] */
     headline: '',
@@ -335,8 +336,16 @@
       return;
     }
     let cap = caps.get(state.selected);
-    if (!cap)
-      cap = await api(`/_sluice/tables/${encodeURIComponent(state.selected)}/capacity`);
+    if (!cap) {
+      try {
+        cap = await api(`/_sluice/tables/${encodeURIComponent(state.selected)}/capacity`);
+      } catch (e) {
+        if (e.status !== 404)
+          throw e;
+        renderNoTable();
+        return;
+      }
+    }
     const table = tables.find((t) => t.name === state.selected);
     const data = await loadTable(state.selected, cap.now_ms, cap);
     renderDetail(table, cap, data);
@@ -380,8 +389,9 @@
 
   async function tick() {
     state.timer = null;
-    if (state.paused)
+    if (state.paused && !state.force)
       return;
+    state.force = false;
     if (state.busy) {
       state.again = true;
       return;
@@ -398,11 +408,16 @@
     state.busy = false;
     const again = state.again;
     state.again = false;
-    if (!state.paused)
-      schedule(again ? 0 : POLL_MS);
+    if (again)
+      schedule(0);
+    else if (!state.paused)
+      schedule(POLL_MS);
   }
 
+  /* An update now, even while paused (after a click: advancing the clock,
+   * choosing a table). */
   function refreshNow() {
+    state.force = true;
     if (state.busy)
       state.again = true;
     else
