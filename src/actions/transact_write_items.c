@@ -55,8 +55,8 @@
  */
 #include "api/conds.h"
 #include "api/txn.h"
-#include "base/log.h"
 #include "api/write.h"
+#include "base/log.h"
 #include "store/key.h"
 
 typedef enum { ACT_CHECK = 0, ACT_PUT, ACT_DELETE, ACT_UPDATE } act_kind;
