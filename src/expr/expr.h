@@ -75,12 +75,21 @@
  *  - size() counts UTF-16 code units of an S (DynamoDB Local: "héllo" is 5),
  *    bytes of a B, members of sets, lists and maps; other types: undefined.
  *
- * Memory: everything (trees, decoded values, new items) lives in the arena
- * given to sl_expr_ctx_init; nothing is freed alone and nothing calls
- * malloc. Trees point into the request's JSON and expression text, which must
- * outlive them.
- * Threads: none; a context belongs to one request.
- */
+ * Known differences from the service (DynamoDB Local) that remain, all in
+ * error texts of requests with several errors at once:
+ *  - overlapping paths: with more than two paths in an expression, the
+ *    service's "path two" is often a third, unrelated path (e.g. "SET a = :v,
+ *    a = :v, b.c = :v" -> "path one: [a], path two: [b, c]"), and which
+ *    overlapping pair it names first is not request order; sluice names the
+ *    first overlapping pair in request order. Two-path cases match.
+ *  - the order among several runtime update errors is matched by a rule
+ *    (update.c) that fits every observation but is not understood. */
+**Memory
+    : everything(trees, decoded values, new items) lives in the arena *given to sl_expr_ctx_init;
+nothing is freed alone and nothing calls *malloc
+    .Trees point into the request's JSON and expression text, which must *outlive them.*Threads
+    : none;
+a context belongs to one request.* /
 #ifndef SL_EXPR_EXPR_H
 #define SL_EXPR_EXPR_H
 
@@ -95,14 +104,14 @@
 #define SL_EXPR_MAX_IN 100        /* operands after IN */
 #define SL_EXPR_MAX_DEPTH 32      /* elements of one document path */
 
-/* Which request parameter an expression came from; names it in messages. */
-typedef enum {
-  SL_EXPR_CONDITION = 0, /* ConditionExpression */
-  SL_EXPR_FILTER,        /* FilterExpression */
-  SL_EXPR_KEY_CONDITION, /* KeyConditionExpression */
-  SL_EXPR_UPDATE,        /* UpdateExpression */
-  SL_EXPR_PROJECTION,    /* ProjectionExpression */
-} sl_expr_param;
+    /* Which request parameter an expression came from; names it in messages. */
+    typedef enum {
+      SL_EXPR_CONDITION = 0, /* ConditionExpression */
+      SL_EXPR_FILTER,        /* FilterExpression */
+      SL_EXPR_KEY_CONDITION, /* KeyConditionExpression */
+      SL_EXPR_UPDATE,        /* UpdateExpression */
+      SL_EXPR_PROJECTION,    /* ProjectionExpression */
+    } sl_expr_param;
 
 /* "ConditionExpression", ... */
 const char *sl_expr_param_name(sl_expr_param p);
@@ -231,6 +240,7 @@ typedef struct {
 typedef struct {
   sl_str key; /* ":v" */
   sl_av v;
+  sl_str n_text; /* an N value as the request wrote it ("9E125"), for messages */
   bool used;
 } sl_expr_value;
 
@@ -297,10 +307,18 @@ bool sl_expr_eval(const sl_expr *c, const sl_item *item);
  * 'out' (arena-allocated; 'old' is untouched). Fails (ValidationException)
  * with "The provided expression refers to an attribute that does not exist in
  * the item", "An operand in the update expression has an incorrect data
- * type", "The document path provided in the update expression is invalid for
- * update", or a number's overflow/underflow text (base/num.h: an inexact sum
- * is reported with the overflow text, as the service does). The caller adds
- * the key attributes to a new item and checks its size. */
+ * type" ("Type mismatch for attribute to update" for AttributeUpdates), "The
+ * document path provided in the update expression is invalid for update", or
+ * a number's overflow/underflow text (base/num.h: an inexact sum is reported
+ * with the overflow text, as the service does). Every operand reads the old
+ * item ("SET a = b, b = a" swaps); if_not_exists evaluates its fallback even
+ * when unused. When several actions would fail, the one reported follows the
+ * service's observed order (update.c).
+ *
+ * The caller adds the key attributes to a new item and checks its size. When
+ * 'old' is NULL and 'out' has no attributes (e.g. "REMOVE a" on a missing
+ * item), DynamoDB does not create the item — except for AttributeUpdates with
+ * no entries, which does (Alternator's test_update_item_returnvalues_*). */
 sl_err sl_expr_update_apply(sl_expr_ctx *cx, const sl_expr_update *u, const sl_item *old,
                             sl_item *out);
 

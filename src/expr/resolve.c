@@ -64,6 +64,8 @@ sl_err sl_expr_ctx_init(sl_expr_ctx *cx, sl_arena *a, sl_failure *f, const sl_js
       if (j == cx->n_values)
         cx->n_values++;
       cx->values[j] = (sl_expr_value){.key = m->key, .v = v};
+      if (v.type == SL_AV_N)
+        cx->values[j].n_text = sl_json_get(m->value, "N")->str;
     }
   }
   /* 2. Empty maps. */
@@ -300,26 +302,15 @@ sl_err sl__expr_check_paths(sl_expr_ctx *cx, const sl_expr_path *const *paths, u
   return SL_OK;
 }
 
-/* "{N:2}" — the service's brief form of a constant in BETWEEN messages. */
+/* "{N:2}" — the service's brief form of a constant in BETWEEN messages. A B
+ * value shows as Java's ByteBuffer.toString (observed on DynamoDB Local:
+ * "{B:java.nio.HeapByteBuffer[pos=0 lim=2 cap=2]}"). */
 void sl__expr_av_brief(sl_buf *b, const sl_av *v) {
   sl_buf_printf(b, "{%s:", sl_av_type_name((sl_av_type)v->type));
-  switch ((sl_av_type)v->type) {
-  case SL_AV_S:
-  case SL_AV_N:
-    sl_buf_puts(b, v->s);
-    break;
-  default: {
-    /* Only S, N and B reach the BETWEEN messages; B is shown as its JSON
-     * (base64) form, a guess: no observation of the service's text. */
-    sl_jw w;
-    sl_buf tmp;
-    sl_buf_init(&tmp, b->arena);
-    sl_jw_init(&w, &tmp);
-    sl_av_write_json(&w, v);
-    sl_buf_append(b, tmp.p, tmp.len);
-    break;
-  }
-  }
+  if (v->type == SL_AV_B)
+    sl_buf_printf(b, "java.nio.HeapByteBuffer[pos=0 lim=%zu cap=%zu]", v->s.len, v->s.len);
+  else
+    sl_buf_puts(b, v->s); /* S or N: only these and B reach BETWEEN messages */
   sl_buf_putc(b, '}');
 }
 
@@ -386,12 +377,12 @@ static bool is_function(uint8_t op) {
   return op >= SL_EXPR_OP_ATTRIBUTE_EXISTS && op <= SL_EXPR_OP_UNKNOWN_FUNCTION;
 }
 
-static sl_err bad_operand_type(sl_expr_ctx *cx, const sl_expr_node *n, const sl_av *v) {
+static sl_err bad_operand_type(sl_expr_ctx *cx, const sl_expr_node *n, uint8_t type) {
   return sl__expr_fail(
       cx,
       "Incorrect operand type for operator or function; operator or function: %s, operand "
       "type: %s",
-      op_text(n), sl_av_type_name((sl_av_type)v->type));
+      op_text(n), sl_av_type_name((sl_av_type)type));
 }
 
 static bool is_scalar_key_type(uint8_t t) { return t == SL_AV_S || t == SL_AV_N || t == SL_AV_B; }
@@ -411,11 +402,32 @@ static sl_err check_distinct(sl_expr_ctx *cx, const sl_expr_node *n) {
   return SL_OK;
 }
 
-static sl_str between_operand(sl_expr_ctx *cx, const sl_av *v) {
+/* A BETWEEN bound as the service shows it: numbers as the request wrote them
+ * ("{N:9E125}", observed). */
+static sl_str between_operand(sl_expr_ctx *cx, const sl_expr_node *n) {
   sl_buf b;
   sl_buf_init(&b, cx->arena);
+  const sl_av *v = n->value;
+  for (uint32_t i = 0; v->type == SL_AV_N && i < cx->n_values; i++) {
+    if (&cx->values[i].v == v && cx->values[i].n_text.len) {
+      sl_buf_puts(&b, SL_STR("{N:"));
+      sl_buf_puts(&b, cx->values[i].n_text);
+      sl_buf_putc(&b, '}');
+      return sl_buf_str(&b);
+    }
+  }
   sl__expr_av_brief(&b, v);
   return sl_buf_str(&b);
+}
+
+/* The type an operand is known to have before evaluation: a constant's, or N
+ * for size(); 0 when it depends on the item. */
+static uint8_t static_type(const sl_expr_node *n) {
+  if (n->op == SL_EXPR_OP_VALUE)
+    return n->value->type;
+  if (n->op == SL_EXPR_OP_SIZE)
+    return SL_AV_N;
+  return 0;
 }
 
 static sl_err resolve_node(sl_expr_ctx *cx, sl_expr_node *n, want w, bool update);
@@ -456,14 +468,14 @@ static sl_err check_function(sl_expr_ctx *cx, sl_expr_node *n, want w, bool upda
   if (path_first && n->args[0]->op != SL_EXPR_OP_PATH)
     return sl__expr_fail(
         cx, "Operator or function requires a document path; operator or function: %s", op_text(n));
-  if (op == SL_EXPR_OP_ATTRIBUTE_TYPE || op == SL_EXPR_OP_BEGINS_WITH || op == SL_EXPR_OP_CONTAINS)
+  if (op == SL_EXPR_OP_ATTRIBUTE_TYPE || op == SL_EXPR_OP_BEGINS_WITH ||
+      op == SL_EXPR_OP_CONTAINS || op == SL_EXPR_OP_IF_NOT_EXISTS)
     if ((err = check_distinct(cx, n)) != SL_OK)
       return err;
   for (uint16_t i = 0; i < n->n; i++) {
-    const sl_expr_node *a = n->args[i];
-    if (a->op != SL_EXPR_OP_VALUE)
+    uint8_t t = static_type(n->args[i]);
+    if (!t)
       continue;
-    uint8_t t = a->value->type;
     bool ok = true;
     switch (op) {
     case SL_EXPR_OP_BEGINS_WITH:
@@ -482,7 +494,7 @@ static sl_err check_function(sl_expr_ctx *cx, sl_expr_node *n, want w, bool upda
       break;
     }
     if (!ok)
-      return bad_operand_type(cx, n, a->value);
+      return bad_operand_type(cx, n, t);
   }
   if (op == SL_EXPR_OP_ATTRIBUTE_TYPE) {
     const sl_expr_node *t = n->args[1];
@@ -534,13 +546,13 @@ static sl_err resolve_node(sl_expr_ctx *cx, sl_expr_node *n, want w, bool update
     bool ordered = n->op != SL_EXPR_OP_EQ && n->op != SL_EXPR_OP_NE && n->op != SL_EXPR_OP_IN;
     if (ordered)
       for (uint16_t i = 0; i < n->n; i++)
-        if (n->args[i]->op == SL_EXPR_OP_VALUE && !is_scalar_key_type(n->args[i]->value->type))
-          return bad_operand_type(cx, n, n->args[i]->value);
+        if (static_type(n->args[i]) && !is_scalar_key_type(static_type(n->args[i])))
+          return bad_operand_type(cx, n, static_type(n->args[i]));
     if (n->op == SL_EXPR_OP_BETWEEN && n->args[1]->op == SL_EXPR_OP_VALUE &&
         n->args[2]->op == SL_EXPR_OP_VALUE) {
       const sl_av *lo = n->args[1]->value, *hi = n->args[2]->value;
       if (lo->type != hi->type) {
-        sl_str l = between_operand(cx, lo), h = between_operand(cx, hi);
+        sl_str l = between_operand(cx, n->args[1]), h = between_operand(cx, n->args[2]);
         return sl__expr_fail(cx,
                              "The BETWEEN operator requires same data type for lower and upper "
                              "bounds; lower bound operand: AttributeValue: %.*s, upper bound "
@@ -548,7 +560,7 @@ static sl_err resolve_node(sl_expr_ctx *cx, sl_expr_node *n, want w, bool update
                              SL_STR_FMT(l), SL_STR_FMT(h));
       }
       if (sl__expr_cmp_scalar(lo, hi) > 0) {
-        sl_str l = between_operand(cx, lo), h = between_operand(cx, hi);
+        sl_str l = between_operand(cx, n->args[1]), h = between_operand(cx, n->args[2]);
         return sl__expr_fail(cx,
                              "The BETWEEN operator requires upper bound to be greater than or "
                              "equal to lower bound; lower bound operand: AttributeValue: %.*s, "
@@ -564,7 +576,7 @@ static sl_err resolve_node(sl_expr_ctx *cx, sl_expr_node *n, want w, bool update
       if ((err = resolve_node(cx, n->args[i], W_ARITH, update)) != SL_OK)
         return err;
       if (n->args[i]->op == SL_EXPR_OP_VALUE && n->args[i]->value->type != SL_AV_N)
-        return bad_operand_type(cx, n, n->args[i]->value);
+        return bad_operand_type(cx, n, n->args[i]->value->type);
     }
     return SL_OK;
   default:

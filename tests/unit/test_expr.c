@@ -856,6 +856,26 @@ static void test_update_apply(void) {
   CHECK_STR(sl_str_c(UP(NULL, "REMOVE m.y[0], m.x",
                         "{\"m\":{\"M\":{\"x\":{\"N\":\"1\"},\"y\":{\"L\":[{\"S\":\"a\"}]}}}}")),
             "{\"m\":{\"M\":{\"y\":{\"L\":[]}}}}");
+  /* if_not_exists checks its first operand's distinctness, and evaluates its
+   * fallback even when unused. */
+  CHECK_STR(sl_str_c(U(NULL, NULL, "SET a = if_not_exists(l[1], l[1])")),
+            "Invalid UpdateExpression: The first operand must be distinct from the remaining "
+            "operands for this operator or function; operator: if_not_exists, first operand: [l, "
+            "[1]]");
+  CHECK_STR(sl_str_c(UP(NULL, "SET a = if_not_exists(n, nope)", UI)),
+            "The provided expression refers to an attribute that does not exist in the item");
+  /* With several failing actions, the one reported is chosen by the
+   * top-level name's HashMap bucket, highest first (observed). */
+  CHECK_STR(sl_str_c(UP("{\":ns\":{\"NS\":[\"2\"]},\":bs\":{\"BS\":[\"AA==\"]}}",
+                        "ADD l[1] :ns DELETE s.x :bs", UI)),
+            "An operand in the update expression has an incorrect data type");
+  CHECK_STR(sl_str_c(UP("{\":ns\":{\"NS\":[\"2\"]},\":bs\":{\"BS\":[\"AA==\"]}}",
+                        "ADD ss :ns DELETE s.x :bs", UI)),
+            "The document path provided in the update expression is invalid for update");
+  CHECK_STR(sl_str_c(UP(V1, "SET a = nope, s = s + :v", UI)),
+            "An operand in the update expression has an incorrect data type");
+  CHECK_STR(sl_str_c(UP("{\":l\":{\"L\":[]}}", "SET a = list_append(s, :l), c = nope", UI)),
+            "The provided expression refers to an attribute that does not exist in the item");
   /* ADD and DELETE. */
   CHECK_STR(sl_str_c(UP(V1, "ADD n :v", "{\"n\":{\"N\":\"5\"}}")), "{\"n\":{\"N\":\"6\"}}");
   CHECK_STR(sl_str_c(UP(V1, "ADD z :v", "null")), "{\"z\":{\"N\":\"1\"}}");
