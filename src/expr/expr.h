@@ -83,13 +83,14 @@
  *    overlapping pair it names first is not request order; sluice names the
  *    first overlapping pair in request order. Two-path cases match.
  *  - the order among several runtime update errors is matched by a rule
- *    (update.c) that fits every observation but is not understood. */
-**Memory
-    : everything(trees, decoded values, new items) lives in the arena *given to sl_expr_ctx_init;
-nothing is freed alone and nothing calls *malloc
-    .Trees point into the request's JSON and expression text, which must *outlive them.*Threads
-    : none;
-a context belongs to one request.* /
+ *    (update.c) that fits every observation but is not understood.
+ *
+ * Memory: everything (trees, decoded values, new items) lives in the arena
+ * given to sl_expr_ctx_init; nothing is freed alone and nothing calls
+ * malloc. Trees point into the request's JSON and expression text, which must
+ * outlive them.
+ * Threads: none; a context belongs to one request.
+ */
 #ifndef SL_EXPR_EXPR_H
 #define SL_EXPR_EXPR_H
 
@@ -104,14 +105,14 @@ a context belongs to one request.* /
 #define SL_EXPR_MAX_IN 100        /* operands after IN */
 #define SL_EXPR_MAX_DEPTH 32      /* elements of one document path */
 
-    /* Which request parameter an expression came from; names it in messages. */
-    typedef enum {
-      SL_EXPR_CONDITION = 0, /* ConditionExpression */
-      SL_EXPR_FILTER,        /* FilterExpression */
-      SL_EXPR_KEY_CONDITION, /* KeyConditionExpression */
-      SL_EXPR_UPDATE,        /* UpdateExpression */
-      SL_EXPR_PROJECTION,    /* ProjectionExpression */
-    } sl_expr_param;
+/* Which request parameter an expression came from; names it in messages. */
+typedef enum {
+  SL_EXPR_CONDITION = 0, /* ConditionExpression */
+  SL_EXPR_FILTER,        /* FilterExpression */
+  SL_EXPR_KEY_CONDITION, /* KeyConditionExpression */
+  SL_EXPR_UPDATE,        /* UpdateExpression */
+  SL_EXPR_PROJECTION,    /* ProjectionExpression */
+} sl_expr_param;
 
 /* "ConditionExpression", ... */
 const char *sl_expr_param_name(sl_expr_param p);
