@@ -56,7 +56,7 @@ static void recount(sl_txn *txn, sl_index *x) {
 /* Reads the next items after the index's cursor (copied: the transaction
  * writes afterwards). *end: the table has no item after them. */
 static size_t read_rows(sl_arena *a, sl_txn *txn, const sl_table *t, const sl_index *x, row *rows,
-                        bool *end) {
+                        size_t max, bool *end) {
   uint8_t lo[4], hi[4];
   sl_be32(lo, t->id);
   sl_be32(hi, t->id + 1);
@@ -71,7 +71,7 @@ static size_t read_rows(sl_arena *a, sl_txn *txn, const sl_table *t, const sl_in
       break;
     if (x->backfill_key_len && sl_str_eq(k, after))
       continue;
-    if (n == SL_BACKFILL_STEP_ITEMS || bytes >= SL_BACKFILL_STEP_BYTES) {
+    if (n == max || bytes >= SL_BACKFILL_STEP_BYTES) {
       *end = false;
       break;
     }
@@ -165,8 +165,24 @@ static size_t copy_rows(sl_app *app, sl_txn *txn, const sl_table *t, sl_index *x
   return done;
 }
 
-/* One step of the backfill of t->indexes[j]; true when it completed. */
+/* Rows a step may read: SL_BACKFILL_ITEMS_PER_MS per millisecond of clock since
+ * the last step (a full step the first time), 0 when the clock has not moved. */
+static size_t step_rows(const sl_index *x, int64_t now_ms) {
+  if (!x->backfill_step_ms)
+    return SL_BACKFILL_STEP_ITEMS;
+  int64_t since = now_ms - (int64_t)x->backfill_step_ms;
+  if (since <= 0)
+    return 0;
+  if (since >= SL_BACKFILL_STEP_ITEMS / SL_BACKFILL_ITEMS_PER_MS)
+    return SL_BACKFILL_STEP_ITEMS;
+  return (size_t)(since * SL_BACKFILL_ITEMS_PER_MS);
+}
+
+/* One step of the backfill of 'x'; true when it completed. */
 static bool step(sl_app *app, sl_table *t, sl_index *x, int64_t now_ms) {
+  size_t max = step_rows(x, now_ms);
+  if (max == 0)
+    return false;
   const sl_cap_params *p = sl_cap_params_of(app->cap);
   sl_arena a;
   sl_arena_init(&a);
@@ -179,7 +195,7 @@ static bool step(sl_app *app, sl_table *t, sl_index *x, int64_t now_ms) {
     /* The rate over the clock time since the last step (one second for the
      * first); what a step's item limits leave unused is not carried over. */
     int64_t since = x->backfill_step_ms ? now_ms - (int64_t)x->backfill_step_ms : 1000;
-    sc.budget_mu = p->backfill_rate * (since > 0 ? since : 0);
+    sc.budget_mu = p->backfill_rate * since;
   }
   x->backfill_step_ms = (uint64_t)now_ms;
   sl_err err = sl_store_begin(app->store, true, &f, &txn);
@@ -187,7 +203,7 @@ static bool step(sl_app *app, sl_table *t, sl_index *x, int64_t now_ms) {
     goto out;
   bool end;
   row *rows = SL_NEW_ARRAY(&a, row, SL_BACKFILL_STEP_ITEMS);
-  size_t n = read_rows(&a, txn, t, x, rows, &end);
+  size_t n = read_rows(&a, txn, t, x, rows, max, &end);
   size_t done = copy_rows(app, txn, t, x, &a, rows, n, &sc, &f, &err);
   if (err != SL_OK || (done == 0 && n > 0))
     goto out; /* nothing to save: throttled at the first entry, or a storage error */

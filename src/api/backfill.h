@@ -6,7 +6,9 @@
  * Design: sl_backfill_tick (called by sl_app_tick) takes, for every online
  * index past its resource-allocation phase, one bounded step: it reads the
  * next items of the table in key order after the index's cursor (at most
- * SL_BACKFILL_STEP_ITEMS items or SL_BACKFILL_STEP_BYTES bytes), and writes the
+ * SL_BACKFILL_ITEMS_PER_MS items per millisecond of clock since its last step,
+ * SL_BACKFILL_STEP_ITEMS items and SL_BACKFILL_STEP_BYTES bytes: ticks also run
+ * before every request, and must stay cheap there), and writes the
  * entry of each item the index projects, after admitting one write of the
  * entry's size on the index's resource through the capacity engine. When the
  * index throttles, the step stops where it is (OnlineIndexThrottleEvents) and
@@ -36,6 +38,7 @@
 #include "api/app.h"
 
 #define SL_BACKFILL_STEP_ITEMS 1000
+#define SL_BACKFILL_ITEMS_PER_MS 20
 #define SL_BACKFILL_STEP_BYTES (4 << 20)
 
 /* One step of every backfill due at 'now_ms'; returns true if an index

@@ -167,11 +167,22 @@ out:
   return deleted;
 }
 
+/* Items a step may read (see ttl.h), 0 when the clock has not moved. */
+static size_t step_items(const sl_table *t, int64_t now_ms) {
+  if (!t->ttl_step_ms)
+    return SL_TTL_STEP_ITEMS;
+  int64_t since = now_ms - (int64_t)t->ttl_step_ms;
+  if (since <= 0)
+    return 0;
+  if (since >= SL_TTL_STEP_ITEMS / SL_TTL_ITEMS_PER_MS)
+    return SL_TTL_STEP_ITEMS;
+  return (size_t)(since * SL_TTL_ITEMS_PER_MS);
+}
+
 uint64_t sl_ttl_tick(sl_app *app, int64_t now_ms) {
   int64_t delay = sl_cap_params_of(app->cap)->ttl_delete_delay_ms;
-  size_t budget = SL_TTL_STEP_ITEMS;
   uint64_t deleted = 0;
-  for (size_t i = 0; i < sl_catalog_count(app->catalog) && budget; i++) {
+  for (size_t i = 0; i < sl_catalog_count(app->catalog); i++) {
     sl_table *t = sl_catalog_at(app->catalog, i);
     if (t->ttl_status != SL_TTL_ENABLED) {
       t->ttl_sweeping = false;
@@ -185,7 +196,12 @@ uint64_t sl_ttl_tick(sl_app *app, int64_t now_ms) {
       t->ttl_sweeping = true;
       t->ttl_pass_ms = (uint64_t)now_ms;
       t->ttl_cursor_len = 0;
+      t->ttl_step_ms = 0; /* a new pass starts with a full step */
     }
+    size_t budget = step_items(t, now_ms);
+    if (budget == 0)
+      continue;
+    t->ttl_step_ms = (uint64_t)now_ms;
     deleted += sweep(app, t, now_ms, &budget);
   }
   return deleted;

@@ -20,7 +20,10 @@
  * past is not (the service ignores such values), nor is an attribute of any
  * other type. A sweep of each TTL-enabled table starts at most every
  * ttl_delete_delay_ms of the clock and walks the table in key order,
- * SL_TTL_STEP_ITEMS items per tick in all; expired items are deleted with
+ * SL_TTL_ITEMS_PER_MS items per millisecond of clock since its last step and
+ * at most SL_TTL_STEP_ITEMS a tick (ticks also run before every request, and
+ * must stay cheap there; a table of a million items takes ~50 s of clock a
+ * pass, so its expired items may outlive the delay); expired items are deleted with
  * sl_store_item_delete (indexes follow) without consuming capacity, and
  * counted in TimeToLiveDeletedItemCount. Expired items stay readable until
  * the sweep reaches them, as on the service.
@@ -33,6 +36,7 @@
 #include "api/req.h"
 
 #define SL_TTL_STEP_ITEMS 2000
+#define SL_TTL_ITEMS_PER_MS 20
 
 enum { SL_TTL_DISABLED = 0, SL_TTL_ENABLING = 1, SL_TTL_ENABLED = 2, SL_TTL_DISABLING = 3 };
 

@@ -146,6 +146,7 @@ struct sl_table {
    * ttl_cursor, a bounded number per tick. */
   bool ttl_sweeping;
   uint64_t ttl_pass_ms; /* when the current or last pass started; 0: never */
+  uint64_t ttl_step_ms; /* when the sweep last read items (its budget grows with the clock) */
   uint16_t ttl_cursor_len;
   uint8_t ttl_cursor[SL_CURSOR_KEY_MAX];
   struct sl_cap_res *cap;
