@@ -48,7 +48,7 @@ GENERATED := src/admin/assets.gen.c
 PY := /usr/bin/python3
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all deps run test unit conformance fuzz format format-check bench micro clean
+.PHONY: all deps run test unit conformance browser fuzz format format-check bench micro clean
 
 all: $(BUILD)/sluice
 
@@ -83,10 +83,18 @@ run: $(BUILD)/sluice
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do $$t; done
 
+# The dashboard's assets are compiled in: regenerate when one changes.
+$(GENERATED): scripts/embed_assets.py $(wildcard src/admin/dashboard/*)
+	$(PY) scripts/embed_assets.py
+
+# The dashboard in headless Chromium (tests/browser, playwright-core from npm).
+browser: $(BUILD)/sluice
+	SLUICE_BIN=$(abspath $(BUILD)/sluice) tests/browser/run.sh
+
 conformance: $(BUILD)/sluice
 	SLUICE_BIN=$(abspath $(BUILD)/sluice) $(PY) -m pytest -q -p no:cacheprovider tests/conformance $(PYTEST_ARGS)
 
-test: unit conformance
+test: unit conformance browser
 
 # libFuzzer targets, built with clang in their own directory.
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))

@@ -92,6 +92,8 @@ ENUM_ORDER = {
     "ConditionalOperator": ["OR", "AND"],
     "StreamViewType": ["OLD_IMAGE", "KEYS_ONLY", "NEW_AND_OLD_IMAGES", "NEW_IMAGE"],
     "ContributorInsightsMode": ["THROTTLED_KEYS", "ACCESSED_AND_THROTTLED_KEYS"],
+    # ExtendDB's and dynalite's live captures of Query/Scan with Select BOGUS.
+    "Select": ["SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"],
 }
 
 # Members named TableName whose model shape is TableArn accept a table name or an ARN. The

@@ -59,7 +59,8 @@ static sl_err parse_indexes(sl_req *req, sl_table *t, const sl_json *list, bool 
                    "One or more parameter values were invalid: Table KeySchema does not have a "
                    "range key, which is required when specifying a LocalSecondaryIndex");
   sl_index *all = SL_NEW_ARRAY(&t->mem, sl_index, t->n_indexes + list->arr.n + 1);
-  memcpy(all, t->indexes, t->n_indexes * sizeof(sl_index));
+  if (t->n_indexes)
+    memcpy(all, t->indexes, t->n_indexes * sizeof(sl_index));
   t->indexes = all;
   for (size_t i = 0; i < list->arr.n; i++) {
     const sl_json *o = list->arr.items[i];

@@ -90,6 +90,7 @@ sl_err sl_action_query(sl_req *req) {
   sl_page_opts o;
   sl_page_result page;
   sl_expr_keycond kc;
+  sl_item esk_item;
   sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &t);
   if (err != SL_OK)
     return err;
@@ -169,12 +170,15 @@ sl_err sl_action_query(sl_req *req) {
 
   const sl_json *esk = sl_json_get(body, "ExclusiveStartKey");
   if (esk && esk->type == SL_JSON_OBJECT) {
-    if ((err = sl_page_start_key(req, t, x, esk, &start, NULL)) != SL_OK)
+    if ((err = sl_page_start_key(req, t, x, esk, &start, &esk_item)) != SL_OK)
       return err;
     if (!sl_str_starts_with(sl_buf_str(&start), sl_buf_str(&prefix)))
       return sl_fail(req, SL_E_VALIDATION,
-                     "The provided starting key is invalid: The provided starting key is outside "
-                     "query boundaries based on provided conditions");
+                     "The provided starting key is outside query boundaries based on provided "
+                     "conditions");
+    if (!key_matches(&kc, ks, &esk_item))
+      return sl_fail(req, SL_E_VALIDATION,
+                     "The provided starting key does not match the range key predicate");
   }
 
   query_filter qf = {&kc, ks, (const sl_expr *)ex.filter, kc.has_range};

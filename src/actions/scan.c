@@ -51,7 +51,7 @@ sl_err sl_action_scan(sl_req *req) {
   if (segment >= total)
     return sl_fail(req, SL_E_VALIDATION,
                    "The Segment parameter is zero-based and must be less than parameter "
-                   "TotalSegments: Segment: %lld is out of range for TotalSegments: %lld",
+                   "TotalSegments: Segment: %lld is not less than TotalSegments: %lld",
                    (long long)segment, (long long)total);
 
   if ((err = sl_reads_parse(req, t, x, SL_READS_SCAN, &ex)) != SL_OK)

@@ -92,22 +92,26 @@ sl_err sl_reads_parse(sl_req *req, const sl_table *t, const sl_index *x, sl_read
   else if (!has_select && x && kind != SL_READS_GET)
     out->select = SL_SELECT_ALL_PROJECTED_ATTRIBUTES; /* an index's default */
   if (kind != SL_READS_GET) {
+    /* Texts captured on the live service (tests/conformance/
+     * test_projection_expression.py): Query words the COUNT case as a model
+     * validation error, Scan does not. */
     const char *what = legacy_proj ? "AttributesToGet" : "ProjectionExpression";
+    if (proj && has_select && out->select == SL_SELECT_COUNT)
+      return sl_fail(req, SL_E_VALIDATION,
+                     "%sCannot specify the %s when choosing to get only the Count",
+                     kind == SL_READS_QUERY ? "1 validation error detected: " : "", what);
     if (proj && has_select && out->select != SL_SELECT_SPECIFIC_ATTRIBUTES)
-      return sl_fail(req, SL_E_VALIDATION,
-                     "One or more parameter values were invalid: Can not use %s when %s",
-                     legacy_proj ? "AttributesToGet" : "ProjectionExpression",
-                     out->select == SL_SELECT_COUNT ? "choosing to get only the COUNT"
-                                                    : "choosing to get ALL_ATTRIBUTES");
+      return sl_fail(req, SL_E_VALIDATION, "Cannot specify the %s when choosing to get %s", what,
+                     out->select == SL_SELECT_ALL_ATTRIBUTES ? "ALL_ATTRIBUTES"
+                                                             : "ALL_PROJECTED_ATTRIBUTES");
     if (!proj && out->select == SL_SELECT_SPECIFIC_ATTRIBUTES)
-      return sl_fail(req, SL_E_VALIDATION,
-                     "One or more parameter values were invalid: Must specify the %s when choosing "
-                     "to get SPECIFIC_ATTRIBUTES",
-                     what);
+      return sl_fail(
+          req, SL_E_VALIDATION,
+          "Must specify the AttributesToGet or ProjectionExpression when choosing to get "
+          "SPECIFIC_ATTRIBUTES");
     if (out->select == SL_SELECT_ALL_PROJECTED_ATTRIBUTES && !x)
       return sl_fail(req, SL_E_VALIDATION,
-                     "One or more parameter values were invalid: Select type "
-                     "ALL_PROJECTED_ATTRIBUTES is not supported without an IndexName");
+                     "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
   }
   if (x && x->projection != SL_PROJ_ALL) {
     bool all = out->select == SL_SELECT_ALL_ATTRIBUTES;
