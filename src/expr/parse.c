@@ -77,8 +77,14 @@ typedef struct {
   tok next; /* the token after cur, once peeked */
   bool has_next;
   uint32_t n_ops;
+  uint32_t depth; /* open parentheses */
   sl_str reserved;
 } parser;
+
+/* Parentheses nest at most this deep. Legal expressions cannot get near it
+ * (each level beyond two needs an operator, and there are at most 300); it
+ * bounds the recursion on inputs like "((((((((". */
+#define MAX_NESTING 1000
 
 /* Character classes: 1 letter, 2 digit, 4 '_', 8 space. */
 enum { C_ALPHA = 1, C_DIGIT = 2, C_UNDER = 4, C_SPACE = 8 };
@@ -397,10 +403,19 @@ static sl_expr_op function_op(sl_str name) {
   return SL_EXPR_OP_UNKNOWN_FUNCTION;
 }
 
+static sl_err open_paren(parser *ps) {
+  if (ps->depth >= MAX_NESTING)
+    return syntax_error(ps);
+  ps->depth++;
+  advance(ps);
+  return SL_OK;
+}
+
 static sl_err close_paren(parser *ps, sl_expr_node *inner) {
   sl_err err = expect(ps, T_RPAREN);
   if (err != SL_OK)
     return err;
+  ps->depth--;
   if (++inner->parens >= 2)
     return sl__expr_fail(ps->cx, "The expression has redundant parentheses;");
   return SL_OK;
@@ -466,7 +481,8 @@ static sl_err parse_operand(parser *ps, sl_expr_node **out) {
     return SL_OK;
   }
   case T_LPAREN:
-    advance(ps);
+    if ((err = open_paren(ps)) != SL_OK)
+      return err;
     if ((err = parse_operand(ps, out)) != SL_OK)
       return err;
     return close_paren(ps, *out);
@@ -520,7 +536,8 @@ static sl_err parse_predicate(parser *ps, sl_expr_node **out) {
   sl_expr_node *left;
   sl_err err;
   if (ps->cur.kind == T_LPAREN) {
-    advance(ps);
+    if ((err = open_paren(ps)) != SL_OK)
+      return err;
     if ((err = parse_or(ps, &left)) != SL_OK)
       return err;
     if ((err = close_paren(ps, left)) != SL_OK)
@@ -707,7 +724,8 @@ static sl_err parse_set_operand(parser *ps, sl_expr_node **out) {
   case T_VALREF:
     return parse_operand(ps, out);
   case T_LPAREN:
-    advance(ps);
+    if ((err = open_paren(ps)) != SL_OK)
+      return err;
     if ((err = parse_set_value(ps, out)) != SL_OK)
       return err;
     return close_paren(ps, *out);

@@ -363,6 +363,20 @@ static void test_condition_checks(void) {
     CHECK_STR(sl_str_c(C(NULL, V1, buf_text(&b))),
               "Invalid ConditionExpression: The IN operator is provided with too many operands; "
               "number of operands: 101");
+    /* Deep parentheses end in an error, not in a deep recursion. */
+    sl_buf_init(&b, &A);
+    for (int i = 0; i < 1200; i++)
+      sl_buf_putc(&b, '(');
+    sl_buf_puts(&b, SL_STR("a = :v"));
+    for (int i = 0; i < 1200; i++)
+      sl_buf_putc(&b, ')');
+    CHECK(strncmp(C(NULL, V1, buf_text(&b)),
+                  "Invalid ConditionExpression: Syntax error; token: \"(\"", 52) == 0);
+    sl_buf_init(&b, &A);
+    for (int i = 0; i < 900; i++)
+      sl_buf_putc(&b, '(');
+    CHECK_STR(sl_str_c(C(NULL, V1, buf_text(&b))),
+              "Invalid ConditionExpression: Syntax error; token: \"<EOF>\", near: \"(\"");
     sl_buf_init(&b, &A);
     sl_buf_puts(&b, SL_STR("a = :v"));
     for (int i = 0; i < 5000; i++)
