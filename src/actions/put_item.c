@@ -19,7 +19,7 @@ sl_err sl_action_put_item(sl_req *req) {
   sl_table *t;
   sl_item item, old;
   sl_keyvals kv;
-  sl_txn *txn = NULL;
+  sl_txn *txn;
   bool found;
   sl_write_plan plan;
   sl_write_exprs ex;
@@ -35,42 +35,15 @@ sl_err sl_action_put_item(sl_req *req) {
   sl_str rv = sl_req_str(req->body, "ReturnValues");
   if (rv.len && !sl_str_eq_c(rv, "NONE") && !sl_str_eq_c(rv, "ALL_OLD"))
     return sl_fail(req, SL_E_VALIDATION, "ReturnValues can only be ALL_OLD or NONE");
-  sl_rcc rcc = sl_req_rcc(req->body);
-
   if ((err = sl_store_begin(req->app->store, true, &req->fail, &txn)) != SL_OK)
     return err;
-  if ((err = sl_store_item_get(txn, t, &kv, req->arena, &old, &found, NULL)) != SL_OK)
-    goto out;
+  if ((err = sl_store_item_get(txn, t, &kv, req->arena, &old, &found, NULL)) != SL_OK) {
+    sl_store_abort(txn);
+    return err;
+  }
   bool ok = sl_expr_eval(ex.cond, found ? &old : NULL);
   sl_write_plan_init(req, &plan, t, &kv, found ? &old : NULL, &item);
   sl_write_plan_price(req, &plan, false, !ok);
-  if ((err = sl_req_admit(req, plan.charges, plan.n_charges)) != SL_OK)
-    goto out;
-  if (!ok) {
-    err = sl_conds_failed(req, &ex, found ? &old : NULL);
-    goto out;
-  }
-  if ((err = sl_write_plan_apply(req, txn, &plan)) != SL_OK)
-    goto out;
-  sl_jw *w = &req->w;
-  sl_jw_obj_begin(w);
-  if (found && sl_str_eq_c(rv, "ALL_OLD")) {
-    sl_jw_key_c(w, "Attributes");
-    sl_item_write_json(w, &old);
-  }
-  if (rcc != SL_RCC_NONE) {
-    sl_consumed c = {.table_name = sl_req_str(req->body, "TableName")};
-    sl_write_plan_consumed(&plan, &c);
-    sl_jw_key_c(w, "ConsumedCapacity");
-    sl_req_write_consumed(req, &c, rcc);
-  }
-  sl_jw_obj_end(w);
-  err = sl_store_commit(txn, &req->fail);
-  txn = NULL;
-  if (err == SL_OK)
-    sl_write_plan_committed(req, &plan);
-out:
-  if (txn)
-    sl_store_abort(txn);
-  return err;
+  return sl_write_plan_finish(req, txn, &plan, ok, &ex, found ? &old : NULL,
+                              found && sl_str_eq_c(rv, "ALL_OLD") ? &old : NULL);
 }

@@ -77,34 +77,12 @@ typedef struct {
   bool read; /* the item was read */
   bool found;
   sl_item old;
-  sl_item next; /* an Update's new item */
+  sl_item next;         /* an Update's new item */
+  bool removes_nothing; /* an Update that only removes from an absent item: no write */
   bool cond_failed;
   sl_write_plan plan;
   sl_cap_charge read_charge; /* a replay's read */
 } action;
-
-/* The key-only item a missing item starts from (UpdateItem's upsert). */
-static sl_item key_item(sl_req *req, const sl_table *t, const sl_keyvals *kv) {
-  sl_item it = {SL_NEW_ARRAY(req->arena, sl_attr, 2), 0};
-  it.attrs[it.n++] = (sl_attr){t->key.hash, *kv->hash};
-  if (kv->range)
-    it.attrs[it.n++] = (sl_attr){t->key.range, *kv->range};
-  sl_item_canonicalize(&it);
-  return it;
-}
-
-/* apply for an Update: old (or NULL) -> new, or the service's error on
- * req->fail (UpdateItem's rules: api/conds.h, update_item.c). */
-static sl_err apply_update(sl_req *req, action *a, const sl_item *old) {
-  sl_item base = old ? *old : key_item(req, a->t, &a->kv);
-  sl_err err = sl_expr_update_apply(&a->ex.cx, a->ex.update, &base, &a->next);
-  if (err != SL_OK)
-    return err;
-  if (sl_item_size(&a->next) > SL_ITEM_MAX_BYTES)
-    return sl_fail(req, SL_E_VALIDATION,
-                   "Item size to update has exceeded the maximum allowed size");
-  return SL_OK;
-}
 
 /* Step 1 for one element of TransactItems. */
 static sl_err parse_action(sl_req *req, const sl_json *elem, action *a) {
@@ -175,10 +153,12 @@ static sl_err execute_action(sl_req *req, sl_txn *txn, action *a) {
   if (a->kind == ACT_UPDATE) {
     sl_failure saved = req->fail;
     sl_failure_init(&req->fail, req->arena);
-    if (apply_update(req, a, oldp) != SL_OK)
+    bool nothing;
+    if (sl_conds_apply_update(req, &a->ex, a->t, &a->kv, oldp, &a->next, &nothing) != SL_OK)
       a->invalid = sl_transact_take_failure(req, &saved);
     else
       req->fail = saved;
+    a->removes_nothing = nothing;
   }
   return SL_OK;
 }
@@ -193,7 +173,7 @@ static void price_action(sl_req *req, action *a, bool cancelled) {
   else if (a->kind == ACT_DELETE)
     newp = NULL;
   else if (a->kind == ACT_UPDATE && !a->cond_failed && !a->invalid.len)
-    newp = &a->next;
+    newp = a->removes_nothing ? NULL : &a->next;
   sl_write_plan_init(req, &a->plan, a->t, &a->kv, oldp, newp);
   sl_write_plan_price(req, &a->plan, !cancelled, cancelled);
 }

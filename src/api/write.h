@@ -76,6 +76,18 @@ void sl_write_plan_item_collection_metrics(sl_req *req, const sl_write_plan *p);
  * them per table): {"ItemCollectionKey":{..},"SizeEstimateRangeGB":[lo,hi]}. */
 void sl_write_plan_write_collection(sl_jw *w, const sl_write_plan *p);
 
+/* The end every single-item write shares (PutItem, UpdateItem, DeleteItem),
+ * once the old item is read, the condition evaluated ('cond_ok') and the
+ * plan priced: admit the plan (a throttle wins over a failed condition, and
+ * a failed condition still costs: facts §2.2), fail the condition, apply,
+ * write the reply {Attributes (when 'attrs' has any), ConsumedCapacity,
+ * ItemCollectionMetrics}, commit and account. Always ends 'txn'. 'cond' and
+ * 'old' serve ConditionalCheckFailedException's Item. */
+struct sl_write_exprs;
+sl_err sl_write_plan_finish(sl_req *req, sl_txn *txn, sl_write_plan *p, bool cond_ok,
+                            const struct sl_write_exprs *cond, const sl_item *old,
+                            const sl_item *attrs);
+
 bool sl_table_has_lsi(const sl_table *t);
 /* Bytes an item adds to its item collection: its size plus its LSI entries. */
 int64_t sl_write_collection_share(sl_arena *a, const sl_table *t, const sl_item *it);

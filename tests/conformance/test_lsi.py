@@ -144,8 +144,6 @@ def collection_metrics(reply):
 # collection under one gigabyte (developer guide, LSI "Item collections").
 # ddblocal_differs: DynamoDB Local returns no ItemCollectionMetrics.
 @pytest.mark.ddblocal_differs
-@pytest.mark.xfail(reason="PutItem/UpdateItem/DeleteItem must call "
-                          "sl_write_plan_item_collection_metrics (api/write.h)", strict=False)
 def test_metrics_of_put_update_delete(raw, make_table):
     name = "t_" + uuid.uuid4().hex[:12]
     r = raw.call("CreateTable", lsi_table_body(name))
