@@ -7,6 +7,7 @@
  * cannot be deleted.
  */
 #include "api/describe.h"
+#include "api/indexes.h"
 #include "api/tables.h"
 
 sl_err sl_action_delete_table(sl_req *req) {
@@ -18,6 +19,8 @@ sl_err sl_action_delete_table(sl_req *req) {
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
                    "Attempt to change a resource which is still in use: Table is being %s: %.*s",
                    t->status == SL_STATUS_CREATING ? "created" : "deleted", SL_STR_FMT(t->name));
+  if ((err = sl_indexes_check_delete_table(req, t)) != SL_OK)
+    return err;
   if (t->deletion_protection)
     return sl_fail(req, SL_E_VALIDATION,
                    "Resource cannot be deleted as it is currently protected against deletion. "

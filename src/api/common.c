@@ -196,6 +196,27 @@ sl_err sl_req_check_item_keys(sl_req *req, const sl_table *t, const sl_item *it,
   }
   kv->hash = vals[0];
   kv->range = vals[1];
+  return sl_req_check_index_keys(req, t, it);
+}
+
+sl_err sl_req_check_index_keys(sl_req *req, const sl_table *t, const sl_item *it) {
+  /* An item need not carry an index's key (sparse indexes), but when it does
+   * the types must be the index's (dynalite's live text). */
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    const sl_index *x = &t->indexes[i];
+    const sl_str names[2] = {x->key.hash, x->key.range};
+    const uint8_t types[2] = {x->key.hash_type, x->key.range_type};
+    for (int k = 0; k < (sl_key_has_range(&x->key) ? 2 : 1); k++) {
+      const sl_av *v = sl_item_get(it, names[k]);
+      if (v && v->type != types[k])
+        return sl_fail(
+            req, SL_E_VALIDATION,
+            "One or more parameter values were invalid: Type mismatch for Index Key %.*s "
+            "Expected: %s Actual: %s IndexName: %.*s",
+            SL_STR_FMT(names[k]), sl_av_type_name((sl_av_type)types[k]),
+            sl_av_type_name((sl_av_type)v->type), SL_STR_FMT(x->name));
+    }
+  }
   return SL_OK;
 }
 

@@ -12,7 +12,7 @@ sl_err sl_reads_index(sl_req *req, const sl_table *t, const sl_index **out) {
   if (!x)
     return sl_fail(req, SL_E_VALIDATION, "The table does not have the specified index: %.*s",
                    SL_STR_FMT(name));
-  if (x->global && x->backfilling)
+  if (x->global && (x->backfilling || x->status == SL_STATUS_CREATING))
     return sl_fail(req, SL_E_VALIDATION,
                    "Cannot read from backfilling global secondary index: %.*s",
                    SL_STR_FMT(x->name));

@@ -110,6 +110,8 @@ sl_err sl_req_check_key(sl_req *req, const sl_table *t, const sl_item *key, sl_k
 /* A full item ("Item" of PutItem): key attributes present with the right
  * types and sizes, item size <= 400 KB. */
 sl_err sl_req_check_item(sl_req *req, const sl_table *t, const sl_item *item, sl_keyvals *kv);
+/* Index key attributes present in an item must have the index's types. */
+sl_err sl_req_check_index_keys(sl_req *req, const sl_table *t, const sl_item *it);
 /* Checks the key attributes of an item built by an update (same rules). */
 sl_err sl_req_check_item_keys(sl_req *req, const sl_table *t, const sl_item *it, sl_keyvals *kv);
 
