@@ -541,13 +541,13 @@ static sl_err resolve_node(sl_expr_ctx *cx, sl_expr_node *n, want w, bool update
     for (uint16_t i = 0; i < n->n; i++)
       if ((err = resolve_node(cx, n->args[i], W_OPERAND, update)) != SL_OK)
         return err;
-    if ((err = check_distinct(cx, n)) != SL_OK)
-      return err;
     bool ordered = n->op != SL_EXPR_OP_EQ && n->op != SL_EXPR_OP_NE && n->op != SL_EXPR_OP_IN;
     if (ordered)
       for (uint16_t i = 0; i < n->n; i++)
         if (static_type(n->args[i]) && !is_scalar_key_type(static_type(n->args[i])))
           return bad_operand_type(cx, n, static_type(n->args[i]));
+    if ((err = check_distinct(cx, n)) != SL_OK)
+      return err;
     if (n->op == SL_EXPR_OP_BETWEEN && n->args[1]->op == SL_EXPR_OP_VALUE &&
         n->args[2]->op == SL_EXPR_OP_VALUE) {
       const sl_av *lo = n->args[1]->value, *hi = n->args[2]->value;
@@ -786,19 +786,29 @@ static sl_err key_leaves(sl_expr_ctx *cx, const sl_expr_node *n, key_leaf *leave
                       "KeyConditionExpressions cannot contain nested operations");
     }
   }
+  if ((kop == SL_EXPR_KEY_BETWEEN || kop == SL_EXPR_KEY_BEGINS_WITH) &&
+      n->args[0]->op != SL_EXPR_OP_PATH)
+    return sl_failf(cx->f, SL_E_VALIDATION,
+                    "Invalid condition in KeyConditionExpression: %s operator must have the key "
+                    "attribute as its first operand",
+                    kop == SL_EXPR_KEY_BETWEEN ? "BETWEEN" : "begins_with");
   if (n_paths > 1)
     return sl_failf(cx->f, SL_E_VALIDATION,
                     "Invalid condition in KeyConditionExpression: Multiple attribute names used "
                     "in one condition");
-  if (n_paths == 0) /* ":a = :b": no observation; the closest message */
-    return sl_failf(cx->f, SL_E_VALIDATION, "Query key condition not supported");
+  if (n_paths == 0)
+    return sl_failf(cx->f, SL_E_VALIDATION,
+                    "Invalid condition in KeyConditionExpression: No key attribute specified");
   if (path->path.n != 1 || path->path.e[0].kind != SL_EXPR_ELEM_NAME)
     return sl_failf(cx->f, SL_E_VALIDATION,
                     "Key attributes must be scalars; list random access '[]' and map lookup '.' "
                     "are not allowed: Key: %.*s",
                     SL_STR_FMT(path->path.e[0].name));
   if ((kop == SL_EXPR_KEY_BETWEEN || kop == SL_EXPR_KEY_BEGINS_WITH) && n->args[0] != path)
-    return sl_failf(cx->f, SL_E_VALIDATION, "Query key condition not supported");
+    return sl_failf(cx->f, SL_E_VALIDATION,
+                    "Invalid condition in KeyConditionExpression: %s operator must have the key "
+                    "attribute as its first operand",
+                    kop == SL_EXPR_KEY_BETWEEN ? "BETWEEN" : "begins_with");
   if (*nl == 2)
     return sl_failf(cx->f, SL_E_VALIDATION,
                     "KeyConditionExpressions must only contain one condition per key");
@@ -817,10 +827,37 @@ static sl_err key_leaves(sl_expr_ctx *cx, const sl_expr_node *n, key_leaf *leave
   return SL_OK;
 }
 
+/* The first document path that is not a plain name, in text order (those
+ * of the partition key first): the service rejects it before looking at the
+ * operators (observed). */
+static const sl_expr_node *key_nested_path(const sl_expr_node *n, const sl_str *only) {
+  if (n->op == SL_EXPR_OP_PATH)
+    return (n->path.n != 1 || n->path.e[0].kind != SL_EXPR_ELEM_NAME) &&
+                   (!only || sl_str_eq(n->path.e[0].name, *only))
+               ? n
+               : NULL;
+  if (n->op == SL_EXPR_OP_VALUE)
+    return NULL;
+  for (uint16_t i = 0; i < n->n; i++) {
+    const sl_expr_node *p = key_nested_path(n->args[i], only);
+    if (p)
+      return p;
+  }
+  return NULL;
+}
+
 static sl_err key_extract(sl_expr_ctx *cx, const sl_expr_node *c, const sl_key_schema *ks,
                           sl_expr_keycond *out) {
   key_leaf leaves[2];
   uint32_t nl = 0;
+  const sl_expr_node *nested = key_nested_path(c, &ks->hash);
+  if (!nested)
+    nested = key_nested_path(c, NULL);
+  if (nested)
+    return sl_failf(cx->f, SL_E_VALIDATION,
+                    "Key attributes must be scalars; list random access '[]' and map lookup '.' "
+                    "are not allowed: Key: %.*s",
+                    SL_STR_FMT(nested->path.e[0].name));
   sl_err err = key_leaves(cx, c, leaves, &nl);
   if (err != SL_OK)
     return err;
@@ -837,24 +874,27 @@ static sl_err key_extract(sl_expr_ctx *cx, const sl_expr_node *c, const sl_key_s
     return sl_failf(cx->f, SL_E_VALIDATION, "Query condition missed key schema element: %.*s",
                     SL_STR_FMT(ks->hash));
   const key_leaf *hl = &leaves[h], *rl = nl == 2 ? &leaves[1 - h] : NULL;
+  const char *mismatch =
+      "One or more parameter values were invalid: Condition parameter type does not match schema "
+      "type";
+  /* Order observed: the partition key's value type, its operator, its
+   * emptiness, then the other condition's attribute. */
+  for (int i = 0; i < (hl->op == SL_EXPR_KEY_BETWEEN ? 2 : 1); i++)
+    if (hl->v[i]->type != ks->hash_type)
+      return sl_failf(cx->f, SL_E_VALIDATION, "%s", mismatch);
+  if (hl->op != SL_EXPR_KEY_EQ)
+    return sl_failf(cx->f, SL_E_VALIDATION, "Query key condition not supported");
+  if (hl->v[0]->type != SL_AV_N && hl->v[0]->s.len == 0)
+    return sl_failf(cx->f, SL_E_VALIDATION,
+                    "One or more parameter values are not valid. The AttributeValue for a key "
+                    "attribute cannot contain an empty string value. Key: %.*s",
+                    SL_STR_FMT(ks->hash));
   if (rl && !sl_str_eq(rl->name, ks->range)) {
     if (!ks->range.len)
       return sl_failf(cx->f, SL_E_VALIDATION, "Query key condition not supported");
     return sl_failf(cx->f, SL_E_VALIDATION, "Query condition missed key schema element: %.*s",
                     SL_STR_FMT(ks->range));
   }
-  if (hl->op != SL_EXPR_KEY_EQ)
-    return sl_failf(cx->f, SL_E_VALIDATION, "Query key condition not supported");
-  const char *mismatch =
-      "One or more parameter values were invalid: Condition parameter type does not match schema "
-      "type";
-  if (hl->v[0]->type != ks->hash_type)
-    return sl_failf(cx->f, SL_E_VALIDATION, "%s", mismatch);
-  if (hl->v[0]->type != SL_AV_N && hl->v[0]->s.len == 0)
-    return sl_failf(cx->f, SL_E_VALIDATION,
-                    "One or more parameter values are not valid. The AttributeValue for a key "
-                    "attribute cannot contain an empty string value. Key: %.*s",
-                    SL_STR_FMT(ks->hash));
   memset(out, 0, sizeof(*out));
   out->hash = hl->v[0];
   if (rl) {

@@ -1097,6 +1097,33 @@ static void test_key_condition(void) {
   CHECK_STR(sl_str_c(K(&KS_HR, NULL, NULL, "pk = sk")),
             "Invalid condition in KeyConditionExpression: Multiple attribute names used in one "
             "condition");
+  CHECK_STR(sl_str_c(K(&KS_HR, NULL, KV, ":v < :n")),
+            "Invalid condition in KeyConditionExpression: No key attribute specified");
+  CHECK_STR(sl_str_c(K(&KS_HR, NULL, KV, ":n BETWEEN sk AND :n")),
+            "Invalid condition in KeyConditionExpression: BETWEEN operator must have the key "
+            "attribute as its first operand");
+  CHECK_STR(sl_str_c(K(&KS_HR, NULL, KV, "begins_with(:v, :v)")),
+            "Invalid condition in KeyConditionExpression: begins_with operator must have the key "
+            "attribute as its first operand");
+  /* Nested paths first (the partition key's first), then operators. */
+  CHECK_STR(sl_str_c(K(&KS_HR, NULL, KV, ":v <= pk AND sk[0] >= pk.a")),
+            "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
+            "allowed: Key: pk");
+  CHECK_STR(sl_str_c(K(&KS_HR, NULL, KV, "pk <> :v AND sk.x = :n")),
+            "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
+            "allowed: Key: sk");
+  /* The partition key's type, then its operator, then emptiness, then the
+   * other attribute. */
+  CHECK_STR(sl_str_c(K(&KS_HR, NULL, KV, ":n >= pk AND :v = x")),
+            "One or more parameter values were invalid: Condition parameter type does not match "
+            "schema type");
+  CHECK_STR(
+      sl_str_c(K(&KS_HR, NULL, "{\":e\":{\"S\":\"\"},\":k\":{\"N\":\"5\"}}", ":e < pk AND :k > x")),
+      "Query key condition not supported");
+  CHECK_STR(
+      sl_str_c(K(&KS_HR, NULL, "{\":e\":{\"S\":\"\"},\":k\":{\"N\":\"5\"}}", ":e = pk AND x = :k")),
+      "One or more parameter values are not valid. The AttributeValue for a key attribute "
+      "cannot contain an empty string value. Key: pk");
   CHECK_STR(sl_str_c(K(&KS_HR, NULL, KV, "pk.a = :v")),
             "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
             "allowed: Key: pk");
