@@ -159,6 +159,10 @@ static void write_reply(sl_req *req, const get_table *tables, uint32_t n_tables,
                         const get_key *keys, uint32_t n, sl_rcc rcc) {
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
+  int64_t returned = 0;
+  for (uint32_t i = 0; i < n; i++)
+    returned += keys[i].state == KEY_READ && keys[i].found;
+  sl_req_record_returned(req, returned);
   sl_jw_key_c(w, "Responses");
   sl_jw_obj_begin(w);
   for (uint32_t ti = 0; ti < n_tables; ti++) {

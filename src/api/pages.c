@@ -115,11 +115,8 @@ sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_res
   sl_cap_charge pre = {.res = res, .dir = SL_CAP_READ, .cost_mu = 0};
   if (start.len >= SL_KEY_PREFIX_LEN)
     pre.hash = sl_key_hash_of(start.p);
-  sl_cap_verdict v;
-  if (res && !sl_cap_check(req->app->cap, &pre, 1, &v)) {
-    sl_cap_record_throttle(req->app->cap, &pre, 1, &v);
-    return sl_req_throttled(req, &v);
-  }
+  if (res && (err = sl_req_check(req, &pre, 1)) != SL_OK)
+    return err;
 
   size_t cap_items = 64;
   out->items = o->count_only ? NULL : SL_NEW_ARRAY(req->arena, sl_item, cap_items);
@@ -219,7 +216,7 @@ sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_res
       }
       charges[0].cost_mu += total - given;
     }
-    sl_cap_debit(req->app->cap, charges, n_charges);
+    sl_req_debit(req, charges, n_charges);
   }
 out:
   sl_cursor_close(c);

@@ -157,6 +157,7 @@ sl_item sl_reads_project(sl_req *req, const sl_read_exprs *ex, const sl_item *it
 void sl_reads_write_page(sl_req *req, const sl_table *t, const sl_index *x, const sl_read_exprs *ex,
                          const sl_page_result *page) {
   sl_jw *w = &req->w;
+  sl_req_record_returned(req, (int64_t)page->n);
   sl_jw_obj_begin(w);
   if (ex->select != SL_SELECT_COUNT) {
     sl_jw_key_c(w, "Items");

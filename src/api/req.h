@@ -42,6 +42,8 @@ const char *sl_op_name(sl_op op);
 typedef struct {
   int64_t start_us;       /* CLOCK_MONOTONIC at arrival (SuccessfulRequestLatency) */
   int64_t returned_items; /* ReturnedItemCount; < 0: not a reading operation */
+  bool throttled;         /* a throttle ended the request in another exception
+                             (TransactionCanceledException): ThrottledRequests */
   uint32_t n_used;
   struct {
     sl_cap_res *res;

@@ -420,6 +420,7 @@ void sl_req_metrics_end(sl_req *req) {
    * req->op is 0, a control-plane operation. */
   bool data = (unsigned)req->op < SL_OP__COUNT && !(op_flags[req->op] & SL_OPF_CONTROL);
   sl_str table = data && req->table ? req->table->name : SL_STR_NULL;
-  sl_metrics_request(m, table, sl_op_name(req->op), outcome_of(req->fail.code),
-                     mono_us() - rm->start_us, rm->returned_items);
+  sl_outcome outcome = rm->throttled ? SL_OUTCOME_THROTTLED : outcome_of(req->fail.code);
+  sl_metrics_request(m, table, sl_op_name(req->op), outcome, mono_us() - rm->start_us,
+                     rm->returned_items);
 }

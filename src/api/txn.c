@@ -180,7 +180,10 @@ bool sl_transact_admit(sl_req *req, const sl_transact_charges *a, size_t n, sl_t
   }
   /* Record each throttled action as a throttle (heat, partition counters,
    * throttle events): sl_req_check does that and fails the request with the
-   * plain throttle exception, which the cancellation replaces. */
+   * plain throttle exception, which the cancellation replaces. The request
+   * counts as throttled (ThrottledRequests: a request any of whose events was
+   * throttled, facts §7). */
+  req->metrics.throttled = true;
   for (size_t i = 0; i < n; i++) {
     if (!throttled[i])
       continue;

@@ -53,15 +53,6 @@ def created_ms(desc):
     return int(desc["ContributorInsightsRuleList"][0].rsplit("-", 1)[1])
 
 
-# Local answers every Contributor Insights operation as unknown (sluice implements them).
-def test_dynamodb_local_does_not_know_them(raw, is_sluice):
-    if is_sluice:
-        pytest.skip("DynamoDB Local's answer")
-    for op in ("UpdateContributorInsights", "DescribeContributorInsights",
-               "ListContributorInsights"):
-        r = raw.call(op, {"TableName": "x_" + uuid.uuid4().hex[:8]})
-        assert r.status == 400
-        assert r.error_type == "UnknownOperationException"
 
 
 # ENABLE answers with the transitional status and the mode (default
