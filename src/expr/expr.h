@@ -203,6 +203,9 @@ typedef struct {
   uint8_t kind;        /* sl_expr_action_kind */
   sl_expr_path path;   /* the updated path (paths[i] of sl_expr_update) */
   sl_expr_node *value; /* SET: value expression; ADD/DELETE: a VALUE node; REMOVE: NULL */
+  sl_str error;        /* AttributeUpdates: a validation message reported when this
+                          entry is reached while applying (the service checks each
+                          entry in turn, interleaved with applying) */
 } sl_expr_action;
 
 typedef struct {
@@ -319,7 +322,10 @@ bool sl_expr_eval(const sl_expr *c, const sl_item *item);
  * The caller adds the key attributes to a new item and checks its size. When
  * 'old' is NULL and 'out' has no attributes (e.g. "REMOVE a" on a missing
  * item), DynamoDB does not create the item — except for AttributeUpdates with
- * no entries, which does (Alternator's test_update_item_returnvalues_*). */
+ * no entries or no update at all, which do (Alternator's
+ * test_update_item_returnvalues_* and test_update_item_no_update_method).
+ * AttributeUpdates entries without an Action are PUTs, as the API reference
+ * says (DynamoDB Local ignores them, and the entries after them). */
 sl_err sl_expr_update_apply(sl_expr_ctx *cx, const sl_expr_update *u, const sl_item *old,
                             sl_item *out);
 

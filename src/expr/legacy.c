@@ -200,6 +200,8 @@ static sl_err build_cmp(sl_expr_ctx *cx, sl_str attr, cmp_op op, const sl_json *
   for (uint32_t i = 0; i < n; i++)
     if ((err = decode(cx, list->arr.items[i], &vals[i])) != SL_OK)
       return err;
+  /* Each value in turn: its type, then the same type as the first (observed
+   * order: IN [N, NS] fails on NS's type, IN [N, B, NS] on B's). */
   for (uint32_t i = 0; i < n; i++) {
     uint8_t t = vals[i]->type;
     bool ok = true;
@@ -208,11 +210,13 @@ static sl_err build_cmp(sl_expr_ctx *cx, sl_str attr, cmp_op op, const sl_json *
     case CMP_LT:
     case CMP_GE:
     case CMP_GT:
-    case CMP_CONTAINS:
-    case CMP_NOT_CONTAINS:
     case CMP_IN:
     case CMP_BETWEEN:
       ok = scalar(t);
+      break;
+    case CMP_CONTAINS:
+    case CMP_NOT_CONTAINS: /* also BOOL and NULL (never contained) */
+      ok = scalar(t) || t == SL_AV_BOOL || t == SL_AV_NULL;
       break;
     case CMP_BEGINS_WITH:
       ok = t == SL_AV_S || t == SL_AV_B;
@@ -223,10 +227,9 @@ static sl_err build_cmp(sl_expr_ctx *cx, sl_str attr, cmp_op op, const sl_json *
     if (!ok)
       return invalid(cx, "ComparisonOperator %s is not valid for %s AttributeValue type",
                      cmp_names[op], sl_av_type_name((sl_av_type)t));
-  }
-  for (uint32_t i = 1; i < n; i++)
-    if (vals[i]->type != vals[0]->type)
+    if (t != vals[0]->type)
       return invalid(cx, "AttributeValues inside AttributeValueList must be of same type");
+  }
   if (op == CMP_BETWEEN && sl__expr_cmp_scalar(vals[0], vals[1]) > 0)
     return sl_failf(cx->f, SL_E_VALIDATION,
                     "The BETWEEN condition was provided a range where the lower bound is greater "
@@ -287,14 +290,18 @@ static sl_err check_name(sl_expr_ctx *cx, sl_str name) {
   return SL_OK;
 }
 
+/* ConditionalOperator without conditions is refused before they are read;
+ * with fewer than two, after (observed). */
 static sl_err conditional_op(sl_expr_ctx *cx, const sl_json *conds, sl_str op, bool *or_out) {
   *or_out = sl_str_eq_c(op, "OR");
-  if (!op.len)
-    return SL_OK;
-  if (!conds)
+  if (op.len && !conds)
     return sl_failf(cx->f, SL_E_VALIDATION,
                     "ConditionalOperator cannot be used without Filter or Expected");
-  if (conds->type == SL_JSON_OBJECT && conds->obj.n < 2)
+  return SL_OK;
+}
+
+static sl_err conditional_count(sl_expr_ctx *cx, const sl_json *conds, sl_str op) {
+  if (op.len && conds && conds->type == SL_JSON_OBJECT && conds->obj.n < 2)
     return sl_failf(cx->f, SL_E_VALIDATION,
                     "ConditionalOperator can only be used when Filter or Expected has two or more "
                     "elements");
@@ -373,6 +380,8 @@ sl_err sl_expr_legacy_expected(sl_expr_ctx *cx, const sl_json *expected, sl_str 
     }
     acc = combine(cx->arena, acc, node, or);
   }
+  if ((err = conditional_count(cx, expected, conditional)) != SL_OK)
+    return err;
   *out = acc;
   return SL_OK;
 }
@@ -406,6 +415,8 @@ sl_err sl_expr_legacy_filter(sl_expr_ctx *cx, const sl_json *filter, sl_str cond
       return err;
     acc = combine(cx->arena, acc, node, or);
   }
+  if ((err = conditional_count(cx, filter, conditional)) != SL_OK)
+    return err;
   *out = acc;
   return SL_OK;
 }
@@ -480,9 +491,12 @@ sl_err sl_expr_legacy_attribute_updates(sl_expr_ctx *cx, const sl_json *updates,
     sl_expr_action *a = &u->acts[u->n];
     memset(a, 0, sizeof(*a));
     a->path = name_node(cx->arena, attr)->path;
+    /* Entry errors are reported when the entry is reached while applying
+     * (observed: "Type mismatch" of an earlier entry wins over them). */
     if (!value) {
       if (!sl_str_eq_c(act, "DELETE"))
-        return invalid(cx, "Only DELETE action is allowed when no attribute value is specified");
+        a->error = SL_STR("One or more parameter values were invalid: Only DELETE action is "
+                          "allowed when no attribute value is specified");
       a->kind = SL_EXPR_REMOVE;
     } else {
       sl_av *v;
@@ -492,12 +506,17 @@ sl_err sl_expr_legacy_attribute_updates(sl_expr_ctx *cx, const sl_json *updates,
       bool is_set = t == SL_AV_SS || t == SL_AV_NS || t == SL_AV_BS;
       if (sl_str_eq_c(act, "ADD")) {
         if (!is_set && t != SL_AV_N && t != SL_AV_L)
-          return invalid(cx, "ADD action is not supported for the type %s", long_type(t));
+          a->error = sl_arena_printf(cx->arena,
+                                     "One or more parameter values were invalid: ADD action is "
+                                     "not supported for the type %s",
+                                     long_type(t));
         a->kind = SL_EXPR_ADD;
       } else if (sl_str_eq_c(act, "DELETE")) {
         if (!is_set)
-          return invalid(cx, "DELETE action with value is not supported for the type %s",
-                         long_type(t));
+          a->error = sl_arena_printf(cx->arena,
+                                     "One or more parameter values were invalid: DELETE action "
+                                     "with value is not supported for the type %s",
+                                     long_type(t));
         a->kind = SL_EXPR_DELETE;
       } else {
         a->kind = SL_EXPR_SET;

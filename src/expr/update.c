@@ -371,9 +371,15 @@ sl_err sl_expr_update_apply(sl_expr_ctx *cx, const sl_expr_update *u, const sl_i
   result **ptrs = SL_NEW_ARRAY(cx->arena, result *, u->n);
   uint32_t *order = SL_NEW_ARRAY(cx->arena, uint32_t, u->n);
   sl_err err;
-  check_order(u, order);
+  if (u->legacy)
+    for (uint32_t i = 0; i < u->n; i++)
+      order[i] = i; /* AttributeUpdates: each entry in turn */
+  else
+    check_order(u, order);
   for (uint32_t k = 0; k < u->n; k++) {
     uint32_t i = order[k];
+    if (u->acts[i].error.len)
+      return sl_failf(cx->f, SL_E_VALIDATION, "%.*s", SL_STR_FMT(u->acts[i].error));
     if (!parent_ok(old, &u->acts[i].path))
       return fail(cx, msg_path);
     if ((err = compute(cx, &u->acts[i], old, u->legacy, &rs[i])) != SL_OK)

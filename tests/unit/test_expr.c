@@ -1304,6 +1304,27 @@ static void test_legacy(void) {
             "upper bound");
   CHECK_STR(sl_str_c(LE("{\"a\":{\"ComparisonOperator\":\"FOO\",\"Value\":{\"N\":\"1\"}}}", NULL)),
             "Comparison type does not exist in DynamoDB");
+  /* Value types one by one: IN [N, NS] fails on NS, IN [N, B, NS] on B;
+   * CONTAINS takes BOOL and NULL (never contained). */
+  CHECK_STR(sl_str_c(LE("{\"a\":{\"ComparisonOperator\":\"IN\",\"AttributeValueList\":[{\"N\":"
+                        "\"1\"},{\"NS\":[\"1\"]},{\"N\":\"2\"}]}}",
+                        NULL)),
+            "One or more parameter values were invalid: ComparisonOperator IN is not valid for NS "
+            "AttributeValue type");
+  CHECK_STR(sl_str_c(LE("{\"a\":{\"ComparisonOperator\":\"IN\",\"AttributeValueList\":[{\"N\":"
+                        "\"1\"},{\"B\":\"AA==\"},{\"NS\":[\"1\"]}]}}",
+                        NULL)),
+            "One or more parameter values were invalid: AttributeValues inside AttributeValueList "
+            "must be of same type");
+  CHECK_STR(
+      sl_str_c(
+          LE("{\"l\":{\"ComparisonOperator\":\"NOT_CONTAINS\",\"Value\":{\"BOOL\":true}}}", NULL)),
+      "true");
+  /* The element count comes after the elements' own checks. */
+  CHECK_STR(
+      sl_str_c(LE("{\"a\":{\"ComparisonOperator\":\"GT\",\"Value\":{\"BOOL\":true}}}", "AND")),
+      "One or more parameter values were invalid: ComparisonOperator GT is not valid for BOOL "
+      "AttributeValue type");
   CHECK_STR(
       sl_str_c(LE("{\"a\":{\"Value\":{\"N\":\"1\"}},\"s\":{\"Value\":{\"S\":\"zzz\"}}}", "OR")),
       "true");
@@ -1332,6 +1353,12 @@ static void test_legacy(void) {
   CHECK_STR(sl_str_c(LU("{\"s\":{\"Action\":\"DELETE\",\"Value\":{\"SS\":[\"x\"]}}}", LI)),
             "Type mismatch for attribute to update");
   CHECK_STR(sl_str_c(LU("{\"a\":{\"Action\":\"ADD\",\"Value\":{\"SS\":[\"q\"]}}}", LI)),
+            "Type mismatch for attribute to update");
+  /* Entry errors surface in turn while applying: an earlier type mismatch
+   * wins. */
+  CHECK_STR(sl_str_c(LU("{\"a\":{\"Action\":\"ADD\",\"Value\":{\"SS\":[\"q\"]}},\"s\":{\"Action\":"
+                        "\"PUT\"}}",
+                        LI)),
             "Type mismatch for attribute to update");
   CHECK_STR(sl_str_c(LU("{\"s\":{\"Action\":\"ADD\",\"Value\":{\"S\":\"x\"}}}", LI)),
             "One or more parameter values were invalid: ADD action is not supported for the type "
