@@ -3,11 +3,11 @@
 #include "api/req.h"
 #include "api/tables.h"
 #include "api/validate.h"
+#include "base/crc32.h"
 #include "cap/cap.h"
 #include "base/log.h"
 
 #include <stdio.h>
-#include <zlib.h>
 
 typedef sl_err (*action_fn)(sl_req *);
 
@@ -65,7 +65,7 @@ void sl_api_finish(sl_http_response *resp, const char *request_id, int status) {
   resp->status = status;
   if (resp->content_type.len == 0)
     resp->content_type = SL_STR("application/x-amz-json-1.0");
-  uLong crc = crc32(0L, (const Bytef *)resp->body.p, (uInt)resp->body.len);
+  uint32_t crc = sl_crc32(0, resp->body.p, resp->body.len);
   /* The header values must outlive this call: keep them in static storage
    * owned by this (single) loop thread until the server serialises them. */
   static char crc_text[16];

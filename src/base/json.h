@@ -112,6 +112,11 @@ void sl_jw_key(sl_jw *w, sl_str key);
 void sl_jw_key_c(sl_jw *w, const char *key);
 void sl_jw_str(sl_jw *w, sl_str s);
 void sl_jw_str_c(sl_jw *w, const char *s);
+/* A string known to need no escaping (sl_json_needs_escape was false): copied
+ * as is, without the escape scan. */
+void sl_jw_str_safe(sl_jw *w, sl_str s);
+/* True when 's' holds a byte JSON must escape ('"', '\\', control). */
+bool sl_json_needs_escape(sl_str s);
 /* A number written verbatim (already valid JSON number text). */
 void sl_jw_number_raw(sl_jw *w, sl_str text);
 void sl_jw_int(sl_jw *w, int64_t v);

@@ -174,6 +174,34 @@ void sl_jw_str(sl_jw *w, sl_str s) {
 
 void sl_jw_str_c(sl_jw *w, const char *s) { sl_jw_str(w, sl_str_c(s)); }
 
+bool sl_json_needs_escape(sl_str s) {
+  const char *p = s.p, *end = p + s.len;
+  while (end - p >= 8) {
+    uint64_t x;
+    memcpy(&x, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    if (escape8(x))
+      return true;
+    p += 8;
+  }
+  while (p < end)
+    if (esc_tab[(uint8_t)*p++])
+      return true;
+  return false;
+}
+
+void sl_jw_str_safe(sl_jw *w, sl_str s) {
+  char *o = jw_start(w, s.len + 2);
+  *o++ = '"';
+  if (s.len)
+    memcpy(o, s.p, s.len);
+  o += s.len;
+  *o++ = '"';
+  jw_finish(w, o);
+}
+
 /* Appends 'len' bytes verbatim as one value. */
 static void jw_verbatim(sl_jw *w, const char *p, size_t len) {
   char *o = jw_start(w, len);

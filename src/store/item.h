@@ -45,6 +45,9 @@
  *   0x09 BS    n:varint | (len:varint | bytes){n}
  *   0x0A L     n:varint | value{n}
  *   0x0B M     n:varint | (name_len:varint | name | value){n}
+ *   0x0C S     len:varint | bytes — a string with no byte JSON must escape
+ *              (written when the item is stored, so that reads copy it to the
+ *              reply without scanning it again)
  *
  * varint is LEB128 (7 bits per byte, low first). 'size' is the item's
  * DynamoDB size, so pricing an old item needs no walk. Attributes and map
@@ -82,6 +85,7 @@ typedef struct sl_attr sl_attr;
 struct sl_av {
   uint8_t type; /* sl_av_type */
   bool b;       /* BOOL */
+  bool safe;    /* S read from storage that needs no JSON escaping */
   uint32_t n;   /* members of SS/NS/BS/L/M */
   union {
     sl_str s;     /* S, N (canonical text), B (bytes) */

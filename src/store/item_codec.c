@@ -45,12 +45,13 @@ enum {
   TAG_BS = 0x09,
   TAG_L = 0x0A,
   TAG_M = 0x0B,
+  TAG_S_SAFE = 0x0C,
 };
 
 static void encode_value(sl_buf *b, const sl_av *v) {
   switch ((sl_av_type)v->type) {
   case SL_AV_S:
-    sl_buf_putc(b, TAG_S);
+    sl_buf_putc(b, v->safe || !sl_json_needs_escape(v->s) ? TAG_S_SAFE : TAG_S);
     put_bytes(b, v->s);
     return;
   case SL_AV_N:
@@ -138,6 +139,10 @@ static bool decode_value(reader *r, sl_av *v, int depth) {
   switch (tag) {
   case TAG_S:
     v->type = SL_AV_S;
+    return get_bytes(r, &v->s);
+  case TAG_S_SAFE:
+    v->type = SL_AV_S;
+    v->safe = true;
     return get_bytes(r, &v->s);
   case TAG_N:
     v->type = SL_AV_N;

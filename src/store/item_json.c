@@ -28,8 +28,7 @@ static sl_err parse_number(ctx *c, sl_str text, sl_str *out, sl_num *num) {
   /* A syntax error names the offending text (facts: "The parameter cannot be
    * converted to a numeric value: NaN" from the live service). */
   if (st == SL_NUM_SYNTAX && text.len)
-    return sl_failf(c->f, SL_E_VALIDATION, "%s: %.*s", sl_num_status_message(st),
-                    SL_STR_FMT(text));
+    return sl_failf(c->f, SL_E_VALIDATION, "%s: %.*s", sl_num_status_message(st), SL_STR_FMT(text));
   if (st != SL_NUM_OK)
     return invalid(c, sl_num_status_message(st));
   char buf[SL_NUM_MAX_TEXT];
@@ -312,8 +311,13 @@ void sl_av_write_json(sl_jw *w, const sl_av *v) {
   sl_jw_key_c(w, sl_av_type_name((sl_av_type)v->type));
   switch ((sl_av_type)v->type) {
   case SL_AV_S:
+    if (v->safe)
+      sl_jw_str_safe(w, v->s);
+    else
+      sl_jw_str(w, v->s);
+    break;
   case SL_AV_N:
-    sl_jw_str(w, v->s);
+    sl_jw_str_safe(w, v->s); /* canonical digits, sign and point */
     break;
   case SL_AV_B:
     write_bytes_b64(w, v->s);
