@@ -435,39 +435,15 @@ sl_err sl_expr_legacy_attributes_to_get(sl_expr_ctx *cx, const sl_json *names, s
       return err;
     for (uint32_t k = 0; k < p->n; k++)
       if (sl_str_eq(p->paths[k].e[0].name, name))
-        return sl_failf(cx->f, SL_E_VALIDATION, "Cannot have two attributes with the same name");
+        return sl_failf(cx->f, SL_E_VALIDATION,
+                        "One or more parameter values were invalid: Duplicate value in attribute "
+                        "name: %.*s",
+                        SL_STR_FMT(name));
     p->paths[p->n] = name_node(cx->arena, name)->path;
     p->n++;
   }
   *out = p;
   return SL_OK;
-}
-
-static const char *long_type(uint8_t t) {
-  switch ((sl_av_type)t) {
-  case SL_AV_S:
-    return "STRING";
-  case SL_AV_N:
-    return "NUMBER";
-  case SL_AV_B:
-    return "BINARY";
-  case SL_AV_BOOL:
-    return "BOOLEAN";
-  case SL_AV_NULL:
-    return "NULL";
-  case SL_AV_L:
-    return "LIST";
-  case SL_AV_M:
-    return "MAP";
-  case SL_AV_SS:
-    return "STRING_SET";
-  case SL_AV_NS:
-    return "NUMBER_SET";
-  case SL_AV_BS:
-    return "BINARY_SET";
-  default:
-    return "";
-  }
 }
 
 sl_err sl_expr_legacy_attribute_updates(sl_expr_ctx *cx, const sl_json *updates,
@@ -494,10 +470,14 @@ sl_err sl_expr_legacy_attribute_updates(sl_expr_ctx *cx, const sl_json *updates,
     /* Entry errors are reported when the entry is reached while applying
      * (observed: "Type mismatch" of an earlier entry wins over them). */
     if (!value) {
-      if (!sl_str_eq_c(act, "DELETE"))
+      a->kind = SL_EXPR_REMOVE;
+      if (!sl_str_eq_c(act, "DELETE")) {
+        /* Kept as a SET/ADD (never applied): a REMOVE-only update of a
+         * missing item would be skipped before its error is seen. */
         a->error = SL_STR("One or more parameter values were invalid: Only DELETE action is "
                           "allowed when no attribute value is specified");
-      a->kind = SL_EXPR_REMOVE;
+        a->kind = sl_str_eq_c(act, "ADD") ? SL_EXPR_ADD : SL_EXPR_SET;
+      }
     } else {
       sl_av *v;
       if ((err = decode(cx, value, &v)) != SL_OK)
@@ -509,14 +489,14 @@ sl_err sl_expr_legacy_attribute_updates(sl_expr_ctx *cx, const sl_json *updates,
           a->error = sl_arena_printf(cx->arena,
                                      "One or more parameter values were invalid: ADD action is "
                                      "not supported for the type %s",
-                                     long_type(t));
+                                     sl_av_type_name((sl_av_type)t));
         a->kind = SL_EXPR_ADD;
       } else if (sl_str_eq_c(act, "DELETE")) {
         if (!is_set)
           a->error = sl_arena_printf(cx->arena,
                                      "One or more parameter values were invalid: DELETE action "
                                      "with value is not supported for the type %s",
-                                     long_type(t));
+                                     sl_av_type_name((sl_av_type)t));
         a->kind = SL_EXPR_DELETE;
       } else {
         a->kind = SL_EXPR_SET;
@@ -546,9 +526,10 @@ sl_err sl_expr_legacy_key_conditions(sl_expr_ctx *cx, const sl_json *conds, cons
     return sl_failf(cx->f, SL_E_VALIDATION,
                     "Either the KeyConditions or KeyConditionExpression parameter must be "
                     "specified in the request.");
-  if (conds->obj.n == 0)
-    return sl_failf(cx->f, SL_E_VALIDATION, "Conditions must be at least length 1");
-  if (conds->obj.n > 2)
+  /* The service (dynalite's live texts) says the same for none and for more
+   * than two; DynamoDB Local says "Conditions must be at least length 1" for
+   * none. */
+  if (conds->obj.n == 0 || conds->obj.n > 2)
     return sl_failf(cx->f, SL_E_VALIDATION, "Conditions can be of length 1 or 2 only");
   sl_expr_node *acc = NULL;
   for (size_t i = 0; i < conds->obj.n; i++) {
@@ -562,9 +543,11 @@ sl_err sl_expr_legacy_key_conditions(sl_expr_ctx *cx, const sl_json *conds, cons
       return err;
     cmp_lookup(cmp->str, &op);
     bool range = ks->range.len && sl_str_eq(attr, ks->range);
-    if (range && (op == CMP_NULL || op == CMP_NOT_NULL))
-      return sl_failf(cx->f, SL_E_VALIDATION, "Only scalar types can be used as Range Key values");
-    if (range && (op == CMP_NE || op == CMP_IN || op == CMP_CONTAINS || op == CMP_NOT_CONTAINS))
+    /* DynamoDB Local says "Only scalar types can be used as Range Key values"
+     * for NULL / NOT_NULL and fails on NE; the service's text is this one
+     * (dynalite's live texts). */
+    if (range && (op == CMP_NE || op == CMP_IN || op == CMP_CONTAINS || op == CMP_NOT_CONTAINS ||
+                  op == CMP_NULL || op == CMP_NOT_NULL))
       return sl_failf(cx->f, SL_E_VALIDATION,
                       "Attempted conditional constraint is not an indexable operation");
     if (!range && sl_str_eq(attr, ks->hash) && op != CMP_EQ)

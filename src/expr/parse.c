@@ -663,10 +663,14 @@ static sl_err parse_or(parser *ps, sl_expr_node **out) {
 static sl_err check_text(sl_expr_ctx *cx, sl_str text) {
   if (text.len == 0)
     return sl__expr_fail(cx, "The expression can not be empty;");
-  if (text.len > SL_EXPR_MAX_LEN)
+  if (text.len > SL_EXPR_MAX_LEN) {
+    /* Only the conditions give the size (observed). */
+    if (cx->param == SL_EXPR_UPDATE || cx->param == SL_EXPR_PROJECTION)
+      return sl__expr_fail(cx, "Expression size has exceeded the maximum allowed size;");
     return sl__expr_fail(
         cx, "Expression size has exceeded the maximum allowed size; expression size: %zu",
         text.len);
+  }
   return SL_OK;
 }
 

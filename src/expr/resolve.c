@@ -42,6 +42,19 @@ sl_err sl_expr_ctx_init(sl_expr_ctx *cx, sl_arena *a, sl_failure *f, const sl_js
     names = NULL;
   if (values && values->type != SL_JSON_OBJECT)
     values = NULL;
+  /* 0. Keys are at most 255 bytes (a model constraint, checked first; the
+   * values' text has no size, observed). */
+  for (size_t i = 0; names && i < names->obj.n; i++)
+    if (names->obj.members[i].key.len > 255)
+      return sl_failf(f, SL_E_VALIDATION,
+                      "ExpressionAttributeNames contains invalid key: The expression attribute map "
+                      "contains a key that is too long; size of key: %zu",
+                      names->obj.members[i].key.len);
+  for (size_t i = 0; values && i < values->obj.n; i++)
+    if (values->obj.members[i].key.len > 255)
+      return sl_failf(f, SL_E_VALIDATION,
+                      "ExpressionAttributeValues contains invalid key: The expression attribute "
+                      "map contains a key that is too long;");
   /* 1. Values are attribute values: decode and check each one (a duplicate
    * key keeps its last value, as for every JSON object of a request). */
   if (values && values->obj.n) {
@@ -98,6 +111,11 @@ sl_err sl_expr_ctx_init(sl_expr_ctx *cx, sl_arena *a, sl_failure *f, const sl_js
         return sl_failf(f, SL_E_VALIDATION,
                         "ExpressionAttributeNames contains invalid value: Empty attribute name for "
                         "key %.*s",
+                        SL_STR_FMT(m->key));
+      if (name.len > 65535)
+        return sl_failf(f, SL_E_VALIDATION,
+                        "ExpressionAttributeNames contains invalid value: Attribute name is too "
+                        "large, must be less than 65536 bytes for key %.*s",
                         SL_STR_FMT(m->key));
       uint32_t j = 0;
       while (j < cx->n_names && !sl_str_eq(cx->names[j].key, m->key))
@@ -321,7 +339,8 @@ typedef enum {
   W_OPERAND, /* an operand of a comparison or a condition function */
   W_SET,     /* the value of a SET action */
   W_ARITH,   /* an operand of + or - */
-  W_UARG,    /* an argument of an update function */
+  W_UARG,    /* an argument of if_not_exists */
+  W_LARG,    /* an argument of list_append (which may not nest) */
 } want;
 
 static const char *op_text(const sl_expr_node *n) {
@@ -444,8 +463,8 @@ static sl_err check_function(sl_expr_ctx *cx, sl_expr_node *n, want w, bool upda
     return sl__expr_fail(cx, "The function is not allowed in an update expression; function: %s",
                          op_text(n));
   bool boolean = op != SL_EXPR_OP_SIZE && !update_fn;
-  bool misuse =
-      update ? (w == W_ARITH && op == SL_EXPR_OP_LIST_APPEND) : (boolean != (w == W_BOOL));
+  bool misuse = update ? ((w == W_ARITH || w == W_LARG) && op == SL_EXPR_OP_LIST_APPEND)
+                       : (boolean != (w == W_BOOL));
   if (misuse)
     return sl__expr_fail(
         cx, "The function is not allowed to be used this way in an expression; function: %s",
@@ -461,7 +480,11 @@ static sl_err check_function(sl_expr_ctx *cx, sl_expr_node *n, want w, bool upda
                          op_text(n), n->n);
   sl_err err;
   for (uint16_t i = 0; i < n->n; i++)
-    if ((err = resolve_node(cx, n->args[i], update ? W_UARG : W_OPERAND, update)) != SL_OK)
+    if ((err = resolve_node(cx, n->args[i],
+                            !update                        ? W_OPERAND
+                            : op == SL_EXPR_OP_LIST_APPEND ? W_LARG
+                                                           : W_UARG,
+                            update)) != SL_OK)
       return err;
   bool path_first = op == SL_EXPR_OP_ATTRIBUTE_EXISTS || op == SL_EXPR_OP_ATTRIBUTE_NOT_EXISTS ||
                     op == SL_EXPR_OP_ATTRIBUTE_TYPE || op == SL_EXPR_OP_IF_NOT_EXISTS;
@@ -740,14 +763,15 @@ static sl_expr_key_op flip(sl_expr_key_op op) {
   }
 }
 
-static sl_err key_leaves(sl_expr_ctx *cx, const sl_expr_node *n, key_leaf *leaves, uint32_t *nl) {
+static sl_err key_leaves(sl_expr_ctx *cx, const sl_expr_node *n, key_leaf *leaves, uint32_t *nl,
+                         uint32_t cap) {
   sl_err err;
   sl_expr_key_op kop;
   switch ((sl_expr_op)n->op) {
   case SL_EXPR_OP_AND:
-    if ((err = key_leaves(cx, n->args[0], leaves, nl)) != SL_OK)
+    if ((err = key_leaves(cx, n->args[0], leaves, nl, cap)) != SL_OK)
       return err;
-    return key_leaves(cx, n->args[1], leaves, nl);
+    return key_leaves(cx, n->args[1], leaves, nl, cap);
   case SL_EXPR_OP_EQ:
     kop = SL_EXPR_KEY_EQ;
     break;
@@ -809,9 +833,11 @@ static sl_err key_leaves(sl_expr_ctx *cx, const sl_expr_node *n, key_leaf *leave
                     "Invalid condition in KeyConditionExpression: %s operator must have the key "
                     "attribute as its first operand",
                     kop == SL_EXPR_KEY_BETWEEN ? "BETWEEN" : "begins_with");
-  if (*nl == 2)
-    return sl_failf(cx->f, SL_E_VALIDATION,
-                    "KeyConditionExpressions must only contain one condition per key");
+  for (uint32_t i = 0; i < *nl; i++)
+    if (sl_str_eq(leaves[i].name, path->path.e[0].name))
+      return sl_failf(cx->f, SL_E_VALIDATION,
+                      "KeyConditionExpressions must only contain one condition per key");
+  SL_ASSERT(*nl < cap);
   key_leaf *l = &leaves[(*nl)++];
   l->name = path->path.e[0].name;
   if (kop == SL_EXPR_KEY_BETWEEN) {
@@ -848,7 +874,7 @@ static const sl_expr_node *key_nested_path(const sl_expr_node *n, const sl_str *
 
 static sl_err key_extract(sl_expr_ctx *cx, const sl_expr_node *c, const sl_key_schema *ks,
                           sl_expr_keycond *out) {
-  key_leaf leaves[2];
+  key_leaf leaves[SL_EXPR_MAX_OPERATORS + 1];
   uint32_t nl = 0;
   const sl_expr_node *nested = key_nested_path(c, &ks->hash);
   if (!nested)
@@ -858,12 +884,13 @@ static sl_err key_extract(sl_expr_ctx *cx, const sl_expr_node *c, const sl_key_s
                     "Key attributes must be scalars; list random access '[]' and map lookup '.' "
                     "are not allowed: Key: %.*s",
                     SL_STR_FMT(nested->path.e[0].name));
-  sl_err err = key_leaves(cx, c, leaves, &nl);
+  sl_err err = key_leaves(cx, c, leaves, &nl, SL_ARRAY_LEN(leaves));
   if (err != SL_OK)
     return err;
-  if (nl == 2 && sl_str_eq(leaves[0].name, leaves[1].name))
-    return sl_failf(cx->f, SL_E_VALIDATION,
-                    "KeyConditionExpressions must only contain one condition per key");
+  /* Conditions are gathered per key first: a repeated key is one error, a
+   * third condition another (observed). */
+  if (nl > 2)
+    return sl_failf(cx->f, SL_E_VALIDATION, "Conditions can be of length 1 or 2 only");
   int h = -1;
   for (uint32_t i = 0; i < nl; i++)
     if (sl_str_eq(leaves[i].name, ks->hash))
@@ -901,6 +928,17 @@ static sl_err key_extract(sl_expr_ctx *cx, const sl_expr_node *c, const sl_key_s
     for (int i = 0; i < (rl->op == SL_EXPR_KEY_BETWEEN ? 2 : 1); i++)
       if (rl->v[i]->type != ks->range_type)
         return sl_failf(cx->f, SL_E_VALIDATION, "%s", mismatch);
+    for (int i = 0; i < (rl->op == SL_EXPR_KEY_BETWEEN ? 2 : 1); i++) {
+      if (rl->v[i]->type != SL_AV_N && rl->v[i]->s.len == 0)
+        return sl_failf(cx->f, SL_E_VALIDATION,
+                        "One or more parameter values are not valid. The AttributeValue for a key "
+                        "attribute cannot contain an empty string value. Key: %.*s",
+                        SL_STR_FMT(ks->range));
+      if (rl->v[i]->type != SL_AV_N && rl->v[i]->s.len > 1024)
+        return sl_failf(cx->f, SL_E_VALIDATION,
+                        "One or more parameter values were invalid: Aggregated size of all range "
+                        "keys has exceeded the size limit of 1024 bytes");
+    }
     out->has_range = true;
     out->range_op = rl->op;
     out->range[0] = rl->v[0];
