@@ -22,13 +22,33 @@ const sl_av *sl_expr_path_get(const sl_item *item, const sl_expr_path *path) {
   return v;
 }
 
-int sl__expr_cmp_scalar(const sl_av *a, const sl_av *b) {
-  if (a->type == SL_AV_N) {
-    sl_num x, y;
-    sl_num_parse(a->s, &x);
-    sl_num_parse(b->s, &y);
-    return sl_num_cmp(&x, &y);
+/* Numeric order of two canonical N texts (base/num.h: plain notation, no
+ * leading or trailing zeros, "-" only for negatives), without parsing them:
+ * a longer integer part is larger, then digits compare bytewise, and a
+ * fraction that is a prefix of the other is smaller. */
+static int cmp_canonical(sl_str a, sl_str b) {
+  bool na = a.len && a.p[0] == '-', nb = b.len && b.p[0] == '-';
+  if (na != nb)
+    return na ? -1 : 1;
+  if (na) {
+    a.p++, a.len--;
+    b.p++, b.len--;
   }
+  const char *da = memchr(a.p, '.', a.len), *db = memchr(b.p, '.', b.len);
+  size_t ia = da ? (size_t)(da - a.p) : a.len, ib = db ? (size_t)(db - b.p) : b.len;
+  int c = ia != ib ? (ia < ib ? -1 : 1) : memcmp(a.p, b.p, ia);
+  if (c == 0) {
+    sl_str fa = da ? sl_str_make(da + 1, a.len - ia - 1) : SL_STR_NULL;
+    sl_str fb = db ? sl_str_make(db + 1, b.len - ib - 1) : SL_STR_NULL;
+    c = sl_str_cmp(fa, fb);
+  }
+  c = (c > 0) - (c < 0);
+  return na ? -c : c;
+}
+
+int sl__expr_cmp_scalar(const sl_av *a, const sl_av *b) {
+  if (a->type == SL_AV_N)
+    return cmp_canonical(a->s, b->s);
   return sl_str_cmp(a->s, b->s);
 }
 

@@ -144,102 +144,104 @@ static uint8_t keyword(const char *p, uint32_t len) {
   return T_NAME;
 }
 
-/* The token starting at or after 'pos'. */
-static tok lex_at(const char *s, uint32_t len, uint32_t pos) {
+/* The token starting at or after 'pos', into '*t'. Locals, written once at
+ * the end: returning the struct by value, or counting in '*t', cost a
+ * store-forwarding stall or a store per character. */
+static void lex_into(const char *s, uint32_t len, uint32_t pos, tok *t) {
   while (pos < len && is_space(s[pos]))
     pos++;
-  tok t = {T_EOF, pos, 0};
-  if (pos >= len)
-    return t;
-  const char *p = s + pos;
-  uint32_t rest = len - pos;
-  char c = p[0];
-  t.len = 1;
-  if (is_alpha(c)) {
-    while (t.len < rest && is_word(p[t.len]))
-      t.len++;
-    t.kind = keyword(p, t.len);
-    return t;
-  }
-  if (c == '#' || c == ':') {
-    while (t.len < rest && is_word(p[t.len]))
-      t.len++;
-    t.kind = t.len > 1 ? (c == '#' ? T_NAMEREF : T_VALREF) : T_BAD;
-    return t;
-  }
-  if (is_digit(c)) {
-    if (c != '0')
-      while (t.len < rest && is_digit(p[t.len]))
-        t.len++;
-    t.kind = T_NUMBER;
-    return t;
-  }
-  switch (c) {
-  case '(':
-    t.kind = T_LPAREN;
-    return t;
-  case ')':
-    t.kind = T_RPAREN;
-    return t;
-  case '[':
-    t.kind = T_LBRACK;
-    return t;
-  case ']':
-    t.kind = T_RBRACK;
-    return t;
-  case ',':
-    t.kind = T_COMMA;
-    return t;
-  case '.':
-    t.kind = T_DOT;
-    return t;
-  case '=':
-    t.kind = T_EQ;
-    return t;
-  case '+':
-    t.kind = T_PLUS;
-    return t;
-  case '-':
-    t.kind = T_MINUS;
-    return t;
-  case '<':
-    if (rest > 1 && p[1] == '>') {
-      t.kind = T_NE;
-      t.len = 2;
-    } else if (rest > 1 && p[1] == '=') {
-      t.kind = T_LE;
-      t.len = 2;
+  uint8_t kind = T_EOF;
+  uint32_t n = 0;
+  if (pos < len) {
+    const char *p = s + pos;
+    uint32_t rest = len - pos;
+    char c = p[0];
+    n = 1;
+    if (is_alpha(c)) {
+      while (n < rest && is_word(p[n]))
+        n++;
+      kind = keyword(p, n);
+    } else if (c == '#' || c == ':') {
+      while (n < rest && is_word(p[n]))
+        n++;
+      kind = n > 1 ? (c == '#' ? T_NAMEREF : T_VALREF) : T_BAD;
+    } else if (is_digit(c)) {
+      if (c != '0')
+        while (n < rest && is_digit(p[n]))
+          n++;
+      kind = T_NUMBER;
     } else {
-      t.kind = T_LT;
+      switch (c) {
+      case '(':
+        kind = T_LPAREN;
+        break;
+      case ')':
+        kind = T_RPAREN;
+        break;
+      case '[':
+        kind = T_LBRACK;
+        break;
+      case ']':
+        kind = T_RBRACK;
+        break;
+      case ',':
+        kind = T_COMMA;
+        break;
+      case '.':
+        kind = T_DOT;
+        break;
+      case '=':
+        kind = T_EQ;
+        break;
+      case '+':
+        kind = T_PLUS;
+        break;
+      case '-':
+        kind = T_MINUS;
+        break;
+      case '<':
+        kind = rest > 1 && p[1] == '>' ? T_NE : rest > 1 && p[1] == '=' ? T_LE : T_LT;
+        n = kind == T_LT ? 1 : 2;
+        break;
+      case '>':
+        kind = rest > 1 && p[1] == '=' ? T_GE : T_GT;
+        n = kind == T_GT ? 1 : 2;
+        break;
+      default: {
+        /* One character, however many UTF-8 bytes it takes. */
+        unsigned char u = (unsigned char)c;
+        uint32_t w = u >= 0xF0 ? 4 : u >= 0xE0 ? 3 : u >= 0xC0 ? 2 : 1;
+        n = w < rest ? w : rest;
+        kind = T_BAD;
+        break;
+      }
+      }
     }
-    return t;
-  case '>':
-    if (rest > 1 && p[1] == '=') {
-      t.kind = T_GE;
-      t.len = 2;
-    } else {
-      t.kind = T_GT;
-    }
-    return t;
   }
-  /* One character, however many UTF-8 bytes it takes. */
-  unsigned char u = (unsigned char)c;
-  uint32_t n = u >= 0xF0 ? 4 : u >= 0xE0 ? 3 : u >= 0xC0 ? 2 : 1;
-  t.len = n < rest ? n : rest;
-  t.kind = T_BAD;
+  t->kind = kind;
+  t->pos = pos;
+  t->len = n;
+}
+
+static tok lex_at(const char *s, uint32_t len, uint32_t pos) {
+  tok t;
+  lex_into(s, len, pos, &t);
   return t;
 }
 
 static void advance(parser *ps) {
   ps->prev = ps->cur;
   ps->has_prev = true;
-  ps->cur = ps->has_next ? ps->next : lex_at(ps->s, ps->len, ps->cur.pos + ps->cur.len);
+  if (ps->has_next)
+    ps->cur = ps->next;
+  else
+    lex_into(ps->s, ps->len, ps->cur.pos + ps->cur.len, &ps->cur);
   ps->has_next = false;
 }
 
 static uint8_t peek(parser *ps) {
   if (!ps->has_next) {
-    ps->next = lex_at(ps->s, ps->len, ps->cur.pos + ps->cur.len);
+    lex_into(ps->s, ps->len, ps->cur.pos + ps->cur.len, &ps->next);
     ps->has_next = true;
   }
   return ps->next.kind;
@@ -250,7 +252,7 @@ static void parser_init(parser *ps, sl_expr_ctx *cx, sl_str text) {
   ps->cx = cx;
   ps->s = text.p;
   ps->len = (uint32_t)text.len;
-  ps->cur = lex_at(ps->s, ps->len, 0);
+  lex_into(ps->s, ps->len, 0, &ps->cur);
 }
 
 sl_err sl__expr_fail(sl_expr_ctx *cx, const char *fmt, ...) {

@@ -33,6 +33,42 @@ static bool key_syntax_ok(sl_str key, char lead) {
   return true;
 }
 
+/* An expression value may nest one level deeper than an item attribute
+ * (observed: 32 maps around a number pass as a value, 33 fail; an
+ * attribute takes 31). base/item_json counts a value as level 1, so a value
+ * it finds too deep is decoded again one level down, child by child. */
+static sl_err decode_value(sl_failure *f, sl_arena *a, const sl_json *j, sl_av *out) {
+  sl_err err = sl_av_from_json(f, a, j, out);
+  if (err != SL_E_VALIDATION || !sl_str_starts_with(f->message, SL_STR("Nesting Levels")))
+    return err;
+  const sl_json *l = sl_json_get(j, "L"), *m = sl_json_get(j, "M");
+  if (l && l->type == SL_JSON_ARRAY) {
+    sl_av v = {.type = SL_AV_L, .n = (uint32_t)l->arr.n};
+    v.list = SL_NEW_ARRAY(a, sl_av, v.n ? v.n : 1);
+    for (uint32_t i = 0; i < v.n; i++) {
+      sl_failure_init(f, a);
+      if ((err = sl_av_from_json(f, a, l->arr.items[i], &v.list[i])) != SL_OK)
+        return err;
+    }
+    *out = v;
+    return SL_OK;
+  }
+  if (m && m->type == SL_JSON_OBJECT) {
+    sl_av v = {.type = SL_AV_M, .n = (uint32_t)m->obj.n};
+    v.map = SL_NEW_ARRAY(a, sl_attr, v.n ? v.n : 1);
+    for (uint32_t i = 0; i < v.n; i++) {
+      sl_failure_init(f, a);
+      v.map[i].name = m->obj.members[i].key;
+      if ((err = sl_av_from_json(f, a, m->obj.members[i].value, &v.map[i].v)) != SL_OK)
+        return err;
+    }
+    v.n = sl__attrs_canonicalize(v.map, v.n);
+    *out = v;
+    return SL_OK;
+  }
+  return err;
+}
+
 sl_err sl_expr_ctx_init(sl_expr_ctx *cx, sl_arena *a, sl_failure *f, const sl_json *names,
                         const sl_json *values) {
   memset(cx, 0, sizeof(*cx));
@@ -64,7 +100,7 @@ sl_err sl_expr_ctx_init(sl_expr_ctx *cx, sl_arena *a, sl_failure *f, const sl_js
       sl_failure tmp;
       sl_av v;
       sl_failure_init(&tmp, a);
-      if (sl_av_from_json(&tmp, a, m->value, &v) != SL_OK) {
+      if (decode_value(&tmp, a, m->value, &v) != SL_OK) {
         if (tmp.code != SL_E_VALIDATION)
           return sl_failf(f, tmp.code, tmp.has_message ? "%.*s" : NULL, SL_STR_FMT(tmp.message));
         return sl_failf(f, SL_E_VALIDATION,

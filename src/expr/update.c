@@ -303,6 +303,21 @@ static sl_err apply_value(sl_expr_ctx *cx, const sl_av *v, result **rs, uint32_t
   return SL_OK;
 }
 
+static bool too_deep(const sl_av *v, int level) {
+  if (level > SL_ITEM_MAX_DEPTH)
+    return true;
+  if (v->type == SL_AV_L) {
+    for (uint32_t i = 0; i < v->n; i++)
+      if (too_deep(&v->list[i], level + 1))
+        return true;
+  } else if (v->type == SL_AV_M) {
+    for (uint32_t i = 0; i < v->n; i++)
+      if (too_deep(&v->map[i].v, level + 1))
+        return true;
+  }
+  return false;
+}
+
 /* Whether every element but the last of 'p' exists in 'old' and each
  * container has the kind the next element needs (a map for a name, a list
  * for an index). */
@@ -389,6 +404,15 @@ sl_err sl_expr_update_apply(sl_expr_ctx *cx, const sl_expr_update *u, const sl_i
     ptrs[i] = &rs[i];
   if ((err = apply_names(cx, &it, ptrs, u->n, 0)) != SL_OK)
     return err;
+  /* The updated attributes must still nest at most SL_ITEM_MAX_DEPTH levels
+   * (a top-level value is level 1; observed: SET a = <31 nested maps around
+   * a number> is fine, 32 is "Nesting Levels have exceeded supported
+   * limits"). */
+  for (uint32_t i = 0; i < u->n; i++) {
+    const sl_av *v = sl_item_get(&it, u->acts[i].path.e[0].name);
+    if (v && too_deep(v, 1))
+      return fail(cx, "Nesting Levels have exceeded supported limits");
+  }
   *out = it;
   return SL_OK;
 }

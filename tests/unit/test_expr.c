@@ -11,6 +11,8 @@
  */
 #include "harness.h"
 
+#include "base/log.h"
+#include "base/num.h"
 #include "expr/expr.h"
 
 #include <time.h>
@@ -665,6 +667,52 @@ static void test_eval(void) {
 
 /* ---- update expressions ---- */
 
+/* Numbers compare by value: the canonical-text comparison agrees with
+ * base/num on every pair. */
+static void test_number_order(void) {
+  static const char *const xs[] = {"0",
+                                   "1",
+                                   "-1",
+                                   "10",
+                                   "9",
+                                   "0.5",
+                                   "0.45",
+                                   "-0.5",
+                                   "-0.45",
+                                   "123.456",
+                                   "123.45",
+                                   "-123.456",
+                                   "100",
+                                   "99.999",
+                                   "1e-130",
+                                   "-1e-130",
+                                   "9.9999999999999999999999999999999999999E+125",
+                                   "-9.9999999999999999999999999999999999999E+125",
+                                   "0.1",
+                                   "0.01",
+                                   "2",
+                                   "1.5",
+                                   "-2",
+                                   "-1.5",
+                                   "1000000",
+                                   "999999.9999"};
+  size_t n = SL_ARRAY_LEN(xs);
+  int bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    for (size_t j = 0; j < n; j++) {
+      sl_num a, b;
+      sl_num_parse(sl_str_c(xs[i]), &a);
+      sl_num_parse(sl_str_c(xs[j]), &b);
+      const char *values =
+          sl_arena_printf(&A, "{\":a\":{\"N\":\"%s\"},\":b\":{\"N\":\"%s\"}}", xs[i], xs[j]).p;
+      const char *want = sl_num_cmp(&a, &b) < 0 ? "true" : "false";
+      bad +=
+          strcmp(E(values, "x < :b OR (:a < :b AND attribute_not_exists(x))", "null"), want) != 0;
+    }
+  }
+  CHECK_INT(bad, 0);
+}
+
 static void test_update_grammar(void) {
   CHECK_STR(sl_str_c(U(NULL, V1, "SET a = :v, b = :v")),
             "SET a = {\"N\":\"1\"}, b = {\"N\":\"1\"}");
@@ -921,6 +969,38 @@ static void test_update_apply(void) {
   CHECK_STR(sl_str_c(UP("{\":s\":{\"NS\":[\"1.0\",\"3\"]}}", "DELETE ns :s",
                         "{\"ns\":{\"NS\":[\"1\",\"2\"]}}")),
             "{\"ns\":{\"NS\":[\"2\"]}}");
+}
+
+/* {"M":{"x": ... {"N":"1"} ...}} with n maps. */
+static const char *nest(int n) {
+  sl_buf b;
+  sl_buf_init(&b, &A);
+  for (int i = 0; i < n; i++)
+    sl_buf_puts(&b, SL_STR("{\"M\":{\"x\":"));
+  sl_buf_puts(&b, SL_STR("{\"N\":\"1\"}"));
+  for (int i = 0; i < n; i++)
+    sl_buf_puts(&b, SL_STR("}}"));
+  return buf_text(&b);
+}
+
+static void test_update_nesting(void) {
+  /* An attribute nests at most 32 levels (its value is level 1); a request
+   * value one more (observed on DynamoDB Local). */
+  const char *v31 = sl_arena_printf(&A, "{\":v\":%s}", nest(31)).p;
+  const char *v32 = sl_arena_printf(&A, "{\":v\":%s}", nest(32)).p;
+  const char *v30 = sl_arena_printf(&A, "{\":v\":%s}", nest(30)).p;
+  const char *v33 = sl_arena_printf(&A, "{\":v\":%s}", nest(33)).p;
+  CHECK(strncmp(UP(v31, "SET a = :v", "null"), "{\"a\":", 5) == 0);
+  CHECK_STR(sl_str_c(UP(v32, "SET a = :v", "null")),
+            "Nesting Levels have exceeded supported limits");
+  CHECK(strncmp(UP(v30, "SET a.b = :v", "{\"a\":{\"M\":{}}}"), "{\"a\":", 5) == 0);
+  CHECK_STR(sl_str_c(UP(v31, "SET a.b = :v", "{\"a\":{\"M\":{}}}")),
+            "Nesting Levels have exceeded supported limits");
+  CHECK_STR(sl_str_c(E(v32, "a = :v", "null")), "false");
+  CHECK_STR(
+      sl_str_c(E(v33, "a = :v", "null")),
+      "ExpressionAttributeValues contains invalid value: Nesting Levels have exceeded supported "
+      "limits: Attributes in the item have nested levels beyond supported limit for key :v");
 }
 
 static void test_update_numbers(void) {
@@ -1479,35 +1559,40 @@ static void test_legacy(void) {
 /* ---- performance ---- */
 
 static void test_speed(void) {
-  /* A typical PutItem condition: parse, resolve and evaluate, arena only. */
+  /* A typical PutItem condition: context, parse, resolve, unused check and
+   * evaluation, arena only. The best of 20 rounds (the machine is shared). */
   const sl_json *names = json("{\"#v\":\"version\"}");
   const sl_json *values = json("{\":v\":{\"N\":\"42\"}}");
   sl_item it;
   CHECK(item_of("{\"pk\":{\"S\":\"a\"},\"version\":{\"N\":\"41\"}}", &it));
   sl_arena a;
   sl_arena_init(&a);
-  int iters = 200000;
   bool all = true;
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-  for (int i = 0; i < iters; i++) {
-    sl_failure f;
-    sl_expr_ctx cx;
-    sl_expr *c;
-    sl_failure_init(&f, &a);
-    if (sl_expr_ctx_init(&cx, &a, &f, names, values) != SL_OK ||
-        sl_expr_parse_condition(&cx, SL_EXPR_CONDITION,
-                                SL_STR("attribute_not_exists(pk) OR #v < :v"), &c) != SL_OK ||
-        sl_expr_ctx_finish(&cx) != SL_OK)
-      all = false;
-    else
-      all = all && sl_expr_eval(c, &it);
-    sl_arena_reset(&a);
+  double best = 1e18;
+  for (int round = 0; round < 20; round++) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < 10000; i++) {
+      sl_failure f;
+      sl_expr_ctx cx;
+      sl_expr *c;
+      sl_failure_init(&f, &a);
+      if (sl_expr_ctx_init(&cx, &a, &f, names, values) != SL_OK ||
+          sl_expr_parse_condition(&cx, SL_EXPR_CONDITION,
+                                  SL_STR("attribute_not_exists(pk) OR #v < :v"), &c) != SL_OK ||
+          sl_expr_ctx_finish(&cx) != SL_OK)
+        all = false;
+      else
+        all = all && sl_expr_eval(c, &it);
+      sl_arena_reset(&a);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ns = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 10000;
+    best = ns < best ? ns : best;
   }
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
   CHECK(all);
-  double ns = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / iters;
-  fprintf(stderr, "expr: parse+resolve+eval of a typical condition: %.0f ns\n", ns);
+  fprintf(stderr, "expr: parse+resolve+eval of a typical condition: %.0f ns (best of 20 rounds)\n",
+          best);
   sl_arena_destroy(&a);
 }
 
@@ -1518,9 +1603,11 @@ int main(void) {
   RUN(test_condition_checks);
   RUN(test_names_values);
   RUN(test_eval);
+  RUN(test_number_order);
   RUN(test_update_grammar);
   RUN(test_update_apply);
   RUN(test_update_numbers);
+  RUN(test_update_nesting);
   RUN(test_update_returned);
   RUN(test_projection);
   RUN(test_key_condition);
