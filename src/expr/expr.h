@@ -64,6 +64,14 @@
  * Legacy parameters (sl_expr_legacy_*) build the same trees and are then used
  * through the same calls; an absent parameter gives a NULL tree, and
  * sl_expr_eval(NULL, item) is true, sl_expr_project(a, NULL, item) is the item.
+ * Two differences of the legacy forms are kept in the trees: a legacy
+ * filter's key check says "QueryFilter can only contain ..." (the context
+ * remembers the parameter), and an AttributeUpdates entry's own errors
+ * ("Only DELETE action is allowed ...") surface from sl_expr_update_apply in
+ * entry order, interleaved with "Type mismatch for attribute to update", as
+ * the service reports them. sl_expr_legacy_key_conditions with no
+ * KeyConditions reports "Either the KeyConditions or KeyConditionExpression
+ * parameter must be specified in the request.".
  *
  * Evaluation semantics (pinned by tests/unit/test_expr.c, observed on
  * DynamoDB Local and Alternator's tests):
