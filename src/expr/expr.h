@@ -263,6 +263,8 @@ typedef struct {
   uint32_t n_names;
   sl_expr_value *values;
   uint32_t n_values;
+  uint32_t *name_slots, *value_slots; /* hash indexes of large maps (else NULL) */
+  uint32_t name_mask, value_mask;
   sl_expr_param param;     /* the expression being parsed (messages) */
   const char *filter_name; /* "QueryFilter" once a legacy filter was read (messages) */
 } sl_expr_ctx;

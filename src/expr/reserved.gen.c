@@ -583,7 +583,9 @@ static const struct {
 };
 
 /* words[first[c]] .. words[first[c + 1] - 1] start with letter c (0 = A). */
-static const uint16_t first[27] = {0, 31, 50, 103, 140, 170, 195, 206, 214, 250, 251, 253, 283, 304, 319, 343, 376, 379, 427, 496, 526, 546, 559, 571, 571, 572, 573};
+static const uint16_t first[27] = {0,   31,  50,  103, 140, 170, 195, 206, 214,
+                                   250, 251, 253, 283, 304, 319, 343, 376, 379,
+                                   427, 496, 526, 546, 559, 571, 571, 572, 573};
 
 /* Case-insensitive: a binary search among the words of the same first letter. */
 bool sl__expr_reserved(sl_str word) {

@@ -33,6 +33,59 @@ static bool key_syntax_ok(sl_str key, char lead) {
   return true;
 }
 
+/* ---- key lookup ----
+ * Names and values are looked up by key. Small maps are scanned; a map of
+ * more than SMALL_MAP entries gets an open-addressing index in the arena
+ * (slot = entry position + 1, 0 = empty), so that a request with thousands
+ * of placeholders stays linear. Both entry types start with their key. */
+#define SMALL_MAP 8
+
+static uint32_t key_hash(sl_str k) {
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (size_t i = 0; i < k.len; i++)
+    h = (h ^ (unsigned char)k.p[i]) * 16777619u;
+  return h;
+}
+
+static sl_str entry_key(const void *base, size_t stride, uint32_t i) {
+  return *(const sl_str *)((const char *)base + stride * i);
+}
+
+/* The position of 'key' among 'n' entries, or n. */
+static uint32_t key_find(const void *base, size_t stride, uint32_t n, const uint32_t *slots,
+                         uint32_t mask, sl_str key) {
+  if (!slots) {
+    for (uint32_t i = 0; i < n; i++)
+      if (sl_str_eq(entry_key(base, stride, i), key))
+        return i;
+    return n;
+  }
+  for (uint32_t h = key_hash(key) & mask;; h = (h + 1) & mask) {
+    if (!slots[h])
+      return n;
+    if (sl_str_eq(entry_key(base, stride, slots[h] - 1), key))
+      return slots[h] - 1;
+  }
+}
+
+static void key_insert(uint32_t *slots, uint32_t mask, sl_str key, uint32_t pos) {
+  uint32_t h = key_hash(key) & mask;
+  while (slots[h])
+    h = (h + 1) & mask;
+  slots[h] = pos + 1;
+}
+
+/* Slots for up to n keys (at most half full), or NULL for a small map. */
+static uint32_t *key_slots(sl_arena *a, size_t n, uint32_t *mask) {
+  if (n <= SMALL_MAP)
+    return NULL;
+  uint32_t cap = 16;
+  while (cap < 2 * n)
+    cap *= 2;
+  *mask = cap - 1;
+  return SL_NEW_ARRAY(a, uint32_t, cap);
+}
+
 /* An expression value may nest one level deeper than an item attribute
  * (observed: 32 maps around a number pass as a value, 33 fail; an
  * attribute takes 31). base/item_json counts a value as level 1, so a value
@@ -95,6 +148,7 @@ sl_err sl_expr_ctx_init(sl_expr_ctx *cx, sl_arena *a, sl_failure *f, const sl_js
    * key keeps its last value, as for every JSON object of a request). */
   if (values && values->obj.n) {
     cx->values = SL_NEW_ARRAY(a, sl_expr_value, values->obj.n);
+    cx->value_slots = key_slots(a, values->obj.n, &cx->value_mask);
     for (size_t i = 0; i < values->obj.n; i++) {
       const sl_json_member *m = &values->obj.members[i];
       sl_failure tmp;
@@ -107,11 +161,13 @@ sl_err sl_expr_ctx_init(sl_expr_ctx *cx, sl_arena *a, sl_failure *f, const sl_js
                         "ExpressionAttributeValues contains invalid value: %.*s for key %.*s",
                         SL_STR_FMT(tmp.message), SL_STR_FMT(m->key));
       }
-      uint32_t j = 0;
-      while (j < cx->n_values && !sl_str_eq(cx->values[j].key, m->key))
-        j++;
-      if (j == cx->n_values)
+      uint32_t j = key_find(cx->values, sizeof(*cx->values), cx->n_values, cx->value_slots,
+                            cx->value_mask, m->key);
+      if (j == cx->n_values) {
         cx->n_values++;
+        if (cx->value_slots)
+          key_insert(cx->value_slots, cx->value_mask, m->key, j);
+      }
       cx->values[j] = (sl_expr_value){.key = m->key, .v = v};
       if (v.type == SL_AV_N)
         cx->values[j].n_text = sl_json_get(m->value, "N")->str;
@@ -140,6 +196,7 @@ sl_err sl_expr_ctx_init(sl_expr_ctx *cx, sl_arena *a, sl_failure *f, const sl_js
   /* 4. Names. */
   if (names && names->obj.n) {
     cx->names = SL_NEW_ARRAY(a, sl_expr_name, names->obj.n);
+    cx->name_slots = key_slots(a, names->obj.n, &cx->name_mask);
     for (size_t i = 0; i < names->obj.n; i++) {
       const sl_json_member *m = &names->obj.members[i];
       sl_str name = m->value && m->value->type == SL_JSON_STRING ? m->value->str : SL_STR_NULL;
@@ -153,11 +210,13 @@ sl_err sl_expr_ctx_init(sl_expr_ctx *cx, sl_arena *a, sl_failure *f, const sl_js
                         "ExpressionAttributeNames contains invalid value: Attribute name is too "
                         "large, must be less than 65536 bytes for key %.*s",
                         SL_STR_FMT(m->key));
-      uint32_t j = 0;
-      while (j < cx->n_names && !sl_str_eq(cx->names[j].key, m->key))
-        j++;
-      if (j == cx->n_names)
+      uint32_t j = key_find(cx->names, sizeof(*cx->names), cx->n_names, cx->name_slots,
+                            cx->name_mask, m->key);
+      if (j == cx->n_names) {
         cx->n_names++;
+        if (cx->name_slots)
+          key_insert(cx->name_slots, cx->name_mask, m->key, j);
+      }
       cx->names[j] = (sl_expr_name){.key = m->key, .name = name};
     }
   }
@@ -195,33 +254,29 @@ static sl_err report_unused(sl_expr_ctx *cx, const char *what, const sl_str *key
   if (n_unused == 0)
     return SL_OK;
   uint32_t cap = java_copy_capacity(n);
+  /* Counting sort by bucket, stable: request order within a bucket. */
+  uint32_t *start = SL_NEW_ARRAY(cx->arena, uint32_t, cap + 1);
   uint32_t *bucket = SL_NEW_ARRAY(cx->arena, uint32_t, n);
-  for (uint32_t i = 0; i < n; i++)
+  uint32_t *order = SL_NEW_ARRAY(cx->arena, uint32_t, n);
+  for (uint32_t i = 0; i < n; i++) {
     bucket[i] = java_bucket(keys[i], cap);
+    start[bucket[i] + 1]++;
+  }
+  for (uint32_t b = 0; b < cap; b++)
+    start[b + 1] += start[b];
+  for (uint32_t i = 0; i < n; i++)
+    order[start[bucket[i]]++] = i;
   sl_buf b;
   sl_buf_init(&b, cx->arena);
   bool first = true;
-  /* Selection by bucket, stable within a bucket (n is small). */
-  uint32_t done = 0, last = 0;
-  bool have_last = false;
-  while (done < n) {
-    uint32_t best = UINT32_MAX;
-    for (uint32_t i = 0; i < n; i++)
-      if ((!have_last || bucket[i] > last) && bucket[i] < best)
-        best = bucket[i];
-    for (uint32_t i = 0; i < n; i++) {
-      if (bucket[i] != best)
-        continue;
-      done++;
-      if (used[i])
-        continue;
-      if (!first)
-        sl_buf_puts(&b, SL_STR(", "));
-      sl_buf_puts(&b, keys[i]);
-      first = false;
-    }
-    last = best;
-    have_last = true;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t i = order[k];
+    if (used[i])
+      continue;
+    if (!first)
+      sl_buf_puts(&b, SL_STR(", "));
+    sl_buf_puts(&b, keys[i]);
+    first = false;
   }
   return sl_failf(cx->f, SL_E_VALIDATION,
                   "Value provided in %s unused in expressions: keys: {%.*s}", what, (int)b.len,
@@ -260,9 +315,8 @@ sl_err sl__expr_resolve_path(sl_expr_ctx *cx, sl_expr_path *p) {
     sl_expr_elem *e = &p->e[i];
     if (e->kind != SL_EXPR_ELEM_REF)
       continue;
-    uint32_t j = 0;
-    while (j < cx->n_names && !sl_str_eq(cx->names[j].key, e->name))
-      j++;
+    uint32_t j = key_find(cx->names, sizeof(*cx->names), cx->n_names, cx->name_slots, cx->name_mask,
+                          e->name);
     if (j == cx->n_names)
       return sl__expr_fail(cx,
                            "An expression attribute name used in the document path is not "
@@ -278,9 +332,8 @@ sl_err sl__expr_resolve_path(sl_expr_ctx *cx, sl_expr_path *p) {
 sl_err sl__expr_resolve_value(sl_expr_ctx *cx, sl_expr_node *n) {
   if (n->value)
     return SL_OK; /* legacy trees carry their values */
-  uint32_t j = 0;
-  while (j < cx->n_values && !sl_str_eq(cx->values[j].key, n->text))
-    j++;
+  uint32_t j = key_find(cx->values, sizeof(*cx->values), cx->n_values, cx->value_slots,
+                        cx->value_mask, n->text);
   if (j == cx->n_values)
     return sl__expr_fail(cx,
                          "An expression attribute value used in expression is not defined; "

@@ -552,6 +552,24 @@ static void test_names_values(void) {
   CHECK_STR(sl_str_c(C("{\"#a\":\"a\",\"#b\":\"b\"}", "{\":w\":{\"N\":\"1\"}}", "q = :v")),
             "Invalid ConditionExpression: An expression attribute value used in expression is not "
             "defined; attribute value: :v");
+  /* Large maps are indexed: duplicates still keep the last value, and
+   * thousands of keys stay fast. */
+  CHECK_STR(sl_str_c(C("{\"#a\":\"x\",\"#b\":\"b\",\"#c\":\"c\",\"#d\":\"d\",\"#e\":\"e\",\"#f\":"
+                       "\"f\",\"#g\":\"g\",\"#h\":\"h\",\"#i\":\"i\",\"#a\":\"y\"}",
+                       V1, "#a = :v AND #b = #c AND #d = #e AND #f = #g AND #h = #i")),
+            "(AND (AND (AND (AND (= y {\"N\":\"1\"}) (= b c)) (= d e)) (= f g)) (= h i))");
+  {
+    sl_buf b;
+    sl_buf_init(&b, &A);
+    sl_buf_putc(&b, '{');
+    for (int i = 0; i < 20000; i++)
+      sl_buf_printf(&b, "%s\"#k%d\":\"x\"", i ? "," : "", i);
+    sl_buf_putc(&b, '}');
+    const char *msg = C(buf_text(&b), V1, "#k123 = :v");
+    CHECK(strncmp(msg, "Value provided in ExpressionAttributeNames unused in expressions: keys: {",
+                  72) == 0);
+    CHECK(strstr(msg, "#k123,") == NULL && strstr(msg, "#k19999") != NULL);
+  }
   /* The context's own checks, in the service's order. */
   CHECK_STR(sl_str_c(C("{}", V1, "a = :v")), "ExpressionAttributeNames must not be empty");
   CHECK_STR(sl_str_c(C(NULL, "{}", "a = :v")), "ExpressionAttributeValues must not be empty");
