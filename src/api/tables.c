@@ -110,7 +110,8 @@ sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags) {
     return err;
   size_t total = t->n_tags + tags->arr.n;
   sl_tag *out = SL_NEW_ARRAY(&t->mem, sl_tag, total + 1);
-  memcpy(out, t->tags, t->n_tags * sizeof(sl_tag));
+  if (t->n_tags)
+    memcpy(out, t->tags, t->n_tags * sizeof(sl_tag));
   uint32_t n = t->n_tags;
   for (size_t i = 0; i < tags->arr.n; i++) {
     sl_str k = sl_req_str(tags->arr.items[i], "Key");

@@ -203,7 +203,8 @@ static void write_list(sl_jw *w, const sl__ci *c, int list, int64_t lo, int64_t 
       all = realloc(all, cap * sizeof(sl_topk_entry));
       SL_ASSERT(all);
     }
-    memcpy(all + n, t->e, t->n * sizeof(sl_topk_entry));
+    if (t->n)
+      memcpy(all + n, t->e, t->n * sizeof(sl_topk_entry));
     n += t->n;
   }
   size_t k = 0;
