@@ -283,3 +283,71 @@ def test_admin_capacity_shows_hot_partition(client):
     hot = [p for p in res["partitions"] if p["hot"]]
     assert len(hot) == 1 and hot[0]["write"]["throttles"] > 0
     assert res["throttles"]["write"]["KeyRangeThroughputExceeded"] > 0
+
+
+@pytest.fixture
+def configured(tmp_path):
+    """Starts a private manual-clock sluice with capacity parameters from a
+    --config file (the `name = value` format of `sluice serve --help`)."""
+    from conftest import Server
+    servers = []
+
+    def start(**params):
+        path = tmp_path / "sluice.conf"
+        path.write_text("# test parameters\n" + "".join(f"{k} = {v}\n" for k, v in params.items()))
+        srv = Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z",
+                      "--config", str(path)])
+        servers.append(srv)
+        return Client(srv.endpoint)
+
+    yield start
+    for srv in servers:
+        srv.stop()
+
+
+# --config overrides any parameter by name, and /_sluice/config shows what is in force
+# (ratios may be written as percentages).
+@pytest.mark.sluice_only
+def test_config_file_overrides_parameters(configured):
+    client = configured(partition_write_rate=500, key_range_tolerance_ppm="5%")
+    status, cfg = admin(client.ep, "GET", "/_sluice/config")
+    assert status == 200
+    assert cfg["capacity"]["partition_write_rate"] == 500
+    assert cfg["capacity"]["key_range_tolerance_ppm"] == 50000
+    assert cfg["capacity"]["partition_read_rate"] == 3000
+
+
+# The control plane has its own request rate (spec §7): above it, ThrottlingException
+# "Rate exceeded" from the Coral availability namespace, without reasons.
+def test_control_plane_rate(configured):
+    client = configured(control_plane_rate=5)
+    statuses = [client.call("ListTables", {}) for _ in range(6)]
+    assert [s for s, _ in statuses[:5]] == [200] * 5
+    status, reply = statuses[5]
+    assert status == 400
+    assert reply == {"__type": "com.amazon.coral.availability#ThrottlingException",
+                     "message": "Rate exceeded"}
+    client.advance(1000)
+    assert client.call("ListTables", {})[0] == 200
+
+
+# Table states follow the clock (spec §7): with a creation delay a new table is CREATING,
+# invisible to the data plane, and ACTIVE once the delay has passed.
+def test_table_creation_delay(configured):
+    client = configured(table_create_delay_ms=5000)
+    create(client, "slow")
+    status, reply = client.call("DescribeTable", {"TableName": "slow"})
+    assert reply["Table"]["TableStatus"] == "CREATING"
+    status, reply = put(client, "slow", "k")
+    assert status == 400 and reply["__type"].endswith("#ResourceNotFoundException")
+    client.advance(5000)
+    status, reply = client.call("DescribeTable", {"TableName": "slow"})
+    assert reply["Table"]["TableStatus"] == "ACTIVE"
+    assert put(client, "slow", "k")[0] == 200
+
+
+# With the `unlimited` profile nothing throttles, like other emulators.
+def test_unlimited_profile(configured):
+    client = configured(unlimited=1)
+    create(client, "free", ProvisionedThroughput={"ReadCapacityUnits": 1, "WriteCapacityUnits": 1})
+    assert all(put(client, "free", "k")[0] == 200 for _ in range(2000))
