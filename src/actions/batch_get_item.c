@@ -123,14 +123,10 @@ static sl_err parse_table(sl_req *req, const sl_json *spec, uint32_t table, get_
   return SL_OK;
 }
 
-/* Step 3 for one table: its projection members. sl_reads_parse reads them
- * from req->body; a KeysAndAttributes entry has the same member names, so it
- * stands in for the body while they are parsed. */
+/* Step 3 for one table: its projection members (a KeysAndAttributes entry
+ * has GetItem's member names). */
 static sl_err parse_projection(sl_req *req, get_table *gt) {
-  const sl_json *body = req->body;
-  req->body = gt->spec;
-  sl_err err = sl_reads_parse(req, gt->t, NULL, SL_READS_GET, &gt->ex);
-  req->body = body;
+  sl_err err = sl_reads_parse_of(req, gt->spec, gt->t, NULL, SL_READS_GET, &gt->ex);
   gt->consistent = sl_req_bool(gt->spec, "ConsistentRead", false);
   return err;
 }

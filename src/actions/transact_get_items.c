@@ -60,13 +60,8 @@ static sl_err parse_action(sl_req *req, const sl_json *elem, get_action *a) {
   sl_err err = sl_item_from_json(&req->fail, req->arena, sl_json_get(a->obj, "Key"), &a->key);
   if (err != SL_OK)
     return err;
-  /* sl_reads_parse reads the request body's members; a Get has the same
-   * member names. */
-  const sl_json *body = req->body;
-  req->body = a->obj;
-  err = sl_reads_parse(req, NULL, NULL, SL_READS_GET, &a->ex);
-  req->body = body;
-  return err;
+  /* A Get has GetItem's member names. */
+  return sl_reads_parse_of(req, a->obj, NULL, NULL, SL_READS_GET, &a->ex);
 }
 
 sl_err sl_action_transact_get_items(sl_req *req) {
@@ -81,14 +76,11 @@ sl_err sl_action_transact_get_items(sl_req *req) {
   for (size_t i = 0; i < n; i++)
     if ((err = parse_action(req, items->arr.items[i], &acts[i])) != SL_OK)
       return err;
-  const sl_json *body = req->body;
   sl_table *first = NULL;
   sl_transact_tables tt;
   sl_transact_tables_init(req, &tt, (uint32_t)n);
   for (size_t i = 0; i < n; i++) {
-    req->body = acts[i].obj;
-    err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &acts[i].t);
-    req->body = body;
+    err = sl_req_table_of(req, acts[i].obj, "TableName", SL_LOOKUP_DATA, &acts[i].t);
     if (err != SL_OK)
       return err;
     if (!first)

@@ -276,14 +276,11 @@ sl_err sl_action_transact_write_items(sl_req *req) {
     if ((err = parse_action(req, items->arr.items[i], &acts[i])) != SL_OK)
       return err;
   /* 2. Tables. */
-  const sl_json *body = req->body;
   sl_table *first = NULL;
   sl_transact_tables tt;
   sl_transact_tables_init(req, &tt, (uint32_t)n);
   for (size_t i = 0; i < n; i++) {
-    req->body = acts[i].obj;
-    err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &acts[i].t);
-    req->body = body;
+    err = sl_req_table_of(req, acts[i].obj, "TableName", SL_LOOKUP_DATA, &acts[i].t);
     if (err != SL_OK)
       return err;
     if (!first)

@@ -113,7 +113,12 @@ sl_str sl_req_arn_table_name(sl_req *req, sl_str arn) {
 }
 
 sl_err sl_req_table(sl_req *req, const char *member, sl_lookup how, sl_table **out) {
-  sl_str given = sl_req_str(req->body, member);
+  return sl_req_table_of(req, req->body, member, how, out);
+}
+
+sl_err sl_req_table_of(sl_req *req, const sl_json *obj, const char *member, sl_lookup how,
+                       sl_table **out) {
+  sl_str given = sl_req_str(obj, member);
   sl_str name = given;
   if (sl_str_starts_with(given, SL_STR("arn:"))) {
     name = sl_req_arn_table_name(req, given);

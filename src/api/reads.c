@@ -38,8 +38,13 @@ static bool projected(const sl_table *t, const sl_index *x, const sl_expr_proj *
 
 sl_err sl_reads_parse(sl_req *req, const sl_table *t, const sl_index *x, sl_reads_kind kind,
                       sl_read_exprs *out) {
+  return sl_reads_parse_of(req, req->body, t, x, kind, out);
+}
+
+sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, const sl_table *t, const sl_index *x,
+                         sl_reads_kind kind, sl_read_exprs *out) {
   memset(out, 0, sizeof(*out));
-  const sl_json *body = req->body;
+  const sl_json *body = obj;
   sl_err err;
   sl_expr_request op = kind == SL_READS_QUERY  ? SL_EXPR_OP_QUERY
                        : kind == SL_READS_SCAN ? SL_EXPR_OP_SCAN

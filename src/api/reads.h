@@ -38,6 +38,10 @@ sl_err sl_reads_index(sl_req *req, const sl_table *t, const sl_index **out);
  * checks their combinations. */
 sl_err sl_reads_parse(sl_req *req, const sl_table *t, const sl_index *x, sl_reads_kind kind,
                       sl_read_exprs *out);
+/* The same for the members of another object (a BatchGetItem table entry, a
+ * TransactGetItems Get). */
+sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, const sl_table *t, const sl_index *x,
+                         sl_reads_kind kind, sl_read_exprs *out);
 /* Fills the filter, count and fetch options of a page. */
 void sl_reads_page_opts(sl_read_exprs *ex, sl_page_opts *o);
 /* Applies the projection (if any) to an item. */

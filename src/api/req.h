@@ -93,6 +93,10 @@ typedef enum {
  * Data-plane lookups also fail for tables that are not usable yet (CREATING)
  * or any more (DELETING), as the service does. */
 sl_err sl_req_table(sl_req *req, const char *member, sl_lookup how, sl_table **out);
+/* The same for a member of another object of the request (a transaction's
+ * action). */
+sl_err sl_req_table_of(sl_req *req, const sl_json *obj, const char *member, sl_lookup how,
+                       sl_table **out);
 /* Table name checks (length 3..255, [a-zA-Z0-9_.-]+) with the model's
  * messages; 'path' is the member path used in messages ("tableName"). */
 sl_err sl_req_check_table_name(sl_req *req, sl_str name, const char *path);
