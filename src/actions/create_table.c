@@ -69,32 +69,10 @@ static sl_err parse_indexes(sl_req *req, sl_table *t, const sl_json *list, bool 
     x->global = global;
     x->name = sl_table_str(t, sl_req_str(o, "IndexName"));
     const sl_json *ks = sl_json_get(o, "KeySchema");
-    /* Undefined key attributes are reported with every key of the index. */
-    bool undefined = false;
-    for (size_t k = 0; k < ks->arr.n; k++)
-      if (!sl_table_attr_type(t, sl_req_str(ks->arr.items[k], "AttributeName")))
-        undefined = true;
-    if (undefined) {
-      sl_buf keys, defs;
-      sl_buf_init(&keys, req->arena);
-      sl_buf_init(&defs, req->arena);
-      for (size_t k = 0; k < ks->arr.n; k++) {
-        if (k)
-          sl_buf_puts(&keys, SL_STR(", "));
-        sl_buf_puts(&keys, sl_req_str(ks->arr.items[k], "AttributeName"));
-      }
-      for (uint32_t k = 0; k < t->n_defs; k++) {
-        if (k)
-          sl_buf_puts(&defs, SL_STR(", "));
-        sl_buf_puts(&defs, t->defs[k].name);
-      }
-      return sl_fail(req, SL_E_VALIDATION,
-                     "One or more parameter values were invalid: Some index key attributes are "
-                     "not defined in AttributeDefinitions. Keys: [%.*s], AttributeDefinitions: "
-                     "[%.*s]",
-                     SL_STR_FMT(sl_buf_str(&keys)), SL_STR_FMT(sl_buf_str(&defs)));
-    }
-    sl_err err = sl_describe_parse_key_schema(req, t, ks, (const char *)x->name.p, &x->key);
+    sl_err err = sl_describe_check_keys_defined(req, t, ks);
+    if (err != SL_OK)
+      return err;
+    err = sl_describe_parse_key_schema(req, t, ks, (const char *)x->name.p, &x->key);
     if (err != SL_OK)
       return err;
     if (!global) {

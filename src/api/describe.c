@@ -279,6 +279,33 @@ sl_err sl_describe_parse_key_schema(sl_req *req, sl_table *t, const sl_json *lis
   return SL_OK;
 }
 
+/* Every key attribute of the new index must be defined (CreateTable's text). */
+sl_err sl_describe_check_keys_defined(sl_req *req, const sl_table *t, const sl_json *ks) {
+  bool undefined = false;
+  for (size_t k = 0; k < ks->arr.n; k++)
+    if (!sl_table_attr_type(t, sl_req_str(ks->arr.items[k], "AttributeName")))
+      undefined = true;
+  if (!undefined)
+    return SL_OK;
+  sl_buf keys, defs;
+  sl_buf_init(&keys, req->arena);
+  sl_buf_init(&defs, req->arena);
+  for (size_t k = 0; k < ks->arr.n; k++) {
+    if (k)
+      sl_buf_puts(&keys, SL_STR(", "));
+    sl_buf_puts(&keys, sl_req_str(ks->arr.items[k], "AttributeName"));
+  }
+  for (uint32_t k = 0; k < t->n_defs; k++) {
+    if (k)
+      sl_buf_puts(&defs, SL_STR(", "));
+    sl_buf_puts(&defs, t->defs[k].name);
+  }
+  return sl_fail(req, SL_E_VALIDATION,
+                 "One or more parameter values were invalid: Some index key attributes are not "
+                 "defined in AttributeDefinitions. Keys: [%.*s], AttributeDefinitions: [%.*s]",
+                 SL_STR_FMT(sl_buf_str(&keys)), SL_STR_FMT(sl_buf_str(&defs)));
+}
+
 sl_err sl_describe_parse_projection(sl_req *req, sl_table *t, const sl_json *proj, sl_index *x) {
   sl_str type = sl_req_str(proj, "ProjectionType");
   const sl_json *nk = sl_json_get(proj, "NonKeyAttributes");

@@ -19,6 +19,9 @@ void sl_describe_table(sl_req *req, const sl_table *t, int status);
  * messages. 'index_name' is NULL for the table's own schema. */
 sl_err sl_describe_parse_key_schema(sl_req *req, sl_table *t, const sl_json *list,
                                     const char *index_name, sl_key_schema *out);
+/* Every key attribute of an index's KeySchema must be defined; the service
+ * lists all its keys and all definitions when one is not. */
+sl_err sl_describe_check_keys_defined(sl_req *req, const sl_table *t, const sl_json *ks);
 /* Parses a Projection member into the index. */
 sl_err sl_describe_parse_projection(sl_req *req, sl_table *t, const sl_json *proj, sl_index *x);
 /* The index ARN of this server. */

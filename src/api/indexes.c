@@ -379,33 +379,6 @@ static sl_err merge_defs(sl_req *req, sl_table *t, sl_str name, const sl_json *k
   return SL_OK;
 }
 
-/* Every key attribute of the new index must be defined (CreateTable's text). */
-static sl_err check_keys_defined(sl_req *req, const sl_table *t, const sl_json *ks) {
-  bool undefined = false;
-  for (size_t k = 0; k < ks->arr.n; k++)
-    if (!sl_table_attr_type(t, sl_req_str(ks->arr.items[k], "AttributeName")))
-      undefined = true;
-  if (!undefined)
-    return SL_OK;
-  sl_buf keys, defs;
-  sl_buf_init(&keys, req->arena);
-  sl_buf_init(&defs, req->arena);
-  for (size_t k = 0; k < ks->arr.n; k++) {
-    if (k)
-      sl_buf_puts(&keys, SL_STR(", "));
-    sl_buf_puts(&keys, sl_req_str(ks->arr.items[k], "AttributeName"));
-  }
-  for (uint32_t k = 0; k < t->n_defs; k++) {
-    if (k)
-      sl_buf_puts(&defs, SL_STR(", "));
-    sl_buf_puts(&defs, t->defs[k].name);
-  }
-  return sl_fail(req, SL_E_VALIDATION,
-                 "One or more parameter values were invalid: Some index key attributes are not "
-                 "defined in AttributeDefinitions. Keys: [%.*s], AttributeDefinitions: [%.*s]",
-                 SL_STR_FMT(sl_buf_str(&keys)), SL_STR_FMT(sl_buf_str(&defs)));
-}
-
 static sl_err apply_create(sl_req *req, const sl_table *old, sl_table *t, const sl_json *a,
                            sl_index_updates *out) {
   sl_str name = sl_req_str(a, "IndexName");
@@ -423,7 +396,7 @@ static sl_err apply_create(sl_req *req, const sl_table *old, sl_table *t, const 
         "limit of %d",
         MAX_GSI);
   if ((err = merge_defs(req, t, name, ks)) != SL_OK ||
-      (err = check_keys_defined(req, t, ks)) != SL_OK)
+      (err = sl_describe_check_keys_defined(req, t, ks)) != SL_OK)
     return err;
   sl_index x;
   memset(&x, 0, sizeof(x));
