@@ -19,7 +19,7 @@ import uuid
 
 import pytest
 
-from conftest import admin, new_key, table_arn, wait_active
+from conftest import admin, call_retrying, new_key, table_arn, wait_active
 
 CANCELLED = "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]"
 CCF_MSG = "The conditional request failed"
@@ -445,7 +445,7 @@ def test_update_runtime_error_cancels(raw, hash_table, expr, msg):
 # An update growing the item past 400 KB is the action's ValidationError.
 def test_update_too_large_cancels(raw, hash_table):
     key = k(new_key())
-    raw.call("PutItem", {"TableName": hash_table, "Item": sized_item(key["pk"]["S"], 300000)})
+    call_retrying(raw, "PutItem", {"TableName": hash_table, "Item": sized_item(key["pk"]["S"], 300000)})
     r = tw(raw, [update(hash_table, key, "SET e = :e", ExpressionAttributeValues={":e": {"S": "y" * 200000}})])
     assert r.json["CancellationReasons"] == [{
         "Code": "ValidationError", "Message": "Item size to update has exceeded the maximum allowed size"}]

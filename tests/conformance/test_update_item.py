@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import error_of, new_key
+from conftest import call_retrying, error_of, new_key
 
 
 def update(raw, table, key, expr=None, values=None, names=None, **kw):
@@ -26,7 +26,8 @@ def update(raw, table, key, expr=None, values=None, names=None, **kw):
 
 
 def put(raw, table, key, **attrs):
-    r = raw.call("PutItem", {"TableName": table, "Item": {"pk": {"S": key}, **attrs}})
+    # Retrying: several 300 KB setup writes may land on one partition within its burst.
+    r = call_retrying(raw, "PutItem", {"TableName": table, "Item": {"pk": {"S": key}, **attrs}})
     assert r.status == 200, r
 
 
