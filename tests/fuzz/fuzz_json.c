@@ -14,6 +14,7 @@
  */
 #include "base/json.h"
 #include "base/log.h"
+#include "../unit/json_tree.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,36 +24,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static sl_arena arena;
 static bool arena_ready;
-
-static bool tree_eq(const sl_json *a, const sl_json *b) {
-  if (a->type != b->type)
-    return false;
-  switch (a->type) {
-  case SL_JSON_NULL:
-  case SL_JSON_FALSE:
-  case SL_JSON_TRUE:
-    return true;
-  case SL_JSON_NUMBER:
-  case SL_JSON_STRING:
-    return sl_str_eq(a->str, b->str);
-  case SL_JSON_ARRAY:
-    if (a->arr.n != b->arr.n)
-      return false;
-    for (size_t i = 0; i < a->arr.n; i++)
-      if (!tree_eq(a->arr.items[i], b->arr.items[i]))
-        return false;
-    return true;
-  case SL_JSON_OBJECT:
-    if (a->obj.n != b->obj.n)
-      return false;
-    for (size_t i = 0; i < a->obj.n; i++)
-      if (!sl_str_eq(a->obj.members[i].key, b->obj.members[i].key) ||
-          !tree_eq(a->obj.members[i].value, b->obj.members[i].value))
-        return false;
-    return true;
-  }
-  return false;
-}
 
 /* Nesting depth (a scalar is 0). Recursion is bounded by SL_JSON_MAX_DEPTH. */
 static int tree_depth(const sl_json *v) {
@@ -70,16 +41,6 @@ static int tree_depth(const sl_json *v) {
   else
     return 0;
   return d + 1;
-}
-
-static sl_str write_tree(const sl_json *v) {
-  sl_buf b;
-  sl_buf_init(&b, &arena);
-  sl_jw w;
-  sl_jw_init(&w, &b);
-  sl_jw_value(&w, v);
-  SL_ASSERT(w.depth == 0 && !w.after_key);
-  return sl_buf_str(&b);
 }
 
 static void check_double(const uint8_t *data) {
@@ -123,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (tree_depth(v) > SL_JW_MAX_DEPTH)
     return 0;
 
-  sl_str out = write_tree(v);
+  sl_str out = json_tree_write(&arena, v);
   char *copy = malloc(out.len ? out.len : 1);
   SL_ASSERT(copy != NULL);
   if (out.len)
@@ -133,8 +94,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fprintf(stderr, "re-parse failed at %zu: %s\n%.*s\n", err.offset, err.msg, SL_STR_FMT(out));
     abort();
   }
-  SL_ASSERT(tree_eq(v, v2));
-  sl_str again = write_tree(v2);
+  SL_ASSERT(json_tree_eq(v, v2));
+  sl_str again = json_tree_write(&arena, v2);
   SL_ASSERT(sl_str_eq(out, again));
   free(copy);
   return 0;

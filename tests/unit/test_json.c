@@ -5,6 +5,7 @@
  * commas, escaping, number formats and parse -> write -> parse round trips.
  */
 #include "harness.h"
+#include "json_tree.h"
 #include "base/json.h"
 #include "base/log.h"
 
@@ -79,46 +80,6 @@ static sl_json_error parse_bad_n(const char *s, size_t len) {
 }
 
 static sl_json_error parse_bad(const char *s) { return parse_bad_n(s, strlen(s)); }
-
-static bool tree_eq(const sl_json *a, const sl_json *b) {
-  if (a->type != b->type)
-    return false;
-  switch (a->type) {
-  case SL_JSON_NULL:
-  case SL_JSON_FALSE:
-  case SL_JSON_TRUE:
-    return true;
-  case SL_JSON_NUMBER:
-  case SL_JSON_STRING:
-    return sl_str_eq(a->str, b->str);
-  case SL_JSON_ARRAY:
-    if (a->arr.n != b->arr.n)
-      return false;
-    for (size_t i = 0; i < a->arr.n; i++)
-      if (!tree_eq(a->arr.items[i], b->arr.items[i]))
-        return false;
-    return true;
-  case SL_JSON_OBJECT:
-    if (a->obj.n != b->obj.n)
-      return false;
-    for (size_t i = 0; i < a->obj.n; i++)
-      if (!sl_str_eq(a->obj.members[i].key, b->obj.members[i].key) ||
-          !tree_eq(a->obj.members[i].value, b->obj.members[i].value))
-        return false;
-    return true;
-  }
-  return false;
-}
-
-/* The compact rendering of a tree. */
-static sl_str write_tree(const sl_json *v) {
-  sl_buf b;
-  sl_buf_init(&b, &arena);
-  sl_jw w;
-  sl_jw_init(&w, &b);
-  sl_jw_value(&w, v);
-  return sl_buf_str(&b);
-}
 
 /* Each scalar type, with its type name. */
 static void test_scalars(void) {
@@ -215,7 +176,7 @@ static void test_large(void) {
     sl_json *last = sl_json_get(v->arr.items[4999], "k4999");
     CHECK(last && last->arr.n == 3);
     CHECK_STR(last->arr.items[0]->str, "4999");
-    CHECK_STR(write_tree(v), b.p);
+    CHECK_STR(json_tree_write(&arena, v), b.p);
   }
   /* Long strings, plain and escaped, bigger than a block. */
   b.len = 0;
@@ -542,21 +503,21 @@ static void test_round_trip(void) {
     CHECK_INT(sl_json_parse(&arena, round_docs[d], strlen(round_docs[d]), &v, &err), 0);
     if (!v)
       continue;
-    sl_str out = write_tree(v);
+    sl_str out = json_tree_write(&arena, v);
     CHECK_INT(sl_json_parse(&arena, out.p, out.len, &w, &err), 0);
-    CHECK(w && tree_eq(v, w));
+    CHECK(w && json_tree_eq(v, w));
     /* Writing the re-parsed tree gives the same bytes. */
     if (w) {
-      sl_str again = write_tree(w);
+      sl_str again = json_tree_write(&arena, w);
       CHECK(sl_str_eq(out, again));
     }
   }
   sl_json *v = parse_ok(" { \"a\" : [ 1 , 2 ] , \"b\" : { } , \"c\" : \"\\u0041\\t\" } ");
   if (v)
-    CHECK_STR(write_tree(v), "{\"a\":[1,2],\"b\":{},\"c\":\"A\\t\"}");
+    CHECK_STR(json_tree_write(&arena, v), "{\"a\":[1,2],\"b\":{},\"c\":\"A\\t\"}");
   v = parse_ok("\"\\uD83D\\uDE00\\u00e9\\/\"");
   if (v)
-    CHECK_STR(write_tree(v), "\"\xf0\x9f\x98\x80\xc3\xa9/\"");
+    CHECK_STR(json_tree_write(&arena, v), "\"\xf0\x9f\x98\x80\xc3\xa9/\"");
 }
 
 /* The writer's commas, keys and scalars. */
@@ -757,7 +718,7 @@ static void test_writer_value(void) {
   sl_json *v = NULL;
   CHECK_INT(sl_json_parse(&arena, deep.p, deep.len, &v, &err), 0);
   if (v)
-    CHECK(sl_str_eq(write_tree(v), deep));
+    CHECK(sl_str_eq(json_tree_write(&arena, v), deep));
 }
 
 /* Objects with more members than the parser's first scratch, nested, so the
@@ -782,7 +743,7 @@ static void test_wide_objects(void) {
   sl_json *k7 = sl_json_get(inner, "k7");
   CHECK(k7 && sl_str_eq_c(sl_json_get(k7, "v")->arr.items[0]->str, "157"));
   CHECK(sl_json_get(v, "after")->type == SL_JSON_TRUE);
-  CHECK(sl_str_eq(write_tree(v), sl_buf_str(&b)));
+  CHECK(sl_str_eq(json_tree_write(&arena, v), sl_buf_str(&b)));
 }
 
 int main(void) {
