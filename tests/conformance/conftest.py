@@ -281,34 +281,30 @@ def hash_table(ddb):
     ddb.delete_table(TableName=name)
 
 
-@pytest.fixture(scope="session")
-def range_table(ddb):
-    """One on-demand table with hash key pk (S) and range key sk (N), shared like hash_table."""
-    name = _session_table(ddb, [("pk", "S"), ("sk", "N")],
+def _range_table(ddb, sk_type):
+    name = _session_table(ddb, [("pk", "S"), ("sk", sk_type)],
                           [{"AttributeName": "pk", "KeyType": "HASH"},
                            {"AttributeName": "sk", "KeyType": "RANGE"}])
     yield name
     ddb.delete_table(TableName=name)
+
+
+@pytest.fixture(scope="session")
+def range_table(ddb):
+    """One on-demand table with hash key pk (S) and range key sk (N), shared like hash_table."""
+    yield from _range_table(ddb, "N")
 
 
 @pytest.fixture(scope="session")
 def range_s_table(ddb):
     """Like range_table, but the range key sk is a string (S): begins_with, string order."""
-    name = _session_table(ddb, [("pk", "S"), ("sk", "S")],
-                          [{"AttributeName": "pk", "KeyType": "HASH"},
-                           {"AttributeName": "sk", "KeyType": "RANGE"}])
-    yield name
-    ddb.delete_table(TableName=name)
+    yield from _range_table(ddb, "S")
 
 
 @pytest.fixture(scope="session")
 def range_b_table(ddb):
     """Like range_table, but the range key sk is a binary (B): unsigned byte order."""
-    name = _session_table(ddb, [("pk", "S"), ("sk", "B")],
-                          [{"AttributeName": "pk", "KeyType": "HASH"},
-                           {"AttributeName": "sk", "KeyType": "RANGE"}])
-    yield name
-    ddb.delete_table(TableName=name)
+    yield from _range_table(ddb, "B")
 
 
 @pytest.fixture(scope="module")
