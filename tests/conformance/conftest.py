@@ -348,6 +348,32 @@ def error_of(reply):
     return reply.status, reply.error_type, reply.message
 
 
+# Attribute values for request bodies, as the wire spells them.
+def S(x):
+    return {"S": x}
+
+
+def N(x):
+    return {"N": str(x)}
+
+
+def B(x):
+    return {"B": x}
+
+
+def L(*xs):
+    return {"L": list(xs)}
+
+
+def M(**kw):
+    return {"M": kw}
+
+
+def invalid(msg):
+    """The (status, type, message) of a ValidationException, to compare with error_of."""
+    return 400, "ValidationException", msg
+
+
 def new_key():
     """A partition key value no other test uses."""
     return "k_" + uuid.uuid4().hex

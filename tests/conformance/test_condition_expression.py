@@ -11,27 +11,7 @@ type list of attribute_type (compared as a set here).
 """
 import pytest
 
-from conftest import error_of, new_key
-
-
-def N(x):
-    return {"N": str(x)}
-
-
-def S(x):
-    return {"S": x}
-
-
-def B(x):
-    return {"B": x}
-
-
-def L(*xs):
-    return {"L": list(xs)}
-
-
-def M(**kw):
-    return {"M": kw}
+from conftest import B, error_of, L, M, N, new_key, S
 
 
 ATTRS = {

@@ -8,7 +8,7 @@ specific to them. Texts are DynamoDB Local's; dynalite test/updateItem.js and te
 """
 import pytest
 
-from conftest import error_of, new_key
+from conftest import error_of, invalid, new_key
 
 V1 = {":v": {"N": "1"}}
 
@@ -20,10 +20,6 @@ def update(raw, table, expr, names=None, values=None, key=None, **kw):
     if values is not None:
         body["ExpressionAttributeValues"] = values
     return raw.call("UpdateItem", body)
-
-
-def invalid(msg):
-    return 400, "ValidationException", msg
 
 
 # --- validation: the maps themselves ---------------------------------------------------------

@@ -7,15 +7,7 @@ Texts are DynamoDB Local's; dynalite test/scan.js (live texts) agrees where it h
 """
 import pytest
 
-from conftest import error_of, new_key
-
-
-def N(x):
-    return {"N": str(x)}
-
-
-def S(x):
-    return {"S": x}
+from conftest import error_of, invalid, N, new_key, S
 
 
 @pytest.fixture(scope="module")
@@ -41,10 +33,6 @@ def query(raw, table, p, fe=None, values=None, **kw):
 def sks(r):
     assert r.status == 200, r
     return [int(i["sk"]["N"]) for i in r.json["Items"]]
-
-
-def invalid(msg):
-    return 400, "ValidationException", msg
 
 
 # --- validation ----------------------------------------------------------------------------------

@@ -11,15 +11,7 @@ import base64
 
 import pytest
 
-from conftest import error_of, new_key
-
-
-def N(x):
-    return {"N": str(x)}
-
-
-def S(x):
-    return {"S": x}
+from conftest import error_of, invalid, N, new_key, S
 
 
 def B(b):
@@ -38,10 +30,6 @@ def query(raw, table, kce, values=None, names=None, **kw):
 def sort_keys(reply):
     assert reply.status == 200, reply
     return [list(i["sk"].values())[0] for i in reply.json["Items"]]
-
-
-def invalid(msg):
-    return 400, "ValidationException", msg
 
 
 NUMS = [-10, -1.5, 0, 1, 2, 3, 4, 5, 7, 10, 11, 100]

@@ -9,27 +9,11 @@ is marked ddblocal_differs.
 """
 import pytest
 
-from conftest import error_of, new_key
-
-
-def N(x):
-    return {"N": str(x)}
-
-
-def S(x):
-    return {"S": x}
-
-
-def B(x):
-    return {"B": x}
+from conftest import B, error_of, invalid, N, new_key, S
 
 
 def C(op, *values):
     return {"ComparisonOperator": op, "AttributeValueList": list(values)}
-
-
-def invalid(msg):
-    return 400, "ValidationException", msg
 
 
 ITEM = {"a": S("hello"), "n": N(5), "b": B("Y2F0"), "ss": {"SS": ["x", "y"]}, "l": {"L": [S("x"), N(1)]},

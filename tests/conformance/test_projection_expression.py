@@ -6,23 +6,7 @@ against AWS) records the same results and texts for every case it has.
 """
 import pytest
 
-from conftest import error_of, new_key
-
-
-def N(x):
-    return {"N": str(x)}
-
-
-def S(x):
-    return {"S": x}
-
-
-def L(*xs):
-    return {"L": list(xs)}
-
-
-def M(**kw):
-    return {"M": kw}
+from conftest import error_of, L, M, N, new_key, S
 
 
 ATTRS = {"a": M(b=L(N(2), N(4), M(x=S("hi"), y=S("yo"))), c=N(5)), "b": S("hello"), "l": L(N(1), N(2), N(3)),

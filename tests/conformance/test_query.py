@@ -11,15 +11,7 @@ import uuid
 
 import pytest
 
-from conftest import call_retrying, error_of, new_key
-
-
-def N(x):
-    return {"N": str(x)}
-
-
-def S(x):
-    return {"S": x}
+from conftest import call_retrying, error_of, invalid, N, new_key, S
 
 
 COUNT = 20
@@ -57,10 +49,6 @@ def pages(raw, table, p, **kw):
         if not start:
             return out
         assert len(out) < 100
-
-
-def invalid(msg):
-    return 400, "ValidationException", msg
 
 
 # --- validation ----------------------------------------------------------------------------------

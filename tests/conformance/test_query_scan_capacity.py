@@ -11,16 +11,8 @@ import math
 
 import pytest
 
-from conftest import call_retrying, new_key
+from conftest import call_retrying, N, new_key, S
 from test_item_size import item_size
-
-
-def N(x):
-    return {"N": str(x)}
-
-
-def S(x):
-    return {"S": x}
 
 
 def fill(item, size):

@@ -11,15 +11,7 @@ import uuid
 
 import pytest
 
-from conftest import call_retrying, error_of
-
-
-def N(x):
-    return {"N": str(x)}
-
-
-def S(x):
-    return {"S": x}
+from conftest import call_retrying, error_of, invalid, N, S
 
 
 ITEMS = 40
@@ -59,10 +51,6 @@ def scan_all(raw, table, **kw):
         if not start:
             return got, n, r
         assert n < 1000
-
-
-def invalid(msg):
-    return 400, "ValidationException", msg
 
 
 # --- validation: segments ------------------------------------------------------------------------

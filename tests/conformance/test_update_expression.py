@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import error_of, new_key
+from conftest import error_of, invalid, L, N, new_key, S
 
 
 def used(placeholders, expr):
@@ -38,22 +38,6 @@ def put(raw, table, key, **attrs):
 def get(raw, table, key):
     r = raw.call("GetItem", {"TableName": table, "Key": {"pk": {"S": key}}, "ConsistentRead": True})
     return r.json.get("Item")
-
-
-def invalid(msg):
-    return 400, "ValidationException", msg
-
-
-def N(x):
-    return {"N": str(x)}
-
-
-def S(x):
-    return {"S": x}
-
-
-def L(*xs):
-    return {"L": list(xs)}
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import call_retrying, error_of, new_key
+from conftest import call_retrying, error_of, invalid, L, N, new_key, S
 
 
 def update(raw, table, key, expr=None, values=None, names=None, **kw):
@@ -33,22 +33,6 @@ def put(raw, table, key, **attrs):
 
 def get(raw, table, key):
     return raw.call("GetItem", {"TableName": table, "Key": {"pk": {"S": key}}, "ConsistentRead": True}).json.get("Item")
-
-
-def invalid(msg):
-    return 400, "ValidationException", msg
-
-
-def N(x):
-    return {"N": str(x)}
-
-
-def S(x):
-    return {"S": x}
-
-
-def L(*xs):
-    return {"L": list(xs)}
 
 
 # --- validation ----------------------------------------------------------------------------------
