@@ -12,6 +12,7 @@ unless it is marked:
                                  (the reason goes in the test's comment)
 These are skipped automatically when the endpoint is not sluice.
 """
+import http.client
 import json
 import os
 import signal
@@ -249,6 +250,50 @@ def manual_server():
     srv = Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z"])
     yield srv
     srv.stop()
+
+
+class Client:
+    """A fast keep-alive client: sluice accepts any signature, so requests carry a
+    fixed Authorization header instead of being signed one by one."""
+
+    def __init__(self, endpoint):
+        host, port = endpoint.split("//", 1)[1].split(":")
+        self.ep = endpoint
+        self.conn = http.client.HTTPConnection(host, int(port), timeout=30)
+
+    def call(self, op, body):
+        data = json.dumps(body)
+        self.conn.request("POST", "/", body=data, headers={
+            "Content-Type": "application/x-amz-json-1.0",
+            "X-Amz-Target": "DynamoDB_20120810." + op,
+            "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/"
+                             "aws4_request, SignedHeaders=host, Signature=0"})
+        r = self.conn.getresponse()
+        raw = r.read()
+        return r.status, json.loads(raw) if raw else None
+
+    def advance(self, ms):
+        status, _ = admin(self.ep, "POST", "/_sluice/clock", {"advance_ms": ms})
+        assert status == 200
+
+    def create_table(self, name, **kw):
+        """CreateTable of a table keyed by pk (S), on demand unless kw provisions it; kw
+        overrides any member. The TableDescription."""
+        body = {"TableName": name,
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}
+        body.update(kw)
+        if "ProvisionedThroughput" not in kw:
+            body.setdefault("BillingMode", "PAY_PER_REQUEST")
+        status, reply = self.call("CreateTable", body)
+        assert status == 200, reply
+        return reply["TableDescription"]
+
+
+@pytest.fixture
+def client(manual_server):
+    """A Client of manual_server: the capacity scenarios' fast raw-JSON client."""
+    return Client(manual_server.endpoint)
 
 
 def wait_gone(client, name, timeout=120):

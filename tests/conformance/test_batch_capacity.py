@@ -13,29 +13,18 @@ import urllib.request
 import pytest
 
 from conftest import admin
-from test_capacity_http import ON_DEMAND_MSG, PROVISIONED_MSG, Client
+from test_capacity_http import ON_DEMAND_MSG, PROVISIONED_MSG
 
 pytestmark = pytest.mark.capacity
 
 
-@pytest.fixture
-def client(manual_server):
-    return Client(manual_server.endpoint)
-
-
 def create(client, name, range_key=False, **kw):
-    attrs = [{"AttributeName": "pk", "AttributeType": "S"}]
-    schema = [{"AttributeName": "pk", "KeyType": "HASH"}]
     if range_key:
-        attrs.append({"AttributeName": "sk", "AttributeType": "N"})
-        schema.append({"AttributeName": "sk", "KeyType": "RANGE"})
-    body = {"TableName": name, "AttributeDefinitions": attrs, "KeySchema": schema}
-    body.update(kw)
-    if "ProvisionedThroughput" not in kw:
-        body["BillingMode"] = "PAY_PER_REQUEST"
-    status, reply = client.call("CreateTable", body)
-    assert status == 200, reply
-    return reply["TableDescription"]["TableArn"]
+        kw = {"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                       {"AttributeName": "sk", "AttributeType": "N"}],
+              "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                            {"AttributeName": "sk", "KeyType": "RANGE"}], **kw}
+    return client.create_table(name, **kw)["TableArn"]
 
 
 def item(pk, size=1000, sk=None):

@@ -7,14 +7,12 @@ ThrottlingException (on-demand) carries `throttlingReasons`, the provisioned
 exception `ThrottlingReasons`; reasons are `{reason, resource}` with the table
 or index ARN.
 """
-import http.client
-import json
 import random
 import uuid
 
 import pytest
 
-from conftest import admin
+from conftest import admin, Client
 
 pytestmark = pytest.mark.capacity
 
@@ -28,46 +26,8 @@ PROVISIONED_MSG = (
     "increasing your provisioning level with the UpdateTable API.")
 
 
-class Client:
-    """A fast keep-alive client: sluice accepts any signature, so requests carry a
-    fixed Authorization header instead of being signed one by one."""
-
-    def __init__(self, endpoint):
-        host, port = endpoint.split("//", 1)[1].split(":")
-        self.ep = endpoint
-        self.conn = http.client.HTTPConnection(host, int(port), timeout=30)
-
-    def call(self, op, body):
-        data = json.dumps(body)
-        self.conn.request("POST", "/", body=data, headers={
-            "Content-Type": "application/x-amz-json-1.0",
-            "X-Amz-Target": "DynamoDB_20120810." + op,
-            "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/"
-                             "aws4_request, SignedHeaders=host, Signature=0"})
-        r = self.conn.getresponse()
-        raw = r.read()
-        return r.status, json.loads(raw) if raw else None
-
-    def advance(self, ms):
-        status, _ = admin(self.ep, "POST", "/_sluice/clock", {"advance_ms": ms})
-        assert status == 200
-
-
-@pytest.fixture
-def client(manual_server):
-    return Client(manual_server.endpoint)
-
-
 def create(client, name, **kw):
-    body = {"TableName": name,
-            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}
-    body.update(kw)
-    if "ProvisionedThroughput" not in kw:
-        body.setdefault("BillingMode", "PAY_PER_REQUEST")
-    status, reply = client.call("CreateTable", body)
-    assert status == 200, reply
-    return reply["TableDescription"]["TableArn"]
+    return client.create_table(name, **kw)["TableArn"]
 
 
 def item(pk, size=1000):

@@ -6,13 +6,11 @@ ignores capacity, so every test here is marked `capacity`.
 Units: items of ~1,000 bytes cost one write unit on the table and one on each GSI whose
 entry they write (facts §2.2); a provisioned resource starts with one second of its rate.
 """
-import re
 import uuid
 
 import pytest
 
-from conftest import Server
-from test_capacity_http import Client
+from conftest import Client, Server
 
 pytestmark = pytest.mark.capacity
 
@@ -25,29 +23,12 @@ INDEX_ON_DEMAND_MSG = (
     "is automatically scaling your index so please try again shortly.")
 
 
-@pytest.fixture
-def client(manual_server):
-    return Client(manual_server.endpoint)
-
-
 def pt(r, w):
     return {"ReadCapacityUnits": r, "WriteCapacityUnits": w}
 
 
 def new_name():
     return "t_" + uuid.uuid4().hex[:12]
-
-
-def create_table(client, name, **kw):
-    body = {"TableName": name,
-            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}
-    body.update(kw)
-    if "ProvisionedThroughput" not in kw:
-        body.setdefault("BillingMode", "PAY_PER_REQUEST")
-    status, reply = client.call("CreateTable", body)
-    assert status == 200, reply
-    return reply["TableDescription"]
 
 
 def add_gsi(client, table, index, attr, **kw):
@@ -101,7 +82,7 @@ def metric_total(ep, name, table, index):
 # the index's reason and ARN; writes that do not touch the index pass (facts §1.2).
 def test_under_provisioned_gsi_throttles_table_writes(client):
     name = new_name()
-    create_table(client, name, ProvisionedThroughput=pt(1000, 1000))
+    client.create_table(name, ProvisionedThroughput=pt(1000, 1000))
     d = add_gsi(client, name, "byg", "g", ProvisionedThroughput=pt(1, 1))
     arn = d["TableArn"] + "/index/byg"
     assert put(client, name, item("a", "g1"))[0] == 200  # the index's first second
@@ -124,7 +105,7 @@ def test_under_provisioned_gsi_throttles_table_writes(client):
 # reason (facts §1.2, capacity-model.md §4).
 def test_hot_gsi_partition_key(client):
     name = new_name()
-    create_table(client, name)
+    client.create_table(name)
     d = add_gsi(client, name, "byg", "g")
     arn = d["TableArn"] + "/index/byg"
     throttled = None
@@ -151,7 +132,7 @@ def test_hot_gsi_partition_key(client):
 def test_backfill_consumes_index_capacity(client):
     ep = client.ep
     name = new_name()
-    create_table(client, name, ProvisionedThroughput=pt(1000, 1000))
+    client.create_table(name, ProvisionedThroughput=pt(1000, 1000))
     for i in range(50):
         assert put(client, name, item(f"k{i:02d}", f"g{i % 5}"))[0] == 200
     d = add_gsi(client, name, "byg", "g", ProvisionedThroughput=pt(5, 5))
@@ -182,7 +163,7 @@ def test_backfill_consumes_index_capacity(client):
 # A backfill on a table with no items has nothing to copy: the index is ACTIVE at once.
 def test_index_on_empty_table_is_active_at_once(client):
     name = new_name()
-    create_table(client, name, ProvisionedThroughput=pt(10, 10))
+    client.create_table(name, ProvisionedThroughput=pt(10, 10))
     d = add_gsi(client, name, "byg", "g", ProvisionedThroughput=pt(1, 1))
     g = [x for x in d["GlobalSecondaryIndexes"] if x["IndexName"] == "byg"][0]
     assert g["IndexStatus"] == "CREATING" and "Backfilling" not in g
@@ -194,7 +175,7 @@ def test_index_on_empty_table_is_active_at_once(client):
 # (capacity-model.md §5, DDB-TABLE-157).
 def test_index_decrease_budget(client):
     name = new_name()
-    create_table(client, name, ProvisionedThroughput=pt(50, 50),
+    client.create_table(name, ProvisionedThroughput=pt(50, 50),
                  AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
                                        {"AttributeName": "g", "AttributeType": "S"}],
                  GlobalSecondaryIndexes=[{
@@ -225,7 +206,7 @@ def test_index_decrease_budget(client):
 # Deleting the GSI removes its capacity resource: writes it throttled pass at once.
 def test_deleted_index_stops_throttling(client):
     name = new_name()
-    create_table(client, name, ProvisionedThroughput=pt(1000, 1000))
+    client.create_table(name, ProvisionedThroughput=pt(1000, 1000))
     add_gsi(client, name, "byg", "g", ProvisionedThroughput=pt(1, 1))
     assert put(client, name, item("a", "g1"))[0] == 200
     assert put(client, name, item("b", "g1"))[0] == 400
@@ -244,7 +225,7 @@ def test_backfill_rate_parameter(tmp_path):
     try:
         client = Client(srv.endpoint)
         name = new_name()
-        create_table(client, name, ProvisionedThroughput=pt(1000, 1000))
+        client.create_table(name, ProvisionedThroughput=pt(1000, 1000))
         for i in range(20):
             assert put(client, name, item(f"k{i:02d}", "g"))[0] == 200
         add_gsi(client, name, "byg", "g", ProvisionedThroughput=pt(1000, 1000))

@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 
-from conftest import Server, admin, make_client, wait_active
+from conftest import Server, admin, wait_active
 
 ONE_ONLINE = ("Subscriber limit exceeded: Only 1 online index can be created or deleted "
               "simultaneously per table")

@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from conftest import Raw, Server, make_client, wait_active
+from conftest import Raw, Server
 
 LIMIT = 5000
 

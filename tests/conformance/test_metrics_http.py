@@ -16,17 +16,12 @@ import urllib.request
 import pytest
 
 from conftest import ROOT, admin
-from test_capacity_http import Client, create, put
+from test_capacity_http import create, put
 
 pytestmark = [pytest.mark.sluice_only, pytest.mark.capacity]
 
 PROMCHECK = os.path.join(ROOT, "scripts", "promcheck.py")
 T0 = 1796040000000  # 2026-11-30T12:00:00Z in epoch ms
-
-
-@pytest.fixture
-def client(manual_server):
-    return Client(manual_server.endpoint)
 
 
 def get(ep, path):

@@ -13,13 +13,12 @@ Sources of the texts and shapes checked here:
 Where DynamoDB Local answers differently from the real service the test is marked
 ddblocal_differs and says how. Throttling is in test_transaction_capacity.py.
 """
-import json
 import re
 import uuid
 
 import pytest
 
-from conftest import admin, call_retrying, new_key, table_arn, wait_active
+from conftest import admin, call_retrying, new_key, table_arn
 
 CANCELLED = "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]"
 CCF_MSG = "The conditional request failed"

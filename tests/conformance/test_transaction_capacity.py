@@ -12,7 +12,7 @@ DynamoDB Local ignores capacity: all marked `capacity`.
 import pytest
 
 from conftest import admin
-from test_capacity_http import ON_DEMAND_MSG, PROVISIONED_MSG, Client
+from test_capacity_http import ON_DEMAND_MSG, PROVISIONED_MSG
 
 pytestmark = pytest.mark.capacity
 
@@ -23,27 +23,13 @@ PROVISIONED_GSI_MSG = (
 CANCELLED = "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]"
 
 
-@pytest.fixture
-def client(manual_server):
-    return Client(manual_server.endpoint)
-
-
-def create(client, name, wcu=None, rcu=100, **kw):
-    body = {"TableName": name,
-            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}
-    if wcu is None:
-        body["BillingMode"] = "PAY_PER_REQUEST"
-    else:
-        body["ProvisionedThroughput"] = {"ReadCapacityUnits": rcu, "WriteCapacityUnits": wcu}
-    for key, value in kw.items():
-        if key == "extra_attrs":
-            body["AttributeDefinitions"] += [{"AttributeName": a, "AttributeType": t} for a, t in value]
-        else:
-            body[key] = value
-    status, reply = client.call("CreateTable", body)
-    assert status == 200, reply
-    return reply["TableDescription"]["TableArn"]
+def create(client, name, wcu=None, rcu=100, extra_attrs=(), **kw):
+    if wcu is not None:
+        kw["ProvisionedThroughput"] = {"ReadCapacityUnits": rcu, "WriteCapacityUnits": wcu}
+    if extra_attrs:
+        kw["AttributeDefinitions"] = [{"AttributeName": "pk", "AttributeType": "S"}] + [
+            {"AttributeName": a, "AttributeType": t} for a, t in extra_attrs]
+    return client.create_table(name, **kw)["TableArn"]
 
 
 def item(pk, size=1000):

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from conftest import Raw, Server, admin, wait_active
+from conftest import Raw, Server, admin
 
 CLOCK_START_S = 1796040000  # 2026-11-30T12:00:00Z, the manual servers' start
 SPEC = "TimeToLiveSpecification"
