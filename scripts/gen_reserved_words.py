@@ -2,14 +2,16 @@
 """Generates src/expr/reserved.gen.c from scripts/reserved_words.txt.
 
 The word list is DynamoDB's "Reserved words in DynamoDB" page of the
-developer guide (573 words, whitespace-separated, upper case). The output is
-one sorted array searched by binary search (src/expr/expr_int.h:
-sl__expr_reserved). Run: /usr/bin/python3 scripts/gen_reserved_words.py
+developer guide (573 words, whitespace-separated, upper case). SIZE is left
+out: it is on the published list, but the service takes it as a name
+("size = :v", "REMOVE size" are accepted). The output is data only: one sorted
+array and an index by first letter (declared in src/expr/expr_int.h), searched
+by src/expr/parse.c. Run: /usr/bin/python3 scripts/gen_reserved_words.py
 """
 import os
 
 here = os.path.dirname(os.path.abspath(__file__))
-words = sorted(set(open(os.path.join(here, 'reserved_words.txt')).read().split()))
+words = sorted(set(open(os.path.join(here, 'reserved_words.txt')).read().split()) - {'SIZE'})
 assert all(w.isalpha() and w.isupper() for w in words)
 out = os.path.join(here, '..', 'src', 'expr', 'reserved.gen.c')
 # Index by first letter: words[first[c - 'A'] .. first[c - 'A' + 1]) start with c.
@@ -22,38 +24,9 @@ with open(out, 'w') as f:
     f.write(' * DynamoDB\'s reserved words (developer guide, "Reserved words in DynamoDB").\n')
     f.write(' * Do not edit. */\n')
     f.write('#include "expr/expr_int.h"\n\n')
-    f.write('static const struct {\n  uint8_t len;\n  char s[15];\n} words[%d] = {\n' % len(words))
+    f.write('const sl__reserved_word sl__reserved_words[%d] = {\n' % len(words))
     for w in words:
         f.write('    {%d, "%s"},\n' % (len(w), w))
     f.write('};\n\n')
-    f.write('/* words[first[c]] .. words[first[c + 1] - 1] start with letter c (0 = A). */\n')
-    f.write('static const uint16_t first[27] = {%s};\n\n' % ', '.join(str(x) for x in first))
-    f.write('''/* Case-insensitive: a binary search among the words of the same first letter. */
-bool sl__expr_reserved(sl_str word) {
-  char up[16];
-  if (word.len == 0 || word.len > sizeof(up))
-    return false;
-  for (size_t i = 0; i < word.len; i++) {
-    char c = word.p[i];
-    up[i] = (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-  }
-  if (up[0] < 'A' || up[0] > 'Z')
-    return false;
-  size_t lo = first[up[0] - 'A'], hi = first[up[0] - 'A' + 1];
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    size_t n = words[mid].len < word.len ? words[mid].len : word.len;
-    int c = memcmp(words[mid].s, up, n);
-    if (c == 0)
-      c = (words[mid].len > word.len) - (words[mid].len < word.len);
-    if (c == 0)
-      return true;
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return false;
-}
-''')
+    f.write('const uint16_t sl__reserved_first[27] = {%s};\n' % ', '.join(str(x) for x in first))
 print('%d words -> %s' % (len(words), os.path.relpath(out)))

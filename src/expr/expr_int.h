@@ -37,8 +37,15 @@ sl_err sl__expr_parse_projection(sl_expr_ctx *cx, sl_str text, sl_expr_proj **ou
 /* Fails with "Invalid <param>: " + the formatted text. */
 sl_err sl__expr_fail(sl_expr_ctx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* DynamoDB's reserved words (case-insensitive). */
-bool sl__expr_reserved(sl_str word);
+/* DynamoDB's reserved words (reserved.gen.c): upper case, sorted; the words
+ * sl__reserved_words[sl__reserved_first[c]] .. [sl__reserved_first[c + 1] - 1]
+ * start with the letter 'A' + c. */
+typedef struct {
+  uint8_t len;
+  char s[15];
+} sl__reserved_word;
+extern const sl__reserved_word sl__reserved_words[];
+extern const uint16_t sl__reserved_first[27];
 
 /* Pass 2 helpers. */
 sl_err sl__expr_resolve_path(sl_expr_ctx *cx, sl_expr_path *p);

@@ -322,6 +322,36 @@ static sl_str tok_str(const parser *ps, tok t) { return (sl_str){ps->s + t.pos, 
 
 /* ---- paths ---- */
 
+/* Is word one of DynamoDB's reserved words (case-insensitive)? A binary search
+ * among the words of its first letter. */
+static bool is_reserved(sl_str word) {
+  char up[16];
+  if (word.len == 0 || word.len > sizeof(up))
+    return false;
+  for (size_t i = 0; i < word.len; i++) {
+    char c = word.p[i];
+    up[i] = (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  }
+  if (up[0] < 'A' || up[0] > 'Z')
+    return false;
+  size_t lo = sl__reserved_first[up[0] - 'A'], hi = sl__reserved_first[up[0] - 'A' + 1];
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const sl__reserved_word *w = &sl__reserved_words[mid];
+    size_t n = w->len < word.len ? w->len : word.len;
+    int c = memcmp(w->s, up, n);
+    if (c == 0)
+      c = (w->len > word.len) - (w->len < word.len);
+    if (c == 0)
+      return true;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return false;
+}
+
 static sl_err parse_path(parser *ps, sl_expr_path *out) {
   sl_expr_elem small[SL_EXPR_MAX_DEPTH];
   uint32_t n = 0, cap = SL_EXPR_MAX_DEPTH;
@@ -332,9 +362,7 @@ static sl_err parse_path(parser *ps, sl_expr_path *out) {
     if (ps->cur.kind == T_NAME) {
       el.kind = SL_EXPR_ELEM_NAME;
       el.name = tok_str(ps, ps->cur);
-      /* SIZE is on the published list but the service takes it as a name
-       * ("size = :v", "REMOVE size" are accepted). */
-      if (!ps->reserved.len && sl__expr_reserved(el.name) && !word_is(el.name.p, 4, "SIZE"))
+      if (!ps->reserved.len && is_reserved(el.name))
         ps->reserved = el.name;
     } else if (ps->cur.kind == T_NAMEREF) {
       el.kind = SL_EXPR_ELEM_REF;

@@ -3,10 +3,7 @@
  * Do not edit. */
 #include "expr/expr_int.h"
 
-static const struct {
-  uint8_t len;
-  char s[15];
-} words[573] = {
+const sl__reserved_word sl__reserved_words[572] = {
     {5, "ABORT"},
     {8, "ABSOLUTE"},
     {6, "ACTION"},
@@ -464,7 +461,6 @@ static const struct {
     {4, "SHOW"},
     {6, "SIGNAL"},
     {7, "SIMILAR"},
-    {4, "SIZE"},
     {6, "SKEWED"},
     {8, "SMALLINT"},
     {8, "SNAPSHOT"},
@@ -582,35 +578,4 @@ static const struct {
     {4, "ZONE"},
 };
 
-/* words[first[c]] .. words[first[c + 1] - 1] start with letter c (0 = A). */
-static const uint16_t first[27] = {0,   31,  50,  103, 140, 170, 195, 206, 214,
-                                   250, 251, 253, 283, 304, 319, 343, 376, 379,
-                                   427, 496, 526, 546, 559, 571, 571, 572, 573};
-
-/* Case-insensitive: a binary search among the words of the same first letter. */
-bool sl__expr_reserved(sl_str word) {
-  char up[16];
-  if (word.len == 0 || word.len > sizeof(up))
-    return false;
-  for (size_t i = 0; i < word.len; i++) {
-    char c = word.p[i];
-    up[i] = (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-  }
-  if (up[0] < 'A' || up[0] > 'Z')
-    return false;
-  size_t lo = first[up[0] - 'A'], hi = first[up[0] - 'A' + 1];
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    size_t n = words[mid].len < word.len ? words[mid].len : word.len;
-    int c = memcmp(words[mid].s, up, n);
-    if (c == 0)
-      c = (words[mid].len > word.len) - (words[mid].len < word.len);
-    if (c == 0)
-      return true;
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return false;
-}
+const uint16_t sl__reserved_first[27] = {0, 31, 50, 103, 140, 170, 195, 206, 214, 250, 251, 253, 283, 304, 319, 343, 376, 379, 427, 495, 525, 545, 558, 570, 570, 571, 572};
