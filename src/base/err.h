@@ -40,7 +40,8 @@ void sl_failure_init(sl_failure *f, sl_arena *arena);
 
 /* Records the failure (unless one is already recorded) and returns 'code'.
  * fmt may be NULL for an exception that carries no message. */
-sl_err sl_failf(sl_failure *f, sl_err code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+sl_err sl_failf(sl_failure *f, sl_err code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* The exception table. */
 const char *sl_err_type(sl_err code);
