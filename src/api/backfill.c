@@ -31,28 +31,6 @@ static bool indexable(const sl_index *x, const sl_item *it, sl_keyvals *ik) {
   return true;
 }
 
-/* ItemCount and IndexSizeBytes from the index's entries. */
-static void recount(sl_txn *txn, sl_index *x) {
-  uint8_t lo[4], hi[4];
-  sl_be32(lo, x->id);
-  sl_be32(hi, x->id + 1);
-  sl_cursor *c = sl_store_cursor(txn, SL_DB_ITEMS);
-  sl_str k, v;
-  uint64_t n = 0, bytes = 0;
-  for (bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 4), &k, &v); ok;
-       ok = sl_cursor_next(c, &k, &v)) {
-    if (sl_str_cmp(k, sl_str_make((char *)hi, 4)) >= 0)
-      break;
-    size_t sz = 0;
-    if (sl_item_encoded_size(v.p, v.len, &sz))
-      bytes += sz;
-    n++;
-  }
-  sl_cursor_close(c);
-  x->item_count = n;
-  x->size_bytes = bytes;
-}
-
 /* Reads the next items after the index's cursor (copied: the transaction
  * writes afterwards). *end: the table has no item after them. */
 static size_t read_rows(sl_arena *a, sl_txn *txn, const sl_table *t, const sl_index *x, row *rows,
@@ -221,7 +199,7 @@ static bool step(sl_app *app, sl_table *t, sl_index *x, int64_t now_ms) {
     x->backfilling = false;
     x->online = false;
     x->status_until_ms = 0;
-    recount(txn, x);
+    sl_store_resource_count(txn, x->id, &x->item_count, &x->size_bytes);
   }
   if ((err = sl_catalog_save(txn, t, &f)) != SL_OK) {
     *x = saved;

@@ -3,6 +3,7 @@
 #include "base/json.h"
 #include "base/log.h"
 #include "store/item.h"
+#include "store/items.h"
 #include "store/key.h"
 
 #include <stdio.h>
@@ -413,28 +414,6 @@ sl_err sl_catalog_erase(sl_txn *txn, sl_str name, sl_failure *f) {
   return sl_store_del(txn, SL_DB_CATALOG, name, f);
 }
 
-/* Counts the entries of one resource and sums their item sizes. */
-static void count_resource(sl_txn *txn, uint32_t id, uint64_t *n_out, uint64_t *bytes_out) {
-  uint8_t lo[4], hi[4];
-  sl_be32(lo, id);
-  sl_be32(hi, id + 1);
-  sl_cursor *c = sl_store_cursor(txn, SL_DB_ITEMS);
-  sl_str k, v;
-  uint64_t n = 0, bytes = 0;
-  for (bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 4), &k, &v); ok;
-       ok = sl_cursor_next(c, &k, &v)) {
-    if (sl_str_cmp(k, sl_str_make((char *)hi, 4)) >= 0)
-      break;
-    size_t sz = 0;
-    if (sl_item_encoded_size(v.p, v.len, &sz))
-      bytes += sz;
-    n++;
-  }
-  sl_cursor_close(c);
-  *n_out = n;
-  *bytes_out = bytes;
-}
-
 sl_err sl_catalog_load(sl_catalog *c, sl_store *st, sl_failure *f) {
   sl_txn *txn;
   sl_err err = sl_store_begin(st, false, f, &txn);
@@ -448,9 +427,9 @@ sl_err sl_catalog_load(sl_catalog *c, sl_store *st, sl_failure *f) {
       sl_warn("catalog: unreadable record for table %.*s (skipped)", SL_STR_FMT(k));
       continue;
     }
-    count_resource(txn, t->id, &t->item_count, &t->size_bytes);
+    sl_store_resource_count(txn, t->id, &t->item_count, &t->size_bytes);
     for (uint32_t i = 0; i < t->n_indexes; i++)
-      count_resource(txn, t->indexes[i].id, &t->indexes[i].item_count, &t->indexes[i].size_bytes);
+      sl_store_resource_count(txn, t->indexes[i].id, &t->indexes[i].item_count, &t->indexes[i].size_bytes);
     sl_catalog_install(c, t);
   }
   sl_cursor_close(cur);

@@ -203,3 +203,25 @@ void sl_store_index_changes(sl_arena *a, const sl_table *t, const sl_item *old, 
     }
   }
 }
+
+/* Counts the entries of one resource and sums their item sizes. */
+void sl_store_resource_count(sl_txn *txn, uint32_t id, uint64_t *n_out, uint64_t *bytes_out) {
+  uint8_t lo[4], hi[4];
+  sl_be32(lo, id);
+  sl_be32(hi, id + 1);
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_ITEMS);
+  sl_str k, v;
+  uint64_t n = 0, bytes = 0;
+  for (bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 4), &k, &v); ok;
+       ok = sl_cursor_next(c, &k, &v)) {
+    if (sl_str_cmp(k, sl_str_make((char *)hi, 4)) >= 0)
+      break;
+    size_t sz = 0;
+    if (sl_item_encoded_size(v.p, v.len, &sz))
+      bytes += sz;
+    n++;
+  }
+  sl_cursor_close(c);
+  *n_out = n;
+  *bytes_out = bytes;
+}

@@ -55,6 +55,10 @@ sl_err sl_store_item_delete(sl_txn *txn, const sl_table *t, const sl_item *old, 
  * table's and indexes' ItemCount and size counters. */
 void sl_store_item_account(sl_table *t, const sl_item *old, const sl_item *item, sl_arena *a);
 
+/* The number of entries of a resource (table or index id) and the sum of
+ * their item sizes: ItemCount and TableSizeBytes / IndexSizeBytes. */
+void sl_store_resource_count(sl_txn *txn, uint32_t id, uint64_t *n_out, uint64_t *bytes_out);
+
 /* The entry 'it' projects into index 'x', or false when the item is not in
  * the index (sparse). */
 bool sl_index_project(sl_arena *a, const sl_table *t, const sl_index *x, const sl_item *it,
