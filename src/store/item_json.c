@@ -301,7 +301,7 @@ static void write_bytes_b64(sl_jw *w, sl_str bytes) {
   if (!p)
     sl_panic("out of memory");
   sl_base64_encode(bytes.p, bytes.len, p);
-  sl_jw_str(w, sl_str_make(p, n));
+  sl_jw_str_safe(w, sl_str_make(p, n)); /* base64 never needs escaping */
   if (p != small)
     free(p);
 }
@@ -335,6 +335,8 @@ void sl_av_write_json(sl_jw *w, const sl_av *v) {
     for (uint32_t i = 0; i < v->n; i++) {
       if (v->type == SL_AV_BS)
         write_bytes_b64(w, v->set[i]);
+      else if (v->type == SL_AV_NS)
+        sl_jw_str_safe(w, v->set[i]); /* canonical number text, like N */
       else
         sl_jw_str(w, v->set[i]);
     }
