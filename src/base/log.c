@@ -37,18 +37,3 @@ void sl__assert_fail(const char *expr, const char *file, int line) {
   fprintf(stderr, "sluice: assertion failed: %s (%s:%d)\n", expr, file, line);
   abort();
 }
-
-bool sl_str_eq_nocase(sl_str a, sl_str b) {
-  if (a.len != b.len)
-    return false;
-  for (size_t i = 0; i < a.len; i++) {
-    unsigned char x = (unsigned char)a.p[i], y = (unsigned char)b.p[i];
-    if (x >= 'A' && x <= 'Z')
-      x += 32;
-    if (y >= 'A' && y <= 'Z')
-      y += 32;
-    if (x != y)
-      return false;
-  }
-  return true;
-}

@@ -53,7 +53,20 @@ static inline bool sl_str_starts_with(sl_str s, sl_str prefix) {
   return s.len >= prefix.len && (prefix.len == 0 || memcmp(s.p, prefix.p, prefix.len) == 0);
 }
 
-/* Case-insensitive ASCII equality, for HTTP header names. */
-bool sl_str_eq_nocase(sl_str a, sl_str b);
+/* Case-insensitive ASCII equality, for HTTP header names and values. */
+static inline bool sl_str_eq_nocase(sl_str a, sl_str b) {
+  if (a.len != b.len)
+    return false;
+  for (size_t i = 0; i < a.len; i++) {
+    unsigned char x = (unsigned char)a.p[i], y = (unsigned char)b.p[i];
+    if (x >= 'A' && x <= 'Z')
+      x += 32;
+    if (y >= 'A' && y <= 'Z')
+      y += 32;
+    if (x != y)
+      return false;
+  }
+  return true;
+}
 
 #endif

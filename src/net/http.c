@@ -108,20 +108,7 @@ static int parse_field(const char **pp, const char *end, sl_http_header *out) {
   return rc;
 }
 
-/* ASCII case-insensitive comparison of 's' with a lower-case literal. */
-static bool eq_lower(sl_str s, const char *lower, size_t len) {
-  if (s.len != len)
-    return false;
-  for (size_t i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)s.p[i];
-    if (c >= 'A' && c <= 'Z')
-      c += 32;
-    if (c != (unsigned char)lower[i])
-      return false;
-  }
-  return true;
-}
-#define EQ_LIT(s, lit) eq_lower((s), (lit), sizeof(lit) - 1)
+#define EQ_LIT(s, lit) sl_str_eq_nocase((s), SL_STR(lit))
 
 /* Splits the next element off a comma-separated list (RFC 9110 §5.6.1),
  * trimming whitespace. Returns false at the end of the list. Empty elements
