@@ -168,7 +168,7 @@ static uint16_t read_hex(const sl_json *v, uint8_t *out, size_t cap) {
   return (uint16_t)(v->str.len / 2);
 }
 
-void sl_table_write_record(sl_buf *b, const sl_table *t) {
+static void write_record(sl_buf *b, const sl_table *t) {
   sl_jw w;
   sl_jw_init(&w, b);
   sl_jw_obj_begin(&w);
@@ -311,7 +311,7 @@ static void read_tp(const sl_json *o, sl_throughput *tp) {
     tp->ppr_switch_ms[i] = (uint64_t)json_int(sw->arr.items[i]);
 }
 
-sl_table *sl_table_read_record(sl_str record) {
+static sl_table *read_record(sl_str record) {
   sl_arena a;
   sl_arena_init(&a);
   sl_json *root;
@@ -404,7 +404,7 @@ out:
 sl_err sl_catalog_save(sl_txn *txn, const sl_table *t, sl_failure *f) {
   sl_buf b;
   sl_buf_init(&b, NULL);
-  sl_table_write_record(&b, t);
+  write_record(&b, t);
   sl_err err = sl_store_put(txn, SL_DB_CATALOG, t->name, sl_buf_str(&b), f);
   sl_buf_free(&b);
   return err;
@@ -422,7 +422,7 @@ sl_err sl_catalog_load(sl_catalog *c, sl_store *st, sl_failure *f) {
   sl_cursor *cur = sl_store_cursor(txn, SL_DB_CATALOG);
   sl_str k, v;
   for (bool ok = sl_cursor_first(cur, &k, &v); ok; ok = sl_cursor_next(cur, &k, &v)) {
-    sl_table *t = sl_table_read_record(v);
+    sl_table *t = read_record(v);
     if (!t) {
       sl_warn("catalog: unreadable record for table %.*s (skipped)", SL_STR_FMT(k));
       continue;

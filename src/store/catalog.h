@@ -50,8 +50,4 @@ sl_err sl_catalog_erase(sl_txn *txn, sl_str name, sl_failure *f);
 void sl_catalog_install(sl_catalog *c, sl_table *t);
 void sl_catalog_remove(sl_catalog *c, sl_str name);
 
-/* Serialisation, exposed for tests and for `sluice` tools. */
-void sl_table_write_record(sl_buf *b, const sl_table *t);
-sl_table *sl_table_read_record(sl_str record);
-
 #endif

@@ -178,7 +178,7 @@ sl_item sl_item_remove(sl_arena *a, const sl_item *it, sl_str name) {
   return out;
 }
 
-sl_av sl_av_copy(sl_arena *a, const sl_av *v) {
+static sl_av av_copy(sl_arena *a, const sl_av *v) {
   sl_av c = *v;
   switch ((sl_av_type)v->type) {
   case SL_AV_S:
@@ -196,13 +196,13 @@ sl_av sl_av_copy(sl_arena *a, const sl_av *v) {
   case SL_AV_L:
     c.list = SL_NEW_ARRAY(a, sl_av, v->n ? v->n : 1);
     for (uint32_t i = 0; i < v->n; i++)
-      c.list[i] = sl_av_copy(a, &v->list[i]);
+      c.list[i] = av_copy(a, &v->list[i]);
     break;
   case SL_AV_M:
     c.map = SL_NEW_ARRAY(a, sl_attr, v->n ? v->n : 1);
     for (uint32_t i = 0; i < v->n; i++) {
       c.map[i].name = sl_arena_strdup(a, v->map[i].name);
-      c.map[i].v = sl_av_copy(a, &v->map[i].v);
+      c.map[i].v = av_copy(a, &v->map[i].v);
     }
     break;
   default:
@@ -217,7 +217,7 @@ sl_item sl_item_copy(sl_arena *a, const sl_item *it) {
   c.attrs = SL_NEW_ARRAY(a, sl_attr, it->n ? it->n : 1);
   for (uint32_t i = 0; i < it->n; i++) {
     c.attrs[i].name = sl_arena_strdup(a, it->attrs[i].name);
-    c.attrs[i].v = sl_av_copy(a, &it->attrs[i].v);
+    c.attrs[i].v = av_copy(a, &it->attrs[i].v);
   }
   return c;
 }

@@ -78,11 +78,6 @@ void sl_key_index_entry(sl_buf *b, uint32_t index_id, const sl_av *ihash, const 
     sl_key_put_component(b, trange, SL_KEY_INDEX_TSK_MAX);
 }
 
-uint32_t sl_key_resource(const void *key) {
-  const uint8_t *p = key;
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 uint64_t sl_key_hash_of(const void *key) {
   const uint8_t *p = (const uint8_t *)key + 4;
   uint64_t h = 0;

@@ -61,21 +61,16 @@ uint64_t sl_key_hash(const sl_av *v);
 
 /* Appends one component, cut to 'max' bytes as described above. */
 void sl_key_put_component(sl_buf *b, const sl_av *v, size_t max);
-/* True when a component of 'len' bytes written with budget 'max' may have
- * been cut (readers re-sort runs of such keys). */
-static inline bool sl_key_component_cut(size_t len, size_t max) { return len >= max; }
 void sl_key_put_prefix(sl_buf *b, uint32_t resource_id, uint64_t hash);
 
-/* The full key of an item of a table (or an index entry when 'table_key' is
- * non-NULL: then the table's key values follow). 'range' may be NULL when the
- * schema has no sort key. */
+/* The full key of an item of a table. 'range' may be NULL when the schema has
+ * no sort key. */
 void sl_key_item(sl_buf *b, uint32_t resource_id, const sl_av *hash, const sl_av *range);
 /* Key of an index entry: index keys, then the table's keys. */
 void sl_key_index_entry(sl_buf *b, uint32_t index_id, const sl_av *ihash, const sl_av *irange,
                         const sl_av *thash, const sl_av *trange);
 
-/* Reads the big-endian id and hash of a key. */
-uint32_t sl_key_resource(const void *key);
+/* Reads the big-endian hash of a key (after its resource id). */
 uint64_t sl_key_hash_of(const void *key);
 
 static inline void sl_be32(uint8_t *p, uint32_t v) {
