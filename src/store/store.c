@@ -19,9 +19,8 @@ struct sl_store {
   MDB_env *env;
   MDB_dbi dbi[3];
   bool durable;
-  sl_txn read; /* the reusable read transaction */
-  bool read_live;
-  bool read_reset; /* read.txn exists and is reset */
+  sl_txn read;    /* the reusable read transaction; reset (renewable) when not live */
+  bool read_live; /* read.txn is in use */
   sl_txn write;
 };
 
@@ -133,7 +132,7 @@ sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
     return SL_OK;
   }
   SL_ASSERT(!st->read_live);
-  if (st->read_reset)
+  if (st->read.txn)
     rc = mdb_txn_renew(st->read.txn);
   else
     rc = mdb_txn_begin(st->env, NULL, MDB_RDONLY, &st->read.txn);
@@ -142,17 +141,13 @@ sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
   st->read.st = st;
   st->read.write = false;
   st->read_live = true;
-  st->read_reset = false;
   *out = &st->read;
   return SL_OK;
 }
 
 sl_err sl_store_commit(sl_txn *txn, sl_failure *f) {
-  sl_store *st = txn->st;
   if (!txn->write) {
-    mdb_txn_reset(txn->txn);
-    st->read_live = false;
-    st->read_reset = true;
+    sl_store_abort(txn); /* a read transaction has nothing to commit */
     return SL_OK;
   }
   int rc = mdb_txn_commit(txn->txn);
@@ -167,7 +162,6 @@ void sl_store_abort(sl_txn *txn) {
   if (!txn->write) {
     mdb_txn_reset(txn->txn);
     st->read_live = false;
-    st->read_reset = true;
     return;
   }
   mdb_txn_abort(txn->txn);
