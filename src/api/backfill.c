@@ -53,10 +53,10 @@ static size_t read_rows(sl_arena *a, sl_txn *txn, const sl_table *t, const sl_in
       *end = false;
       break;
     }
-    sl_item it;
-    if (!sl_item_decode(a, v.p, v.len, &it))
+    /* A copy of the bytes: the transaction writes afterwards. */
+    sl_str bytes_copy = sl_arena_strdup(a, v);
+    if (!sl_item_decode(a, bytes_copy.p, bytes_copy.len, &rows[n].item, NULL))
       SL_ASSERT(!"corrupt item in storage");
-    rows[n].item = sl_item_copy(a, &it);
     rows[n].key = sl_arena_strdup(a, k);
     bytes += v.len;
     n++;

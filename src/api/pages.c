@@ -131,11 +131,9 @@ sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_res
   sl_str k, val;
   for (bool ok = first_entry(c, o, &k, &val); ok; ok = next_entry(c, o, &k, &val)) {
     sl_item it;
-    if (!sl_item_decode(req->arena, val.p, val.len, &it))
-      SL_ASSERT(!"corrupt item in storage");
     size_t size;
-    if (!sl_item_encoded_size(val.p, val.len, &size))
-      size = sl_item_size(&it);
+    if (!sl_item_decode(req->arena, val.p, val.len, &it, &size))
+      SL_ASSERT(!"corrupt item in storage");
     bytes += size;
     out->scanned++;
     if (o->fetch_base) {

@@ -78,7 +78,7 @@ static sl_err read_batch(sl_app *app, const sl_table *t, int64_t now_ms, size_t 
       break;
     }
     sl_item it;
-    if (!sl_item_decode(a, v.p, v.len, &it))
+    if (!sl_item_decode(a, v.p, v.len, &it, NULL))
       SL_ASSERT(!"corrupt item in storage");
     if (sl_ttl_expired(t, &it, now_ms))
       out->items[out->n++] = sl_item_copy(a, &it);

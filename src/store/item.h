@@ -130,7 +130,6 @@ sl_item sl_item_set(sl_arena *a, const sl_item *it, sl_str name, const sl_av *v)
 sl_item sl_item_remove(sl_arena *a, const sl_item *it, sl_str name);
 /* Deep copy into 'a' (to keep an item past its LMDB transaction). */
 sl_item sl_item_copy(sl_arena *a, const sl_item *it);
-sl_av sl_av_copy(sl_arena *a, const sl_av *v);
 /* Sorts and de-duplicates (last wins) attrs in place: makes an item canonical. */
 void sl_item_canonicalize(sl_item *it);
 
@@ -148,17 +147,14 @@ void sl_item_write_json(sl_jw *w, const sl_item *it);
 void sl_av_write_json(sl_jw *w, const sl_av *v);
 
 /* Binary encoding. sl_item_encode appends to 'b'. sl_item_decode returns
- * false on a malformed value (a bug or corruption: callers assert). */
+ * false on a malformed value (a bug or corruption: callers assert); it also
+ * gives the stored item size when size_out is not NULL. */
 void sl_item_encode(sl_buf *b, const sl_item *it);
-bool sl_item_decode(sl_arena *a, const void *p, size_t len, sl_item *out);
+bool sl_item_decode(sl_arena *a, const void *p, size_t len, sl_item *out, size_t *size_out);
 /* The stored size field of an encoded item, without decoding it. */
 bool sl_item_encoded_size(const void *p, size_t len, size_t *out);
 
 /* Sorts 'n' attributes by name, last duplicate wins; returns the new count. */
 uint32_t sl__attrs_canonicalize(sl_attr *v, uint32_t n);
-
-/* LEB128 helpers shared by the store's codecs. */
-void sl__varint_put(sl_buf *b, uint64_t v);
-bool sl__varint_get(const uint8_t **p, const uint8_t *end, uint64_t *out);
 
 #endif

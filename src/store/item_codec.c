@@ -2,7 +2,7 @@
 #include "store/item.h"
 #include "base/log.h"
 
-void sl__varint_put(sl_buf *b, uint64_t v) {
+static void varint_put(sl_buf *b, uint64_t v) {
   uint8_t tmp[10];
   size_t n = 0;
   do {
@@ -13,7 +13,7 @@ void sl__varint_put(sl_buf *b, uint64_t v) {
   sl_buf_append(b, tmp, n);
 }
 
-bool sl__varint_get(const uint8_t **p, const uint8_t *end, uint64_t *out) {
+static bool varint_get(const uint8_t **p, const uint8_t *end, uint64_t *out) {
   uint64_t v = 0;
   for (int shift = 0; shift < 64; shift += 7) {
     if (*p >= end)
@@ -29,7 +29,7 @@ bool sl__varint_get(const uint8_t **p, const uint8_t *end, uint64_t *out) {
 }
 
 static void put_bytes(sl_buf *b, sl_str s) {
-  sl__varint_put(b, s.len);
+  varint_put(b, s.len);
   sl_buf_puts(b, s);
 }
 
@@ -72,19 +72,19 @@ static void encode_value(sl_buf *b, const sl_av *v) {
   case SL_AV_NS:
   case SL_AV_BS:
     sl_buf_putc(b, v->type == SL_AV_SS ? TAG_SS : v->type == SL_AV_NS ? TAG_NS : TAG_BS);
-    sl__varint_put(b, v->n);
+    varint_put(b, v->n);
     for (uint32_t i = 0; i < v->n; i++)
       put_bytes(b, v->set[i]);
     return;
   case SL_AV_L:
     sl_buf_putc(b, TAG_L);
-    sl__varint_put(b, v->n);
+    varint_put(b, v->n);
     for (uint32_t i = 0; i < v->n; i++)
       encode_value(b, &v->list[i]);
     return;
   case SL_AV_M:
     sl_buf_putc(b, TAG_M);
-    sl__varint_put(b, v->n);
+    varint_put(b, v->n);
     for (uint32_t i = 0; i < v->n; i++) {
       put_bytes(b, v->map[i].name);
       encode_value(b, &v->map[i].v);
@@ -98,8 +98,8 @@ static void encode_value(sl_buf *b, const sl_av *v) {
 
 void sl_item_encode(sl_buf *b, const sl_item *it) {
   sl_buf_putc(b, SL_ITEM_FORMAT);
-  sl__varint_put(b, sl_item_size(it));
-  sl__varint_put(b, it->n);
+  varint_put(b, sl_item_size(it));
+  varint_put(b, it->n);
   for (uint32_t i = 0; i < it->n; i++) {
     put_bytes(b, it->attrs[i].name);
     encode_value(b, &it->attrs[i].v);
@@ -114,7 +114,7 @@ typedef struct {
 
 static bool get_bytes(reader *r, sl_str *out) {
   uint64_t len;
-  if (!sl__varint_get(&r->p, r->end, &len) || len > (uint64_t)(r->end - r->p))
+  if (!varint_get(&r->p, r->end, &len) || len > (uint64_t)(r->end - r->p))
     return false;
   *out = sl_str_make((const char *)r->p, (size_t)len);
   r->p += len;
@@ -125,7 +125,7 @@ static bool get_count(reader *r, uint32_t *out) {
   uint64_t n;
   /* Every element takes at least one byte: a count above the remaining
    * length is corruption, and this bound keeps allocations sane. */
-  if (!sl__varint_get(&r->p, r->end, &n) || n > (uint64_t)(r->end - r->p))
+  if (!varint_get(&r->p, r->end, &n) || n > (uint64_t)(r->end - r->p))
     return false;
   *out = (uint32_t)n;
   return true;
@@ -192,14 +192,16 @@ static bool decode_value(reader *r, sl_av *v, int depth) {
   }
 }
 
-bool sl_item_decode(sl_arena *a, const void *p, size_t len, sl_item *out) {
+bool sl_item_decode(sl_arena *a, const void *p, size_t len, sl_item *out, size_t *size_out) {
   reader r = {a, p, (const uint8_t *)p + len};
   uint64_t size;
   uint32_t n;
   if (len < 1 || *r.p++ != SL_ITEM_FORMAT)
     return false;
-  if (!sl__varint_get(&r.p, r.end, &size) || !get_count(&r, &n))
+  if (!varint_get(&r.p, r.end, &size) || !get_count(&r, &n))
     return false;
+  if (size_out)
+    *size_out = (size_t)size;
   out->n = n;
   out->attrs = SL_NEW_ARRAY(a, sl_attr, n ? n : 1);
   for (uint32_t i = 0; i < n; i++)
@@ -211,7 +213,7 @@ bool sl_item_decode(sl_arena *a, const void *p, size_t len, sl_item *out) {
 bool sl_item_encoded_size(const void *p, size_t len, size_t *out) {
   const uint8_t *q = p, *end = q + len;
   uint64_t size;
-  if (len < 1 || *q++ != SL_ITEM_FORMAT || !sl__varint_get(&q, end, &size))
+  if (len < 1 || *q++ != SL_ITEM_FORMAT || !varint_get(&q, end, &size))
     return false;
   *out = (size_t)size;
   return true;

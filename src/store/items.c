@@ -34,14 +34,13 @@ sl_err sl_store_item_get(sl_txn *txn, const sl_table *t, const sl_keyvals *kv, s
       *size_out = 0;
     return SL_OK;
   }
-  if (!sl_item_decode(a, val.p, val.len, out))
-    SL_ASSERT(!"corrupt item in storage");
   /* In a write transaction the page under 'val' may be rewritten in place by
-   * the coming put (MDB_WRITEMAP): keep the old item in the arena. */
+   * the coming put (MDB_WRITEMAP): decode from a copy of the bytes in the arena
+   * (the decoded item points into what it decodes). */
   if (sl_store_txn_writable(txn))
-    *out = sl_item_copy(a, out);
-  if (size_out && !sl_item_encoded_size(val.p, val.len, size_out))
-    *size_out = sl_item_size(out);
+    val = sl_arena_strdup(a, val);
+  if (!sl_item_decode(a, val.p, val.len, out, size_out))
+    SL_ASSERT(!"corrupt item in storage");
   return SL_OK;
 }
 
