@@ -6,7 +6,7 @@
 #   make SANITIZER=address test   (or undefined) the same under a sanitizer
 #   make fuzz                 build the libFuzzer targets (clang); FUZZ_SECONDS=N runs each
 #   make format-check         clang-format check
-#   make bench                benchmarks against DynamoDB Local (see bench/README.md)
+#   make bench                benchmarks against DynamoDB Local (see README.md, Benchmarks)
 #   make clean
 #
 # Parallel helpers may use their own BUILD=build-x directory.
@@ -64,12 +64,12 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 $(BUILD)/sluice: $(OBJS) $(MAIN_OBJ)
 	$(CC) $(LDFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(OBJS)
+$(BUILD)/tests/%: tests/unit/%.c $(OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CFLAGS) -Itests/unit $(LDFLAGS_ALL) -o $@ $< $(OBJS) $(LDLIBS)
 
 # Micro-benchmarks (bench/micro_*.c): built against the same objects, run by hand
-# or by bench/run.sh. They print their own numbers; they are never timed tests.
+# or by bench/run.py. They print their own numbers; they are never timed tests.
 MICRO_SRCS := $(sort $(wildcard bench/micro_*.c))
 MICRO_BINS := $(MICRO_SRCS:bench/%.c=$(BUILD)/bench/%)
 $(BUILD)/bench/%: bench/%.c $(OBJS)
@@ -133,4 +133,5 @@ bench: $(BUILD)/sluice $(MICRO_BINS)
 clean:
 	rm -rf build build-* 
 
--include $(OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(FUZZ_OBJS:.o=.d)
+# Header dependencies of every object and of the test, bench and fuzz programs.
+-include $(OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(FUZZ_OBJS:.o=.d) $(UNIT_BINS:=.d) $(MICRO_BINS:=.d) $(FUZZ_BINS:=.d)

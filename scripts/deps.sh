@@ -8,7 +8,7 @@
 # npm, or NodeSource's nodejs, which bundles npm and conflicts with Debian's).
 set -e
 
-PKGS="libuv1-dev liblmdb-dev libssl-dev zlib1g-dev libxxhash-dev pkg-config gcc make clang \
+PKGS="libuv1-dev liblmdb-dev libssl-dev zlib1g-dev libxxhash-dev pkg-config gcc make clang clang-format \
  python3 python3-pytest python3-boto3 awscli wrk chromium fonts-dejavu-core"
 command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
