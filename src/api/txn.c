@@ -173,9 +173,17 @@ bool sl_transact_admit(sl_req *req, const sl_transact_charges *a, size_t n, sl_t
     }
   }
   if (all) {
+    /* One debit for the whole transaction: it is one request to every
+     * bucket it touches (the spike rule of cap.c sees its total there). */
+    size_t total = 0;
     for (size_t i = 0; i < n; i++)
-      if (a[i].n)
-        sl_req_debit(req, a[i].charges, a[i].n);
+      total += a[i].n;
+    sl_cap_charge *all_charges = SL_NEW_ARRAY(req->arena, sl_cap_charge, total ? total : 1);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+      for (size_t j = 0; j < a[i].n; j++)
+        all_charges[k++] = a[i].charges[j];
+    sl_req_debit(req, all_charges, total);
     return true;
   }
   /* Record each throttled action as a throttle (heat, partition counters,

@@ -7,6 +7,12 @@
  * remainder carried, so that many tiny refills add up exactly to one big one
  * (determinism on the manual clock). The level may go negative (debt).
  *
+ * A bucket may also keep *retained* capacity beyond its cap (retained_cap >
+ * 0): refill that would overflow a full bucket accrues there, up to
+ * retained_cap. The level is the burst that ordinary requests spend; the
+ * retained part is spent only by the spike rule of cap.c (a large request on
+ * a quiet bucket). retained_cap = 0 is a plain token bucket.
+ *
  * sl__window: consumption per whole second of the clock over the last N
  * seconds (N <= SL__WINDOW_MAX), with a running sum. Advancing it reports the
  * sum of the window that just completed, which is how the on-demand previous
@@ -19,11 +25,13 @@
 #include <stdint.h>
 
 typedef struct {
-  int64_t level;   /* milli-units, may be negative */
-  int64_t cap;     /* milli-units */
-  int64_t rate;    /* milli-units per second */
-  int64_t last_us; /* clock time of the last refill */
-  int64_t rem;     /* refill remainder, in milli-unit-microseconds (< 1e6) */
+  int64_t level;        /* milli-units, may be negative */
+  int64_t cap;          /* milli-units */
+  int64_t rate;         /* milli-units per second */
+  int64_t last_us;      /* clock time of the last refill */
+  int64_t rem;          /* refill remainder, in milli-unit-microseconds (< 1e6) */
+  int64_t retained;     /* milli-units kept beyond a full level, <= retained_cap */
+  int64_t retained_cap; /* 0: nothing is kept beyond the cap */
 } sl__bucket;
 
 static inline void sl__bucket_init(sl__bucket *b, int64_t rate, int64_t cap, int64_t level,
@@ -33,41 +41,51 @@ static inline void sl__bucket_init(sl__bucket *b, int64_t rate, int64_t cap, int
   b->level = level;
   b->last_us = now_us;
   b->rem = 0;
+  b->retained = 0;
+  b->retained_cap = 0;
 }
+
+/* Longest refill step computed exactly: rate (<= ~1e9 mu/s) x 1e12 us stays
+ * far from int64 overflow once divided; a longer idle time fills any bucket
+ * whose cap and retained_cap are below 1e12 s of its rate. */
+#define SL__REFILL_MAX_US 1000000000000LL
 
 static inline void sl__bucket_refill(sl__bucket *b, int64_t now_us) {
   int64_t dt = now_us - b->last_us;
   if (dt <= 0)
     return;
   b->last_us = now_us;
-  if (b->level >= b->cap) {
+  if (b->level >= b->cap && b->retained >= b->retained_cap) {
     b->rem = 0;
     return;
   }
-  /* rate (<= ~1e9 mu/s) x dt: split dt to stay far from int64 overflow. */
-  int64_t add = 0;
-  if (dt > 1000000000) { /* more than 1000 s: the bucket is surely full */
-    b->level = b->cap;
-    b->rem = 0;
-    return;
-  }
+  if (dt > SL__REFILL_MAX_US)
+    dt = SL__REFILL_MAX_US;
   __int128 acc = (__int128)b->rate * dt + b->rem;
-  add = (int64_t)(acc / 1000000);
+  b->level += (int64_t)(acc / 1000000);
   b->rem = (int64_t)(acc % 1000000);
-  b->level += add;
-  if (b->level >= b->cap) {
+  if (b->level > b->cap) {
+    b->retained += b->level - b->cap;
     b->level = b->cap;
-    b->rem = 0;
+    if (b->retained >= b->retained_cap) {
+      b->retained = b->retained_cap;
+      b->rem = 0;
+    }
   }
 }
 
-/* Changes rate and cap keeping the level (clamped to the new cap). */
-static inline void sl__bucket_reshape(sl__bucket *b, int64_t rate, int64_t cap, int64_t now_us) {
+/* Changes rate and cap keeping the level (clamped to the new cap); the
+ * retained part is kept too, clamped to 'retained_cap'. */
+static inline void sl__bucket_reshape(sl__bucket *b, int64_t rate, int64_t cap,
+                                      int64_t retained_cap, int64_t now_us) {
   sl__bucket_refill(b, now_us);
   b->rate = rate;
   b->cap = cap;
   if (b->level > cap)
     b->level = cap;
+  b->retained_cap = retained_cap;
+  if (b->retained > retained_cap)
+    b->retained = retained_cap;
 }
 
 #define SL__WINDOW_MAX 120

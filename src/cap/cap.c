@@ -282,51 +282,77 @@ static int64_t provisioned_mu(const sl_cap_res *r, int dir) {
   return (dir == SL_CAP_READ ? r->tp.rcu : r->tp.wcu) * 1000;
 }
 
-/* Rate and cap of a partition bucket (spec §4, §5). */
-static void partition_shape(const sl_cap *c, const sl_cap_res *r, int dir, int64_t *rate,
-                            int64_t *cap) {
+/* The shape of a bucket: its rate, its burst (cap) and the unused capacity
+ * it retains beyond the burst (spec §4, §5). */
+typedef struct {
+  int64_t rate, cap, retained_cap;
+} shape;
+
+static shape partition_shape(const sl_cap *c, const sl_cap_res *r, int dir) {
   int64_t full = with_tolerance(c, partition_base(c, dir));
   if (!on_demand(r) && !c->p.adaptive_capacity) {
     /* Legacy equal shares: each partition gets table rate / n, with the
-     * table's burst retained per partition. */
+     * table's burst retained per partition (its cap is the retained part). */
     int64_t share = provisioned_mu(r, dir) / (int64_t)(r->n_parts ? r->n_parts : 1);
-    *rate = share < full ? share : full;
-    *cap = *rate * c->p.burst_seconds;
-    return;
+    int64_t rate = share < full ? share : full;
+    return (shape){rate, rate * c->p.burst_seconds, 0};
   }
-  *rate = full;
-  *cap = full * c->p.partition_burst_ms / 1000;
+  return (shape){full, full * c->p.partition_burst_ms / 1000, full * c->p.burst_seconds};
 }
 
-static void ceiling_shape(const sl_cap *c, const sl_cap_res *r, int dir, int64_t *rate,
-                          int64_t *cap) {
-  *rate = with_tolerance(c, 2 * r->peak_mu[dir]);
-  *cap = *rate * c->p.ondemand_ceiling_burst_ms / 1000;
+static shape ceiling_shape(const sl_cap *c, const sl_cap_res *r, int dir) {
+  int64_t rate = with_tolerance(c, 2 * r->peak_mu[dir]);
+  return (shape){rate, rate * c->p.ondemand_ceiling_burst_ms / 1000, rate * c->p.burst_seconds};
+}
+
+static void reshape(sl__bucket *b, shape s, int64_t t) {
+  sl__bucket_reshape(b, s.rate, s.cap, s.retained_cap, t);
+}
+
+/* A new bucket of this shape, full: burst and retained capacity (spec §5: the
+ * service lets a new table spend its burst at once). */
+static void bucket_new_full(sl__bucket *b, shape s, int64_t t) {
+  sl__bucket_init(b, s.rate, s.cap, s.cap, t);
+  b->retained = b->retained_cap = s.retained_cap;
 }
 
 static void reshape_partitions(sl_cap *c, sl_cap_res *r, int64_t t) {
-  for (size_t i = 0; i < r->n_parts; i++) {
-    for (int d = 0; d < 2; d++) {
-      int64_t rate, cap;
-      partition_shape(c, r, d, &rate, &cap);
-      sl__bucket_reshape(&r->parts[i].b[d], rate, cap, t);
-    }
-  }
+  for (size_t i = 0; i < r->n_parts; i++)
+    for (int d = 0; d < 2; d++)
+      reshape(&r->parts[i].b[d], partition_shape(c, r, d), t);
+}
+
+static shape table_shape(const sl_cap *c, const sl_cap_res *r, int dir) {
+  int64_t rate = provisioned_mu(r, dir);
+  return (shape){rate, rate * c->p.burst_seconds, 0};
+}
+
+static shape maxod_shape(const sl_cap *c, const sl_cap_res *r, int dir) {
+  int64_t max = dir == SL_CAP_READ ? r->tp.max_read_ru : r->tp.max_write_ru;
+  int64_t rate = max > 0 ? max * 1000 : 0;
+  return (shape){rate, rate * c->p.max_ondemand_burst_ms / 1000, 0};
+}
+
+static shape quota_shape(const sl_cap *c, int dir) {
+  int64_t q = (dir == SL_CAP_READ ? c->p.table_quota_read : c->p.table_quota_write) * 1000;
+  return (shape){q, q, 0};
 }
 
 static void reshape_table(sl_cap *c, sl_cap_res *r, int64_t t) {
   for (int d = 0; d < 2; d++) {
-    int64_t rate = provisioned_mu(r, d);
-    sl__bucket_reshape(&r->table[d], rate, rate * c->p.burst_seconds, t);
-    int64_t crate, ccap;
-    ceiling_shape(c, r, d, &crate, &ccap);
-    sl__bucket_reshape(&r->ceiling[d], crate, ccap, t);
-    int64_t max = d == SL_CAP_READ ? r->tp.max_read_ru : r->tp.max_write_ru;
-    int64_t mrate = max > 0 ? max * 1000 : 0;
-    sl__bucket_reshape(&r->maxod[d], mrate, mrate * c->p.max_ondemand_burst_ms / 1000, t);
-    int64_t q = (d == SL_CAP_READ ? c->p.table_quota_read : c->p.table_quota_write) * 1000;
-    sl__bucket_reshape(&r->quota[d], q, q, t);
+    reshape(&r->table[d], table_shape(c, r, d), t);
+    reshape(&r->ceiling[d], ceiling_shape(c, r, d), t);
+    reshape(&r->maxod[d], maxod_shape(c, r, d), t);
+    reshape(&r->quota[d], quota_shape(c, d), t);
   }
+}
+
+/* A new provisioned table bucket: initial_burst of capacity (spec §5;
+ * default: full). */
+static void table_bucket_new(sl_cap *c, sl_cap_res *r, int dir, int64_t t) {
+  shape s = table_shape(c, r, dir);
+  int64_t level = s.rate * c->p.initial_burst_ms / 1000;
+  sl__bucket_init(&r->table[dir], s.rate, s.cap, level < s.cap ? level : s.cap, t);
 }
 
 /* ---- partitions ---- */
@@ -336,14 +362,15 @@ static void part_init(sl_cap *c, sl_cap_res *r, part *p, const keypt *start, int
   p->start = *start;
   int64_t s = t / 1000000;
   for (int d = 0; d < 2; d++) {
-    int64_t rate, cap;
-    partition_shape(c, r, d, &rate, &cap);
     /* A partition starts full, except under legacy equal shares, where its
      * share of a new table's capacity starts like the table: with the
      * initial burst (spec §5). */
-    int64_t level =
-        !on_demand(r) && !c->p.adaptive_capacity ? rate * c->p.initial_burst_ms / 1000 : cap;
-    sl__bucket_init(&p->b[d], rate, cap, level, t);
+    shape sh = partition_shape(c, r, d);
+    bucket_new_full(&p->b[d], sh, t);
+    if (!on_demand(r) && !c->p.adaptive_capacity) {
+      int64_t level = sh.rate * c->p.initial_burst_ms / 1000;
+      p->b[d].level = level < sh.cap ? level : sh.cap;
+    }
     sl__window_init(&p->win[d], (int32_t)(c->p.peak_window_ms / 1000), s);
     p->last_throttle_s[d] = INT64_MIN / 2;
   }
@@ -569,9 +596,7 @@ static void peak_tick(sl_cap *c, sl_cap_res *r, int64_t t) {
     int64_t avg = completed / r->usage[d].n;
     if (avg > r->peak_mu[d]) {
       r->peak_mu[d] = avg;
-      int64_t rate, cap;
-      ceiling_shape(c, r, d, &rate, &cap);
-      sl__bucket_reshape(&r->ceiling[d], rate, cap, t);
+      reshape(&r->ceiling[d], ceiling_shape(c, r, d), t);
     }
   }
 }
@@ -683,19 +708,10 @@ sl_cap_res *sl_cap_res_new(sl_cap *c, const sl_cap_res_init *init) {
   apply_peaks(c, r, r->tp.highest_rcu > 0 || r->tp.highest_wcu > 0);
   for (int d = 0; d < 2; d++) {
     sl__window_init(&r->usage[d], (int32_t)(c->p.peak_window_ms / 1000), t / 1000000);
-    int64_t rate = provisioned_mu(r, d);
-    /* A new provisioned table starts with initial_burst of capacity (spec §5). */
-    sl__bucket_init(&r->table[d], rate, rate * c->p.burst_seconds,
-                    rate * c->p.initial_burst_ms / 1000, t);
-    int64_t crate, ccap;
-    ceiling_shape(c, r, d, &crate, &ccap);
-    sl__bucket_init(&r->ceiling[d], crate, ccap, ccap, t);
-    int64_t max = d == SL_CAP_READ ? r->tp.max_read_ru : r->tp.max_write_ru;
-    int64_t mrate = max > 0 ? max * 1000 : 0;
-    int64_t mcap = mrate * c->p.max_ondemand_burst_ms / 1000;
-    sl__bucket_init(&r->maxod[d], mrate, mcap, mcap, t);
-    int64_t q = (d == SL_CAP_READ ? c->p.table_quota_read : c->p.table_quota_write) * 1000;
-    sl__bucket_init(&r->quota[d], q, q, q, t);
+    table_bucket_new(c, r, d, t);
+    bucket_new_full(&r->ceiling[d], ceiling_shape(c, r, d), t);
+    bucket_new_full(&r->maxod[d], maxod_shape(c, r, d), t);
+    bucket_new_full(&r->quota[d], quota_shape(c, d), t);
   }
   /* Partitions: evenly spread over the hash space. */
   int64_t n = sl_cap_initial_partitions(&c->p, &r->tp, init->stored_bytes);
@@ -740,21 +756,18 @@ void sl_cap_res_configure(sl_cap *c, sl_cap_res *r, const sl_throughput *tp) {
   apply_peaks(c, r, became_on_demand);
   reshape_table(c, r, t);
   if (became_on_demand) {
-    /* The on-demand buckets of a switched table start with their burst, like
-     * a new table's (spec §6). */
+    /* The on-demand buckets of a switched table start full, like a new
+     * table's (spec §6). */
     for (int d = 0; d < 2; d++) {
-      r->ceiling[d].level = r->ceiling[d].cap;
-      r->quota[d].level = r->quota[d].cap;
-      r->maxod[d].level = r->maxod[d].cap;
+      bucket_new_full(&r->ceiling[d], ceiling_shape(c, r, d), t);
+      bucket_new_full(&r->quota[d], quota_shape(c, d), t);
+      bucket_new_full(&r->maxod[d], maxod_shape(c, r, d), t);
     }
   }
   if (became_provisioned) {
     /* A fresh provisioned bucket starts with its initial burst. */
-    for (int d = 0; d < 2; d++) {
-      int64_t rate = provisioned_mu(r, d);
-      sl__bucket_init(&r->table[d], rate, rate * c->p.burst_seconds,
-                      rate * c->p.initial_burst_ms / 1000, t);
-    }
+    for (int d = 0; d < 2; d++)
+      table_bucket_new(c, r, d, t);
   }
   uint64_t bytes = 0;
   for (size_t i = 0; i < r->n_parts; i++)
@@ -884,37 +897,117 @@ bool sl_cap_check(sl_cap *c, const sl_cap_charge *charges, size_t n, sl_cap_verd
   return out->admitted;
 }
 
-void sl_cap_debit(sl_cap *c, const sl_cap_charge *charges, size_t n) {
-  if (c->p.unlimited)
-    return;
-  int64_t t = now_us(c);
-  int64_t s = t / 1000000;
+/* ---- the spike rule ---- */
+
+/* Whether a bucket's resource or partition used less than half the
+ * bucket's rate on average over the last minute (its per-second window). A
+ * stream held to the rate never qualifies, whatever the size of its
+ * requests; a test suite's traffic on a new table always does. */
+static bool below_rate(sl__window *w, const sl__bucket *b, int64_t t) {
+  sl__window_advance(w, t / 1000000);
+  return 2 * w->sum < b->rate * w->n;
+}
+
+/* Debits one request's cost 'mu' on bucket 'b' (already refilled). A large
+ * request — more than spike_share of the burst — on a quiet bucket (its
+ * burst holds at least that share, and it used less than half its rate on
+ * average over the last minute) pays its excess over that share from the
+ * bucket's retained
+ * capacity, as far as there is some; everything else is paid from the burst,
+ * which may go negative (spec §3, §5; cap.h). Under sustained overload a
+ * bucket is never quiet, so a stream is held to the rate whatever the size
+ * of its requests. */
+static void spend(const sl_cap *c, sl__bucket *b, int64_t mu, bool below) {
+  int64_t share = (int64_t)((__int128)b->cap * c->p.spike_share_ppm / PPM);
+  bool quiet = b->level >= share && below;
+  if (b->retained > 0 && mu > share && quiet) {
+    int64_t extra = mu - share;
+    int64_t from = extra < b->retained ? extra : b->retained;
+    b->retained -= from;
+    mu -= from;
+  }
+  b->level -= mu;
+}
+
+/* One request's total on one bucket: the charges of one call that fall on
+ * the same resource and direction and, for partition buckets, the same
+ * partition (part == SIZE_MAX: the resource's table-level buckets). */
+typedef struct {
+  sl_cap_res *res;
+  int dir;
+  size_t part;
+  int64_t mu;
+} spend_group;
+
+static size_t group_add(spend_group *g, size_t n, sl_cap_res *r, int dir, size_t pi, int64_t mu) {
+  for (size_t i = n; i-- > 0;) {
+    if (g[i].res == r && g[i].dir == dir && g[i].part == pi) {
+      g[i].mu += mu;
+      return n;
+    }
+  }
+  g[n] = (spend_group){r, dir, pi, mu};
+  return n + 1;
+}
+
+static void spend_groups(sl_cap *c, spend_group *g, size_t n, int64_t t) {
   for (size_t i = 0; i < n; i++) {
-    const sl_cap_charge *ch = &charges[i];
-    sl_cap_res *r = ch->res;
-    if (!r)
-      continue;
-    int d = ch->dir;
-    int64_t mu = ch->cost_mu;
-    peak_tick(c, r, t);
-    if (on_demand(r)) {
+    sl_cap_res *r = g[i].res;
+    int d = g[i].dir;
+    int64_t mu = g[i].mu;
+    if (g[i].part != SIZE_MAX) {
+      part *p = &r->parts[g[i].part];
+      sl__bucket_refill(&p->b[d], t);
+      spend(c, &p->b[d], mu, below_rate(&p->win[d], &p->b[d], t));
+    } else if (on_demand(r)) {
       sl__bucket_refill(&r->maxod[d], t);
       r->maxod[d].level -= mu;
       sl__bucket_refill(&r->quota[d], t);
       r->quota[d].level -= mu;
       sl__bucket_refill(&r->ceiling[d], t);
-      r->ceiling[d].level -= mu;
+      spend(c, &r->ceiling[d], mu, below_rate(&r->usage[d], &r->ceiling[d], t));
     } else {
       sl__bucket_refill(&r->table[d], t);
       r->table[d].level -= mu;
     }
+  }
+}
+
+void sl_cap_debit(sl_cap *c, const sl_cap_charge *charges, size_t n) {
+  if (c->p.unlimited || n == 0)
+    return;
+  int64_t t = now_us(c);
+  int64_t s = t / 1000000;
+  /* Pay per bucket first, with the consumption observed before this
+   * request; then record the consumption charge by charge. */
+  spend_group small[32];
+  spend_group *g = 2 * n <= 32 ? small : malloc(2 * n * sizeof(spend_group));
+  if (!g)
+    sl_panic("out of memory");
+  size_t ng = 0;
+  for (size_t i = 0; i < n; i++) {
+    const sl_cap_charge *ch = &charges[i];
+    if (!ch->res)
+      continue;
+    peak_tick(c, ch->res, t);
+    keypt k;
+    keypt_make(&k, ch->hash, ch->sort);
+    ng = group_add(g, ng, ch->res, ch->dir, SIZE_MAX, ch->cost_mu);
+    ng = group_add(g, ng, ch->res, ch->dir, part_find(ch->res, &k), ch->cost_mu);
+  }
+  spend_groups(c, g, ng, t);
+  if (g != small)
+    free(g);
+  for (size_t i = 0; i < n; i++) {
+    const sl_cap_charge *ch = &charges[i];
+    sl_cap_res *r = ch->res;
+    if (!r)
+      continue;
     keypt k;
     keypt_make(&k, ch->hash, ch->sort);
     part *p = &r->parts[part_find(r, &k)];
-    sl__bucket_refill(&p->b[d], t);
-    p->b[d].level -= mu;
-    sl__window_add(&p->win[d], s, mu);
-    sl__window_add(&r->usage[d], s, mu);
+    sl__window_add(&p->win[ch->dir], s, ch->cost_mu);
+    sl__window_add(&r->usage[ch->dir], s, ch->cost_mu);
     part_sample(c, p, &k);
     heat_tick(c, r, t);
   }
@@ -965,6 +1058,12 @@ static void write_bucket(sl_jw *w, const char *key, sl__bucket *b, int64_t t) {
   sl_jw_double(w, (double)b->rate / 1000.0);
   sl_jw_key_c(w, "cap");
   sl_jw_double(w, (double)b->cap / 1000.0);
+  if (b->retained_cap > 0) {
+    sl_jw_key_c(w, "retained");
+    sl_jw_double(w, (double)b->retained / 1000.0);
+    sl_jw_key_c(w, "retained_cap");
+    sl_jw_double(w, (double)b->retained_cap / 1000.0);
+  }
   sl_jw_obj_end(w);
 }
 
@@ -990,6 +1089,7 @@ bool sl_cap_res_partition(sl_cap *c, sl_cap_res *r, size_t i, sl_cap_partition_i
     out->level_mu[d] = p->b[d].level;
     out->rate_mu[d] = p->b[d].rate;
     out->cap_mu[d] = p->b[d].cap;
+    out->retained_mu[d] = p->b[d].retained;
     out->consumed_minute_mu[d] = p->win[d].sum;
     out->throttles[d] = p->throttles[d];
   }
@@ -1118,6 +1218,8 @@ void sl_cap_res_write_json(sl_cap *c, sl_cap_res *r, sl_jw *w) {
       sl_jw_double(w, (double)pi.rate_mu[d] / 1000.0);
       sl_jw_key_c(w, "cap");
       sl_jw_double(w, (double)pi.cap_mu[d] / 1000.0);
+      sl_jw_key_c(w, "retained");
+      sl_jw_double(w, (double)pi.retained_mu[d] / 1000.0);
       sl_jw_key_c(w, "consumed_last_minute");
       sl_jw_double(w, (double)pi.consumed_minute_mu[d] / 1000.0);
       sl_jw_key_c(w, "throttles");

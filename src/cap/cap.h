@@ -15,7 +15,22 @@
  * Buckets: token buckets in integer milli-units (1 unit = 1000, so 0.5 RCU
  * is exact) with a rate, a cap, and lazy refill on the clock. Levels may go
  * negative: debt is repaid by refill, so no single large request is
- * impossible (spec §3).
+ * impossible (spec §3). Every bucket of a new table starts full.
+ *
+ * Burst and retained capacity (spec §5; docs/capacity.md "A new table"): a
+ * provisioned table bucket holds burst_seconds (300 s) of its rate, the
+ * developer guide's retained unused capacity. Partition buckets and the
+ * on-demand ceiling have a short burst (partition_burst_ms,
+ * ondemand_ceiling_burst_ms: what sets the first throttle under sustained
+ * overload, spec §9) and, beyond it, retained capacity of burst_seconds of
+ * their rate, filled by refill that overflows the burst. Ordinary requests
+ * spend the burst only. The *spike rule*: a request whose total cost on one
+ * such bucket exceeds spike_share of the burst, on a quiet bucket (its burst
+ * holds that share, and it used less than half its rate over the last
+ * minute), pays the burst only that share and the rest from retained
+ * capacity. So a new table takes a test suite's seeding — a multi-MB
+ * transaction, 400 KB items in a row — as the service does, while a stream
+ * of requests of any size above the rate is held to it.
  *
  * Admission (spec §3): an operation describes its work as charges —
  * (resource, direction, partition key hash, encoded sort key, cost) — and
@@ -28,9 +43,11 @@
  *   5 KeyRange                the partition's bucket (both)
  * Every failing check of every charge becomes one reason (duplicates merged);
  * nothing is debited unless all charges pass, so a write with its GSIs and a
- * transaction are all-or-nothing. Batches call sl_cap_admit once per item;
- * Query/Scan call sl_cap_check before a page and sl_cap_debit with the page's
- * actual cost after reading it.
+ * transaction are all-or-nothing. One call is one request to the spike rule
+ * (its charges on one bucket are summed). Batches call sl_cap_admit once per
+ * item; Query/Scan call sl_cap_check before a page and sl_cap_debit with the
+ * page's actual cost after reading it; a transaction debits all its actions
+ * in one call.
  *
  * Partitions (spec §4): each resource splits the 64-bit hash space of its
  * partition key into ranges; a range boundary is (hash, encoded sort key
@@ -200,7 +217,7 @@ void sl_cap_res_write_json(sl_cap *c, sl_cap_res *r, sl_jw *w);
 typedef struct {
   uint64_t lo_hash, hi_hash; /* hi exclusive; hi_hash == 0 means 2^64 */
   uint64_t bytes;
-  int64_t level_mu[2], rate_mu[2], cap_mu[2];
+  int64_t level_mu[2], rate_mu[2], cap_mu[2], retained_mu[2];
   int64_t consumed_minute_mu[2]; /* over the last minute */
   uint64_t throttles[2];
   bool hot;

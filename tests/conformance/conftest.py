@@ -296,6 +296,23 @@ def client(manual_server):
     return Client(manual_server.endpoint)
 
 
+@pytest.fixture
+def lean_client(tmp_path):
+    """A Client of a private manual-clock sluice whose new provisioned tables start with one
+    second of capacity (initial_burst_ms = 1000) instead of the default full 300 s: for the
+    scenarios about what happens once a provisioned table's burst is spent, which would
+    otherwise first write 300 s of capacity. The default is pinned by
+    test_new_table_burst.py."""
+    if os.environ.get("SLUICE_ENDPOINT") and not _is_sluice_cached(os.environ["SLUICE_ENDPOINT"]):
+        pytest.skip("manual clock needs sluice")
+    path = tmp_path / "lean.conf"
+    path.write_text("initial_burst_ms = 1000\n")
+    srv = Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z",
+                  "--config", str(path)])
+    yield Client(srv.endpoint)
+    srv.stop()
+
+
 def wait_gone(client, name, timeout=120):
     """Polls DescribeTable until the table is gone (DELETING lasts ~5 s on AWS)."""
     t0 = time.time()

@@ -59,45 +59,45 @@ def drain_write_partition(client, table, pk):
 
 # --- BatchWriteItem -----------------------------------------------------------------------
 
-# A provisioned table starts with one second of capacity (spec §5): of eight 1 KB puts the
+# A provisioned table with one second of capacity (lean_client; spec §5): of eight 1 KB puts the
 # first five are admitted, in request order, and the last three come back in UnprocessedItems
 # exactly as sent, not written. ConsumedCapacity counts the admitted ones only.
-def test_batch_write_partly_throttled_in_request_order(client):
-    create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
+def test_batch_write_partly_throttled_in_request_order(lean_client):
+    create(lean_client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
                                                   "WriteCapacityUnits": 5})
     items = [item(f"k{i}") for i in range(8)]
-    status, reply = client.call("BatchWriteItem", {
+    status, reply = lean_client.call("BatchWriteItem", {
         "RequestItems": {"prov": [{"PutRequest": {"Item": it}} for it in items]},
         "ReturnConsumedCapacity": "TOTAL"})
     assert status == 200, reply
     assert reply["UnprocessedItems"] == {"prov": [{"PutRequest": {"Item": it}} for it in items[5:]]}
     assert reply["ConsumedCapacity"] == [{"TableName": "prov", "CapacityUnits": 5.0}]
-    assert [exists(client, "prov", key_of(it)) for it in items] == [True] * 5 + [False] * 3
+    assert [exists(lean_client, "prov", key_of(it)) for it in items] == [True] * 5 + [False] * 3
 
 
 # Sent again at once, the unprocessed items are all throttled: the call fails with the
 # provisioned exception and its reasons, and writes nothing. A second later the same
 # UnprocessedItems value goes through (the retry loop the SDKs implement).
-def test_batch_write_all_throttled_fails_then_retry_succeeds(client):
-    arn = create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
+def test_batch_write_all_throttled_fails_then_retry_succeeds(lean_client):
+    arn = create(lean_client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
                                                         "WriteCapacityUnits": 5})
     items = [item(f"k{i}") for i in range(8)]
-    status, reply = client.call("BatchWriteItem", {
+    status, reply = lean_client.call("BatchWriteItem", {
         "RequestItems": {"prov": [{"PutRequest": {"Item": it}} for it in items]}})
     unprocessed = reply["UnprocessedItems"]
-    status, reply = client.call("BatchWriteItem", {"RequestItems": unprocessed})
+    status, reply = lean_client.call("BatchWriteItem", {"RequestItems": unprocessed})
     assert status == 400
     assert reply["__type"] == ("com.amazonaws.dynamodb.v20120810#"
                                "ProvisionedThroughputExceededException")
     assert reply["message"] == PROVISIONED_MSG
     assert reply["ThrottlingReasons"] == [
         {"reason": "TableWriteProvisionedThroughputExceeded", "resource": arn}]
-    assert not any(exists(client, "prov", key_of(it)) for it in items[5:])
-    client.advance(1000)
-    status, reply = client.call("BatchWriteItem", {"RequestItems": unprocessed})
+    assert not any(exists(lean_client, "prov", key_of(it)) for it in items[5:])
+    lean_client.advance(1000)
+    status, reply = lean_client.call("BatchWriteItem", {"RequestItems": unprocessed})
     assert status == 200, reply
     assert reply["UnprocessedItems"] == {}
-    assert all(exists(client, "prov", key_of(it)) for it in items)
+    assert all(exists(lean_client, "prov", key_of(it)) for it in items)
 
 
 # A hot partition (spec §4) throttles the writes that land on it and only those: after one
@@ -141,43 +141,43 @@ def test_batch_write_all_on_hot_partition_fails(client):
 # When every write is throttled, the exception is the first throttled write's: request order
 # decides between an exhausted provisioned table and a hot on-demand partition.
 @pytest.mark.parametrize("first", ["hot", "prov"])
-def test_batch_write_all_throttled_uses_first_throttle(client, first):
-    create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
+def test_batch_write_all_throttled_uses_first_throttle(lean_client, first):
+    create(lean_client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
                                                   "WriteCapacityUnits": 1})
-    create(client, "hot", range_key=True)
-    assert client.call("PutItem", {"TableName": "prov", "Item": item("a")})[0] == 200
-    drain_write_partition(client, "hot", "hot")
+    create(lean_client, "hot", range_key=True)
+    assert lean_client.call("PutItem", {"TableName": "prov", "Item": item("a")})[0] == 200
+    drain_write_partition(lean_client, "hot", "hot")
     entries = {"hot": [{"PutRequest": {"Item": item("hot", sk=99999)}}],
                "prov": [{"PutRequest": {"Item": item("b")}}]}
     order = [first, "prov" if first == "hot" else "hot"]
-    status, reply = client.call("BatchWriteItem", {"RequestItems": {t: entries[t] for t in order}})
+    status, reply = lean_client.call("BatchWriteItem", {"RequestItems": {t: entries[t] for t in order}})
     assert status == 400
     expected = "ThrottlingException" if first == "hot" else "ProvisionedThroughputExceededException"
     assert reply["__type"].endswith("#" + expected)
 
 
 # A delete is admitted on its own too; a throttled delete leaves its item in place.
-def test_batch_delete_throttled_leaves_item(client):
-    create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
+def test_batch_delete_throttled_leaves_item(lean_client):
+    create(lean_client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
                                                   "WriteCapacityUnits": 2})
     for pk in ("a", "b"):
-        assert client.call("PutItem", {"TableName": "prov", "Item": item(pk)})[0] == 200
-    client.advance(1000)
-    status, reply = client.call("BatchWriteItem", {"RequestItems": {"prov": [
+        assert lean_client.call("PutItem", {"TableName": "prov", "Item": item(pk)})[0] == 200
+    lean_client.advance(1000)
+    status, reply = lean_client.call("BatchWriteItem", {"RequestItems": {"prov": [
         {"DeleteRequest": {"Key": {"pk": {"S": "a"}}}},
         {"PutRequest": {"Item": item("c")}},
         {"DeleteRequest": {"Key": {"pk": {"S": "b"}}}}]}})
     assert status == 200, reply
     assert reply["UnprocessedItems"] == {"prov": [{"DeleteRequest": {"Key": {"pk": {"S": "b"}}}}]}
-    assert [exists(client, "prov", {"pk": {"S": k}}) for k in "abc"] == [False, True, True]
+    assert [exists(lean_client, "prov", {"pk": {"S": k}}) for k in "abc"] == [False, True, True]
 
 
 # GSI back-pressure per item (spec §3): a write is admitted only if its table and every GSI
 # it touches admit it. With an index of 1 WCU, the first write that enters the index passes
 # and later ones come back unprocessed, while writes that stay out of the (sparse) index go
 # through; a batch of nothing but index writes fails with the index's exception and ARN.
-def test_batch_write_gsi_back_pressure(client):
-    arn = create(client, "gsit", ProvisionedThroughput={"ReadCapacityUnits": 100,
+def test_batch_write_gsi_back_pressure(lean_client):
+    arn = create(lean_client, "gsit", ProvisionedThroughput={"ReadCapacityUnits": 100,
                                                         "WriteCapacityUnits": 100},
                  AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
                                        {"AttributeName": "g", "AttributeType": "S"}],
@@ -188,7 +188,7 @@ def test_batch_write_gsi_back_pressure(client):
     indexed = [{"pk": {"S": f"i{i}"}, "g": {"S": f"g{i}"}} for i in range(3)]
     plain = [{"pk": {"S": f"p{i}"}} for i in range(3)]
     mixed = [indexed[0], plain[0], indexed[1], plain[1], indexed[2], plain[2]]
-    status, reply = client.call("BatchWriteItem", {
+    status, reply = lean_client.call("BatchWriteItem", {
         "RequestItems": {"gsit": [{"PutRequest": {"Item": it}} for it in mixed]},
         "ReturnConsumedCapacity": "INDEXES"})
     assert status == 200, reply
@@ -197,7 +197,7 @@ def test_batch_write_gsi_back_pressure(client):
     assert reply["ConsumedCapacity"] == [{
         "TableName": "gsit", "CapacityUnits": 5.0, "Table": {"CapacityUnits": 4.0},
         "GlobalSecondaryIndexes": {"byg": {"CapacityUnits": 1.0}}}]
-    status, reply = client.call("BatchWriteItem", {
+    status, reply = lean_client.call("BatchWriteItem", {
         "RequestItems": {"gsit": [{"PutRequest": {"Item": it}} for it in indexed[1:]]}})
     assert status == 400
     assert reply["__type"].endswith("#ProvisionedThroughputExceededException")
@@ -205,7 +205,7 @@ def test_batch_write_gsi_back_pressure(client):
                                        "or more global secondary indexes of the table was exceeded")
     assert reply["ThrottlingReasons"] == [
         {"reason": "IndexWriteProvisionedThroughputExceeded", "resource": arn + "/index/byg"}]
-    assert [exists(client, "gsit", {"pk": it["pk"]}) for it in mixed] == [
+    assert [exists(lean_client, "gsit", {"pk": it["pk"]}) for it in mixed] == [
         True, True, False, True, False, True]
 
 
@@ -225,21 +225,21 @@ def prometheus(client, name, **labels):
 
 # The batch rule of CloudWatch (facts §7): every throttled item is a throttle event, but a
 # batch is a throttled request only when all its items were throttled.
-def test_batch_write_throttle_metrics(client):
-    create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
+def test_batch_write_throttle_metrics(lean_client):
+    create(lean_client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 100,
                                                   "WriteCapacityUnits": 5})
     items = [item(f"k{i}") for i in range(8)]
-    status, reply = client.call("BatchWriteItem", {
+    status, reply = lean_client.call("BatchWriteItem", {
         "RequestItems": {"prov": [{"PutRequest": {"Item": it}} for it in items]}})
     assert status == 200
     events = "sluice_dynamodb_write_throttle_events_total"
     requests = "sluice_dynamodb_throttled_requests_total"
-    assert prometheus(client, events, table_name="prov") == 3
-    assert prometheus(client, requests, table_name="prov", operation="BatchWriteItem") == 0
-    status, _ = client.call("BatchWriteItem", {"RequestItems": reply["UnprocessedItems"]})
+    assert prometheus(lean_client, events, table_name="prov") == 3
+    assert prometheus(lean_client, requests, table_name="prov", operation="BatchWriteItem") == 0
+    status, _ = lean_client.call("BatchWriteItem", {"RequestItems": reply["UnprocessedItems"]})
     assert status == 400
-    assert prometheus(client, events, table_name="prov") == 6
-    assert prometheus(client, requests, table_name="prov", operation="BatchWriteItem") == 1
+    assert prometheus(lean_client, events, table_name="prov") == 6
+    assert prometheus(lean_client, requests, table_name="prov", operation="BatchWriteItem") == 1
 
 
 # --- BatchGetItem -------------------------------------------------------------------------
@@ -252,14 +252,14 @@ def fill(client, table, pks):
 # Reads are admitted key by key too: a fresh table with 5 RCU serves ten 0.5 RCU reads, and
 # the two keys after them come back in UnprocessedKeys with the table's ConsistentRead and
 # projection members, ready to be sent again; ConsumedCapacity counts the ten.
-def test_batch_get_partly_throttled_in_request_order(client):
-    create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 5,
+def test_batch_get_partly_throttled_in_request_order(lean_client):
+    create(lean_client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 5,
                                                   "WriteCapacityUnits": 100})
     pks = [f"k{i:02}" for i in range(12)]
-    fill(client, "prov", pks)
+    fill(lean_client, "prov", pks)
     entry = {"ProjectionExpression": "#p", "ExpressionAttributeNames": {"#p": "pk"},
              "ConsistentRead": False}
-    status, reply = client.call("BatchGetItem", {
+    status, reply = lean_client.call("BatchGetItem", {
         "RequestItems": {"prov": dict(Keys=[{"pk": {"S": pk}} for pk in pks], **entry)},
         "ReturnConsumedCapacity": "TOTAL"})
     assert status == 200, reply
@@ -271,21 +271,21 @@ def test_batch_get_partly_throttled_in_request_order(client):
 
 # Sent again at once they are all throttled: the call fails with the provisioned exception
 # (read reason). A second later the UnprocessedKeys value is served.
-def test_batch_get_all_throttled_fails_then_retry_succeeds(client):
-    arn = create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 5,
+def test_batch_get_all_throttled_fails_then_retry_succeeds(lean_client):
+    arn = create(lean_client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 5,
                                                         "WriteCapacityUnits": 100})
     pks = [f"k{i:02}" for i in range(12)]
-    fill(client, "prov", pks)
-    status, reply = client.call("BatchGetItem", {
+    fill(lean_client, "prov", pks)
+    status, reply = lean_client.call("BatchGetItem", {
         "RequestItems": {"prov": {"Keys": [{"pk": {"S": pk}} for pk in pks]}}})
     unprocessed = reply["UnprocessedKeys"]
-    status, reply = client.call("BatchGetItem", {"RequestItems": unprocessed})
+    status, reply = lean_client.call("BatchGetItem", {"RequestItems": unprocessed})
     assert status == 400
     assert reply["__type"].endswith("#ProvisionedThroughputExceededException")
     assert reply["ThrottlingReasons"] == [
         {"reason": "TableReadProvisionedThroughputExceeded", "resource": arn}]
-    client.advance(1000)
-    status, reply = client.call("BatchGetItem", {"RequestItems": unprocessed})
+    lean_client.advance(1000)
+    status, reply = lean_client.call("BatchGetItem", {"RequestItems": unprocessed})
     assert status == 200, reply
     assert sorted(i["pk"]["S"] for i in reply["Responses"]["prov"]) == pks[10:]
     assert reply["UnprocessedKeys"] == {}
@@ -324,17 +324,17 @@ def test_batch_get_against_hot_partition(client):
 
 
 # Throttled keys cost nothing and are recorded as throttle events; admitted ones consume.
-def test_batch_get_throttles_are_recorded(client):
-    create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 1,
+def test_batch_get_throttles_are_recorded(lean_client):
+    create(lean_client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 1,
                                                   "WriteCapacityUnits": 100})
-    fill(client, "prov", ["a", "b", "c"])
-    status, reply = client.call("BatchGetItem", {
+    fill(lean_client, "prov", ["a", "b", "c"])
+    status, reply = lean_client.call("BatchGetItem", {
         "RequestItems": {"prov": {"Keys": [{"pk": {"S": k}} for k in "abc"]}},
         "ReturnConsumedCapacity": "TOTAL"})
     assert status == 200, reply
     assert reply["ConsumedCapacity"] == [{"TableName": "prov", "CapacityUnits": 1.0}]
     assert [k["pk"]["S"] for k in reply["UnprocessedKeys"]["prov"]["Keys"]] == ["c"]
-    status, res = admin(client.ep, "GET", "/_sluice/tables/prov/capacity")
+    status, res = admin(lean_client.ep, "GET", "/_sluice/tables/prov/capacity")
     assert status == 200
     table = res["resources"][0]
     assert table["throttles"]["read"]["ProvisionedThroughputExceeded"] == 1

@@ -58,33 +58,33 @@ def test_hot_key_on_demand_wire_shape(client):
     assert put(client, "hot", "k")[0] == 200
 
 
-# A provisioned table starts with one second of capacity (spec §5), then throttles with
+# A provisioned table with one second of capacity (lean_client; spec §5) then throttles with
 # ProvisionedThroughputExceededException and capital-T ThrottlingReasons.
-def test_provisioned_table_wire_shape(client):
-    arn = create(client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 5,
+def test_provisioned_table_wire_shape(lean_client):
+    arn = create(lean_client, "prov", ProvisionedThroughput={"ReadCapacityUnits": 5,
                                                        "WriteCapacityUnits": 5})
     for i in range(5):
-        assert put(client, "prov", f"k{i}")[0] == 200
-    status, reply = put(client, "prov", "k5")
+        assert put(lean_client, "prov", f"k{i}")[0] == 200
+    status, reply = put(lean_client, "prov", "k5")
     assert status == 400
     assert reply["__type"] == ("com.amazonaws.dynamodb.v20120810#"
                                "ProvisionedThroughputExceededException")
     assert reply["message"] == PROVISIONED_MSG
     assert reply["ThrottlingReasons"] == [
         {"reason": "TableWriteProvisionedThroughputExceeded", "resource": arn}]
-    client.advance(1000)
-    assert put(client, "prov", "k5")[0] == 200
+    lean_client.advance(1000)
+    assert put(lean_client, "prov", "k5")[0] == 200
 
 
 # A throttled PutItem changes nothing: the old item is intact (spec §3).
-def test_throttled_put_leaves_old_item(client):
-    create(client, "keep", ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 1})
-    assert client.call("PutItem", {"TableName": "keep",
+def test_throttled_put_leaves_old_item(lean_client):
+    create(lean_client, "keep", ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 1})
+    assert lean_client.call("PutItem", {"TableName": "keep",
                                    "Item": {"pk": {"S": "a"}, "v": {"N": "1"}}})[0] == 200
-    status, _ = client.call("PutItem", {"TableName": "keep",
+    status, _ = lean_client.call("PutItem", {"TableName": "keep",
                                         "Item": {"pk": {"S": "a"}, "v": {"N": "2"}}})
     assert status == 400
-    status, reply = client.call("GetItem", {"TableName": "keep", "Key": {"pk": {"S": "a"}}})
+    status, reply = lean_client.call("GetItem", {"TableName": "keep", "Key": {"pk": {"S": "a"}}})
     assert status == 200
     assert reply["Item"]["v"] == {"N": "1"}
 

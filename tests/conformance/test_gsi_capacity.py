@@ -4,7 +4,8 @@ write capacity (capacity-model.md §5 and §7, facts §1.2-1.4 and §2.2). Dynam
 ignores capacity, so every test here is marked `capacity`.
 
 Units: items of ~1,000 bytes cost one write unit on the table and one on each GSI whose
-entry they write (facts §2.2); a provisioned resource starts with one second of its rate.
+entry they write (facts §2.2); the scenarios run on lean_client, whose provisioned resources
+start with one second of their rate (the default, a full burst, is test_new_table_burst.py).
 """
 import uuid
 
@@ -80,24 +81,24 @@ def metric_total(ep, name, table, index):
 # An under-provisioned GSI (added by UpdateTable) throttles the table's writes that touch it
 # while the table has capacity to spare: the provisioned exception with the GSI message and
 # the index's reason and ARN; writes that do not touch the index pass (facts §1.2).
-def test_under_provisioned_gsi_throttles_table_writes(client):
+def test_under_provisioned_gsi_throttles_table_writes(lean_client):
     name = new_name()
-    client.create_table(name, ProvisionedThroughput=pt(1000, 1000))
-    d = add_gsi(client, name, "byg", "g", ProvisionedThroughput=pt(1, 1))
+    lean_client.create_table(name, ProvisionedThroughput=pt(1000, 1000))
+    d = add_gsi(lean_client, name, "byg", "g", ProvisionedThroughput=pt(1, 1))
     arn = d["TableArn"] + "/index/byg"
-    assert put(client, name, item("a", "g1"))[0] == 200  # the index's first second
-    status, reply = put(client, name, item("b", "g1"))
+    assert put(lean_client, name, item("a", "g1"))[0] == 200  # the index's first second
+    status, reply = put(lean_client, name, item("b", "g1"))
     assert status == 400
     assert reply["__type"].endswith("#ProvisionedThroughputExceededException")
     assert reply["message"] == INDEX_PROVISIONED_MSG
     assert reply["ThrottlingReasons"] == [
         {"reason": "IndexWriteProvisionedThroughputExceeded", "resource": arn}]
     # Nothing was written.
-    assert "Item" not in client.call("GetItem", {"TableName": name, "Key": {"pk": {"S": "b"}}})[1]
+    assert "Item" not in lean_client.call("GetItem", {"TableName": name, "Key": {"pk": {"S": "b"}}})[1]
     # Writes without the index key cost the index nothing.
-    assert put(client, name, item("c"))[0] == 200
-    client.advance(1000)
-    assert put(client, name, item("b", "g1"))[0] == 200
+    assert put(lean_client, name, item("c"))[0] == 200
+    lean_client.advance(1000)
+    assert put(lean_client, name, item("b", "g1"))[0] == 200
 
 
 # A hot GSI partition key: every write lands on one index partition (1,000 write units a
@@ -129,32 +130,32 @@ def test_hot_gsi_partition_key(client):
 # it copies about five items a second, shows Backfilling and a growing ItemCount, records
 # OnlineIndexConsumedWriteCapacity and OnlineIndexThrottleEvents, and ends ACTIVE with every
 # item once enough clock time has passed (capacity-model.md §7).
-def test_backfill_consumes_index_capacity(client):
-    ep = client.ep
+def test_backfill_consumes_index_capacity(lean_client):
+    ep = lean_client.ep
     name = new_name()
-    client.create_table(name, ProvisionedThroughput=pt(1000, 1000))
+    lean_client.create_table(name, ProvisionedThroughput=pt(1000, 1000))
     for i in range(50):
-        assert put(client, name, item(f"k{i:02d}", f"g{i % 5}"))[0] == 200
-    d = add_gsi(client, name, "byg", "g", ProvisionedThroughput=pt(5, 5))
+        assert put(lean_client, name, item(f"k{i:02d}", f"g{i % 5}"))[0] == 200
+    d = add_gsi(lean_client, name, "byg", "g", ProvisionedThroughput=pt(5, 5))
     g = [x for x in d["GlobalSecondaryIndexes"] if x["IndexName"] == "byg"][0]
     assert g["IndexStatus"] == "CREATING" and g["Backfilling"] is True
-    g = gsi(client, name, "byg")
+    g = gsi(lean_client, name, "byg")
     assert g["IndexStatus"] == "CREATING" and g["Backfilling"] is True
     assert g["ItemCount"] <= 7
-    client.advance(2000)
-    g = gsi(client, name, "byg")
+    lean_client.advance(2000)
+    g = gsi(lean_client, name, "byg")
     assert g["IndexStatus"] == "CREATING"
     assert 10 <= g["ItemCount"] <= 20, g
     assert metric_total(ep, "sluice_dynamodb_online_index_throttle_events", name, "byg") >= 1
-    client.advance(20000)
-    g = gsi(client, name, "byg")
+    lean_client.advance(20000)
+    g = gsi(lean_client, name, "byg")
     assert g["IndexStatus"] == "ACTIVE" and "Backfilling" not in g
     assert g["ItemCount"] == 50
     assert g["IndexSizeBytes"] > 45000
     consumed = metric_total(ep, "sluice_dynamodb_online_index_consumed_write_capacity_units",
                             name, "byg")
     assert consumed == 50
-    status, reply = client.call("Query", {
+    status, reply = lean_client.call("Query", {
         "TableName": name, "IndexName": "byg", "KeyConditionExpression": "g = :g",
         "ExpressionAttributeValues": {":g": {"S": "g3"}}, "Select": "COUNT"})
     assert status == 200 and reply["Count"] == 10
@@ -204,17 +205,17 @@ def test_index_decrease_budget(client):
 
 
 # Deleting the GSI removes its capacity resource: writes it throttled pass at once.
-def test_deleted_index_stops_throttling(client):
+def test_deleted_index_stops_throttling(lean_client):
     name = new_name()
-    client.create_table(name, ProvisionedThroughput=pt(1000, 1000))
-    add_gsi(client, name, "byg", "g", ProvisionedThroughput=pt(1, 1))
-    assert put(client, name, item("a", "g1"))[0] == 200
-    assert put(client, name, item("b", "g1"))[0] == 400
-    status, reply = client.call("UpdateTable", {"TableName": name, "GlobalSecondaryIndexUpdates": [
+    lean_client.create_table(name, ProvisionedThroughput=pt(1000, 1000))
+    add_gsi(lean_client, name, "byg", "g", ProvisionedThroughput=pt(1, 1))
+    assert put(lean_client, name, item("a", "g1"))[0] == 200
+    assert put(lean_client, name, item("b", "g1"))[0] == 400
+    status, reply = lean_client.call("UpdateTable", {"TableName": name, "GlobalSecondaryIndexUpdates": [
         {"Delete": {"IndexName": "byg"}}]})
     assert status == 200, reply
-    assert put(client, name, item("b", "g1"))[0] == 200
-    assert gsi(client, name, "byg") is None
+    assert put(lean_client, name, item("b", "g1"))[0] == 200
+    assert gsi(lean_client, name, "byg") is None
 
 
 # backfill_rate fixes the backfill's pace whatever the index's capacity (cap/params.def).

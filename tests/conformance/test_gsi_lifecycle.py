@@ -595,7 +595,12 @@ def test_one_online_index_at_a_time(slow_server):
 def test_backfill_resumes_after_restart(tmp_path):
     from conftest import Raw
     data = tmp_path / "data"
-    args = ["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z", "--data-dir", str(data)]
+    # The index starts with one second of capacity (its default is a full 300 s, which
+    # would index the 40 items at once): the backfill must still be running at the restart.
+    conf = tmp_path / "lean.conf"
+    conf.write_text("initial_burst_ms = 1000\n")
+    args = ["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z", "--data-dir", str(data),
+            "--config", str(conf)]
     srv = Server(args)
     try:
         raw = Raw(srv.endpoint)

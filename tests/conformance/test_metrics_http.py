@@ -92,17 +92,17 @@ def test_promcheck_rejects_bad_input():
 
 # /metrics after a workload with throttles, a GSI and latencies is valid Prometheus
 # text, follows the naming conventions, and carries the CloudWatch counts.
-def test_prometheus_exposition(client):
-    workload(client)
-    create(client, "withgsi",
+def test_prometheus_exposition(lean_client):
+    workload(lean_client)
+    create(lean_client, "withgsi",
            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
                                  {"AttributeName": "g", "AttributeType": "S"}],
            GlobalSecondaryIndexes=[{"IndexName": "byg",
                                     "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
                                     "Projection": {"ProjectionType": "ALL"}}])
-    assert client.call("PutItem", {"TableName": "withgsi",
+    assert lean_client.call("PutItem", {"TableName": "withgsi",
                                    "Item": {"pk": {"S": "a"}, "g": {"S": "b"}}})[0] == 200
-    status, ctype, body = get(client.ep, "/metrics")
+    status, ctype, body = get(lean_client.ep, "/metrics")
     assert status == 200
     assert ctype == "text/plain; version=0.0.4; charset=utf-8"
     assert promcheck(body) == (0, "")
@@ -126,9 +126,9 @@ def test_prometheus_exposition(client):
 
 # CloudWatch datapoints per minute: Sum = units, SampleCount = requests; the throttled
 # puts are events and throttled requests, not consumption.
-def test_datapoints_per_minute(client):
-    workload(client)
-    ep = client.ep
+def test_datapoints_per_minute(lean_client):
+    workload(lean_client)
+    ep = lean_client.ep
     end = T0 + 120000
     dps = datapoints(ep, table="orders", metric="ConsumedWriteCapacityUnits", period=60,
                      start=T0, end=end)
@@ -209,13 +209,13 @@ def test_datapoints_errors(client):
 
 # Recent throttle events: newest first, with the operation, exception, reasons,
 # partition and key; filtered by table; bounded by limit.
-def test_events(client):
-    workload(client)
-    create(client, "other", ProvisionedThroughput={"ReadCapacityUnits": 1,
+def test_events(lean_client):
+    workload(lean_client)
+    create(lean_client, "other", ProvisionedThroughput={"ReadCapacityUnits": 1,
                                                    "WriteCapacityUnits": 1})
-    put(client, "other", "o1")
-    assert put(client, "other", "o2")[0] == 400
-    status, body = admin(client.ep, "GET", "/_sluice/events?table=orders")
+    put(lean_client, "other", "o1")
+    assert put(lean_client, "other", "o2")[0] == 400
+    status, body = admin(lean_client.ep, "GET", "/_sluice/events?table=orders")
     assert status == 200
     ev = body["events"]
     assert [e["partition_key"] for e in ev] == ["k7", "k6", "k5"]
@@ -224,29 +224,29 @@ def test_events(client):
                      "index": None, "direction": "write",
                      "reasons": ["TableWriteProvisionedThroughputExceeded"], "partition": 0,
                      "partition_key": "k7", "sort_key": None}
-    status, body = admin(client.ep, "GET", "/_sluice/events?limit=2")
+    status, body = admin(lean_client.ep, "GET", "/_sluice/events?limit=2")
     assert [e["table"] for e in body["events"]] == ["other", "orders"]
     assert body["events"][0]["time"] == "2026-11-30T12:01:00.000Z"
-    status, body = admin(client.ep, "GET", "/_sluice/events?limit=0")
+    status, body = admin(lean_client.ep, "GET", "/_sluice/events?limit=0")
     assert status == 400
 
 
 # Contributor Insights top keys: the hot key leads by consumed throughput units
 # (3 x write units + read units) and by throttle count.
-def test_insights(client):
-    create(client, "hotkeys", ProvisionedThroughput={"ReadCapacityUnits": 100,
+def test_insights(lean_client):
+    create(lean_client, "hotkeys", ProvisionedThroughput={"ReadCapacityUnits": 100,
                                                      "WriteCapacityUnits": 10})
-    status, reply = client.call("UpdateContributorInsights", {
+    status, reply = lean_client.call("UpdateContributorInsights", {
         "TableName": "hotkeys", "ContributorInsightsAction": "ENABLE"})
     assert status == 200, reply
-    results = [put(client, "hotkeys", "hot")[0] for _ in range(12)]
+    results = [put(lean_client, "hotkeys", "hot")[0] for _ in range(12)]
     assert results.count(400) == 2
-    assert put(client, "hotkeys", "cold")[0] == 400  # the table bucket is empty now
-    client.advance(1000)
+    assert put(lean_client, "hotkeys", "cold")[0] == 400  # the table bucket is empty now
+    lean_client.advance(1000)
     for _ in range(3):
-        assert client.call("GetItem", {"TableName": "hotkeys", "Key": {"pk": {"S": "cold"}},
+        assert lean_client.call("GetItem", {"TableName": "hotkeys", "Key": {"pk": {"S": "cold"}},
                                        "ConsistentRead": True})[0] == 200
-    status, body = admin(client.ep, "GET", "/_sluice/tables/hotkeys/insights?minutes=1")
+    status, body = admin(lean_client.ep, "GET", "/_sluice/tables/hotkeys/insights?minutes=1")
     assert status == 200
     (res,) = body["resources"]
     assert res["table"] == "hotkeys" and res["index"] is None
@@ -259,17 +259,17 @@ def test_insights(client):
                                                                        ("cold", 1.0)]
     assert res["most_accessed_keys"]["partition_and_sort_key"] == []
     # Disabled: no resources any more. Unknown table: 404.
-    client.call("UpdateContributorInsights", {"TableName": "hotkeys",
+    lean_client.call("UpdateContributorInsights", {"TableName": "hotkeys",
                                               "ContributorInsightsAction": "DISABLE"})
-    assert admin(client.ep, "GET", "/_sluice/tables/hotkeys/insights")[1]["resources"] == []
-    assert admin(client.ep, "GET", "/_sluice/tables/nope/insights")[0] == 404
+    assert admin(lean_client.ep, "GET", "/_sluice/tables/hotkeys/insights")[1]["resources"] == []
+    assert admin(lean_client.ep, "GET", "/_sluice/tables/nope/insights")[0] == 404
 
 
 # POST /_sluice/reset forgets the dropped tables' metrics.
-def test_reset_forgets(client):
-    workload(client)
-    assert admin(client.ep, "POST", "/_sluice/reset", {})[0] == 200
-    _, _, body = get(client.ep, "/metrics")
+def test_reset_forgets(lean_client):
+    workload(lean_client)
+    assert admin(lean_client.ep, "POST", "/_sluice/reset", {})[0] == 200
+    _, _, body = get(lean_client.ep, "/metrics")
     assert b'table_name="orders"' not in body
-    assert admin(client.ep, "GET", "/_sluice/events")[1]["events"] == []
-    assert json.loads(get(client.ep, "/_sluice/metrics?metric=UserErrors")[2])["Datapoints"]
+    assert admin(lean_client.ep, "GET", "/_sluice/events")[1]["events"] == []
+    assert json.loads(get(lean_client.ep, "/_sluice/metrics?metric=UserErrors")[2])["Datapoints"]

@@ -73,25 +73,25 @@ def cancelled(status, reply, codes):
 # ProvisionedThroughputExceeded for its action (the provisioned exception's text) and None for
 # the actions on the on-demand table, which are not written either. A second later the same
 # transaction goes through, each 1 KB put charged 2 units.
-def test_provisioned_table_throttle_cancels(client):
-    create(client, "ondemand")
-    create(client, "prov", wcu=5)
-    assert client.call("PutItem", {"TableName": "prov", "Item": item("fill", 5000)})[0] == 200
+def test_provisioned_table_throttle_cancels(lean_client):
+    create(lean_client, "ondemand")
+    create(lean_client, "prov", wcu=5)
+    assert lean_client.call("PutItem", {"TableName": "prov", "Item": item("fill", 5000)})[0] == 200
     tx = {"TransactItems": [put("ondemand", item("a")), put("prov", item("b")), put("ondemand", item("c"))],
           "ReturnConsumedCapacity": "TOTAL"}
-    reasons = cancelled(*client.call("TransactWriteItems", tx),
+    reasons = cancelled(*lean_client.call("TransactWriteItems", tx),
                         ["None", "ProvisionedThroughputExceeded", "None"])
     assert reasons == [{"Code": "None"},
                        {"Code": "ProvisionedThroughputExceeded", "Message": PROVISIONED_MSG},
                        {"Code": "None"}]
-    assert not any(exists(client, t, pk) for t, pk in (("ondemand", "a"), ("prov", "b"), ("ondemand", "c")))
-    client.advance(1000)
-    status, reply = client.call("TransactWriteItems", tx)
+    assert not any(exists(lean_client, t, pk) for t, pk in (("ondemand", "a"), ("prov", "b"), ("ondemand", "c")))
+    lean_client.advance(1000)
+    status, reply = lean_client.call("TransactWriteItems", tx)
     assert status == 200, reply
     assert reply["ConsumedCapacity"] == [
         {"TableName": "ondemand", "CapacityUnits": 4.0, "WriteCapacityUnits": 4.0},
         {"TableName": "prov", "CapacityUnits": 2.0, "WriteCapacityUnits": 2.0}]
-    assert all(exists(client, t, pk) for t, pk in (("ondemand", "a"), ("prov", "b"), ("ondemand", "c")))
+    assert all(exists(lean_client, t, pk) for t, pk in (("ondemand", "a"), ("prov", "b"), ("ondemand", "c")))
 
 
 # An on-demand hot key: once one partition key has spent its partition's burst, a
@@ -130,122 +130,122 @@ def test_on_demand_maximum_throttling_error(client):
 
 
 # A throttle wins over a failed condition (as in PutItem): the condition's action is None.
-def test_throttle_wins_over_failed_condition(client):
-    create(client, "ondemand")
-    create(client, "prov", wcu=1)
-    assert client.call("PutItem", {"TableName": "prov", "Item": item("fill")})[0] == 200
+def test_throttle_wins_over_failed_condition(lean_client):
+    create(lean_client, "ondemand")
+    create(lean_client, "prov", wcu=1)
+    assert lean_client.call("PutItem", {"TableName": "prov", "Item": item("fill")})[0] == 200
     tx = {"TransactItems": [put("ondemand", item("a"), ConditionExpression="attribute_exists(pk)"),
                             put("prov", item("b"))]}
-    cancelled(*client.call("TransactWriteItems", tx), ["None", "ProvisionedThroughputExceeded"])
+    cancelled(*lean_client.call("TransactWriteItems", tx), ["None", "ProvisionedThroughputExceeded"])
 
 
-# Transactional writes cost double: a provisioned table starts with one second of capacity
+# Transactional writes cost double: a provisioned table with one second of capacity (lean_client)
 # (5 units); a 1 KB transactional put takes 2, a 1.5 KB one 4 (admission while the level is
 # positive, debt allowed: spec §3), and then the table throttles.
-def test_transactional_write_costs_double(client):
-    create(client, "prov", wcu=5)
-    assert client.call("TransactWriteItems", {"TransactItems": [put("prov", item("a"))]})[0] == 200
-    assert level(client, "prov") == 3.0
-    assert client.call("TransactWriteItems", {"TransactItems": [put("prov", item("b", 1500))]})[0] == 200
-    assert level(client, "prov") == -1.0
-    cancelled(*client.call("TransactWriteItems", {"TransactItems": [put("prov", item("c"))]}),
+def test_transactional_write_costs_double(lean_client):
+    create(lean_client, "prov", wcu=5)
+    assert lean_client.call("TransactWriteItems", {"TransactItems": [put("prov", item("a"))]})[0] == 200
+    assert level(lean_client, "prov") == 3.0
+    assert lean_client.call("TransactWriteItems", {"TransactItems": [put("prov", item("b", 1500))]})[0] == 200
+    assert level(lean_client, "prov") == -1.0
+    cancelled(*lean_client.call("TransactWriteItems", {"TransactItems": [put("prov", item("c"))]}),
               ["ProvisionedThroughputExceeded"])
-    assert level(client, "prov") == -1.0
+    assert level(lean_client, "prov") == -1.0
 
 
 # A throttled transaction charges nothing, not even the tables that had capacity.
-def test_throttled_transaction_charges_nothing(client):
-    create(client, "spent", wcu=1)
-    create(client, "fresh", wcu=10)
-    assert client.call("PutItem", {"TableName": "spent", "Item": item("fill")})[0] == 200
-    cancelled(*client.call("TransactWriteItems", {"TransactItems": [
+def test_throttled_transaction_charges_nothing(lean_client):
+    create(lean_client, "spent", wcu=1)
+    create(lean_client, "fresh", wcu=10)
+    assert lean_client.call("PutItem", {"TableName": "spent", "Item": item("fill")})[0] == 200
+    cancelled(*lean_client.call("TransactWriteItems", {"TransactItems": [
         put("fresh", item("a")), put("spent", item("b"))]}), ["None", "ProvisionedThroughputExceeded"])
-    assert level(client, "fresh") == 10.0
-    assert level(client, "spent") == 0.0
+    assert level(lean_client, "fresh") == 10.0
+    assert level(lean_client, "spent") == 0.0
 
 
 # A transaction cancelled for a failed condition costs its prepare phase: one write per action
 # that reached its item, sized as a failed conditional write (the new item where one exists,
 # else 1 unit). sluice's choice: AWS publishes no figure for cancelled transactions.
-def test_cancelled_transaction_costs_prepare_phase(client):
-    create(client, "prov", wcu=10)
-    assert client.call("PutItem", {"TableName": "prov", "Item": item("old", 3000)})[0] == 200
-    assert level(client, "prov") == 7.0
-    cancelled(*client.call("TransactWriteItems", {"TransactItems": [
+def test_cancelled_transaction_costs_prepare_phase(lean_client):
+    create(lean_client, "prov", wcu=10)
+    assert lean_client.call("PutItem", {"TableName": "prov", "Item": item("old", 3000)})[0] == 200
+    assert level(lean_client, "prov") == 7.0
+    cancelled(*lean_client.call("TransactWriteItems", {"TransactItems": [
         put("prov", item("old", 2000)),
         put("prov", item("new"), ConditionExpression="attribute_exists(pk)")]}),
         ["None", "ConditionalCheckFailed"])
-    assert level(client, "prov") == 4.0
+    assert level(lean_client, "prov") == 4.0
 
 
 # A ConditionCheck is billed as a transactional write of the checked item.
-def test_condition_check_costs_write(client):
-    create(client, "prov", wcu=10)
-    assert client.call("PutItem", {"TableName": "prov", "Item": item("c", 2000)})[0] == 200
-    status, reply = client.call("TransactWriteItems", {
+def test_condition_check_costs_write(lean_client):
+    create(lean_client, "prov", wcu=10)
+    assert lean_client.call("PutItem", {"TableName": "prov", "Item": item("c", 2000)})[0] == 200
+    status, reply = lean_client.call("TransactWriteItems", {
         "TransactItems": [{"ConditionCheck": {"TableName": "prov", "Key": key("c"),
                                               "ConditionExpression": "attribute_exists(pk)"}}],
         "ReturnConsumedCapacity": "TOTAL"})
     assert status == 200, reply
     assert reply["ConsumedCapacity"] == [{"TableName": "prov", "CapacityUnits": 4.0, "WriteCapacityUnits": 4.0}]
-    assert level(client, "prov") == 4.0
-    assert level(client, "prov", "read") == 100.0
+    assert level(lean_client, "prov") == 4.0
+    assert level(lean_client, "prov", "read") == 100.0
 
 
 # A provisioned GSI without capacity cancels a transaction whose put writes to it, with the
 # GSI text of ProvisionedThroughputExceeded, while the table has plenty.
-def test_gsi_throttle_cancels(client):
-    create(client, "withgsi", wcu=100, extra_attrs=[("g", "S")], GlobalSecondaryIndexes=[{
+def test_gsi_throttle_cancels(lean_client):
+    create(lean_client, "withgsi", wcu=100, extra_attrs=[("g", "S")], GlobalSecondaryIndexes=[{
         "IndexName": "byg", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
         "Projection": {"ProjectionType": "ALL"},
         "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 1}}])
     it = dict(item("a"), g={"S": "x"})
-    assert client.call("TransactWriteItems", {"TransactItems": [put("withgsi", it)]})[0] == 200
-    assert level(client, "withgsi", index="byg") == -1.0
+    assert lean_client.call("TransactWriteItems", {"TransactItems": [put("withgsi", it)]})[0] == 200
+    assert level(lean_client, "withgsi", index="byg") == -1.0
     it = dict(item("b"), g={"S": "y"})
-    reasons = cancelled(*client.call("TransactWriteItems", {"TransactItems": [put("withgsi", it)]}),
+    reasons = cancelled(*lean_client.call("TransactWriteItems", {"TransactItems": [put("withgsi", it)]}),
                         ["ProvisionedThroughputExceeded"])
     assert reasons[0]["Message"] == PROVISIONED_GSI_MSG
-    assert level(client, "withgsi") == 98.0
+    assert level(lean_client, "withgsi") == 98.0
 
 
 # TransactGetItems: 2 read units per item (4 KB rounding), all or nothing: with the
 # provisioned table's read capacity spent, a Get on it is ProvisionedThroughputExceeded and the
 # Get on the on-demand table None.
-def test_transact_get_throttle(client):
-    create(client, "ondemand")
-    create(client, "prov", wcu=10, rcu=3)
+def test_transact_get_throttle(lean_client):
+    create(lean_client, "ondemand")
+    create(lean_client, "prov", wcu=10, rcu=3)
     tx = {"TransactItems": [{"Get": {"TableName": "ondemand", "Key": key("a")}},
                             {"Get": {"TableName": "prov", "Key": key("b")}}],
           "ReturnConsumedCapacity": "TOTAL"}
-    status, reply = client.call("TransactGetItems", tx)
+    status, reply = lean_client.call("TransactGetItems", tx)
     assert status == 200, reply
     assert reply["ConsumedCapacity"] == [
         {"TableName": "ondemand", "CapacityUnits": 2.0, "ReadCapacityUnits": 2.0},
         {"TableName": "prov", "CapacityUnits": 2.0, "ReadCapacityUnits": 2.0}]
-    assert level(client, "prov", "read") == 1.0
-    assert client.call("TransactGetItems", tx)[0] == 200
-    assert level(client, "prov", "read") == -1.0
-    reasons = cancelled(*client.call("TransactGetItems", tx), ["None", "ProvisionedThroughputExceeded"])
+    assert level(lean_client, "prov", "read") == 1.0
+    assert lean_client.call("TransactGetItems", tx)[0] == 200
+    assert level(lean_client, "prov", "read") == -1.0
+    reasons = cancelled(*lean_client.call("TransactGetItems", tx), ["None", "ProvisionedThroughputExceeded"])
     assert reasons[1]["Message"] == PROVISIONED_MSG
-    assert level(client, "prov", "read") == -1.0
-    client.advance(1000)
-    assert client.call("TransactGetItems", tx)[0] == 200
+    assert level(lean_client, "prov", "read") == -1.0
+    lean_client.advance(1000)
+    assert lean_client.call("TransactGetItems", tx)[0] == 200
 
 
 # A replayed ClientRequestToken reads the items again and pays read units (not write units):
 # with the read capacity spent, the replay is cancelled, and nothing is written again.
-def test_replay_consumes_read_capacity(client):
-    create(client, "prov", wcu=10, rcu=1)
+def test_replay_consumes_read_capacity(lean_client):
+    create(lean_client, "prov", wcu=10, rcu=1)
     tx = {"TransactItems": [{"Update": {"TableName": "prov", "Key": key("c"),
                                         "UpdateExpression": "ADD n :one",
                                         "ExpressionAttributeValues": {":one": {"N": "1"}}}}],
           "ClientRequestToken": "replay-1"}
-    assert client.call("TransactWriteItems", tx)[0] == 200
-    assert level(client, "prov") == 8.0
-    assert client.call("TransactWriteItems", tx)[0] == 200
-    assert (level(client, "prov"), level(client, "prov", "read")) == (8.0, -1.0)
-    cancelled(*client.call("TransactWriteItems", tx), ["ProvisionedThroughputExceeded"])
-    client.advance(2000)
-    status, reply = client.call("GetItem", {"TableName": "prov", "Key": key("c")})
+    assert lean_client.call("TransactWriteItems", tx)[0] == 200
+    assert level(lean_client, "prov") == 8.0
+    assert lean_client.call("TransactWriteItems", tx)[0] == 200
+    assert (level(lean_client, "prov"), level(lean_client, "prov", "read")) == (8.0, -1.0)
+    cancelled(*lean_client.call("TransactWriteItems", tx), ["ProvisionedThroughputExceeded"])
+    lean_client.advance(2000)
+    status, reply = lean_client.call("GetItem", {"TableName": "prov", "Key": key("c")})
     assert reply["Item"]["n"] == {"N": "1"}

@@ -288,43 +288,146 @@ static void test_hot_key_on_demand(void) {
 
 /* ---- 2. provisioned burst ---- */
 
-/* spec §5 table bucket: a new table starts with one second of capacity; an
- * idle table accrues up to 300 s of its rate; a spike drains that burst at
- * (offered - rate) per second, then the table is held to its rate and
- * throttles as ProvisionedThroughput. */
+/* spec §5 table bucket: a new table starts full (initial_burst_ms = 300 s
+ * of its rate: the service lets a new table spend its burst at once); a
+ * spike drains that burst at (offered - rate) per second, then the table is
+ * held to its rate and throttles as ProvisionedThroughput; 300 s idle refill
+ * it, and no more (capped). */
 static void test_provisioned_burst(void) {
   rig g;
   rig_open(&g, NULL);
   sl_throughput tp = tp_provisioned(0, 100);
   sl_cap_res *r = res_new(&g, &tp, false, false);
   CHECK_INT(sl_cap_res_partitions(r), 1);
-  load l = {.res = r, .dir = SL_CAP_WRITE, .cost_mu = 1000, .keys = KEYS_SPREAD};
-  /* A new table: exactly 1 s (100 units) at once, then nothing. */
-  sl_cap_verdict v;
-  CHECK_INT(burst_now(&g, &l, 150, &v), 100);
-  CHECK_INT(v.n_reasons, 1);
-  CHECK_REASON(v, 0, "TableWriteProvisionedThroughputExceeded");
-  /* 300 s idle: the bucket is full, 30,000 units (not 30,100: capped). */
-  rig_idle(&g, 300);
   CHECK(bucket_level(&g, r, SL_CAP_WRITE, "table") == 30000);
-  /* A spike of 500/s is fully absorbed for 30,000 / (500 - 100) = 75 s. */
-  tally t;
-  tally_start(&g, &t);
-  int full_seconds = 0;
-  for (int s = 0; s < 90; s++) {
-    int64_t acc = drive_second(&g, &l, 500, &t);
-    if (acc == 500 && full_seconds == s)
-      full_seconds++;
+  load l = {.res = r, .dir = SL_CAP_WRITE, .cost_mu = 1000, .keys = KEYS_SPREAD};
+  for (int round = 0; round < 2; round++) {
+    /* A spike of 500/s is fully absorbed for 30,000 / (500 - 100) = 75 s. */
+    tally t;
+    tally_start(&g, &t);
+    int full_seconds = 0;
+    for (int s = 0; s < 90; s++) {
+      int64_t acc = drive_second(&g, &l, 500, &t);
+      if (acc == 500 && full_seconds == s)
+        full_seconds++;
+    }
+    CHECK_INT(full_seconds, 75);
+    CHECK(t.first_throttle_us >= 75 * SEC && t.first_throttle_us < 76 * SEC);
+    /* Then the table's rate. */
+    int64_t steady = drive(&g, &l, 500, 30, &t);
+    CHECK(steady >= 2999 && steady <= 3001);
+    CHECK_INT(t.first_fail.n_reasons, 1);
+    CHECK_REASON(t.first_fail, 0, "TableWriteProvisionedThroughputExceeded");
+    /* 400 s idle: the bucket is full again, 30,000 units (not 40,000:
+     * capped at 300 s of its rate). */
+    rig_idle(&g, 400);
+    CHECK(bucket_level(&g, r, SL_CAP_WRITE, "table") == 30000);
   }
-  CHECK_INT(full_seconds, 75);
-  CHECK(t.first_throttle_us >= 75 * SEC && t.first_throttle_us < 76 * SEC);
-  /* Then the table's rate. */
-  int64_t steady = drive(&g, &l, 500, 30, &t);
-  CHECK(steady >= 2999 && steady <= 3001);
-  CHECK_INT(t.first_fail.n_reasons, 1);
-  CHECK_REASON(t.first_fail, 0, "TableWriteProvisionedThroughputExceeded");
   sl_cap_res_free(g.cap, r);
   rig_close(&g);
+}
+
+/* A load in one instant: 'n' requests of 'units' each, with the given keys
+ * (NULL: random); returns how many were admitted. */
+static int64_t writes_now(rig *g, sl_cap_res *r, int64_t n, int64_t units, const uint64_t *hashes) {
+  int64_t acc = 0;
+  for (int64_t i = 0; i < n; i++) {
+    sl_cap_charge ch = {.res = r,
+                        .dir = SL_CAP_WRITE,
+                        .hash = hashes ? hashes[i] : rig_rand(g),
+                        .cost_mu = units * 1000};
+    sl_cap_verdict v;
+    acc += sl_cap_admit(g->cap, &ch, 1, &v);
+  }
+  return acc;
+}
+
+/* Issue 9, what test suites verified on the service do to new tables, on
+ * the default profile: a 5/5 provisioned table seeded with 50 items of 1 KB
+ * and a 25-item batch at once, then near-400 KB items: four pass (its 1,500
+ * units of burst) and the fifth throttles, as the service does for a 5-WCU
+ * table; a new on-demand table takes a 3.5 MB transaction (10 items of 343
+ * KB, 6,860 WRU transactional) and the ordinary writes right after it, and
+ * nine 400 KB items in a row on one partition. Each in one instant of the
+ * clock. */
+static void test_new_table_spikes(void) {
+  rig g;
+  rig_open(&g, NULL);
+  sl_throughput ptp = tp_provisioned(5, 5);
+  sl_cap_res *pr = res_new(&g, &ptp, false, false);
+  CHECK_INT(writes_now(&g, pr, 50, 1, NULL), 50);
+  CHECK_INT(writes_now(&g, pr, 25, 1, NULL), 25);
+  CHECK_INT(writes_now(&g, pr, 4, 400, NULL), 4);
+  sl_cap_charge big = {.res = pr, .dir = SL_CAP_WRITE, .hash = 1, .cost_mu = 400000};
+  sl_cap_verdict v;
+  CHECK(!sl_cap_admit(g.cap, &big, 1, &v));
+  CHECK_REASON(v, 0, "TableWriteProvisionedThroughputExceeded");
+  sl_cap_res_free(g.cap, pr);
+
+  sl_throughput otp = tp_on_demand();
+  sl_cap_res *od = res_new(&g, &otp, false, false);
+  /* The transaction: one call, ten charges over the four partitions (three
+   * on the first one, where it costs 2,058 units against 877.875 of burst). */
+  sl_cap_charge tx[10];
+  for (int i = 0; i < 10; i++)
+    tx[i] = (sl_cap_charge){.res = od,
+                            .dir = SL_CAP_WRITE,
+                            .hash = (uint64_t)(i % 4) << 62 | (uint64_t)i,
+                            .cost_mu = 686000};
+  CHECK(sl_cap_admit(g.cap, tx, 10, &v));
+  /* Paid from retained capacity: bursts are left with room for what comes
+   * next (the ceiling kept 4,130 - 516.25; each partition 877.875 - 109.73). */
+  CHECK(bucket_level(&g, od, SL_CAP_WRITE, "ceiling") > 3000);
+  CHECK_INT(writes_now(&g, od, 125, 1, NULL), 125);
+  /* The 400 KB items, two seconds later: nine in a row on one partition.
+   * Eight pay an eighth of its burst each and the rest from retained
+   * capacity; the ninth finds less than an eighth left and pays in full,
+   * leaving a debt that throttles the tenth. The table's ceiling paid each
+   * in full (400 units are less than an eighth of its 4,130): one more on
+   * another partition passes. */
+  g.clk.manual_us += 2 * SEC;
+  uint64_t same[10];
+  for (int i = 0; i < 10; i++)
+    same[i] = 0x4000000000000000ull + (uint64_t)i; /* all on partition 1 */
+  CHECK_INT(writes_now(&g, od, 9, 400, same), 9);
+  sl_cap_charge tenth = {.res = od, .dir = SL_CAP_WRITE, .hash = same[9], .cost_mu = 400000};
+  CHECK(!sl_cap_admit(g.cap, &tenth, 1, &v));
+  CHECK_INT(v.n_reasons, 1);
+  CHECK_REASON(v, 0, "TableWriteKeyRangeThroughputExceeded");
+  uint64_t elsewhere = 0x8000000000000001ull;
+  CHECK_INT(writes_now(&g, od, 1, 400, &elsewhere), 1);
+  sl_cap_res_free(g.cap, od);
+  rig_close(&g);
+}
+
+/* The spike rule spends retained capacity only on a quiet bucket: a stream
+ * of 400 KB writes to one key (at 10/s, or at 3/s: 4,000 or 1,200 WRU/s
+ * against the partition's 1,032.5) is held to the partition's rate, as a
+ * stream of small writes is. */
+static void test_spike_rule_holds_streams(void) {
+  static const int64_t rates[] = {10, 3};
+  for (size_t k = 0; k < sizeof(rates) / sizeof(rates[0]); k++) {
+    rig g;
+    rig_open(&g, NULL);
+    sl_throughput tp = tp_on_demand();
+    sl_cap_res *r = res_new(&g, &tp, false, false);
+    load l = {.res = r,
+              .dir = SL_CAP_WRITE,
+              .cost_mu = 400000,
+              .keys = KEYS_ONE,
+              .hash = 0x0123456789abcdefull};
+    tally t;
+    tally_start(&g, &t);
+    /* After the first minute, whose average is still below the rate. */
+    drive(&g, &l, rates[k], 60, &t);
+    int64_t steady = drive(&g, &l, rates[k], 300, &t);
+    printf("  400 WRU writes to one key at %lld/s: %.3f/s accepted (rate / 400 = 2.581)\n",
+           (long long)rates[k], (double)steady / 300);
+    CHECK(near((double)steady / 300, 1032.5 / 400, 0.01));
+    CHECK_REASON(t.first_fail, 0, "TableWriteKeyRangeThroughputExceeded");
+    sl_cap_res_free(g.cap, r);
+    rig_close(&g);
+  }
 }
 
 /* ---- 3. adaptive capacity ---- */
@@ -337,6 +440,7 @@ static void test_adaptive_capacity(void) {
     sl_cap_params p;
     sl_cap_params_default(&p, "aws");
     p.adaptive_capacity = adaptive;
+    p.initial_burst_ms = 1000;
     rig g;
     rig_open(&g, &p);
     sl_throughput tp = tp_provisioned(3000, 1000);
@@ -359,9 +463,9 @@ static void test_adaptive_capacity(void) {
       CHECK_INT(later, 900 * 540);
     } else {
       /* The partition's share is 500/s: like the table, its bucket starts
-       * with one second of capacity, so the share binds from the first
-       * seconds. Measured in the second minute, long before the partition
-       * (hot from the start) splits for heat at 8 minutes. */
+       * with the initial burst (one second here), so the share binds from
+       * the first seconds. Measured in the second minute, long before the
+       * partition (hot from the start) splits for heat at 8 minutes. */
       CHECK(t.first_throttle_us > 0);
       int64_t steady = drive(&g, &l, 900, 60, &t);
       CHECK(near((double)steady / 60, 500, 0.002));
@@ -737,8 +841,13 @@ static void test_calibration_sustained(void) {
  * debit may push a bucket into debt, the next check fails, and refill repays
  * the debt to the microsecond. */
 static void test_check_then_debit(void) {
+  /* Without retained capacity (burst_seconds = 0), so that the spike rule
+   * does not pay for the page: test_new_table_spikes is about that. */
+  sl_cap_params p;
+  sl_cap_params_default(&p, "aws");
+  p.burst_seconds = 0;
   rig g;
-  rig_open(&g, NULL);
+  rig_open(&g, &p);
   sl_throughput tp = tp_on_demand();
   sl_cap_res *r = res_new(&g, &tp, false, false);
   sl_cap_charge ch = {.res = r, .dir = SL_CAP_READ, .hash = 42, .cost_mu = 0};
@@ -791,9 +900,12 @@ static void test_all_or_nothing(void) {
       {.res = gsi, .dir = SL_CAP_WRITE, .hash = 11, .cost_mu = 1000},
   };
   sl_cap_verdict v;
-  /* The GSI starts with 1 s of 1 WCU: one write with its index entry. */
+  /* The GSI starts full: 300 s of 1 WCU; spent here, but for one write. */
+  CHECK_INT(writes_now(&g, gsi, 299, 1, NULL), 299);
+  CHECK(bucket_level(&g, gsi, SL_CAP_WRITE, "table") == 1);
+  /* One write with its index entry. */
   CHECK(sl_cap_admit(g.cap, ch, 2, &v));
-  CHECK(bucket_level(&g, table, SL_CAP_WRITE, "table") == 999);
+  CHECK(bucket_level(&g, table, SL_CAP_WRITE, "table") == 299999);
   CHECK(bucket_level(&g, gsi, SL_CAP_WRITE, "table") == 0);
   CHECK(!sl_cap_admit(g.cap, ch, 2, &v));
   CHECK(!v.admitted);
@@ -804,16 +916,16 @@ static void test_all_or_nothing(void) {
   CHECK_INT(v.failed_mask, 2);
   CHECK_INT(v.partition, 0);
   /* Nothing was debited. */
-  CHECK(bucket_level(&g, table, SL_CAP_WRITE, "table") == 999);
+  CHECK(bucket_level(&g, table, SL_CAP_WRITE, "table") == 299999);
   CHECK(bucket_level(&g, gsi, SL_CAP_WRITE, "table") == 0);
   /* A transaction with two entries in the exhausted index: one reason. */
   CHECK(!sl_cap_admit(g.cap, ch, 3, &v));
   CHECK_INT(v.n_reasons, 1);
   CHECK_INT(v.failed_mask, 6);
-  CHECK(bucket_level(&g, table, SL_CAP_WRITE, "table") == 999);
+  CHECK(bucket_level(&g, table, SL_CAP_WRITE, "table") == 299999);
   /* The table alone still passes. */
   CHECK(sl_cap_admit(g.cap, ch, 1, &v));
-  CHECK(bucket_level(&g, table, SL_CAP_WRITE, "table") == 998);
+  CHECK(bucket_level(&g, table, SL_CAP_WRITE, "table") == 299998);
   sl_cap_res_free(g.cap, gsi);
   sl_cap_res_free(g.cap, table);
   rig_close(&g);
@@ -826,11 +938,17 @@ static void test_reasons_in_check_order(void) {
   rig g;
   rig_open(&g, NULL);
   sl_cap_verdict v;
-  /* Provisioned: one 1,000-unit write empties the table bucket (1 s of 1,000
-   * WCU) and puts the partition (877.875 units of burst) into debt. */
+  /* Provisioned: 877 one-unit writes in one instant spend the partition's
+   * burst (877.875 units), so it is no longer quiet; then a write of the
+   * 299,123 units left empties the table bucket (300 s of 1,000 WCU) and,
+   * paid from the burst, puts the partition into debt. */
   sl_throughput ptp = tp_provisioned(0, 1000);
   sl_cap_res *pr = res_new(&g, &ptp, false, false);
-  sl_cap_charge big = {.res = pr, .dir = SL_CAP_WRITE, .hash = 5, .cost_mu = 1000000};
+  uint64_t five[877];
+  for (int i = 0; i < 877; i++)
+    five[i] = 5;
+  CHECK_INT(writes_now(&g, pr, 877, 1, five), 877);
+  sl_cap_charge big = {.res = pr, .dir = SL_CAP_WRITE, .hash = 5, .cost_mu = 299123000};
   CHECK(sl_cap_admit(g.cap, &big, 1, &v));
   CHECK(!sl_cap_admit(g.cap, &big, 1, &v));
   CHECK_INT(v.n_reasons, 2);
@@ -839,11 +957,13 @@ static void test_reasons_in_check_order(void) {
   sl_cap_res_free(g.cap, pr);
   rig_close(&g);
 
-  /* On-demand with a 100 WRU maximum and a 100 WRU quota: one 20,000-unit
-   * write drains everything. */
+  /* On-demand with a 100 WRU maximum and a 100 WRU quota, and without
+   * retained capacity (burst_seconds = 0): one 20,000-unit write drains
+   * every bucket. */
   sl_cap_params p;
   sl_cap_params_default(&p, "aws");
   p.table_quota_write = 100;
+  p.burst_seconds = 0;
   rig_open(&g, &p);
   sl_throughput otp = tp_on_demand();
   otp.max_write_ru = 100;
@@ -936,8 +1056,9 @@ static void test_provisioned_increase_doubles(void) {
   rig_idle(&g, 10);
   tally t;
   tally_start(&g, &t);
-  drive(&g, &l, 3500, 80, &t); /* drains the burst */
-  int64_t steady = drive(&g, &l, 3500, 20, &t);
+  /* Drains the burst: 300 s of the first 1,000 WCU and 10 s of 3,000. */
+  drive(&g, &l, 4000, 340, &t);
+  int64_t steady = drive(&g, &l, 4000, 20, &t);
   CHECK(near((double)steady / 20, 3000, 0.002));
   CHECK_REASON(t.first_fail, 0, "TableWriteProvisionedThroughputExceeded");
   /* A decrease keeps the partitions (they never merge). */
@@ -1136,6 +1257,8 @@ int main(void) {
   RUN(test_provisioned_increase_doubles);
   RUN(test_split_by_size);
   RUN(test_provisioned_burst);
+  RUN(test_new_table_spikes);
+  RUN(test_spike_rule_holds_streams);
   RUN(test_adaptive_capacity);
   RUN(test_max_on_demand);
   RUN(test_table_quota);

@@ -167,8 +167,10 @@ static void test_put_throttled_by_one_gsi(void) {
            NULL);
   CHECK_INT(st, 200);
   advance(&s, 30000); /* ACTIVE */
+  /* gsb starts with its whole burst (300 s of 1 WCU): the 301st put is
+   * throttled. */
   int ok = 0, throttled = 0;
-  for (int i = 0; i < 200 && !throttled; i++) {
+  for (int i = 0; i < 400 && !throttled; i++) {
     char body[256];
     snprintf(body, sizeof(body),
              "{\"TableName\":\"orders\",\"Item\":{\"pk\":{\"S\":\"k%d\"},\"a\":{\"S\":\"a%d\"},"
@@ -248,6 +250,10 @@ static void test_batch_rule(void) {
   CHECK(t && t->cap);
   if (!t || !t->cap)
     return;
+  /* Spend the new table's burst (300 s of 2 WCU) but for two units. */
+  sl_cap_charge drain = {.res = t->cap, .dir = SL_CAP_WRITE, .hash = 1, .cost_mu = 598000};
+  sl_cap_verdict dv;
+  CHECK(sl_cap_admit(s.app.cap, &drain, 1, &dv));
   /* One batch of 5 one-unit writes: the bucket admits while positive. */
   int events = 0;
   for (int round = 0; round < 2; round++) {
