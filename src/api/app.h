@@ -13,7 +13,7 @@
 #ifndef SL_API_APP_H
 #define SL_API_APP_H
 
-#include "cap/clock.h"
+#include "base/clock.h"
 #include "store/catalog.h"
 #include "store/store.h"
 

@@ -67,7 +67,7 @@
 #define SL_CAP_CAP_H
 
 #include "base/json.h"
-#include "cap/clock.h"
+#include "base/clock.h"
 #include "store/schema.h"
 
 typedef struct sl_cap sl_cap;

@@ -66,7 +66,7 @@
 #define SL_METRICS_METRICS_H
 
 #include "base/json.h"
-#include "cap/clock.h"
+#include "base/clock.h"
 
 #define SL_METRICS_SECONDS 300
 #define SL_METRICS_MINUTES 1440

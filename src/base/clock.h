@@ -14,8 +14,8 @@
  *
  * Threads: read and advanced on the loop thread.
  */
-#ifndef SL_CAP_CLOCK_H
-#define SL_CAP_CLOCK_H
+#ifndef SL_BASE_CLOCK_H
+#define SL_BASE_CLOCK_H
 
 #include "base/str.h"
 

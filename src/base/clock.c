@@ -1,5 +1,5 @@
 /* The clock; see clock.h. */
-#include "cap/clock.h"
+#include "base/clock.h"
 
 #include <stdio.h>
 #include <time.h>
