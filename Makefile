@@ -43,7 +43,7 @@ OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ := $(BUILD)/obj/src/main.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-GENERATED := src/admin/assets.gen.c
+GENERATED := src/server/assets.gen.c
 
 PY := /usr/bin/python3
 DEPS_STAMP := $(BUILD)/.deps-ok
@@ -84,7 +84,7 @@ unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do $$t; done
 
 # The dashboard's assets are compiled in: regenerate when one changes.
-$(GENERATED): scripts/embed_assets.py $(wildcard src/admin/dashboard/*)
+$(GENERATED): scripts/embed_assets.py $(wildcard src/server/dashboard/*)
 	$(PY) scripts/embed_assets.py
 
 # The dashboard in headless Chromium (tests/browser, playwright-core from npm).

@@ -6,8 +6,8 @@
  * SIGINT/SIGTERM. Its first line on stdout is "listening on http://HOST:PORT"
  * (tests start it with --port 0 and read the port from there).
  */
-#include "admin/router.h"
-#include "api/app.h"
+#include "server/router.h"
+#include "server/app.h"
 #include "base/log.h"
 #include "cap/cap.h"
 #include "net/server.h"

@@ -36,8 +36,8 @@
  * absent; a table with none gets []); ConsumedCapacity is a list with one
  * entry per RequestItems key.
  */
-#include "api/batch.h"
-#include "api/reads.h"
+#include "ops/batch.h"
+#include "ops/reads.h"
 #include "expr/expr.h"
 #include "store/key.h"
 

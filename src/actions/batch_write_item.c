@@ -40,8 +40,8 @@
  * ConsumedCapacity is a list with one entry per RequestItems key, counting the
  * admitted writes.
  */
-#include "api/batch.h"
-#include "api/write.h"
+#include "ops/batch.h"
+#include "ops/write.h"
 
 #define MAX_REQUESTS 25
 

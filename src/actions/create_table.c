@@ -10,9 +10,9 @@
  * delay (0 by default: the first DescribeTable already sees ACTIVE); the
  * response always describes it as CREATING, as the service's does.
  */
-#include "api/describe.h"
-#include "api/tables.h"
-#include "api/throughput.h"
+#include "ops/describe.h"
+#include "ops/tables.h"
+#include "ops/throughput.h"
 #include "base/log.h"
 
 #define MAX_LSI 5

@@ -10,8 +10,8 @@
  * Cost: the deleted item's size rounded up to 1 KB; deleting nothing costs
  * 1 unit; a failed condition costs too.
  */
-#include "api/conds.h"
-#include "api/write.h"
+#include "ops/conds.h"
+#include "ops/write.h"
 
 sl_err sl_action_delete_item(sl_req *req) {
   sl_table *t;

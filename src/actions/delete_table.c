@@ -6,9 +6,9 @@
  * is gone when the call returns. A table with deletion protection enabled
  * cannot be deleted.
  */
-#include "api/describe.h"
-#include "api/indexes.h"
-#include "api/tables.h"
+#include "ops/describe.h"
+#include "ops/indexes.h"
+#include "ops/tables.h"
 
 sl_err sl_action_delete_table(sl_req *req) {
   sl_table *t;

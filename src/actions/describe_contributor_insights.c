@@ -15,7 +15,7 @@
  * describing AlbumTitle-index of MusicCollection.
  * DynamoDB Local does not implement the operation.
  */
-#include "api/req.h"
+#include "ops/req.h"
 #include "metrics/metrics.h"
 
 sl_err sl_action_describe_contributor_insights(sl_req *req) {

@@ -2,7 +2,7 @@
  * DescribeEndpoints — the endpoint clients should use: this server.
  * Pinned by tests/conformance/test_describe_endpoints.py.
  */
-#include "api/req.h"
+#include "ops/req.h"
 
 sl_err sl_action_describe_endpoints(sl_req *req) {
   sl_jw *w = &req->w;

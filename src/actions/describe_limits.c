@@ -4,7 +4,7 @@
  * parameters (capacity-model.md §5). Pinned by
  * tests/conformance/test_describe_limits.py.
  */
-#include "api/req.h"
+#include "ops/req.h"
 #include "cap/cap.h"
 
 sl_err sl_action_describe_limits(sl_req *req) {

@@ -8,7 +8,7 @@
  * strongly consistent, half eventually consistent; a missing item still
  * costs the minimum.
  */
-#include "api/reads.h"
+#include "ops/reads.h"
 #include "store/key.h"
 
 sl_err sl_action_get_item(sl_req *req) {

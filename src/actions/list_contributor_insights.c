@@ -13,7 +13,7 @@
  * is an inference: every published example shows ENABLED entries only. DynamoDB Local does not
  * implement the operation.
  */
-#include "api/req.h"
+#include "ops/req.h"
 #include "metrics/metrics.h"
 
 sl_err sl_action_list_contributor_insights(sl_req *req) {

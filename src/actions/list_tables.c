@@ -6,7 +6,7 @@
  * LastEvaluatedTableName is returned only when more tables follow, as the
  * service does.
  */
-#include "api/req.h"
+#include "ops/req.h"
 
 sl_err sl_action_list_tables(sl_req *req) {
   int64_t limit = sl_req_int(req->body, "Limit", 100);

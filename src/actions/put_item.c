@@ -12,8 +12,8 @@
  * item, evaluate the condition, price (a failed condition still costs),
  * admit (a throttle wins over a failed condition), then apply or fail.
  */
-#include "api/conds.h"
-#include "api/write.h"
+#include "ops/conds.h"
+#include "ops/write.h"
 
 sl_err sl_action_put_item(sl_req *req) {
   sl_table *t;

@@ -15,8 +15,8 @@
  * because sort keys longer than their key budget are stored cut (store/key.h)
  * and may sort approximately among themselves.
  */
-#include "api/pages.h"
-#include "api/reads.h"
+#include "ops/pages.h"
+#include "ops/reads.h"
 #include "expr/expr.h"
 #include "store/key.h"
 

@@ -13,8 +13,8 @@
  * [s * 2^64 / N, (s + 1) * 2^64 / N), so the segments cover every item exactly
  * once. Cost: the bytes *read* (not returned) per page, rounded up to 4 KB.
  */
-#include "api/pages.h"
-#include "api/reads.h"
+#include "ops/pages.h"
+#include "ops/reads.h"
 #include "store/key.h"
 
 static uint64_t segment_start(int64_t segment, int64_t total) {

@@ -29,8 +29,8 @@
  * for a missing one; ConsumedCapacity, one entry per table, with
  * ReadCapacityUnits.
  */
-#include "api/reads.h"
-#include "api/txn.h"
+#include "ops/reads.h"
+#include "ops/txn.h"
 #include "base/log.h"
 #include "store/key.h"
 

@@ -53,9 +53,9 @@
  *    transaction-apis "Idempotency"; live observation of 4 write units, then
  *    2 read units, for a 1.5 KB item).
  */
-#include "api/conds.h"
-#include "api/txn.h"
-#include "api/write.h"
+#include "ops/conds.h"
+#include "ops/txn.h"
+#include "ops/write.h"
 #include "base/log.h"
 #include "store/key.h"
 

@@ -16,7 +16,7 @@
  * inference, not a captured text. DynamoDB Local does not implement the
  * operation (UnknownOperationException).
  */
-#include "api/req.h"
+#include "ops/req.h"
 #include "metrics/metrics.h"
 
 sl_err sl_action_update_contributor_insights(sl_req *req) {

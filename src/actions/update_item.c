@@ -16,8 +16,8 @@
  * KB limit are checked on the result. UPDATED_OLD / UPDATED_NEW return exactly the updated paths,
  * nested (the expression module projects them).
  */
-#include "api/conds.h"
-#include "api/write.h"
+#include "ops/conds.h"
+#include "ops/write.h"
 
 sl_err sl_action_update_item(sl_req *req) {
   sl_table *t;

@@ -8,10 +8,10 @@
  * The change is made on a clone of the table and installed only after the
  * catalog record is committed: a rejected update changes nothing.
  */
-#include "api/describe.h"
-#include "api/indexes.h"
-#include "api/tables.h"
-#include "api/throughput.h"
+#include "ops/describe.h"
+#include "ops/indexes.h"
+#include "ops/tables.h"
+#include "ops/throughput.h"
 #include "base/log.h"
 
 #define MAX_UNITS 1000000000000LL

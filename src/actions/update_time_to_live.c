@@ -7,8 +7,8 @@
  * does (not the DescribeTimeToLive shape). The rules and their order are
  * api/ttl.h's; the change is a new table version like UpdateTable's.
  */
-#include "api/tables.h"
-#include "api/ttl.h"
+#include "ops/tables.h"
+#include "ops/ttl.h"
 
 sl_err sl_action_update_time_to_live(sl_req *req) {
   sl_table *old, *t = NULL;

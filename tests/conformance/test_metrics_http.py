@@ -1,4 +1,4 @@
-"""sluice's metrics over HTTP (src/admin/metrics_http.c, src/metrics/): GET /metrics
+"""sluice's metrics over HTTP (src/server/metrics_http.c, src/metrics/): GET /metrics
 in the Prometheus text format, checked by scripts/promcheck.py; CloudWatch-style
 datapoints at /_sluice/metrics; recent throttle events at /_sluice/events;
 Contributor Insights top keys at /_sluice/tables/{name}/insights.

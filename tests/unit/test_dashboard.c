@@ -3,8 +3,8 @@
  * ETag revalidation (304), and the replies for unknown files and methods.
  * The page's behaviour in a browser is tests/browser/dashboard.test.mjs. */
 #include "harness.h"
-#include "admin/assets.h"
-#include "admin/dashboard.h"
+#include "server/assets.h"
+#include "server/dashboard.h"
 
 static sl_str header(const sl_http_response *r, const char *name) {
   for (size_t i = 0; i < r->n_headers; i++)

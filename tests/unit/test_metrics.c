@@ -8,8 +8,8 @@
  * (sl_req_admit_item / sl_req_fail_throttled). Rings, top-k and the
  * Prometheus text are checked on the registry alone.
  */
-#include "admin/router.h"
-#include "api/req.h"
+#include "server/router.h"
+#include "ops/req.h"
 #include "base/json.h"
 #include "harness.h"
 #include "metrics/metrics_int.h"

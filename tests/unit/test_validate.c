@@ -14,8 +14,8 @@
  * Bodies use ' for " to stay readable; body() swaps them back.
  */
 #include "harness.h"
-#include "api/shapes.h"
-#include "api/validate.h"
+#include "server/shapes.h"
+#include "server/validate.h"
 
 #include <stdlib.h>
 

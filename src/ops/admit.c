@@ -1,0 +1,426 @@
+/*
+ * Throttled requests on the wire: which exception, which message, which
+ * reasons list (facts §1.2–1.4, spec §3). Pinned by
+ * tests/conformance/test_throttling_wire.py.
+ *
+ * And what every request leaves in metrics/ (facts §7): admission is the one
+ * place that sees every charge and verdict, so consumed units (summed per
+ * request and resource, recorded once at the end: SampleCount counts
+ * requests), throttle events (one per failed charge, with the reasons that
+ * refused it, the partition and the printable key) and Contributor Insights
+ * keys are noted here; sl_req_metrics_end records the request-level metrics
+ * when dispatch has the outcome. Pinned by tests/unit/test_metrics.c.
+ * Building with -DSL_METRICS_OFF makes all of it return at once (to measure
+ * its cost).
+ */
+#include "ops/req.h"
+#include "metrics/metrics.h"
+#include "store/key.h"
+
+#include <time.h>
+
+static const char msg_provisioned_table[] = "The level of configured provisioned throughput for "
+                                            "the table was exceeded. Consider increasing "
+                                            "your provisioning level with the UpdateTable API.";
+static const char msg_provisioned_index[] =
+    "The level of configured provisioned throughput for one or more global secondary indexes of "
+    "the "
+    "table was exceeded. Consider increasing your provisioning level for the under-provisioned "
+    "global secondary indexes with the UpdateTable API";
+static const char msg_on_demand_table[] =
+    "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically "
+    "scaling your table or index so please try again shortly. If exceptions persist, check if you "
+    "have a hot key: "
+    "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html";
+static const char msg_on_demand_index[] =
+    "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB is "
+    "automatically scaling your index so please try again shortly.";
+static const char msg_account[] =
+    "Throughput exceeds the current throughput limit for your account. To request a limit "
+    "increase, contact AWS Support at https://aws.amazon.com/support";
+
+void sl_throttle_exception(const sl_cap_verdict *v, sl_err *code, const char **message) {
+  const sl_cap_reason *r = &v->reasons[0];
+  bool index = sl_cap_res_is_index(r->res);
+  switch ((sl_cap_limit)r->limit) {
+  case SL_LIMIT_MAX_ON_DEMAND:
+    *code = SL_E_THROTTLING;
+    *message = index ? msg_on_demand_index : msg_on_demand_table;
+    return;
+  case SL_LIMIT_ACCOUNT:
+    *code = SL_E_REQUEST_LIMIT_EXCEEDED;
+    *message = msg_account;
+    return;
+  case SL_LIMIT_PROVISIONED:
+    *code = SL_E_PROVISIONED_THROUGHPUT_EXCEEDED;
+    *message = index ? msg_provisioned_index : msg_provisioned_table;
+    return;
+  case SL_LIMIT_KEY_RANGE:
+    if (sl_cap_res_on_demand(r->res)) {
+      *code = SL_E_THROTTLING;
+      *message = index ? msg_on_demand_index : msg_on_demand_table;
+    } else {
+      *code = SL_E_PROVISIONED_THROUGHPUT_EXCEEDED;
+      *message = index ? msg_provisioned_index : msg_provisioned_table;
+    }
+    return;
+  }
+}
+
+void sl_throttle_write_reasons(sl_jw *w, const sl_cap_verdict *v) {
+  sl_jw_arr_begin(w);
+  for (uint32_t i = 0; i < v->n_reasons; i++) {
+    const sl_cap_reason *r = &v->reasons[i];
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "reason");
+    sl_jw_str_c(w, sl_cap_reason_name(sl_cap_res_is_index(r->res), (sl_cap_dir)r->dir,
+                                      (sl_cap_limit)r->limit));
+    sl_jw_key_c(w, "resource");
+    sl_jw_str(w, sl_cap_res_arn(r->res));
+    sl_jw_obj_end(w);
+  }
+  sl_jw_arr_end(w);
+}
+
+static sl_err fail_throttled(sl_req *req, const sl_cap_verdict *v) {
+  sl_err code;
+  const char *message;
+  sl_throttle_exception(v, &code, &message);
+  sl_buf b;
+  sl_buf_init(&b, req->arena);
+  sl_jw w;
+  sl_jw_init(&w, &b);
+  /* ThrottlingException's model member is lower-case "throttlingReasons";
+   * the other two exceptions use "ThrottlingReasons" (facts §1.2). */
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, code == SL_E_THROTTLING ? "throttlingReasons" : "ThrottlingReasons");
+  sl_throttle_write_reasons(&w, v);
+  sl_jw_obj_end(&w);
+  /* Keep the members without the braces: the error writer splices them. */
+  sl_fail(req, code, "%s", message);
+  req->fail.extra = sl_str_make(b.p + 1, b.len - 2);
+  return code;
+}
+
+/* ---- metrics ---- */
+
+_Static_assert((int)SL_METRICS_LIMIT_MAX_ON_DEMAND == (int)SL_LIMIT_MAX_ON_DEMAND &&
+                   (int)SL_METRICS_LIMIT_ACCOUNT == (int)SL_LIMIT_ACCOUNT &&
+                   (int)SL_METRICS_LIMIT_PROVISIONED == (int)SL_LIMIT_PROVISIONED &&
+                   (int)SL_METRICS_LIMIT_KEY_RANGE == (int)SL_LIMIT_KEY_RANGE,
+               "metrics and cap number limits alike");
+
+static const uint8_t op_flags[] = {
+#define X(name, func, flags) flags,
+#include "actions/actions.def"
+#undef X
+};
+
+static int64_t mono_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* The table and index names of a resource. A GSI's table name is read from
+ * its ARN, "...:table/<T>/index/<I>" (names never hold '/' or ':'). */
+static void res_names(const sl_cap_res *r, sl_str *table, sl_str *index) {
+  if (!sl_cap_res_is_index(r)) {
+    *table = sl_cap_res_name(r);
+    *index = SL_STR_NULL;
+    return;
+  }
+  *index = sl_cap_res_name(r);
+  sl_str arn = sl_cap_res_arn(r);
+  size_t end = arn.len >= index->len + 7 ? arn.len - index->len - 7 : 0, start = end;
+  while (start > 0 && arn.p[start - 1] != '/' && arn.p[start - 1] != ':')
+    start--;
+  *table = sl_str_make(arn.p + start, end - start);
+}
+
+/* Printable key values of a charge. The charge holds only the partition
+ * key's hash and the encoded sort key, so they are looked for in the
+ * request: every attribute value ({"S"|"N"|"B": ...}) in the body is a
+ * candidate (Key, Item, ExpressionAttributeValues, batch entries alike) and
+ * the one whose hash (and encoding) matches is the key. Only done for
+ * throttles and for resources with Contributor Insights on. */
+typedef struct {
+  sl_arena *arena;
+  uint64_t hash;
+  sl_str sort;
+  sl_str pk, sk;
+  bool found_pk, found_sk;
+  int budget; /* candidates left */
+} key_search;
+
+static void key_candidate(key_search *ks, const sl_json *obj) {
+  sl_failure f;
+  sl_failure_init(&f, ks->arena);
+  sl_av av;
+  if (sl_av_from_json(&f, ks->arena, obj, &av) != SL_OK)
+    return;
+  /* B prints as the base64 text it was sent as; S and N as themselves. */
+  sl_str text = av.type == SL_AV_B ? obj->obj.members[0].value->str : av.s;
+  if (!ks->found_pk && sl_key_hash(&av) == ks->hash) {
+    ks->pk = text;
+    ks->found_pk = true;
+  }
+  if (!ks->found_sk && ks->sort.len) {
+    static const size_t budgets[] = {SL_KEY_SK_MAX, SL_KEY_INDEX_SK_MAX};
+    for (size_t i = 0; i < 2 && !ks->found_sk; i++) {
+      sl_buf b;
+      sl_buf_init(&b, ks->arena);
+      sl_key_put_component(&b, &av, budgets[i]);
+      if (sl_str_eq(sl_buf_str(&b), ks->sort)) {
+        ks->sk = text;
+        ks->found_sk = true;
+      }
+    }
+  }
+}
+
+static void key_walk(key_search *ks, const sl_json *v, int depth) {
+  if (!v || depth > 40 || ks->budget <= 0 || (ks->found_pk && (ks->found_sk || !ks->sort.len)))
+    return;
+  if (v->type == SL_JSON_ARRAY) {
+    for (size_t i = 0; i < v->arr.n; i++)
+      key_walk(ks, v->arr.items[i], depth + 1);
+    return;
+  }
+  if (v->type != SL_JSON_OBJECT)
+    return;
+  if (v->obj.n == 1 && v->obj.members[0].value->type == SL_JSON_STRING) {
+    sl_str t = v->obj.members[0].key;
+    if (sl_str_eq_c(t, "S") || sl_str_eq_c(t, "N") || sl_str_eq_c(t, "B")) {
+      ks->budget--;
+      key_candidate(ks, v);
+      return;
+    }
+  }
+  for (size_t i = 0; i < v->obj.n; i++)
+    key_walk(ks, v->obj.members[i].value, depth + 1);
+}
+
+static void charge_keys(sl_req *req, const sl_cap_charge *ch, sl_str *pk, sl_str *sk) {
+  key_search ks = {.arena = req->arena, .hash = ch->hash, .sort = ch->sort, .budget = 4096};
+  key_walk(&ks, req->body, 0);
+  *pk = ks.pk;
+  *sk = ks.sk;
+  if (!ks.found_pk)
+    /* Not in the request (a page read from storage): name the hash. */
+    *pk = sl_arena_printf(req->arena, "hash:%016llx", (unsigned long long)ch->hash);
+}
+
+/* Contributor Insights: one access or throttle of a charge's key, if the
+ * resource has it on. GSI write throttles are not measured, as in the
+ * service (DG contributorinsights_HowItWorks). */
+static void note_ci(sl_req *req, const sl_cap_charge *ch, sl_str table, sl_str index,
+                    bool throttled, const sl_str *pk, const sl_str *sk) {
+  sl_metrics *m = req->app->metrics;
+  if (sl_metrics_ci_mode(m, table, index) == SL_CI_DISABLED)
+    return;
+  if (throttled && index.len && ch->dir == SL_CAP_WRITE)
+    return;
+  sl_str p, s;
+  if (pk) {
+    p = *pk;
+    s = *sk;
+  } else {
+    charge_keys(req, ch, &p, &s);
+  }
+  sl_metrics_ci_key(m, table, index, p, s, ch->dir == SL_CAP_WRITE, ch->cost_mu, throttled);
+}
+
+static void note_consumed(sl_req *req, const sl_cap_charge *charges, size_t n) {
+#ifdef SL_METRICS_OFF
+  return;
+#endif
+  sl_metrics *m = req->app->metrics;
+  if (!m)
+    return;
+  sl_req_metrics *rm = &req->metrics;
+  bool ci = sl_metrics_ci_any(m);
+  for (size_t i = 0; i < n; i++) {
+    const sl_cap_charge *ch = &charges[i];
+    if (!ch->res)
+      continue;
+    uint32_t j = 0;
+    while (j < rm->n_used && (rm->used[j].res != ch->res || rm->used[j].dir != ch->dir))
+      j++;
+    if (j == rm->n_used) {
+      if (j == SL_REQ_MAX_USED) {
+        /* More resources than the request keeps: record the oldest now. */
+        sl_str t, x;
+        res_names(rm->used[0].res, &t, &x);
+        sl_metrics_consumed(m, t, x, rm->used[0].dir == SL_CAP_WRITE, rm->used[0].mu);
+        memmove(&rm->used[0], &rm->used[1], (SL_REQ_MAX_USED - 1) * sizeof(rm->used[0]));
+        j = --rm->n_used;
+      }
+      rm->used[j].res = ch->res;
+      rm->used[j].dir = ch->dir;
+      rm->used[j].mu = 0;
+      rm->n_used++;
+    }
+    rm->used[j].mu += ch->cost_mu;
+    if (ci) {
+      sl_str t, x;
+      res_names(ch->res, &t, &x);
+      note_ci(req, ch, t, x, false, NULL, NULL);
+    }
+  }
+}
+
+/* One throttle event per failed charge, with the reasons of its resource
+ * and direction (the verdict merges reasons across charges). */
+static void note_throttled(sl_req *req, const sl_cap_charge *charges, size_t n,
+                           const sl_cap_verdict *v) {
+#ifdef SL_METRICS_OFF
+  return;
+#endif
+  sl_metrics *m = req->app->metrics;
+  if (!m)
+    return;
+  sl_err code;
+  const char *message;
+  sl_throttle_exception(v, &code, &message);
+  for (size_t i = 0; i < n && i < 64; i++) {
+    const sl_cap_charge *ch = &charges[i];
+    if (!(v->failed_mask & (1ull << i)) || !ch->res)
+      continue;
+    unsigned limits = 0;
+    for (uint32_t r = 0; r < v->n_reasons; r++)
+      if (v->reasons[r].res == ch->res && v->reasons[r].dir == ch->dir)
+        limits |= 1u << v->reasons[r].limit;
+    sl_str table, index, pk, sk;
+    res_names(ch->res, &table, &index);
+    charge_keys(req, ch, &pk, &sk);
+    sl_metrics_throttle_event(m, table, index, ch->dir == SL_CAP_WRITE, limits, sl_op_name(req->op),
+                              sl_err_name(code), pk, sk,
+                              (int32_t)i == v->first_failed ? v->partition : -1);
+    note_ci(req, ch, table, index, true, &pk, &sk);
+  }
+}
+
+/* A throttle known only by its verdict: one event per (resource,
+ * direction) among the reasons, without keys. */
+static void note_verdict(sl_req *req, const sl_cap_verdict *v) {
+#ifdef SL_METRICS_OFF
+  return;
+#endif
+  sl_metrics *m = req->app->metrics;
+  if (!m)
+    return;
+  sl_err code;
+  const char *message;
+  sl_throttle_exception(v, &code, &message);
+  for (uint32_t i = 0; i < v->n_reasons; i++) {
+    const sl_cap_reason *r = &v->reasons[i];
+    bool seen = false;
+    for (uint32_t j = 0; j < i; j++)
+      seen |= v->reasons[j].res == r->res && v->reasons[j].dir == r->dir;
+    if (seen)
+      continue;
+    unsigned limits = 0;
+    for (uint32_t j = i; j < v->n_reasons; j++)
+      if (v->reasons[j].res == r->res && v->reasons[j].dir == r->dir)
+        limits |= 1u << v->reasons[j].limit;
+    sl_str table, index;
+    res_names(r->res, &table, &index);
+    sl_metrics_throttle_event(m, table, index, r->dir == SL_CAP_WRITE, limits, sl_op_name(req->op),
+                              sl_err_name(code), SL_STR_NULL, SL_STR_NULL,
+                              i == 0 ? v->partition : -1);
+  }
+}
+
+sl_err sl_req_throttled(sl_req *req, const sl_cap_verdict *v) {
+  note_verdict(req, v);
+  return fail_throttled(req, v);
+}
+
+sl_err sl_req_admit(sl_req *req, const sl_cap_charge *charges, size_t n) {
+  sl_cap_verdict v;
+  if (sl_cap_admit(req->app->cap, charges, n, &v)) {
+    note_consumed(req, charges, n);
+    return SL_OK;
+  }
+  note_throttled(req, charges, n, &v);
+  return fail_throttled(req, &v);
+}
+
+bool sl_req_admit_item(sl_req *req, const sl_cap_charge *charges, size_t n, sl_cap_verdict *out) {
+  if (sl_cap_admit(req->app->cap, charges, n, out)) {
+    note_consumed(req, charges, n);
+    return true;
+  }
+  note_throttled(req, charges, n, out);
+  return false;
+}
+
+sl_err sl_req_fail_throttled(sl_req *req, const sl_cap_verdict *v) {
+  return fail_throttled(req, v);
+}
+
+sl_err sl_req_check(sl_req *req, const sl_cap_charge *charges, size_t n) {
+  sl_cap_verdict v;
+  if (sl_cap_check(req->app->cap, charges, n, &v))
+    return SL_OK;
+  sl_cap_record_throttle(req->app->cap, charges, n, &v);
+  note_throttled(req, charges, n, &v);
+  return fail_throttled(req, &v);
+}
+
+void sl_req_debit(sl_req *req, const sl_cap_charge *charges, size_t n) {
+  sl_cap_debit(req->app->cap, charges, n);
+  note_consumed(req, charges, n);
+}
+
+void sl_req_record_returned(sl_req *req, int64_t n) { req->metrics.returned_items = n; }
+
+void sl_req_metrics_begin(sl_req *req) {
+#ifdef SL_METRICS_OFF
+  return;
+#endif
+  req->metrics.start_us = mono_us();
+  req->metrics.returned_items = -1;
+}
+
+static sl_outcome outcome_of(sl_err code) {
+  switch (code) {
+  case SL_OK:
+    return SL_OUTCOME_OK;
+  case SL_E_PROVISIONED_THROUGHPUT_EXCEEDED:
+  case SL_E_THROTTLING:
+  case SL_E_REQUEST_LIMIT_EXCEEDED:
+    return SL_OUTCOME_THROTTLED;
+  case SL_E_CONDITIONAL_CHECK_FAILED:
+    return SL_OUTCOME_CONDITION_FAILED;
+  case SL_E_TRANSACTION_CONFLICT:
+    return SL_OUTCOME_TRANSACTION_CONFLICT;
+  default:
+    return sl_err_status(code) >= 500 ? SL_OUTCOME_SYSTEM_ERROR : SL_OUTCOME_USER_ERROR;
+  }
+}
+
+void sl_req_metrics_end(sl_req *req) {
+#ifdef SL_METRICS_OFF
+  return;
+#endif
+  sl_metrics *m = req->app->metrics;
+  if (!m)
+    return;
+  sl_req_metrics *rm = &req->metrics;
+  for (uint32_t i = 0; i < rm->n_used; i++) {
+    sl_str t, x;
+    res_names(rm->used[i].res, &t, &x);
+    sl_metrics_consumed(m, t, x, rm->used[i].dir == SL_CAP_WRITE, rm->used[i].mu);
+  }
+  rm->n_used = 0;
+  /* Table-level metrics are the data plane's (CloudWatch's Operation
+   * dimension lists data operations only); before the operation is known
+   * req->op is 0, a control-plane operation. */
+  bool data = (unsigned)req->op < SL_OP__COUNT && !(op_flags[req->op] & SL_OPF_CONTROL);
+  sl_str table = data && req->table ? req->table->name : SL_STR_NULL;
+  sl_outcome outcome = rm->throttled ? SL_OUTCOME_THROTTLED : outcome_of(req->fail.code);
+  sl_metrics_request(m, table, sl_op_name(req->op), outcome, mono_us() - rm->start_us,
+                     rm->returned_items);
+}

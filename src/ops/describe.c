@@ -1,0 +1,386 @@
+/* TableDescription and key schema parsing; see describe.h. */
+#include "ops/describe.h"
+#include "base/log.h"
+#include "cap/cap.h"
+
+#include <stdio.h>
+
+static const char *attr_type_name(uint8_t t) { return sl_av_type_name((sl_av_type)t); }
+
+static void write_key_schema(sl_jw *w, const sl_key_schema *k) {
+  sl_jw_arr_begin(w);
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "AttributeName");
+  sl_jw_str(w, k->hash);
+  sl_jw_key_c(w, "KeyType");
+  sl_jw_str_c(w, "HASH");
+  sl_jw_obj_end(w);
+  if (sl_key_has_range(k)) {
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "AttributeName");
+    sl_jw_str(w, k->range);
+    sl_jw_key_c(w, "KeyType");
+    sl_jw_str_c(w, "RANGE");
+    sl_jw_obj_end(w);
+  }
+  sl_jw_arr_end(w);
+}
+
+static void write_projection(sl_jw *w, const sl_index *x) {
+  static const char *const names[] = {"ALL", "KEYS_ONLY", "INCLUDE"};
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "ProjectionType");
+  sl_jw_str_c(w, names[x->projection]);
+  if (x->projection == SL_PROJ_INCLUDE) {
+    sl_jw_key_c(w, "NonKeyAttributes");
+    sl_jw_arr_begin(w);
+    for (uint32_t i = 0; i < x->n_non_key; i++)
+      sl_jw_str(w, x->non_key[i]);
+    sl_jw_arr_end(w);
+  }
+  sl_jw_obj_end(w);
+}
+
+static void write_provisioned(sl_jw *w, const sl_throughput *tp, int64_t now_ms) {
+  sl_jw_obj_begin(w);
+  if (tp->last_increase_ms) {
+    sl_jw_key_c(w, "LastIncreaseDateTime");
+    sl_req_write_time(w, (int64_t)tp->last_increase_ms);
+  }
+  if (tp->last_decrease_ms) {
+    sl_jw_key_c(w, "LastDecreaseDateTime");
+    sl_req_write_time(w, (int64_t)tp->last_decrease_ms);
+  }
+  sl_jw_key_c(w, "NumberOfDecreasesToday");
+  sl_jw_int(w, sl_cap_decreases_today(tp, now_ms));
+  sl_jw_key_c(w, "ReadCapacityUnits");
+  sl_jw_int(w, tp->billing == SL_BILLING_PROVISIONED ? tp->rcu : 0);
+  sl_jw_key_c(w, "WriteCapacityUnits");
+  sl_jw_int(w, tp->billing == SL_BILLING_PROVISIONED ? tp->wcu : 0);
+  sl_jw_obj_end(w);
+}
+
+static void write_on_demand(sl_jw *w, const sl_throughput *tp) {
+  if (tp->billing != SL_BILLING_PAY_PER_REQUEST || (tp->max_read_ru < 0 && tp->max_write_ru < 0))
+    return;
+  sl_jw_key_c(w, "OnDemandThroughput");
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "MaxReadRequestUnits");
+  sl_jw_int(w, tp->max_read_ru);
+  sl_jw_key_c(w, "MaxWriteRequestUnits");
+  sl_jw_int(w, tp->max_write_ru);
+  sl_jw_obj_end(w);
+}
+
+/* Warm throughput: what the resource can serve now (spec §6): at least the
+ * requested warm values, and at least what its partitions serve. */
+static void write_warm(sl_jw *w, const sl_throughput *tp, const struct sl_cap_res *res) {
+  int64_t r, wr;
+  if (tp->billing == SL_BILLING_PAY_PER_REQUEST) {
+    /* What the partitions serve (capacity-model.md §6): 12,000 / 4,000 for a
+     * new table's four partitions. */
+    r = 12000;
+    wr = 4000;
+    if (res)
+      sl_cap_res_serves(res, &r, &wr);
+  } else {
+    /* A provisioned resource is warm for the most it was ever provisioned
+     * (facts §4). */
+    r = tp->highest_rcu > tp->rcu ? tp->highest_rcu : tp->rcu;
+    wr = tp->highest_wcu > tp->wcu ? tp->highest_wcu : tp->wcu;
+  }
+  if (tp->warm_read > r)
+    r = tp->warm_read;
+  if (tp->warm_write > wr)
+    wr = tp->warm_write;
+  sl_jw_key_c(w, "WarmThroughput");
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "ReadUnitsPerSecond");
+  sl_jw_int(w, r);
+  sl_jw_key_c(w, "WriteUnitsPerSecond");
+  sl_jw_int(w, wr);
+  sl_jw_key_c(w, "Status");
+  sl_jw_str_c(w, tp->warm_status == SL_STATUS_UPDATING ? "UPDATING" : "ACTIVE");
+  sl_jw_obj_end(w);
+}
+
+static void write_index(sl_jw *w, const sl_table *t, const sl_index *x, int status,
+                        int64_t now_ms) {
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "IndexName");
+  sl_jw_str(w, x->name);
+  sl_jw_key_c(w, "KeySchema");
+  write_key_schema(w, &x->key);
+  sl_jw_key_c(w, "Projection");
+  write_projection(w, x);
+  if (x->global) {
+    sl_jw_key_c(w, "IndexStatus");
+    sl_jw_str_c(w, sl_status_name(status >= 0 ? (sl_status)status : (sl_status)x->status));
+    if (x->backfilling) {
+      sl_jw_key_c(w, "Backfilling");
+      sl_jw_bool(w, true);
+    }
+    sl_jw_key_c(w, "ProvisionedThroughput");
+    write_provisioned(w, &x->tp, now_ms);
+  }
+  sl_jw_key_c(w, "IndexSizeBytes");
+  sl_jw_uint(w, x->size_bytes);
+  sl_jw_key_c(w, "ItemCount");
+  sl_jw_uint(w, x->item_count);
+  sl_jw_key_c(w, "IndexArn");
+  sl_jw_str(w, x->arn);
+  if (x->global) {
+    write_on_demand(w, &x->tp);
+    write_warm(w, &x->tp, x->cap);
+  }
+  sl_jw_obj_end(w);
+}
+
+void sl_describe_table(sl_req *req, const sl_table *t, int status) {
+  sl_jw *w = &req->w;
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "AttributeDefinitions");
+  sl_jw_arr_begin(w);
+  for (uint32_t i = 0; i < t->n_defs; i++) {
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "AttributeName");
+    sl_jw_str(w, t->defs[i].name);
+    sl_jw_key_c(w, "AttributeType");
+    sl_jw_str_c(w, attr_type_name(t->defs[i].type));
+    sl_jw_obj_end(w);
+  }
+  sl_jw_arr_end(w);
+  sl_jw_key_c(w, "TableName");
+  sl_jw_str(w, t->name);
+  sl_jw_key_c(w, "KeySchema");
+  write_key_schema(w, &t->key);
+  sl_jw_key_c(w, "TableStatus");
+  sl_jw_str_c(w, sl_status_name(status >= 0 ? (sl_status)status : (sl_status)t->status));
+  sl_jw_key_c(w, "CreationDateTime");
+  sl_req_write_time(w, (int64_t)t->created_ms);
+  sl_jw_key_c(w, "ProvisionedThroughput");
+  write_provisioned(w, &t->tp, req->now_ms);
+  sl_jw_key_c(w, "TableSizeBytes");
+  sl_jw_uint(w, t->size_bytes);
+  sl_jw_key_c(w, "ItemCount");
+  sl_jw_uint(w, t->item_count);
+  sl_jw_key_c(w, "TableArn");
+  sl_jw_str(w, t->arn);
+  sl_jw_key_c(w, "TableId");
+  sl_jw_str_c(w, t->uuid);
+  if (t->tp.billing == SL_BILLING_PAY_PER_REQUEST || t->tp.last_ppr_update_ms) {
+    sl_jw_key_c(w, "BillingModeSummary");
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "BillingMode");
+    sl_jw_str_c(w, t->tp.billing == SL_BILLING_PAY_PER_REQUEST ? "PAY_PER_REQUEST" : "PROVISIONED");
+    sl_jw_key_c(w, "LastUpdateToPayPerRequestDateTime");
+    sl_req_write_time(
+        w, (int64_t)(t->tp.last_ppr_update_ms ? t->tp.last_ppr_update_ms : t->created_ms));
+    sl_jw_obj_end(w);
+  }
+  for (int global = 0; global < 2; global++) {
+    bool any = false;
+    for (uint32_t i = 0; i < t->n_indexes; i++) {
+      const sl_index *x = &t->indexes[i];
+      if (x->global != global)
+        continue;
+      if (!any) {
+        sl_jw_key_c(w, global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
+        sl_jw_arr_begin(w);
+        any = true;
+      }
+      write_index(w, t, x, status == SL_STATUS_CREATING && global ? SL_STATUS_CREATING : -1,
+                  req->now_ms);
+    }
+    if (any)
+      sl_jw_arr_end(w);
+  }
+  if (t->stream_enabled) {
+    sl_jw_key_c(w, "StreamSpecification");
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "StreamEnabled");
+    sl_jw_bool(w, true);
+    sl_jw_key_c(w, "StreamViewType");
+    sl_jw_str(w, t->stream_view_type);
+    sl_jw_obj_end(w);
+    sl_jw_key_c(w, "LatestStreamLabel");
+    sl_jw_str(w, t->stream_label);
+    sl_jw_key_c(w, "LatestStreamArn");
+    sl_jw_str(w, sl_arena_printf(req->arena, "%.*s/stream/%.*s", SL_STR_FMT(t->arn),
+                                 SL_STR_FMT(t->stream_label)));
+  }
+  if (t->table_class == 1) {
+    sl_jw_key_c(w, "TableClassSummary");
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "TableClass");
+    sl_jw_str_c(w, "STANDARD_INFREQUENT_ACCESS");
+    sl_jw_obj_end(w);
+  }
+  sl_jw_key_c(w, "DeletionProtectionEnabled");
+  sl_jw_bool(w, t->deletion_protection);
+  write_on_demand(w, &t->tp);
+  write_warm(w, &t->tp, t->cap);
+  sl_jw_obj_end(w);
+}
+
+/* ---- request parsing ---- */
+
+sl_str sl_describe_index_arn(sl_table *t, sl_str index) {
+  return sl_table_str(
+      t, sl_arena_printf(&t->mem, "%.*s/index/%.*s", SL_STR_FMT(t->arn), SL_STR_FMT(index)));
+}
+
+sl_err sl_describe_parse_key_schema(sl_req *req, sl_table *t, const sl_json *list,
+                                    const char *index_name, sl_key_schema *out) {
+  memset(out, 0, sizeof(*out));
+  size_t n = list->arr.n;
+  sl_str names[2] = {SL_STR_NULL, SL_STR_NULL};
+  sl_str types[2] = {SL_STR_NULL, SL_STR_NULL};
+  for (size_t i = 0; i < n && i < 2; i++) {
+    names[i] = sl_req_str(list->arr.items[i], "AttributeName");
+    types[i] = sl_req_str(list->arr.items[i], "KeyType");
+  }
+  if (n == 2) {
+    bool defined = sl_table_attr_type(t, names[0]) && sl_table_attr_type(t, names[1]);
+    if (!defined || (sl_str_eq(names[0], names[1]) && t->n_defs < 2))
+      return sl_fail(req, SL_E_VALIDATION,
+                     "Invalid KeySchema: Some index key attribute have no definition");
+    if (sl_str_eq(names[0], names[1]))
+      return sl_fail(req, SL_E_VALIDATION,
+                     "Both the Hash Key and the Range Key element in the KeySchema have the same "
+                     "name");
+  }
+  if (!sl_str_eq_c(types[0], "HASH"))
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  if (n == 2 && !sl_str_eq_c(types[1], "RANGE"))
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  if (n == 1 && !sl_table_attr_type(t, names[0])) {
+    sl_buf b;
+    sl_buf_init(&b, req->arena);
+    for (uint32_t i = 0; i < t->n_defs; i++) {
+      if (i)
+        sl_buf_puts(&b, SL_STR(", "));
+      sl_buf_puts(&b, t->defs[i].name);
+    }
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: Some index key attributes are not "
+                   "defined in AttributeDefinitions. Keys: [%.*s], AttributeDefinitions: [%.*s]",
+                   SL_STR_FMT(names[0]), SL_STR_FMT(sl_buf_str(&b)));
+  }
+  (void)index_name;
+  out->hash = sl_table_str(t, names[0]);
+  out->hash_type = sl_table_attr_type(t, names[0]);
+  if (n == 2) {
+    out->range = sl_table_str(t, names[1]);
+    out->range_type = sl_table_attr_type(t, names[1]);
+  }
+  return SL_OK;
+}
+
+/* Every key attribute of the new index must be defined (CreateTable's text). */
+sl_err sl_describe_check_keys_defined(sl_req *req, const sl_table *t, const sl_json *ks) {
+  bool undefined = false;
+  for (size_t k = 0; k < ks->arr.n; k++)
+    if (!sl_table_attr_type(t, sl_req_str(ks->arr.items[k], "AttributeName")))
+      undefined = true;
+  if (!undefined)
+    return SL_OK;
+  sl_buf keys, defs;
+  sl_buf_init(&keys, req->arena);
+  sl_buf_init(&defs, req->arena);
+  for (size_t k = 0; k < ks->arr.n; k++) {
+    if (k)
+      sl_buf_puts(&keys, SL_STR(", "));
+    sl_buf_puts(&keys, sl_req_str(ks->arr.items[k], "AttributeName"));
+  }
+  for (uint32_t k = 0; k < t->n_defs; k++) {
+    if (k)
+      sl_buf_puts(&defs, SL_STR(", "));
+    sl_buf_puts(&defs, t->defs[k].name);
+  }
+  return sl_fail(req, SL_E_VALIDATION,
+                 "One or more parameter values were invalid: Some index key attributes are not "
+                 "defined in AttributeDefinitions. Keys: [%.*s], AttributeDefinitions: [%.*s]",
+                 SL_STR_FMT(sl_buf_str(&keys)), SL_STR_FMT(sl_buf_str(&defs)));
+}
+
+sl_err sl_describe_parse_projection(sl_req *req, sl_table *t, const sl_json *proj, sl_index *x) {
+  sl_str type = sl_req_str(proj, "ProjectionType");
+  const sl_json *nk = sl_json_get(proj, "NonKeyAttributes");
+  bool has_nk = nk && nk->type == SL_JSON_ARRAY;
+  if (type.len == 0)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: Unknown ProjectionType: null");
+  if (sl_str_eq_c(type, "ALL")) {
+    x->projection = SL_PROJ_ALL;
+  } else if (sl_str_eq_c(type, "KEYS_ONLY")) {
+    x->projection = SL_PROJ_KEYS_ONLY;
+  } else {
+    x->projection = SL_PROJ_INCLUDE;
+  }
+  if (has_nk && x->projection != SL_PROJ_INCLUDE)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: ProjectionType is %.*s, but "
+                   "NonKeyAttributes is specified",
+                   SL_STR_FMT(type));
+  if (x->projection == SL_PROJ_INCLUDE) {
+    if (!has_nk)
+      return sl_fail(req, SL_E_VALIDATION,
+                     "One or more parameter values were invalid: NonKeyAttributes must be "
+                     "specified for ProjectionType INCLUDE");
+    x->non_key = SL_NEW_ARRAY(&t->mem, sl_str, nk->arr.n + 1);
+    for (size_t i = 0; i < nk->arr.n; i++) {
+      sl_str a = nk->arr.items[i]->str;
+      for (uint32_t j = 0; j < x->n_non_key; j++)
+        if (sl_str_eq(x->non_key[j], a))
+          return sl_fail(req, SL_E_VALIDATION,
+                         "One or more parameter values were invalid: Duplicate NonKeyAttribute "
+                         "%.*s in Projection",
+                         SL_STR_FMT(a));
+      x->non_key[x->n_non_key++] = sl_table_str(t, a);
+    }
+  }
+  return SL_OK;
+}
+
+bool sl_tables_advance(sl_app *app, int64_t now_ms) {
+  bool changed = false;
+  size_t n = sl_catalog_count(app->catalog);
+  for (size_t i = 0; i < n; i++) {
+    sl_table *t = sl_catalog_at(app->catalog, i);
+    if ((t->status == SL_STATUS_CREATING || t->status == SL_STATUS_UPDATING) &&
+        (int64_t)t->status_until_ms <= now_ms) {
+      t->status = SL_STATUS_ACTIVE;
+      changed = true;
+    }
+    for (uint32_t j = 0; j < t->n_indexes; j++) {
+      sl_index *x = &t->indexes[j];
+      if ((x->status == SL_STATUS_CREATING || x->status == SL_STATUS_UPDATING) &&
+          (int64_t)x->status_until_ms <= now_ms) {
+        x->status = SL_STATUS_ACTIVE;
+        x->backfilling = false;
+        changed = true;
+      }
+    }
+    if (t->tp.warm_status == SL_STATUS_UPDATING && (int64_t)t->tp.warm_ready_ms <= now_ms) {
+      /* Warm throughput becomes ACTIVE: partitions pre-split and the
+       * previous peak raised (capacity-model.md §6). */
+      t->tp.warm_status = SL_STATUS_ACTIVE;
+      if (t->cap)
+        sl_cap_res_configure(app->cap, t->cap, &t->tp);
+      changed = true;
+    }
+    for (uint32_t j = 0; j < t->n_indexes; j++) {
+      sl_index *x = &t->indexes[j];
+      if (x->tp.warm_status == SL_STATUS_UPDATING && (int64_t)x->tp.warm_ready_ms <= now_ms) {
+        x->tp.warm_status = SL_STATUS_ACTIVE;
+        if (x->cap)
+          sl_cap_res_configure(app->cap, x->cap, &x->tp);
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}

@@ -1,0 +1,80 @@
+/*
+ * indexes.h — the lifecycle of global secondary indexes after CreateTable:
+ * UpdateTable's GlobalSecondaryIndexUpdates (Create, Update, Delete) with the
+ * service's rules and messages, and the end of a deletion on the clock.
+ *
+ * What the service does (facts §10, capacity-model.md §7; the texts are the
+ * live service's, as the ack-api-quirks probes recorded them):
+ *  - one Create or Delete per UpdateTable and per table at a time: two in one
+ *    request, or one while another index is CREATING or DELETING, is
+ *    LimitExceededException "Subscriber limit exceeded: Only 1 online index can
+ *    be created or deleted simultaneously per table"; any number of Updates may
+ *    accompany it;
+ *  - a Create cannot share the request with table ProvisionedThroughput,
+ *    StreamSpecification, SSE, TableClass, DeletionProtectionEnabled or
+ *    WarmThroughput (ValidationException); a BillingMode switch may;
+ *  - a created index is CREATING (Backfilling false while its resources are
+ *    allocated, index_create_delay_ms, then true while api/backfill.h copies the
+ *    table's items into it) and then ACTIVE; it may be deleted while
+ *    Backfilling is true, not before;
+ *  - a deleted index is DELETING for table_update_delay_ms; then its entries,
+ *    capacity resource and catalog entry go (sl_indexes_advance), and the
+ *    attribute definitions no key uses any more are pruned, as the service
+ *    prunes them;
+ *  - an Update changes ProvisionedThroughput (with the index's own decrease
+ *    budget), OnDemandThroughput or WarmThroughput; the index is UPDATING for
+ *    table_update_delay_ms (the table stays ACTIVE).
+ *
+ * Usage (actions/update_table.c): sl_indexes_check_table_update before the
+ * table-level throughput changes; sl_indexes_update on the clone after them;
+ * sl_indexes_assign_ids before committing the new version;
+ * sl_indexes_committed after it is installed.
+ *
+ * Threads: the loop thread.
+ */
+#ifndef SL_API_INDEXES_H
+#define SL_API_INDEXES_H
+
+#include "ops/req.h"
+
+/* What a request's GlobalSecondaryIndexUpdates did to the clone. */
+typedef struct {
+  bool any;                   /* at least one action */
+  bool created;               /* a Create */
+  bool deleted;               /* a Delete */
+  bool throughput;            /* a provisioned throughput changed (table quotas to re-check) */
+  struct sl_cap_res *release; /* capacity of the deleted index, freed after commit */
+} sl_index_updates;
+
+/* ResourceInUseException for table-level changes while an index is being
+ * created (resource allocation) or deleted: 'throughput' for a
+ * ProvisionedThroughput change or billing switch, 'on_demand' for an
+ * OnDemandThroughput change. */
+sl_err sl_indexes_check_table_update(sl_req *req, const sl_table *old, bool throughput,
+                                     bool on_demand);
+
+/* Validates GlobalSecondaryIndexUpdates (and, for a Create, the new
+ * AttributeDefinitions) against 'old' and applies them to 't', the clone with
+ * the table-level changes already made (so t->tp.billing is the new mode).
+ * Also requires throughput for every GSI when the table switches to
+ * PROVISIONED. On failure 't' is half-changed: the caller frees it. */
+sl_err sl_indexes_update(sl_req *req, const sl_table *old, sl_table *t, sl_index_updates *out);
+
+/* Gives created indexes their storage ids (in their own write transaction; an
+ * id lost to a later failure is never reused, which is harmless). */
+sl_err sl_indexes_assign_ids(sl_req *req, sl_table *t);
+
+/* After 't' is committed and installed: capacity resources of created
+ * indexes, release of the deleted one. */
+void sl_indexes_committed(sl_req *req, sl_table *t, sl_index_updates *u);
+
+/* DeleteTable while an index is CREATING, UPDATING or DELETING:
+ * ResourceInUseException "Attempt to change a resource which is still in use:
+ * Cannot delete table while indexes are being created, updated, or deleted." */
+sl_err sl_indexes_check_delete_table(sl_req *req, const sl_table *t);
+
+/* On the clock (sl_app_tick): removes the indexes whose DELETING delay has
+ * passed. Returns true if a table changed. */
+bool sl_indexes_advance(sl_app *app, int64_t now_ms);
+
+#endif

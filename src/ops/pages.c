@@ -1,0 +1,222 @@
+/* One page of a Query or Scan; see pages.h. */
+#include "ops/pages.h"
+#include "base/log.h"
+#include "cap/cap.h"
+#include "store/key.h"
+
+static const sl_key_schema *schema_of(const sl_table *t, const sl_index *x) {
+  return x ? &x->key : &t->key;
+}
+
+/* The capacity charge of reading 'it' (placement only; cost set by caller). */
+static void charge_for(sl_req *req, const sl_table *t, const sl_index *x, const sl_item *it,
+                       sl_cap_charge *c) {
+  sl_keyvals kv;
+  memset(c, 0, sizeof(*c));
+  c->res = x && x->global ? x->cap : t->cap;
+  c->dir = SL_CAP_READ;
+  if (!sl_item_keyvals(it, schema_of(t, x), &kv))
+    return;
+  c->hash = sl_key_hash(kv.hash);
+  if (kv.range) {
+    sl_buf b;
+    sl_buf_init(&b, req->arena);
+    sl_key_put_component(&b, kv.range, x ? SL_KEY_INDEX_SK_MAX : SL_KEY_SK_MAX);
+    c->sort = sl_buf_str(&b);
+  }
+}
+
+static void copy_key_attrs(sl_item *dst, const sl_item *src, const sl_key_schema *k) {
+  const sl_av *h = sl_item_get(src, k->hash);
+  if (h)
+    dst->attrs[dst->n++] = (sl_attr){k->hash, *h};
+  if (sl_key_has_range(k)) {
+    const sl_av *r = sl_item_get(src, k->range);
+    if (r)
+      dst->attrs[dst->n++] = (sl_attr){k->range, *r};
+  }
+}
+
+void sl_page_write_last_key(sl_req *req, const sl_table *t, const sl_index *x,
+                            const sl_item *last) {
+  sl_item key = {SL_NEW_ARRAY(req->arena, sl_attr, 4), 0};
+  copy_key_attrs(&key, last, &t->key);
+  if (x)
+    copy_key_attrs(&key, last, &x->key);
+  sl_item_canonicalize(&key);
+  sl_item_write_json(&req->w, &key);
+}
+
+sl_err sl_page_start_key(sl_req *req, const sl_table *t, const sl_index *x, const sl_json *esk,
+                         sl_buf *out, sl_item *esk_item) {
+  sl_item it;
+  sl_err err = sl_item_from_json(&req->fail, req->arena, esk, &it);
+  if (err != SL_OK)
+    return err;
+  sl_keyvals tk, ik;
+  uint32_t want = sl_key_has_range(&t->key) ? 2 : 1;
+  bool ok = sl_item_keyvals(&it, &t->key, &tk);
+  if (x) {
+    ok = ok && sl_item_keyvals(&it, &x->key, &ik);
+    /* Index keys may share names with table keys. */
+    sl_item both = {SL_NEW_ARRAY(req->arena, sl_attr, 4), 0};
+    copy_key_attrs(&both, &it, &t->key);
+    copy_key_attrs(&both, &it, &x->key);
+    sl_item_canonicalize(&both);
+    want = both.n;
+  }
+  if (!ok || it.n != want)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "The provided starting key is invalid: The provided key element does not match "
+                   "the schema");
+  if (x)
+    sl_key_index_entry(out, x->id, ik.hash, ik.range, tk.hash, tk.range);
+  else
+    sl_key_item(out, t->id, tk.hash, tk.range);
+  if (esk_item)
+    *esk_item = it;
+  return SL_OK;
+}
+
+/* Positions the cursor on the first entry of the page. */
+static bool first_entry(sl_cursor *c, const sl_page_opts *o, sl_str *k, sl_str *v) {
+  bool ok;
+  if (o->forward) {
+    if (o->exclusive_start.len) {
+      ok = sl_cursor_seek(c, o->exclusive_start, k, v);
+      if (ok && sl_str_eq(*k, o->exclusive_start))
+        ok = sl_cursor_next(c, k, v);
+    } else {
+      ok = sl_cursor_seek(c, o->lo, k, v);
+    }
+    return ok && sl_str_cmp(*k, o->hi) < 0 && sl_str_cmp(*k, o->lo) >= 0;
+  }
+  if (o->exclusive_start.len)
+    ok = sl_cursor_seek_last_before(c, o->exclusive_start, k, v);
+  else
+    ok = sl_cursor_seek_last_before(c, o->hi, k, v);
+  return ok && sl_str_cmp(*k, o->lo) >= 0 && sl_str_cmp(*k, o->hi) < 0;
+}
+
+static bool next_entry(sl_cursor *c, const sl_page_opts *o, sl_str *k, sl_str *v) {
+  if (o->forward)
+    return sl_cursor_next(c, k, v) && sl_str_cmp(*k, o->hi) < 0;
+  return sl_cursor_prev(c, k, v) && sl_str_cmp(*k, o->lo) >= 0;
+}
+
+sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_result *out) {
+  sl_err err = SL_OK;
+  memset(out, 0, sizeof(*out));
+  sl_cap_res *res = o->x && o->x->global ? o->x->cap : o->t->cap;
+
+  /* Admission before reading (capacity-model.md §3): every bucket of the
+   * partition where the page starts must be positive. */
+  sl_str start = o->exclusive_start.len ? o->exclusive_start : o->forward ? o->lo : o->hi;
+  sl_cap_charge pre = {.res = res, .dir = SL_CAP_READ, .cost_mu = 0};
+  if (start.len >= SL_KEY_PREFIX_LEN)
+    pre.hash = sl_key_hash_of(start.p);
+  if (res && (err = sl_req_check(req, &pre, 1)) != SL_OK)
+    return err;
+
+  size_t cap_items = 64;
+  out->items = o->count_only ? NULL : SL_NEW_ARRAY(req->arena, sl_item, cap_items);
+  uint64_t bytes = 0;
+  int64_t base_mu = 0;
+  /* Sizes and items read, for spreading a Scan's cost over its partitions. */
+  size_t n_read = 0, cap_read = 64;
+  sl_item *read_items = SL_NEW_ARRAY(req->arena, sl_item, cap_read);
+  size_t *read_sizes = SL_NEW_ARRAY(req->arena, size_t, cap_read);
+
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_ITEMS);
+  sl_str k, val;
+  for (bool ok = first_entry(c, o, &k, &val); ok; ok = next_entry(c, o, &k, &val)) {
+    sl_item it;
+    size_t size;
+    if (!sl_item_decode(req->arena, val.p, val.len, &it, &size))
+      SL_ASSERT(!"corrupt item in storage");
+    bytes += size;
+    out->scanned++;
+    if (o->fetch_base) {
+      sl_keyvals kv;
+      bool found;
+      sl_item base;
+      size_t base_size;
+      if (sl_item_keyvals(&it, &o->t->key, &kv) &&
+          (err = sl_store_item_get(txn, o->t, &kv, req->arena, &base, &found, &base_size)) ==
+              SL_OK &&
+          found) {
+        it = base;
+        base_mu += sl_cost_read_mu(base_size, o->consistent);
+      }
+      if (err != SL_OK)
+        goto out;
+    }
+    if (n_read == cap_read) {
+      read_items = sl_arena_realloc(req->arena, read_items, cap_read * sizeof(sl_item),
+                                    2 * cap_read * sizeof(sl_item));
+      read_sizes = sl_arena_realloc(req->arena, read_sizes, cap_read * sizeof(size_t),
+                                    2 * cap_read * sizeof(size_t));
+      cap_read *= 2;
+    }
+    read_items[n_read] = it;
+    read_sizes[n_read] = size;
+    n_read++;
+    bool keep = true;
+    if (o->filter && (err = o->filter(req, o->filter_ctx, &it, &keep)) != SL_OK)
+      goto out;
+    if (keep) {
+      if (!o->count_only) {
+        if (out->n == cap_items) {
+          out->items = sl_arena_realloc(req->arena, out->items, cap_items * sizeof(sl_item),
+                                        2 * cap_items * sizeof(sl_item));
+          cap_items *= 2;
+        }
+        out->items[out->n] = it;
+      }
+      out->n++;
+    }
+    if ((o->limit > 0 && out->scanned >= o->limit) || bytes >= SL_PAGE_MAX_BYTES) {
+      /* Stopped by Limit or by the page size: the service returns a
+       * LastEvaluatedKey even when nothing follows. */
+      out->more = true;
+      out->last = it;
+      break;
+    }
+  }
+
+  /* Price once per page and debit (facts §2.2). */
+  int64_t mu = sl_cost_read_mu((size_t)bytes, o->consistent);
+  if (o->x && o->x->global) {
+    out->index_mu = mu;
+  } else if (o->x) {
+    out->index_mu = mu;
+    out->table_mu = base_mu;
+  } else {
+    out->table_mu = mu;
+  }
+  if (res) {
+    size_t n_charges = n_read && !o->is_query ? n_read : 1;
+    sl_cap_charge *charges = SL_NEW_ARRAY(req->arena, sl_cap_charge, n_charges);
+    int64_t total = mu + base_mu;
+    if (n_read == 0) {
+      charges[0] = pre;
+      charges[0].cost_mu = total;
+    } else if (o->is_query) {
+      charge_for(req, o->t, o->x, &read_items[0], &charges[0]);
+      charges[0].cost_mu = total;
+    } else {
+      /* A Scan's cost lands on the partitions it read, by bytes. */
+      int64_t given = 0;
+      for (size_t i = 0; i < n_read; i++) {
+        charge_for(req, o->t, o->x, &read_items[i], &charges[i]);
+        charges[i].cost_mu = bytes ? (int64_t)((__int128)total * read_sizes[i] / bytes) : 0;
+        given += charges[i].cost_mu;
+      }
+      charges[0].cost_mu += total - given;
+    }
+    sl_req_debit(req, charges, n_charges);
+  }
+out:
+  sl_cursor_close(c);
+  return err;
+}

@@ -1,0 +1,53 @@
+/*
+ * reads.h — the read-side request members shared by GetItem, Query, Scan,
+ * BatchGetItem and TransactGetItems: IndexName, Select, projections
+ * (ProjectionExpression / AttributesToGet), filters (FilterExpression /
+ * QueryFilter / ScanFilter), and writing a page's reply (Items, Count,
+ * ScannedCount, LastEvaluatedKey, ConsumedCapacity).
+ *
+ * The expression language itself is src/expr/; this module turns a request's
+ * members into expr calls and page options, so that each action stays a
+ * straight line.
+ */
+#ifndef SL_API_READS_H
+#define SL_API_READS_H
+
+#include "ops/pages.h"
+
+typedef enum { SL_READS_GET, SL_READS_QUERY, SL_READS_SCAN } sl_reads_kind;
+
+typedef enum {
+  SL_SELECT_ALL_ATTRIBUTES = 0,
+  SL_SELECT_ALL_PROJECTED_ATTRIBUTES,
+  SL_SELECT_SPECIFIC_ATTRIBUTES,
+  SL_SELECT_COUNT,
+} sl_select;
+
+typedef struct {
+  sl_select select;
+  void *projection; /* expr's projection, or NULL: whole items */
+  void *filter;     /* expr's condition, or NULL */
+  void *ctx;        /* expr's resolved names/values */
+  bool fetch_base;  /* LSI read of non-projected attributes */
+} sl_read_exprs;
+
+/* The IndexName member: NULL when absent; the service's error when the
+ * table has no such index. */
+sl_err sl_reads_index(sl_req *req, const sl_table *t, const sl_index **out);
+/* Parses Select, projection and filter members (expression or legacy) and
+ * checks their combinations. */
+sl_err sl_reads_parse(sl_req *req, const sl_table *t, const sl_index *x, sl_reads_kind kind,
+                      sl_read_exprs *out);
+/* The same for the members of another object (a BatchGetItem table entry, a
+ * TransactGetItems Get). */
+sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, const sl_table *t, const sl_index *x,
+                         sl_reads_kind kind, sl_read_exprs *out);
+/* Fills the filter, count and fetch options of a page. */
+void sl_reads_page_opts(sl_read_exprs *ex, sl_page_opts *o);
+/* Applies the projection (if any) to an item. */
+sl_item sl_reads_project(sl_req *req, const sl_read_exprs *ex, const sl_item *it);
+/* Writes the reply of a Query/Scan page. */
+void sl_reads_write_page(sl_req *req, const sl_table *t, const sl_index *x, const sl_read_exprs *ex,
+                         const sl_page_result *page);
+
+#endif

@@ -1,0 +1,342 @@
+/* Helpers shared by the actions: members, tables, keys, consumed capacity. */
+#include "ops/req.h"
+#include "base/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const op_names[] = {
+#define X(name, func, flags) #name,
+#include "actions/actions.def"
+#undef X
+};
+
+const char *sl_op_name(sl_op op) { return (unsigned)op < SL_OP__COUNT ? op_names[op] : ""; }
+
+/* ---- members ---- */
+
+sl_str sl_req_str(const sl_json *obj, const char *member) {
+  const sl_json *v = sl_json_get(obj, member);
+  return v && v->type == SL_JSON_STRING ? v->str : SL_STR_NULL;
+}
+
+bool sl_req_has(const sl_json *obj, const char *member) {
+  const sl_json *v = sl_json_get(obj, member);
+  return v && v->type != SL_JSON_NULL;
+}
+
+bool sl_req_bool(const sl_json *obj, const char *member, bool dflt) {
+  const sl_json *v = sl_json_get(obj, member);
+  if (!v || (v->type != SL_JSON_TRUE && v->type != SL_JSON_FALSE))
+    return dflt;
+  return v->type == SL_JSON_TRUE;
+}
+
+int64_t sl_req_int(const sl_json *obj, const char *member, int64_t dflt) {
+  const sl_json *v = sl_json_get(obj, member);
+  if (!v || v->type != SL_JSON_NUMBER)
+    return dflt;
+  char tmp[64];
+  size_t n = v->str.len < sizeof(tmp) - 1 ? v->str.len : sizeof(tmp) - 1;
+  memcpy(tmp, v->str.p, n);
+  tmp[n] = 0;
+  /* The validator accepted it as an integer member; fractions truncate the
+   * way the service's deserialiser does. */
+  double d = strtod(tmp, NULL);
+  if (d >= 9.2e18)
+    return INT64_MAX;
+  if (d <= -9.2e18)
+    return INT64_MIN;
+  char *end;
+  long long ll = strtoll(tmp, &end, 10);
+  if (*end == 0)
+    return ll;
+  return (int64_t)d;
+}
+
+/* ---- tables ---- */
+
+static bool name_char_ok(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '.';
+}
+
+sl_err sl_req_check_table_name(sl_req *req, sl_str name, const char *path) {
+  bool pattern_ok = name.len > 0;
+  for (size_t i = 0; i < name.len; i++)
+    if (!name_char_ok(name.p[i]))
+      pattern_ok = false;
+  bool short_ = name.len<3, long_ = name.len> 255;
+  int n = !pattern_ok + short_ + long_;
+  if (n == 0)
+    return SL_OK;
+  sl_buf b;
+  sl_buf_init(&b, req->arena);
+  sl_buf_printf(&b, "%d validation error%s detected: ", n, n > 1 ? "s" : "");
+  const char *sep = "";
+  if (!pattern_ok) {
+    sl_buf_printf(&b,
+                  "Value '%.*s' at '%s' failed to satisfy constraint: Member must satisfy "
+                  "regular expression pattern: [a-zA-Z0-9_.-]+",
+                  SL_STR_FMT(name), path);
+    sep = "; ";
+  }
+  if (short_) {
+    sl_buf_printf(&b,
+                  "%sValue '%.*s' at '%s' failed to satisfy constraint: Member must have length "
+                  "greater than or equal to 3",
+                  sep, SL_STR_FMT(name), path);
+    sep = "; ";
+  }
+  if (long_)
+    sl_buf_printf(&b,
+                  "%sValue '%.*s' at '%s' failed to satisfy constraint: Member must have length "
+                  "less than or equal to 255",
+                  sep, SL_STR_FMT(name), path);
+  return sl_fail(req, SL_E_VALIDATION, "%.*s", SL_STR_FMT(sl_buf_str(&b)));
+}
+
+sl_str sl_req_table_arn(sl_req *req, sl_str name) {
+  return sl_arena_printf(req->arena, "arn:aws:dynamodb:%s:%s:table/%.*s", req->app->cfg.region,
+                         req->app->cfg.account_id, SL_STR_FMT(name));
+}
+
+sl_str sl_req_arn_table_name(sl_req *req, sl_str arn) {
+  sl_str prefix = sl_arena_printf(req->arena, "arn:aws:dynamodb:%s:%s:table/", req->app->cfg.region,
+                                  req->app->cfg.account_id);
+  if (!sl_str_starts_with(arn, prefix))
+    return SL_STR_NULL;
+  sl_str rest = sl_str_make(arn.p + prefix.len, arn.len - prefix.len);
+  if (memchr(rest.p, '/', rest.len))
+    return SL_STR_NULL;
+  return rest;
+}
+
+sl_err sl_req_table(sl_req *req, const char *member, sl_lookup how, sl_table **out) {
+  return sl_req_table_of(req, req->body, member, how, out);
+}
+
+sl_err sl_req_table_of(sl_req *req, const sl_json *obj, const char *member, sl_lookup how,
+                       sl_table **out) {
+  sl_str given = sl_req_str(obj, member);
+  sl_str name = given;
+  if (sl_str_starts_with(given, SL_STR("arn:"))) {
+    name = sl_req_arn_table_name(req, given);
+    if (name.len == 0)
+      goto not_found;
+  } else {
+    sl_err err = sl_req_check_table_name(req, given, "tableName");
+    if (err != SL_OK)
+      return err;
+  }
+  sl_table *t = sl_catalog_get(req->app->catalog, name);
+  if (!t)
+    goto not_found;
+  if (how == SL_LOOKUP_DATA && t->status != SL_STATUS_ACTIVE && t->status != SL_STATUS_UPDATING)
+    goto not_found;
+  req->table = t;
+  *out = t;
+  return SL_OK;
+not_found:
+  if (how == SL_LOOKUP_DATA)
+    return sl_fail(req, SL_E_RESOURCE_NOT_FOUND, "Requested resource not found");
+  return sl_fail(req, SL_E_RESOURCE_NOT_FOUND,
+                 "Requested resource not found: Table: %.*s not found", SL_STR_FMT(name));
+}
+
+/* ---- keys and items ---- */
+
+static sl_err check_key_value(sl_req *req, sl_str name, const sl_av *v, bool is_hash) {
+  if ((v->type == SL_AV_S || v->type == SL_AV_B) && v->s.len == 0)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values are not valid. The AttributeValue for a key "
+                   "attribute cannot contain an empty %s value. Key: %.*s",
+                   v->type == SL_AV_S ? "string" : "binary", SL_STR_FMT(name));
+  size_t size = sl_av_size(v);
+  if (is_hash && size > 2048)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: Size of hashkey has exceeded the "
+                   "maximum size limit of2048 bytes");
+  if (!is_hash && size > 1024)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: Aggregated size of all range keys "
+                   "has exceeded the size limit of 1024 bytes");
+  return SL_OK;
+}
+
+sl_err sl_req_check_key(sl_req *req, const sl_table *t, const sl_item *out, sl_keyvals *kv) {
+  sl_err err;
+  uint32_t want = sl_key_has_range(&t->key) ? 2 : 1;
+  if (out->n != want || !sl_item_keyvals(out, &t->key, kv))
+    return sl_fail(req, SL_E_VALIDATION, "The provided key element does not match the schema");
+  if ((err = check_key_value(req, t->key.hash, kv->hash, true)) != SL_OK)
+    return err;
+  if (kv->range && (err = check_key_value(req, t->key.range, kv->range, false)) != SL_OK)
+    return err;
+  return SL_OK;
+}
+
+sl_err sl_req_check_item_keys(sl_req *req, const sl_table *t, const sl_item *it, sl_keyvals *kv) {
+  const sl_str names[2] = {t->key.hash, t->key.range};
+  const uint8_t types[2] = {t->key.hash_type, t->key.range_type};
+  const sl_av *vals[2] = {NULL, NULL};
+  int n = sl_key_has_range(&t->key) ? 2 : 1;
+  for (int i = 0; i < n; i++) {
+    vals[i] = sl_item_get(it, names[i]);
+    if (!vals[i])
+      return sl_fail(req, SL_E_VALIDATION,
+                     "One or more parameter values were invalid: Missing the key %.*s in the item",
+                     SL_STR_FMT(names[i]));
+    if (vals[i]->type != types[i])
+      return sl_fail(req, SL_E_VALIDATION,
+                     "One or more parameter values were invalid: Type mismatch for key %.*s "
+                     "expected: %s actual: %s",
+                     SL_STR_FMT(names[i]), sl_av_type_name((sl_av_type)types[i]),
+                     sl_av_type_name((sl_av_type)vals[i]->type));
+  }
+  for (int i = 0; i < n; i++) {
+    sl_err err = check_key_value(req, names[i], vals[i], i == 0);
+    if (err != SL_OK)
+      return err;
+  }
+  kv->hash = vals[0];
+  kv->range = vals[1];
+  return sl_req_check_index_keys(req, t, it);
+}
+
+sl_err sl_req_check_index_keys(sl_req *req, const sl_table *t, const sl_item *it) {
+  /* An item need not carry an index's key (sparse indexes), but when it does
+   * the types must be the index's (dynalite's live text). */
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    const sl_index *x = &t->indexes[i];
+    const sl_str names[2] = {x->key.hash, x->key.range};
+    const uint8_t types[2] = {x->key.hash_type, x->key.range_type};
+    for (int k = 0; k < (sl_key_has_range(&x->key) ? 2 : 1); k++) {
+      const sl_av *v = sl_item_get(it, names[k]);
+      if (v && v->type != types[k])
+        return sl_fail(
+            req, SL_E_VALIDATION,
+            "One or more parameter values were invalid: Type mismatch for Index Key %.*s "
+            "Expected: %s Actual: %s IndexName: %.*s",
+            SL_STR_FMT(names[k]), sl_av_type_name((sl_av_type)types[k]),
+            sl_av_type_name((sl_av_type)v->type), SL_STR_FMT(x->name));
+    }
+  }
+  return SL_OK;
+}
+
+sl_err sl_req_check_item(sl_req *req, const sl_table *t, const sl_item *out, sl_keyvals *kv) {
+  sl_err err;
+  if ((err = sl_req_check_item_keys(req, t, out, kv)) != SL_OK)
+    return err;
+  if (sl_item_size(out) > SL_ITEM_MAX_BYTES)
+    return sl_fail(req, SL_E_VALIDATION, "Item size has exceeded the maximum allowed size");
+  return SL_OK;
+}
+
+/* ---- consumed capacity ---- */
+
+int64_t sl_cost_read_mu(size_t bytes, bool consistent) {
+  int64_t units = (int64_t)((bytes + 4095) / 4096);
+  if (units < 1)
+    units = 1;
+  return consistent ? units * 1000 : units * 500;
+}
+
+int64_t sl_cost_write_mu(size_t bytes) {
+  int64_t units = (int64_t)((bytes + 1023) / 1024);
+  if (units < 1)
+    units = 1;
+  return units * 1000;
+}
+
+sl_rcc sl_req_rcc(const sl_json *body) {
+  sl_str v = sl_req_str(body, "ReturnConsumedCapacity");
+  if (sl_str_eq_c(v, "TOTAL"))
+    return SL_RCC_TOTAL;
+  if (sl_str_eq_c(v, "INDEXES"))
+    return SL_RCC_INDEXES;
+  return SL_RCC_NONE;
+}
+
+void sl_consumed_add_index(sl_consumed *c, sl_str name, bool global, int64_t read_mu,
+                           int64_t write_mu) {
+  for (uint32_t i = 0; i < c->n_idx; i++) {
+    if (sl_str_eq(c->idx[i].name, name)) {
+      c->idx[i].read_mu += read_mu;
+      c->idx[i].write_mu += write_mu;
+      return;
+    }
+  }
+  if (c->n_idx == SL_MAX_CONSUMED_INDEXES)
+    return;
+  c->idx[c->n_idx].name = name;
+  c->idx[c->n_idx].global = global;
+  c->idx[c->n_idx].read_mu = read_mu;
+  c->idx[c->n_idx].write_mu = write_mu;
+  c->n_idx++;
+}
+
+static void write_units(sl_jw *w, const char *key, int64_t mu) {
+  sl_jw_key_c(w, key);
+  sl_jw_double(w, (double)mu / 1000.0);
+}
+
+/* {"CapacityUnits":x[,"ReadCapacityUnits":r][,"WriteCapacityUnits":w]}: the
+ * read/write split appears only for operations that do both (transactions
+ * with reads and writes), as the service reports it. */
+static void write_capacity(sl_jw *w, int64_t read_mu, int64_t write_mu, bool split) {
+  sl_jw_obj_begin(w);
+  if (split) {
+    write_units(w, "ReadCapacityUnits", read_mu);
+    write_units(w, "WriteCapacityUnits", write_mu);
+  }
+  write_units(w, "CapacityUnits", read_mu + write_mu);
+  sl_jw_obj_end(w);
+}
+
+void sl_req_write_consumed(sl_req *req, const sl_consumed *c, sl_rcc mode) {
+  sl_jw *w = &req->w;
+  int64_t read = c->table_read_mu, write = c->table_write_mu;
+  for (uint32_t i = 0; i < c->n_idx; i++) {
+    read += c->idx[i].read_mu;
+    write += c->idx[i].write_mu;
+  }
+  bool split = read > 0 && write > 0;
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "TableName");
+  sl_jw_str(w, c->table_name);
+  write_units(w, "CapacityUnits", read + write);
+  if (split) {
+    write_units(w, "ReadCapacityUnits", read);
+    write_units(w, "WriteCapacityUnits", write);
+  }
+  if (mode == SL_RCC_INDEXES) {
+    sl_jw_key_c(w, "Table");
+    write_capacity(w, c->table_read_mu, c->table_write_mu, split);
+    for (int global = 0; global < 2; global++) {
+      bool any = false;
+      for (uint32_t i = 0; i < c->n_idx; i++) {
+        if (c->idx[i].global != global)
+          continue;
+        if (!any) {
+          sl_jw_key_c(w, global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
+          sl_jw_obj_begin(w);
+          any = true;
+        }
+        sl_jw_key(w, c->idx[i].name);
+        write_capacity(w, c->idx[i].read_mu, c->idx[i].write_mu, split);
+      }
+      if (any)
+        sl_jw_obj_end(w);
+    }
+  }
+  sl_jw_obj_end(w);
+}
+
+void sl_req_write_time(sl_jw *w, int64_t epoch_ms) {
+  char tmp[40];
+  int64_t s = epoch_ms / 1000, ms = epoch_ms % 1000;
+  snprintf(tmp, sizeof(tmp), "%lld.%03lld", (long long)s, (long long)ms);
+  sl_jw_number_raw(w, sl_str_c(tmp));
+}

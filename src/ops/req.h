@@ -1,0 +1,194 @@
+/*
+ * req.h — one DynamoDB API request on its way through sluice, and the
+ * helpers every action uses.
+ *
+ * Design (DESIGN.md "A request's way through"): api/dispatch.c reads the
+ * HTTP request, parses the JSON body into the request arena, validates it
+ * against the service model (api/validate.h), and calls the operation's
+ * sl_action_<op>(req). The action reads what it must, computes the new state
+ * with a pure apply, prices it, asks the capacity engine to admit it, commits,
+ * and writes its success body through req->w. On failure it returns the code
+ * set with sl_fail(); dispatch discards any partial output and writes the
+ * error (api/reply.c) — one function writes every error.
+ *
+ * Memory: everything request-scoped lives in req->arena, reset after the
+ * reply is written.
+ * Threads: the loop thread.
+ */
+#ifndef SL_API_REQ_H
+#define SL_API_REQ_H
+
+#include "server/app.h"
+#include "base/json.h"
+#include "cap/cap.h"
+#include "store/item.h"
+#include "store/items.h"
+
+enum { SL_OPF_CONTROL = 1, SL_OPF_READ = 2, SL_OPF_WRITE = 4 };
+
+typedef enum {
+#define X(name, func, flags) SL_OP_##name,
+#include "actions/actions.def"
+#undef X
+  SL_OP__COUNT
+} sl_op;
+
+const char *sl_op_name(sl_op op);
+
+/* What a request leaves for metrics (api/throttle.c): units consumed per
+ * resource and direction, summed over the request and recorded once at its
+ * end (ConsumedCapacityUnits' SampleCount counts requests). */
+#define SL_REQ_MAX_USED 8
+typedef struct {
+  int64_t start_us;       /* CLOCK_MONOTONIC at arrival (SuccessfulRequestLatency) */
+  int64_t returned_items; /* ReturnedItemCount; < 0: not a reading operation */
+  bool throttled;         /* a throttle ended the request in another exception
+                             (TransactionCanceledException): ThrottledRequests */
+  uint32_t n_used;
+  struct {
+    sl_cap_res *res;
+    uint8_t dir; /* sl_cap_dir */
+    int64_t mu;
+  } used[SL_REQ_MAX_USED];
+} sl_req_metrics;
+
+typedef struct sl_req sl_req;
+struct sl_req {
+  sl_app *app;
+  sl_arena *arena;
+  sl_failure fail;
+  sl_op op;
+  const sl_json *body; /* the validated request object */
+  sl_jw w;             /* the success body (written into the HTTP response) */
+  int64_t now_ms;
+  char request_id[56];
+  sl_table *table; /* the table the request is about, once resolved (metrics) */
+  sl_req_metrics metrics;
+};
+
+/* Records a failure on the request and returns its code (STYLE.md). */
+#define sl_fail(req, code, ...) sl_failf(&(req)->fail, (code), __VA_ARGS__)
+
+/* Action prototypes. */
+#define X(name, func, flags) sl_err sl_action_##func(sl_req *req);
+#include "actions/actions.def"
+#undef X
+
+/* ---- request members (the validator has checked their JSON types) ---- */
+
+/* A string member, or an empty slice when absent. */
+sl_str sl_req_str(const sl_json *obj, const char *member);
+bool sl_req_has(const sl_json *obj, const char *member);
+bool sl_req_bool(const sl_json *obj, const char *member, bool dflt);
+int64_t sl_req_int(const sl_json *obj, const char *member, int64_t dflt);
+
+/* ---- tables ---- */
+
+typedef enum {
+  SL_LOOKUP_DATA,    /* data plane: "Requested resource not found" */
+  SL_LOOKUP_CONTROL, /* control plane: "...: Table: X not found" */
+} sl_lookup;
+
+/* Resolves the TableName member (a name or a table ARN) to an existing table.
+ * Data-plane lookups also fail for tables that are not usable yet (CREATING)
+ * or any more (DELETING), as the service does. */
+sl_err sl_req_table(sl_req *req, const char *member, sl_lookup how, sl_table **out);
+/* The same for a member of another object of the request (a transaction's
+ * action). */
+sl_err sl_req_table_of(sl_req *req, const sl_json *obj, const char *member, sl_lookup how,
+                       sl_table **out);
+/* Table name checks (length 3..255, [a-zA-Z0-9_.-]+) with the model's
+ * messages; 'path' is the member path used in messages ("tableName"). */
+sl_err sl_req_check_table_name(sl_req *req, sl_str name, const char *path);
+/* "arn:aws:dynamodb:<region>:<account>:table/<name>" of this server. */
+sl_str sl_req_table_arn(sl_req *req, sl_str name);
+/* The table name inside an ARN of this server, or an empty slice. */
+sl_str sl_req_arn_table_name(sl_req *req, sl_str arn);
+
+/* ---- items and keys ---- */
+
+/* Item and key members are read in two steps, as the service does: their
+ * values are checked first (sl_item_from_json, before the table is even
+ * looked up), then against the table's key schema. */
+/* The "Key" map of a Get/Delete/Update: exactly the table's key attributes,
+ * right types, non-empty, within size limits. */
+sl_err sl_req_check_key(sl_req *req, const sl_table *t, const sl_item *key, sl_keyvals *kv);
+/* A full item ("Item" of PutItem): key attributes present with the right
+ * types and sizes, item size <= 400 KB. */
+sl_err sl_req_check_item(sl_req *req, const sl_table *t, const sl_item *item, sl_keyvals *kv);
+/* Index key attributes present in an item must have the index's types. */
+sl_err sl_req_check_index_keys(sl_req *req, const sl_table *t, const sl_item *it);
+/* Checks the key attributes of an item built by an update (same rules). */
+sl_err sl_req_check_item_keys(sl_req *req, const sl_table *t, const sl_item *it, sl_keyvals *kv);
+
+/* ---- consumed capacity ---- */
+
+#define SL_MAX_CONSUMED_INDEXES 25
+
+/* Units consumed by one request on one table, in milli-units. */
+typedef struct {
+  sl_str table_name; /* as the request named it (a name or an ARN) */
+  int64_t table_read_mu, table_write_mu;
+  struct {
+    sl_str name;
+    bool global;
+    int64_t read_mu, write_mu;
+  } idx[SL_MAX_CONSUMED_INDEXES];
+  uint32_t n_idx;
+} sl_consumed;
+
+typedef enum { SL_RCC_NONE = 0, SL_RCC_TOTAL, SL_RCC_INDEXES } sl_rcc;
+
+sl_rcc sl_req_rcc(const sl_json *body);
+/* Adds units to an index's entry (created on first use). */
+void sl_consumed_add_index(sl_consumed *c, sl_str name, bool global, int64_t read_mu,
+                           int64_t write_mu);
+/* Writes one ConsumedCapacity object (the member name is the caller's). */
+void sl_req_write_consumed(sl_req *req, const sl_consumed *c, sl_rcc mode);
+
+/* Item cost in milli-units (facts §2.2). */
+int64_t sl_cost_read_mu(size_t bytes, bool consistent);
+int64_t sl_cost_write_mu(size_t bytes);
+
+/* ---- admission (api/throttle.c) ---- */
+
+/* Admits the charges, or fails the request with the exception, message and
+ * ThrottlingReasons the service sends (facts §1.2–1.4). */
+sl_err sl_req_admit(sl_req *req, const sl_cap_charge *charges, size_t n);
+/* Fails the request for a throttled verdict (recorded in metrics without
+ * keys: prefer sl_req_check, which knows the charges). */
+sl_err sl_req_throttled(sl_req *req, const sl_cap_verdict *v);
+/* Batch items: admits like sl_req_admit, but a throttle only records its
+ * events in metrics and returns false with the verdict in 'out' (the item
+ * comes back unprocessed). When every item was throttled, fail the request
+ * with sl_req_fail_throttled, which records nothing more (the batch rule of
+ * facts §7: N events, and one throttled request only if all were). */
+bool sl_req_admit_item(sl_req *req, const sl_cap_charge *charges, size_t n, sl_cap_verdict *out);
+sl_err sl_req_fail_throttled(sl_req *req, const sl_cap_verdict *v);
+/* Query/Scan pages: checks the charges before reading (a throttle is
+ * recorded in the engine and in metrics and fails the request, as
+ * sl_req_admit does), and debits the page's actual cost after (consumed
+ * units recorded). */
+sl_err sl_req_check(sl_req *req, const sl_cap_charge *charges, size_t n);
+void sl_req_debit(sl_req *req, const sl_cap_charge *charges, size_t n);
+
+/* ---- metrics (api/throttle.c) ---- */
+
+/* Dispatch calls begin on arrival and end once the outcome is known: end
+ * records the consumed units, the outcome (ThrottledRequests, UserErrors,
+ * SystemErrors, ConditionalCheckFailedRequests, TransactionConflict) and
+ * the latency of a successful data-plane request. */
+void sl_req_metrics_begin(sl_req *req);
+void sl_req_metrics_end(sl_req *req);
+/* ReturnedItemCount of a Query, Scan or batch read (items in the reply). */
+void sl_req_record_returned(sl_req *req, int64_t n);
+/* The exception and message of a throttled verdict (the first failing check
+ * chooses them, spec §3). */
+void sl_throttle_exception(const sl_cap_verdict *v, sl_err *code, const char **message);
+/* The reasons as a JSON array: [{"reason":...,"resource":...},...]. */
+void sl_throttle_write_reasons(sl_jw *w, const sl_cap_verdict *v);
+
+/* Writes epoch milliseconds as the service's JSON timestamp (seconds). */
+void sl_req_write_time(sl_jw *w, int64_t epoch_ms);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * throughput.h — the control-plane throughput rules of the capacity model as
+ * the API enforces them, with the service's messages: the decrease budget,
+ * the on-demand switch limit, per-table and account quotas, OnDemandThroughput
+ * and WarmThroughput settings. Used by CreateTable, UpdateTable (table and
+ * GSI updates) and DescribeLimits. The rules themselves are cap/control.c.
+ */
+#ifndef SL_API_THROUGHPUT_H
+#define SL_API_THROUGHPUT_H
+
+#include "ops/req.h"
+
+/* Applies new provisioned units to 'tp' (old settings in 'old'), enforcing
+ * the decrease budget. 'what' names the resource in messages ("table" or
+ * "index"), 'name' its name. */
+sl_err sl_tp_set_provisioned(sl_req *req, const sl_throughput *old, sl_throughput *tp, int64_t rcu,
+                             int64_t wcu);
+/* Switches the billing mode (limit on switches to on-demand). */
+sl_err sl_tp_set_billing(sl_req *req, sl_str table, const sl_throughput *old, sl_throughput *tp,
+                         uint8_t mode);
+/* OnDemandThroughput {MaxReadRequestUnits, MaxWriteRequestUnits}. */
+sl_err sl_tp_set_on_demand(sl_req *req, const char *what, sl_throughput *tp, const sl_json *od);
+/* WarmThroughput {ReadUnitsPerSecond, WriteUnitsPerSecond}: can only grow;
+ * becomes ACTIVE after warm_delay_ms (immediately when 'creating'). */
+sl_err sl_tp_set_warm(sl_req *req, const char *what, sl_str name, sl_throughput *tp,
+                      const sl_json *wt, bool creating);
+/* Per-table and account quotas for the provisioned units of a new table
+ * version ('old' NULL at creation). */
+sl_err sl_tp_check_quotas(sl_req *req, const sl_table *t, const sl_table *old);
+
+/* "Sunday, March 24, 2019 9:07:28 AM UTC", the service's long date form. */
+sl_str sl_tp_long_date(sl_arena *a, int64_t epoch_ms);
+
+#endif

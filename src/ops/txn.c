@@ -1,0 +1,412 @@
+/* What the two transaction operations share; see txn.h. */
+#include "ops/txn.h"
+#include "base/log.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+/* ---- actions ---- */
+
+/* The members of each action type in the model (botocore service-2.json). */
+static const char *const put_members[] = {"Item",
+                                          "TableName",
+                                          "ConditionExpression",
+                                          "ExpressionAttributeNames",
+                                          "ExpressionAttributeValues",
+                                          "ReturnValuesOnConditionCheckFailure",
+                                          NULL};
+static const char *const update_members[] = {"Key",
+                                             "UpdateExpression",
+                                             "TableName",
+                                             "ConditionExpression",
+                                             "ExpressionAttributeNames",
+                                             "ExpressionAttributeValues",
+                                             "ReturnValuesOnConditionCheckFailure",
+                                             NULL};
+static const char *const keyed_members[] = {"Key",
+                                            "TableName",
+                                            "ConditionExpression",
+                                            "ExpressionAttributeNames",
+                                            "ExpressionAttributeValues",
+                                            "ReturnValuesOnConditionCheckFailure",
+                                            NULL};
+static const char *const get_members[] = {"Key", "TableName", "ProjectionExpression",
+                                          "ExpressionAttributeNames", NULL};
+
+static const char *const *members_of(const char *kind) {
+  if (!strcmp(kind, "Put"))
+    return put_members;
+  if (!strcmp(kind, "Update"))
+    return update_members;
+  if (!strcmp(kind, "Get"))
+    return get_members;
+  return keyed_members; /* Delete, ConditionCheck */
+}
+
+static bool listed(const char *const *names, sl_str key) {
+  for (; *names; names++)
+    if (sl_str_eq_c(key, *names))
+      return true;
+  return false;
+}
+
+const sl_json *sl_transact_action(sl_req *req, const sl_json *elem, const char *kind) {
+  const sl_json *src = sl_json_get(elem, kind);
+  if (!src || src->type != SL_JSON_OBJECT)
+    return NULL;
+  const char *const *names = members_of(kind);
+  sl_json *obj = SL_NEW(req->arena, sl_json);
+  obj->type = SL_JSON_OBJECT;
+  obj->obj.members = SL_NEW_ARRAY(req->arena, sl_json_member, src->obj.n ? src->obj.n : 1);
+  for (size_t i = 0; i < src->obj.n; i++)
+    if (listed(names, src->obj.members[i].key))
+      obj->obj.members[obj->obj.n++] = src->obj.members[i];
+  return obj;
+}
+
+sl_str sl_transact_take_failure(sl_req *req, const sl_failure *saved) {
+  sl_str message = req->fail.message;
+  req->fail = *saved;
+  return message;
+}
+
+sl_err sl_transact_check_key(sl_req *req, const sl_table *t, const sl_item *key, sl_keyvals *kv,
+                             sl_str *soft) {
+  *soft = SL_STR_NULL;
+  uint32_t want = sl_key_has_range(&t->key) ? 2 : 1;
+  if (key->n == want && sl_item_keyvals(key, &t->key, kv))
+    return sl_req_check_key(req, t, key, kv);
+  /* Live service: a Key of the wrong shape or types cancels the transaction
+   * with this action's ValidationError (test_transact_write_items.py). */
+  sl_failure saved = req->fail;
+  sl_failure_init(&req->fail, req->arena);
+  sl_req_check_key(req, t, key, kv);
+  *soft = sl_transact_take_failure(req, &saved);
+  return SL_OK;
+}
+
+sl_err sl_transact_check_item(sl_req *req, const sl_table *t, const sl_item *item, sl_keyvals *kv,
+                              sl_str *soft) {
+  *soft = SL_STR_NULL;
+  if (sl_item_keyvals(item, &t->key, kv))
+    return sl_req_check_item(req, t, item, kv);
+  sl_failure saved = req->fail;
+  sl_failure_init(&req->fail, req->arena);
+  sl_req_check_item_keys(req, t, item, kv);
+  *soft = sl_transact_take_failure(req, &saved);
+  return SL_OK;
+}
+
+/* ---- cancellation ---- */
+
+static const char *reason_code(const sl_transact_reason *r) { return r->code ? r->code : "None"; }
+
+sl_err sl_transact_cancel(sl_req *req, const sl_transact_reason *r, size_t n) {
+  sl_buf msg;
+  sl_buf_init(&msg, req->arena);
+  sl_buf_puts(&msg, SL_STR("Transaction cancelled, please refer cancellation reasons for specific "
+                           "reasons ["));
+  for (size_t i = 0; i < n; i++) {
+    if (i)
+      sl_buf_puts(&msg, SL_STR(", "));
+    sl_buf_puts(&msg, sl_str_c(reason_code(&r[i])));
+  }
+  sl_buf_putc(&msg, ']');
+
+  sl_buf b;
+  sl_buf_init(&b, req->arena);
+  sl_jw w;
+  sl_jw_init(&w, &b);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "CancellationReasons");
+  sl_jw_arr_begin(&w);
+  for (size_t i = 0; i < n; i++) {
+    sl_jw_obj_begin(&w);
+    if (r[i].item) {
+      sl_jw_key_c(&w, "Item");
+      sl_item_write_json(&w, r[i].item);
+    }
+    sl_jw_key_c(&w, "Code");
+    sl_jw_str_c(&w, reason_code(&r[i]));
+    /* "None" carries no Message at all (facts §1.4). */
+    if (r[i].code) {
+      sl_jw_key_c(&w, "Message");
+      sl_jw_str(&w, r[i].message);
+    }
+    sl_jw_obj_end(&w);
+  }
+  sl_jw_arr_end(&w);
+  sl_jw_obj_end(&w);
+
+  sl_failure_init(&req->fail, req->arena);
+  sl_fail(req, SL_E_TRANSACTION_CANCELED, "%.*s", SL_STR_FMT(sl_buf_str(&msg)));
+  /* The members without the braces: the error writer splices them in. */
+  req->fail.extra = sl_str_make(b.p + 1, b.len - 2);
+  return SL_E_TRANSACTION_CANCELED;
+}
+
+/* ---- admission ---- */
+
+bool sl_transact_admit(sl_req *req, const sl_transact_charges *a, size_t n, sl_transact_reason *r) {
+  sl_cap *cap = req->app->cap;
+  bool *throttled = SL_NEW_ARRAY(req->arena, bool, n ? n : 1);
+  bool all = true;
+  sl_cap_verdict v;
+  /* A check only compares bucket levels with zero, so checking each action
+   * on its own gives the same verdict as checking all charges together, and
+   * tells which actions were throttled (the verdict's failed_mask only covers
+   * 64 charges). */
+  for (size_t i = 0; i < n; i++) {
+    if (a[i].n && !sl_cap_check(cap, a[i].charges, a[i].n, &v)) {
+      throttled[i] = true;
+      all = false;
+      sl_err code;
+      const char *message;
+      sl_throttle_exception(&v, &code, &message);
+      /* Provisioned throttles are ProvisionedThroughputExceeded; on-demand
+       * ones (maximum, account quota, key range) ThrottlingError, each with
+       * the message of its exception (facts §1.4). */
+      r[i].code = code == SL_E_PROVISIONED_THROUGHPUT_EXCEEDED ? "ProvisionedThroughputExceeded"
+                                                               : "ThrottlingError";
+      r[i].message = sl_str_c(message);
+      r[i].item = NULL;
+    }
+  }
+  if (all) {
+    /* One debit for the whole transaction: it is one request to every
+     * bucket it touches (the spike rule of cap.c sees its total there). */
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+      total += a[i].n;
+    sl_cap_charge *all_charges = SL_NEW_ARRAY(req->arena, sl_cap_charge, total ? total : 1);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+      for (size_t j = 0; j < a[i].n; j++)
+        all_charges[k++] = a[i].charges[j];
+    sl_req_debit(req, all_charges, total);
+    return true;
+  }
+  /* Record each throttled action as a throttle (heat, partition counters,
+   * throttle events): sl_req_check does that and fails the request with the
+   * plain throttle exception, which the cancellation replaces. The request
+   * counts as throttled (ThrottledRequests: a request any of whose events was
+   * throttled, facts §7). */
+  req->metrics.throttled = true;
+  for (size_t i = 0; i < n; i++) {
+    if (!throttled[i])
+      continue;
+    sl_failure saved = req->fail;
+    sl_failure_init(&req->fail, req->arena);
+    sl_req_check(req, a[i].charges, a[i].n);
+    req->fail = saved;
+  }
+  return false;
+}
+
+/* ---- consumed capacity ---- */
+
+void sl_transact_tables_init(sl_req *req, sl_transact_tables *tt, uint32_t cap) {
+  tt->c = SL_NEW_ARRAY(req->arena, sl_consumed, cap ? cap : 1);
+  tt->t = SL_NEW_ARRAY(req->arena, sl_table *, cap ? cap : 1);
+  tt->n = 0;
+  tt->cap = cap;
+}
+
+uint32_t sl_transact_tables_slot(sl_transact_tables *tt, sl_table *t, sl_str given) {
+  for (uint32_t i = 0; i < tt->n; i++)
+    if (tt->t[i] == t)
+      return i;
+  SL_ASSERT(tt->n < tt->cap);
+  tt->t[tt->n] = t;
+  tt->c[tt->n].table_name = given;
+  return tt->n++;
+}
+
+static void write_units(sl_jw *w, const char *key, int64_t mu) {
+  sl_jw_key_c(w, key);
+  sl_jw_double(w, (double)mu / 1000.0);
+}
+
+static void write_capacity(sl_jw *w, int64_t read_mu, int64_t write_mu, bool rd, bool wr) {
+  sl_jw_obj_begin(w);
+  if (rd)
+    write_units(w, "ReadCapacityUnits", read_mu);
+  if (wr)
+    write_units(w, "WriteCapacityUnits", write_mu);
+  write_units(w, "CapacityUnits", read_mu + write_mu);
+  sl_jw_obj_end(w);
+}
+
+void sl_transact_write_consumed(sl_req *req, const sl_transact_tables *tt, sl_rcc mode) {
+  if (mode == SL_RCC_NONE)
+    return;
+  sl_jw *w = &req->w;
+  sl_jw_key_c(w, "ConsumedCapacity");
+  sl_jw_arr_begin(w);
+  for (uint32_t i = 0; i < tt->n; i++) {
+    const sl_consumed *c = &tt->c[i];
+    int64_t read = c->table_read_mu, write = c->table_write_mu;
+    for (uint32_t j = 0; j < c->n_idx; j++) {
+      read += c->idx[j].read_mu;
+      write += c->idx[j].write_mu;
+    }
+    bool rd = read > 0, wr = write > 0;
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "TableName");
+    sl_jw_str(w, c->table_name);
+    write_units(w, "CapacityUnits", read + write);
+    if (rd)
+      write_units(w, "ReadCapacityUnits", read);
+    if (wr)
+      write_units(w, "WriteCapacityUnits", write);
+    if (mode == SL_RCC_INDEXES) {
+      sl_jw_key_c(w, "Table");
+      write_capacity(w, c->table_read_mu, c->table_write_mu, rd, wr);
+      for (int global = 0; global < 2; global++) {
+        bool any = false;
+        for (uint32_t j = 0; j < c->n_idx; j++) {
+          if (c->idx[j].global != global)
+            continue;
+          if (!any) {
+            sl_jw_key_c(w, global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
+            sl_jw_obj_begin(w);
+            any = true;
+          }
+          sl_jw_key(w, c->idx[j].name);
+          write_capacity(w, c->idx[j].read_mu, c->idx[j].write_mu, rd, wr);
+        }
+        if (any)
+          sl_jw_obj_end(w);
+      }
+    }
+    sl_jw_obj_end(w);
+  }
+  sl_jw_arr_end(w);
+}
+
+/* ---- ClientRequestToken ---- */
+
+static const char token_prefix[] = "txn/token/";
+static const char expiry_prefix[] = "txn/expiry/";
+
+static void put_le64(uint8_t *p, uint64_t v) {
+  for (int i = 0; i < 8; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_le64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++)
+    v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
+static void put_be64(uint8_t *p, uint64_t v) {
+  for (int i = 0; i < 8; i++)
+    p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+
+static uint64_t get_be64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++)
+    v = v << 8 | p[i];
+  return v;
+}
+
+static sl_str token_key(sl_req *req, sl_str token) {
+  sl_buf b;
+  sl_buf_init(&b, req->arena);
+  sl_buf_puts(&b, SL_STR(token_prefix));
+  sl_buf_puts(&b, token);
+  return sl_buf_str(&b);
+}
+
+static sl_str expiry_key(sl_req *req, uint64_t expiry_ms, sl_str token) {
+  sl_buf b;
+  sl_buf_init(&b, req->arena);
+  uint8_t be[8];
+  put_be64(be, expiry_ms);
+  sl_buf_puts(&b, SL_STR(expiry_prefix));
+  sl_buf_append(&b, be, 8);
+  sl_buf_puts(&b, token);
+  return sl_buf_str(&b);
+}
+
+void sl_transact_fingerprint(sl_req *req, const sl_json *items, uint8_t out[16]) {
+  sl_buf b;
+  sl_buf_init(&b, req->arena);
+  sl_jw w;
+  sl_jw_init(&w, &b);
+  sl_jw_value(&w, items);
+  XXH128_hash_t h = XXH3_128bits(b.p, b.len);
+  put_le64(out, h.low64);
+  put_le64(out + 8, h.high64);
+}
+
+/* Drops up to 64 records whose window has passed, oldest first. */
+static sl_err purge_expired(sl_req *req, sl_txn *txn) {
+  enum { MAX_PURGE = 64 };
+  sl_str keys[MAX_PURGE];
+  size_t n = 0;
+  sl_str prefix = SL_STR(expiry_prefix), k, v;
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_META);
+  for (bool ok = sl_cursor_seek(c, prefix, &k, &v); ok && n < MAX_PURGE;
+       ok = sl_cursor_next(c, &k, &v)) {
+    if (!sl_str_starts_with(k, prefix) || k.len < prefix.len + 8)
+      break;
+    if ((int64_t)get_be64((const uint8_t *)k.p + prefix.len) > req->now_ms)
+      break;
+    char *copy = sl_arena_alloc(req->arena, k.len);
+    memcpy(copy, k.p, k.len);
+    keys[n++] = sl_str_make(copy, k.len);
+  }
+  sl_cursor_close(c);
+  for (size_t i = 0; i < n; i++) {
+    sl_str token = sl_str_make(keys[i].p + prefix.len + 8, keys[i].len - prefix.len - 8);
+    sl_err err = sl_store_del(txn, SL_DB_META, token_key(req, token), &req->fail);
+    if (err == SL_OK)
+      err = sl_store_del(txn, SL_DB_META, keys[i], &req->fail);
+    if (err != SL_OK)
+      return err;
+  }
+  return SL_OK;
+}
+
+sl_err sl_transact_token_lookup(sl_req *req, sl_txn *txn, sl_str token, const uint8_t fp[16],
+                                sl_transact_token_state *out) {
+  *out = SL_TOKEN_NEW;
+  sl_err err = purge_expired(req, txn);
+  if (err != SL_OK)
+    return err;
+  sl_str val;
+  if (!sl_store_get(txn, SL_DB_META, token_key(req, token), &val) || val.len != 24)
+    return SL_OK;
+  if ((int64_t)get_le64((const uint8_t *)val.p) <= req->now_ms)
+    return SL_OK;
+  if (memcmp(val.p + 8, fp, 16) != 0)
+    /* DynamoDB Local sends an empty message; the live text is not on
+     * record (test_transact_write_items.py). */
+    return sl_fail(req, SL_E_IDEMPOTENT_PARAMETER_MISMATCH, "%s", "");
+  *out = SL_TOKEN_REPLAY;
+  return SL_OK;
+}
+
+sl_err sl_transact_token_record(sl_req *req, sl_txn *txn, sl_str token, const uint8_t fp[16]) {
+  sl_str tk = token_key(req, token);
+  sl_str val;
+  sl_err err;
+  if (sl_store_get(txn, SL_DB_META, tk, &val) && val.len == 24) {
+    /* An expired record not purged yet: drop its place in expiry order. */
+    uint64_t old = get_le64((const uint8_t *)val.p);
+    if ((err = sl_store_del(txn, SL_DB_META, expiry_key(req, old, token), &req->fail)) != SL_OK)
+      return err;
+  }
+  uint64_t expiry = (uint64_t)(req->now_ms + SL_TRANSACT_TOKEN_MS);
+  uint8_t *rec = sl_arena_alloc(req->arena, 24);
+  put_le64(rec, expiry);
+  memcpy(rec + 8, fp, 16);
+  if ((err = sl_store_put(txn, SL_DB_META, tk, sl_str_make((const char *)rec, 24), &req->fail)) !=
+      SL_OK)
+    return err;
+  return sl_store_put(txn, SL_DB_META, expiry_key(req, expiry, token), SL_STR(""), &req->fail);
+}

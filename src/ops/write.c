@@ -1,0 +1,260 @@
+/* Planned item writes: costs, charges, application; see write.h. */
+#include "ops/write.h"
+#include "ops/conds.h"
+#include "base/log.h"
+#include "store/key.h"
+
+void sl_write_plan_init(sl_req *req, sl_write_plan *p, sl_table *t, const sl_keyvals *kv,
+                        const sl_item *old, const sl_item *item) {
+  memset(p, 0, sizeof(*p));
+  p->t = t;
+  p->old = old;
+  p->item = item;
+  p->kv = *kv;
+  p->hash = sl_key_hash(kv->hash);
+  if (kv->range) {
+    sl_buf b;
+    sl_buf_init(&b, req->arena);
+    sl_key_put_component(&b, kv->range, SL_KEY_SK_MAX);
+    p->sort_enc = sl_buf_str(&b);
+  }
+}
+
+static int64_t index_entry_mu(size_t bytes) { return sl_cost_write_mu(bytes); }
+
+void sl_write_plan_price(sl_req *req, sl_write_plan *p, bool transactional, bool condition_failed) {
+  sl_table *t = p->t;
+  int64_t mult = transactional ? 2 : 1;
+  size_t old_size = p->old ? sl_item_size(p->old) : 0;
+  size_t new_size = p->item ? sl_item_size(p->item) : 0;
+  if (condition_failed) {
+    /* facts §2.2: a failed conditional write costs the new item's size when
+     * an item exists, else 1 unit. */
+    p->table_only_mu =
+        mult * (p->old ? sl_cost_write_mu(new_size ? new_size : old_size) : sl_cost_write_mu(0));
+  } else {
+    p->table_only_mu = mult * sl_cost_write_mu(old_size > new_size ? old_size : new_size);
+  }
+  p->table_mu = p->table_only_mu;
+  p->n_charges = 0;
+  sl_cap_charge *tc = &p->charges[p->n_charges++];
+  if (!condition_failed && t->n_indexes) {
+    SL_ASSERT(t->n_indexes <= SL_MAX_INDEXES);
+    sl_store_index_changes(req->arena, t, p->old, p->item, p->changes);
+    for (uint32_t i = 0; i < t->n_indexes; i++) {
+      const sl_index_change *c = &p->changes[i];
+      int64_t mu = 0;
+      if (c->had && c->has) {
+        if (c->key_changed)
+          mu = index_entry_mu(c->old_size) + index_entry_mu(c->new_size);
+        else if (c->changed)
+          mu = index_entry_mu(c->new_size);
+      } else if (c->had) {
+        mu = index_entry_mu(c->old_size);
+      } else if (c->has) {
+        mu = index_entry_mu(c->new_size);
+      }
+      mu *= mult;
+      p->index_mu[i] = mu;
+      const sl_index *x = &t->indexes[i];
+      if (!x->global) {
+        p->table_mu += mu;
+        continue;
+      }
+      if (mu == 0 || !x->cap)
+        continue;
+      /* A GSI write lands on the partition of the index key (the new one, or
+       * the old one for a removal). */
+      const sl_keyvals *ik = c->has ? &c->new_key : &c->old_key;
+      sl_cap_charge *gc = &p->charges[p->n_charges++];
+      gc->res = x->cap;
+      gc->dir = SL_CAP_WRITE;
+      gc->hash = sl_key_hash(ik->hash);
+      if (ik->range) {
+        sl_buf b;
+        sl_buf_init(&b, req->arena);
+        sl_key_put_component(&b, ik->range, SL_KEY_INDEX_SK_MAX);
+        gc->sort = sl_buf_str(&b);
+      }
+      gc->cost_mu = mu;
+    }
+  }
+  tc->res = t->cap;
+  tc->dir = SL_CAP_WRITE;
+  tc->hash = p->hash;
+  tc->sort = p->sort_enc;
+  tc->cost_mu = p->table_mu;
+}
+
+void sl_write_plan_consumed(const sl_write_plan *p, sl_consumed *c) {
+  c->table_write_mu += p->table_only_mu;
+  for (uint32_t i = 0; i < p->t->n_indexes; i++)
+    if (p->index_mu[i])
+      sl_consumed_add_index(c, p->t->indexes[i].name, p->t->indexes[i].global, 0, p->index_mu[i]);
+}
+
+/* ---- item collections (see write.h) ---- */
+
+bool sl_table_has_lsi(const sl_table *t) {
+  for (uint32_t i = 0; i < t->n_indexes; i++)
+    if (!t->indexes[i].global)
+      return true;
+  return false;
+}
+
+int64_t sl_write_collection_share(sl_arena *a, const sl_table *t, const sl_item *it) {
+  if (!it)
+    return 0;
+  int64_t bytes = (int64_t)sl_item_size(it);
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    sl_item e;
+    if (!t->indexes[i].global && sl_index_project(a, t, &t->indexes[i], it, &e))
+      bytes += (int64_t)sl_item_size(&e);
+  }
+  return bytes;
+}
+
+/* Sums the stored sizes of the entries whose keys start with 'prefix'. */
+static int64_t sum_prefix(sl_txn *txn, sl_str prefix) {
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_ITEMS);
+  sl_str k, v;
+  int64_t bytes = 0;
+  for (bool ok = sl_cursor_seek(c, prefix, &k, &v); ok && sl_str_starts_with(k, prefix);
+       ok = sl_cursor_next(c, &k, &v)) {
+    size_t sz = 0;
+    if (sl_item_encoded_size(v.p, v.len, &sz))
+      bytes += (int64_t)sz;
+  }
+  sl_cursor_close(c);
+  return bytes;
+}
+
+/* The collection's size by reading it: its items, then its LSI entries. */
+static int64_t collection_scan(sl_txn *txn, const sl_table *t, const sl_av *pk, sl_arena *a) {
+  uint64_t hash = sl_key_hash(pk);
+  sl_buf b;
+  sl_buf_init(&b, a);
+  sl_key_put_prefix(&b, t->id, hash);
+  sl_key_put_component(&b, pk, SL_KEY_PK_MAX);
+  int64_t bytes = sum_prefix(txn, sl_buf_str(&b));
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    if (t->indexes[i].global)
+      continue;
+    sl_buf_init(&b, a);
+    sl_key_put_prefix(&b, t->indexes[i].id, hash);
+    sl_key_put_component(&b, pk, SL_KEY_INDEX_PK_MAX);
+    bytes += sum_prefix(txn, sl_buf_str(&b));
+  }
+  return bytes;
+}
+
+sl_err sl_write_collection_change(sl_txn *txn, const sl_table *t, const sl_av *pk, int64_t delta,
+                                  int64_t max, int64_t *bytes_out, sl_arena *a, sl_failure *f) {
+  sl_buf key;
+  sl_buf_init(&key, a);
+  uint8_t id[4];
+  sl_be32(id, t->id);
+  sl_buf_puts(&key, SL_STR("ic"));
+  sl_buf_append(&key, id, 4);
+  sl_key_put_component(&key, pk, SL_KEY_PK_MAX);
+  sl_str val;
+  int64_t bytes;
+  if (sl_store_get(txn, SL_DB_META, sl_buf_str(&key), &val) && val.len == 8)
+    memcpy(&bytes, val.p, 8);
+  else
+    bytes = collection_scan(txn, t, pk, a);
+  if (delta > 0 && bytes + delta > max)
+    return sl_failf(f, SL_E_ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED, "Collection size exceeded.");
+  bytes = bytes + delta > 0 ? bytes + delta : 0;
+  if (bytes_out)
+    *bytes_out = bytes;
+  if (delta == 0)
+    return SL_OK;
+  return sl_store_put(txn, SL_DB_META, sl_buf_str(&key), sl_str_make((const char *)&bytes, 8), f);
+}
+
+sl_err sl_write_plan_apply(sl_req *req, sl_txn *txn, sl_write_plan *p) {
+  if (sl_table_has_lsi(p->t)) {
+    /* Checked before anything is written (write.h, item collections). */
+    int64_t delta = sl_write_collection_share(req->arena, p->t, p->item) -
+                    sl_write_collection_share(req->arena, p->t, p->old);
+    sl_err err = sl_write_collection_change(
+        txn, p->t, p->kv.hash, delta, sl_cap_params_of(req->app->cap)->item_collection_max_bytes,
+        &p->collection_bytes, req->arena, &req->fail);
+    if (err != SL_OK)
+      return err;
+    p->has_collection = true;
+  }
+  if (p->item)
+    return sl_store_item_put(txn, p->t, p->old, p->item, req->arena, &req->fail);
+  if (p->old)
+    return sl_store_item_delete(txn, p->t, p->old, req->arena, &req->fail);
+  return SL_OK;
+}
+
+void sl_write_plan_committed(sl_req *req, sl_write_plan *p) {
+  sl_store_item_account(p->t, p->old, p->item, req->arena);
+  int64_t delta =
+      (int64_t)(p->item ? sl_item_size(p->item) : 0) - (int64_t)(p->old ? sl_item_size(p->old) : 0);
+  if (delta && p->t->cap)
+    sl_cap_note_bytes(req->app->cap, p->t->cap, p->hash, p->sort_enc, delta);
+}
+
+void sl_write_plan_write_collection(sl_jw *w, const sl_write_plan *p) {
+  sl_attr key = {p->t->key.hash, *p->kv.hash};
+  sl_item it = {&key, 1};
+  int64_t gb = p->collection_bytes >> 30;
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "ItemCollectionKey");
+  sl_item_write_json(w, &it);
+  sl_jw_key_c(w, "SizeEstimateRangeGB");
+  sl_jw_arr_begin(w);
+  sl_jw_double(w, (double)gb);
+  sl_jw_double(w, (double)(gb + 1));
+  sl_jw_arr_end(w);
+  sl_jw_obj_end(w);
+}
+
+void sl_write_plan_item_collection_metrics(sl_req *req, const sl_write_plan *p) {
+  if (!p->has_collection ||
+      !sl_str_eq_c(sl_req_str(req->body, "ReturnItemCollectionMetrics"), "SIZE"))
+    return;
+  sl_jw_key_c(&req->w, "ItemCollectionMetrics");
+  sl_write_plan_write_collection(&req->w, p);
+}
+
+sl_err sl_write_plan_finish(sl_req *req, sl_txn *txn, sl_write_plan *p, bool cond_ok,
+                            const sl_write_exprs *cond, const sl_item *old, const sl_item *attrs) {
+  sl_err err = sl_req_admit(req, p->charges, p->n_charges);
+  if (err != SL_OK)
+    goto out;
+  if (!cond_ok) {
+    err = sl_conds_failed(req, cond, old);
+    goto out;
+  }
+  if ((err = sl_write_plan_apply(req, txn, p)) != SL_OK)
+    goto out;
+  sl_jw *w = &req->w;
+  sl_jw_obj_begin(w);
+  if (attrs && attrs->n) {
+    sl_jw_key_c(w, "Attributes");
+    sl_item_write_json(w, attrs);
+  }
+  sl_rcc rcc = sl_req_rcc(req->body);
+  if (rcc != SL_RCC_NONE) {
+    sl_consumed c = {.table_name = sl_req_str(req->body, "TableName")};
+    sl_write_plan_consumed(p, &c);
+    sl_jw_key_c(w, "ConsumedCapacity");
+    sl_req_write_consumed(req, &c, rcc);
+  }
+  sl_write_plan_item_collection_metrics(req, p);
+  sl_jw_obj_end(w);
+  err = sl_store_commit(txn, &req->fail);
+  txn = NULL;
+  if (err == SL_OK)
+    sl_write_plan_committed(req, p);
+out:
+  if (txn)
+    sl_store_abort(txn);
+  return err;
+}

@@ -1,0 +1,100 @@
+/*
+ * write.h — one item write, planned: what it costs, which capacity it needs,
+ * and how it is applied. Shared by PutItem, UpdateItem, DeleteItem,
+ * BatchWriteItem and TransactWriteItems so that the cost rules live in one
+ * place (facts §2.2):
+ *  - the table is charged the larger of the old and new item sizes, rounded
+ *    up to 1 KB (a delete: the deleted item; nothing there: 1 unit);
+ *  - every index whose entry changes is charged per facts §2: a new entry 1
+ *    write of its size, a key change a delete plus a put, a removal 1 delete,
+ *    a projected-attribute change 1 put; LSIs consume the table's capacity
+ *    (reported under LocalSecondaryIndexes), GSIs their own;
+ *  - transactional writes cost double.
+ * A write whose condition failed still costs (the table part only).
+ *
+ * Item collections (facts §3): on a table with LSIs, all items of one
+ * partition key plus their LSI entries form an item collection of at most
+ * item_collection_max_bytes (10 GB). sl_write_plan_apply keeps each
+ * collection's size in a counter record of the "meta" database (key "ic" |
+ * table id | partition key component; 8 bytes, little-endian), in the same
+ * transaction as the write, and refuses a write that would grow a collection
+ * past the limit with ItemCollectionSizeLimitExceededException ("Collection
+ * size exceeded."); writes that shrink it always pass. A counter missing (a
+ * collection written before counters existed) is computed once by reading
+ * the collection. Counters of a deleted table are left behind (table ids are
+ * never reused). ReturnItemCollectionMetrics SIZE reports the collection
+ * with SizeEstimateRangeGB [n, n + 1], n the whole gigabytes it holds (the
+ * developer guide's example: [0.0, 1.0] for "between 0 and 1 gigabyte").
+ *
+ * Usage: sl_write_plan_init → sl_write_plan_price → sl_req_admit(plan charges)
+ * → sl_write_plan_apply (in the write transaction) → commit →
+ * sl_write_plan_committed.
+ */
+#ifndef SL_API_WRITE_H
+#define SL_API_WRITE_H
+
+#include "ops/req.h"
+
+#define SL_MAX_INDEXES 25
+
+typedef struct {
+  sl_table *t;
+  const sl_item *old;  /* current item, NULL if absent */
+  const sl_item *item; /* new item, NULL for a delete */
+  sl_keyvals kv;       /* the item's table key */
+  sl_str sort_enc;     /* encoded sort key component (partition placement) */
+  uint64_t hash;
+  /* priced */
+  int64_t table_mu; /* table + LSI units charged to the table resource */
+  int64_t table_only_mu;
+  int64_t index_mu[SL_MAX_INDEXES];
+  sl_index_change changes[SL_MAX_INDEXES];
+  sl_cap_charge charges[1 + SL_MAX_INDEXES];
+  size_t n_charges;
+  /* applied, tables with LSIs only */
+  bool has_collection;
+  int64_t collection_bytes; /* the item collection's size after the write */
+} sl_write_plan;
+
+/* 'kv' must be the table key of 'item' (or of 'old' for a delete). */
+void sl_write_plan_init(sl_req *req, sl_write_plan *p, sl_table *t, const sl_keyvals *kv,
+                        const sl_item *old, const sl_item *item);
+/* Computes costs and capacity charges. 'condition_failed': only the table
+ * part is charged (sized by the new item, or 1 unit when there was no item). */
+void sl_write_plan_price(sl_req *req, sl_write_plan *p, bool transactional, bool condition_failed);
+/* Adds the plan's units to a ConsumedCapacity record. */
+void sl_write_plan_consumed(const sl_write_plan *p, sl_consumed *c);
+/* Writes the item and its index entries in 'txn'. */
+sl_err sl_write_plan_apply(sl_req *req, sl_txn *txn, sl_write_plan *p);
+/* After commit: counters and the capacity engine's stored bytes. */
+void sl_write_plan_committed(sl_req *req, sl_write_plan *p);
+
+/* Writes the "ItemCollectionMetrics" member when the request asks for it
+ * (ReturnItemCollectionMetrics SIZE) and the table has LSIs (after apply). */
+void sl_write_plan_item_collection_metrics(sl_req *req, const sl_write_plan *p);
+/* The ItemCollectionMetrics object of an applied plan (BatchWriteItem lists
+ * them per table): {"ItemCollectionKey":{..},"SizeEstimateRangeGB":[lo,hi]}. */
+void sl_write_plan_write_collection(sl_jw *w, const sl_write_plan *p);
+
+/* The end every single-item write shares (PutItem, UpdateItem, DeleteItem),
+ * once the old item is read, the condition evaluated ('cond_ok') and the
+ * plan priced: admit the plan (a throttle wins over a failed condition, and
+ * a failed condition still costs: facts §2.2), fail the condition, apply,
+ * write the reply {Attributes (when 'attrs' has any), ConsumedCapacity,
+ * ItemCollectionMetrics}, commit and account. Always ends 'txn'. 'cond' and
+ * 'old' serve ConditionalCheckFailedException's Item. */
+struct sl_write_exprs;
+sl_err sl_write_plan_finish(sl_req *req, sl_txn *txn, sl_write_plan *p, bool cond_ok,
+                            const struct sl_write_exprs *cond, const sl_item *old,
+                            const sl_item *attrs);
+
+bool sl_table_has_lsi(const sl_table *t);
+/* Bytes an item adds to its item collection: its size plus its LSI entries. */
+int64_t sl_write_collection_share(sl_arena *a, const sl_table *t, const sl_item *it);
+/* Adds 'delta' bytes to the collection of partition key 'pk' in 'txn'
+ * (refusing growth past 'max'); *bytes_out (may be NULL) gets its new size.
+ * Used by sl_write_plan_apply and by writers outside requests (TTL). */
+sl_err sl_write_collection_change(sl_txn *txn, const sl_table *t, const sl_av *pk, int64_t delta,
+                                  int64_t max, int64_t *bytes_out, sl_arena *a, sl_failure *f);
+
+#endif

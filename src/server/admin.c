@@ -1,0 +1,228 @@
+/* The admin API; see admin.h. */
+#include "server/admin.h"
+#include "server/metrics_http.h"
+#include "ops/tables.h"
+#include "cap/cap.h"
+#include "metrics/metrics.h"
+#include "base/json.h"
+#include "base/log.h"
+
+#include <stdlib.h>
+
+static void reply(sl_http_response *resp, int status) {
+  resp->status = status;
+  resp->content_type = SL_STR("application/json");
+}
+
+static void error(sl_http_response *resp, int status, const char *msg) {
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "error");
+  sl_jw_str_c(&w, msg);
+  sl_jw_obj_end(&w);
+  reply(resp, status);
+}
+
+static void write_clock(sl_app *app, sl_http_response *resp) {
+  char iso[32];
+  int64_t now = sl_clock_now_ms(&app->clock);
+  sl_time_format_iso(now, iso);
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "mode");
+  sl_jw_str_c(&w, sl_clock_mode_name(app->clock.mode));
+  sl_jw_key_c(&w, "now");
+  sl_jw_str_c(&w, iso);
+  sl_jw_key_c(&w, "now_ms");
+  sl_jw_int(&w, now);
+  sl_jw_obj_end(&w);
+  reply(resp, 200);
+}
+
+static void post_clock(sl_app *app, sl_http_request *req, sl_http_response *resp) {
+  sl_json *body;
+  sl_json_error jerr;
+  if (app->clock.mode != SL_CLOCK_MANUAL) {
+    error(resp, 400, "the clock is not manual: start sluice with --clock manual");
+    return;
+  }
+  if (sl_json_parse(&app->arena, req->body.p, req->body.len, &body, &jerr) != 0 ||
+      body->type != SL_JSON_OBJECT) {
+    error(resp, 400, "expected a JSON object: {\"advance_ms\":N} or {\"set\":\"ISO8601\"}");
+    return;
+  }
+  const sl_json *adv = sl_json_get(body, "advance_ms");
+  const sl_json *set = sl_json_get(body, "set");
+  if (adv && adv->type == SL_JSON_NUMBER) {
+    char tmp[32];
+    size_t n = adv->str.len < sizeof(tmp) - 1 ? adv->str.len : sizeof(tmp) - 1;
+    memcpy(tmp, adv->str.p, n);
+    tmp[n] = 0;
+    char *end;
+    long long ms = strtoll(tmp, &end, 10);
+    if (*end || ms < 0) {
+      error(resp, 400, "advance_ms must be a non-negative integer");
+      return;
+    }
+    sl_clock_advance(&app->clock, ms);
+  } else if (set && set->type == SL_JSON_STRING) {
+    int64_t ms;
+    if (!sl_time_parse_iso(set->str, &ms)) {
+      error(resp, 400, "set must be an ISO 8601 time, e.g. 2026-11-30T12:00:00Z");
+      return;
+    }
+    if (ms * 1000 < app->clock.manual_us) {
+      error(resp, 400, "the clock cannot go backwards");
+      return;
+    }
+    sl_clock_set(&app->clock, ms);
+  } else {
+    error(resp, 400, "expected {\"advance_ms\":N} or {\"set\":\"ISO8601\"}");
+    return;
+  }
+  write_clock(app, resp);
+}
+
+static void reset(sl_app *app, sl_http_response *resp) {
+  sl_failure f;
+  sl_failure_init(&f, &app->arena);
+  while (sl_catalog_count(app->catalog) > 0) {
+    sl_table *t = sl_catalog_at(app->catalog, 0);
+    if (sl_tables_drop(app, t, &f) != SL_OK) {
+      error(resp, 500, "reset failed: storage error");
+      return;
+    }
+    sl_tables_detach_capacity(app, t);
+    if (app->metrics)
+      sl_metrics_forget_table(app->metrics, t->name);
+    sl_catalog_remove(app->catalog, t->name);
+  }
+  resp->body.len = 0;
+  sl_buf_puts(&resp->body, SL_STR("{}"));
+  reply(resp, 200);
+}
+
+/* GET /_sluice/tables/{name}/capacity: the table and each GSI as the
+ * capacity engine sees them (capacity-model.md §8). */
+static void table_capacity(sl_app *app, sl_str name, sl_http_response *resp) {
+  sl_table *t = sl_catalog_get(app->catalog, name);
+  if (!t) {
+    error(resp, 404, "no such table");
+    return;
+  }
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "table");
+  sl_jw_str(&w, t->name);
+  sl_jw_key_c(&w, "now_ms");
+  sl_jw_int(&w, sl_clock_now_ms(&app->clock));
+  sl_jw_key_c(&w, "resources");
+  sl_jw_arr_begin(&w);
+  if (t->cap)
+    sl_cap_res_write_json(app->cap, t->cap, &w);
+  for (uint32_t i = 0; i < t->n_indexes; i++)
+    if (t->indexes[i].cap)
+      sl_cap_res_write_json(app->cap, t->indexes[i].cap, &w);
+  sl_jw_arr_end(&w);
+  sl_jw_obj_end(&w);
+  reply(resp, 200);
+}
+
+/* GET /_sluice/tables: every table with its mode, settings and counts. */
+static void list_tables(sl_app *app, sl_http_response *resp) {
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "tables");
+  sl_jw_arr_begin(&w);
+  for (size_t i = 0; i < sl_catalog_count(app->catalog); i++) {
+    sl_table *t = sl_catalog_at(app->catalog, i);
+    sl_jw_obj_begin(&w);
+    sl_jw_key_c(&w, "name");
+    sl_jw_str(&w, t->name);
+    sl_jw_key_c(&w, "mode");
+    sl_jw_str_c(&w,
+                t->tp.billing == SL_BILLING_PAY_PER_REQUEST ? "PAY_PER_REQUEST" : "PROVISIONED");
+    sl_jw_key_c(&w, "read_capacity_units");
+    sl_jw_int(&w, t->tp.rcu);
+    sl_jw_key_c(&w, "write_capacity_units");
+    sl_jw_int(&w, t->tp.wcu);
+    sl_jw_key_c(&w, "item_count");
+    sl_jw_uint(&w, t->item_count);
+    sl_jw_key_c(&w, "size_bytes");
+    sl_jw_uint(&w, t->size_bytes);
+    sl_jw_key_c(&w, "status");
+    sl_jw_str_c(&w, sl_status_name((sl_status)t->status));
+    sl_jw_key_c(&w, "partitions");
+    sl_jw_uint(&w, t->cap ? sl_cap_res_partitions(t->cap) : 0);
+    sl_jw_key_c(&w, "indexes");
+    sl_jw_arr_begin(&w);
+    for (uint32_t j = 0; j < t->n_indexes; j++) {
+      sl_jw_obj_begin(&w);
+      sl_jw_key_c(&w, "name");
+      sl_jw_str(&w, t->indexes[j].name);
+      sl_jw_key_c(&w, "global");
+      sl_jw_bool(&w, t->indexes[j].global);
+      sl_jw_obj_end(&w);
+    }
+    sl_jw_arr_end(&w);
+    sl_jw_obj_end(&w);
+  }
+  sl_jw_arr_end(&w);
+  sl_jw_obj_end(&w);
+  reply(resp, 200);
+}
+
+/* GET /_sluice/config: the capacity parameters in force. */
+static void config(sl_app *app, sl_http_response *resp) {
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "profile");
+  sl_jw_str_c(&w, app->cfg.profile);
+  sl_jw_key_c(&w, "region");
+  sl_jw_str_c(&w, app->cfg.region);
+  sl_jw_key_c(&w, "account_id");
+  sl_jw_str_c(&w, app->cfg.account_id);
+  sl_jw_key_c(&w, "clock");
+  sl_jw_str_c(&w, sl_clock_mode_name(app->clock.mode));
+  sl_jw_key_c(&w, "durable");
+  sl_jw_bool(&w, sl_store_durable(app->store));
+  sl_jw_key_c(&w, "capacity");
+  sl_cap_params_write_json(sl_cap_params_of(app->cap), &w);
+  sl_jw_obj_end(&w);
+  reply(resp, 200);
+}
+
+void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) {
+  if (sl_metrics_http_handle(app, req, resp))
+    return;
+  bool get = sl_str_eq_c(req->method, "GET"), post = sl_str_eq_c(req->method, "POST");
+  sl_str tables = SL_STR("/_sluice/tables/"), suffix = SL_STR("/capacity");
+  if (get && sl_str_starts_with(req->path, tables) && req->path.len > tables.len + suffix.len &&
+      memcmp(req->path.p + req->path.len - suffix.len, suffix.p, suffix.len) == 0) {
+    table_capacity(
+        app, sl_str_make(req->path.p + tables.len, req->path.len - tables.len - suffix.len), resp);
+    return;
+  }
+  if (sl_str_eq_c(req->path, "/_sluice/tables") && get)
+    list_tables(app, resp);
+  else if (sl_str_eq_c(req->path, "/_sluice/config") && get)
+    config(app, resp);
+  else if (sl_str_eq_c(req->path, "/_sluice/clock") && get)
+    write_clock(app, resp);
+  else if (sl_str_eq_c(req->path, "/_sluice/clock") && post)
+    post_clock(app, req, resp);
+  else if (sl_str_eq_c(req->path, "/_sluice/reset") && post)
+    reset(app, resp);
+  else
+    error(resp, 404, "no such endpoint");
+}

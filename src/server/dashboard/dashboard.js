@@ -1,0 +1,1132 @@
+/*
+ * sluice dashboard: polls the admin API about once a second and draws, for
+ * the selected table and each of its global secondary indexes, consumption
+ * against the limits, throttled events by reason, the partitions with their
+ * own limits, Contributor Insights' top keys and the recent throttle events.
+ *
+ * Plain DOM and inline SVG, no framework, no build step, nothing fetched from
+ * another origin (the server's Content-Security-Policy forbids it). Values
+ * from the server (table names, keys) only ever reach the page as text
+ * (textContent, setAttribute), never as markup.
+ *
+ * Endpoints (README "Admin API", src/server/admin.h, metrics_http.h):
+ *   GET  /_sluice/clock, /_sluice/config, /_sluice/tables
+ *   GET  /_sluice/tables/NAME/capacity     resources, buckets, partitions
+ *   GET  /_sluice/metrics?...&period=1     per-second CloudWatch datapoints
+ *   GET  /_sluice/events?table=NAME        recent throttle events
+ *   GET  /_sluice/tables/NAME/insights     Contributor Insights top keys
+ *   POST /_sluice/clock {"advance_ms":N}   manual clock only
+ *   POST / UpdateContributorInsights       the "Enable" button
+ */
+'use strict';
+
+(() => {
+  const POLL_MS = 1000;
+  const WINDOW_S = 60;
+  const CAPACITY_SCAN_MAX = 12; /* tables whose capacity the list inspects */
+
+  /* The four limits in the engine's order (cap/cap.h sl_cap_limit): the
+   * reason suffix, the CloudWatch metric infix, a CSS class and the remedy
+   * (docs/capacity.md "Reading a throttle"). */
+  const LIMITS = [
+    {
+      key: 'MaxOnDemandThroughputExceeded',
+      metric: 'MaxOnDemandThroughput',
+      cls: 'MaxOnDemand',
+      what: 'the configured OnDemandThroughput maximum',
+      fix: 'raise or remove (-1) the OnDemandThroughput maximum',
+    },
+    {
+      key: 'AccountLimitExceeded',
+      metric: 'AccountLimit',
+      cls: 'AccountLimit',
+      what: 'the per-table quota of on-demand throughput',
+      fix: 'ask for a quota increase, or spread the load over tables',
+    },
+    {
+      key: 'ProvisionedThroughputExceeded',
+      metric: 'ProvisionedThroughput',
+      cls: 'Provisioned',
+      what: 'the provisioned capacity and its burst',
+      fix: 'raise the provisioned units, or switch to on-demand',
+    },
+    {
+      key: 'KeyRangeThroughputExceeded',
+      metric: 'KeyRangeThroughput',
+      cls: 'KeyRange',
+      what: "one partition's own limit",
+      fix: 'spread the key (write sharding) or cache hot reads — more capacity does not help',
+    },
+  ];
+  const DIRS = [
+    {key: 'write', Cap: 'Write', unit: 'WCU', noun: 'writes'},
+    {key: 'read', Cap: 'Read', unit: 'RCU', noun: 'reads'},
+  ];
+
+  const state = {
+    selected: null,
+    chosen: false, /* the user picked the table (else: the hottest one) */
+    paused: false,
+    timer: null,
+    busy: false,
+    again: false,
+    force: false,
+    config: null,
+    limitHistory: new Map(), /* "table/resource/dir" -> [{t, v}] */
+    headline: '',
+    uid: 0,
+  };
+
+  /* ---- DOM helpers ---- */
+
+  const SVGNS = 'http://www.w3.org/2000/svg';
+
+  function setProps(el, props) {
+    for (const [k, v] of Object.entries(props || {})) {
+      if (v === null || v === undefined || v === false)
+        continue;
+      if (k === 'class')
+        el.setAttribute('class', v);
+      else if (k === 'text')
+        el.textContent = v;
+      else if (k === 'style')
+        Object.assign(el.style, v);
+      else if (k.startsWith('on'))
+        el.addEventListener(k.slice(2), v);
+      else
+        el.setAttribute(k, v === true ? '' : String(v));
+    }
+  }
+
+  function append(el, kids) {
+    for (const k of kids.flat(Infinity)) {
+      if (k === null || k === undefined || k === false)
+        continue;
+      el.append(k instanceof Node ? k : String(k));
+    }
+    return el;
+  }
+
+  function h(tag, props, ...kids) {
+    const el = document.createElement(tag);
+    setProps(el, props);
+    return append(el, kids);
+  }
+
+  function s(tag, props, ...kids) {
+    const el = document.createElementNS(SVGNS, tag);
+    setProps(el, props);
+    return append(el, kids);
+  }
+
+  const $ = (id) => document.getElementById(id);
+
+  /* Replaces the children of 'el' and gives focus back to the control that
+   * had it (controls carry a stable data-focus key). */
+  function replaceKeepingFocus(el, ...kids) {
+    const active = document.activeElement;
+    const key = active && active.dataset ? active.dataset.focus : null;
+    el.replaceChildren(...kids.flat(Infinity).filter((k) => k));
+    if (key && !document.body.contains(active)) {
+      const again = document.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+      if (again)
+        again.focus();
+    }
+  }
+
+  /* ---- formatting ---- */
+
+  const formats = new Map();
+  function num(v, digits = 1) {
+    if (!formats.has(digits))
+      formats.set(digits, new Intl.NumberFormat('en-US', {maximumFractionDigits: digits}));
+    return formats.get(digits).format(v);
+  }
+  const units = (v) => num(v, Math.abs(v) < 10 ? 2 : 1);
+  const pct = (f) => `${num(f * 100, f < 0.1 ? 1 : 0)} %`;
+
+  function bytes(b) {
+    if (b < 1024)
+      return `${num(b, 0)} B`;
+    const names = ['KB', 'MB', 'GB', 'TB'];
+    let v = b / 1024;
+    let i = 0;
+    while (v >= 1024 && i < names.length - 1) {
+      v /= 1024;
+      i++;
+    }
+    return `${v < 10 ? v.toFixed(1) : num(v, 0)} ${names[i]}`;
+  }
+
+  function clockText(ms) {
+    return new Date(ms).toISOString().replace('T', ' ').replace('Z', ' UTC');
+  }
+
+  function timeOfDay(ms) {
+    return new Date(ms).toISOString().slice(11, 23);
+  }
+
+  function plural(n, one, many) {
+    return `${num(n, 0)} ${n === 1 ? one : many || one + 's'}`;
+  }
+
+  const reasonName = (res, dir, limit) =>
+    `${res.kind === 'index' ? 'Index' : 'Table'}${dir.Cap}${limit.key}`;
+
+  function reasonTag(name) {
+    const limit = LIMITS.find((l) => name.endsWith(l.key));
+    return h('code', {class: `reason r-${limit ? limit.cls : 'other'}`, text: name});
+  }
+
+  function resourceLabel(res, table) {
+    return res.kind === 'index' ? `index ${res.name} of table ${table}` : `table ${res.name}`;
+  }
+
+  /* ---- server access ---- */
+
+  async function api(path, opts) {
+    const r = await fetch(path, Object.assign({cache: 'no-store'}, opts || {}));
+    let body = null;
+    try {
+      body = await r.json();
+    } catch (_) {
+      body = null;
+    }
+    if (!r.ok) {
+      const e = new Error((body && body.error) || `HTTP ${r.status} for ${path}`);
+      e.status = r.status;
+      throw e;
+    }
+    return body;
+  }
+
+  /* A DynamoDB API call. sluice accepts any Authorization header. */
+  async function dynamodb(op, body) {
+    const r = await fetch('/', {
+      method: 'POST',
+      cache: 'no-store',
+      headers: {
+        'Content-Type': 'application/x-amz-json-1.0',
+        'X-Amz-Target': `DynamoDB_20120810.${op}`,
+        Authorization: 'AWS4-HMAC-SHA256 Credential=dashboard/20260101/us-east-1/dynamodb/' +
+            'aws4_request, SignedHeaders=host, Signature=0',
+      },
+      body: JSON.stringify(body),
+    });
+    const reply = await r.json().catch(() => ({}));
+    if (!r.ok)
+      throw new Error(reply.message || reply.Message || `${op} failed (HTTP ${r.status})`);
+    return reply;
+  }
+
+  /* Per-second Sum datapoints of one metric over [start, end). */
+  async function series(table, index, metric, start, end) {
+    const q = new URLSearchParams({table, metric, period: '1', start: String(start), end: String(end)});
+    if (index)
+      q.set('index', index);
+    const j = await api(`/_sluice/metrics?${q}`);
+    return (j.Datapoints || []).map((d) => ({t: Date.parse(d.Timestamp), v: d.Sum}));
+  }
+
+  /* ---- model: limits and figures derived from the capacity state ---- */
+
+  /* The limit that binds a whole table or index in one direction. */
+  function resourceLimit(res, dir) {
+    const b = (res.buckets && res.buckets[dir.key]) || {};
+    const cands = [];
+    if (b.table)
+      cands.push({v: b.table.rate, what: 'provisioned'});
+    if (b.ceiling)
+      cands.push({v: b.ceiling.rate, what: 'on-demand: twice the previous peak'});
+    if (b.max_on_demand)
+      cands.push({v: b.max_on_demand.rate, what: 'OnDemandThroughput maximum'});
+    if (b.account_quota)
+      cands.push({v: b.account_quota.rate, what: 'per-table quota'});
+    if (!cands.length)
+      return null;
+    return cands.reduce((a, c) => (c.v < a.v ? c : a));
+  }
+
+  function partitionLimit(res, dir) {
+    const rates = (res.partitions || []).map((p) => p[dir.key].rate);
+    return rates.length ? Math.max(...rates) : null;
+  }
+
+  /* Fraction of the 2^64 hash space a partition covers. */
+  function keySpace(range) {
+    try {
+      const lo = BigInt(`0x${range[0]}`);
+      const hi = BigInt(`0x${range[1]}`);
+      return Number(((hi - lo) * 100000n) >> 64n) / 100000;
+    } catch (_) {
+      return null;
+    }
+  }
+
+  function recordLimit(key, t, v, start) {
+    let hist = state.limitHistory.get(key);
+    if (!hist) {
+      hist = [];
+      state.limitHistory.set(key, hist);
+    }
+    const last = hist[hist.length - 1];
+    if (!last || last.v !== v)
+      hist.push({t, v});
+    while (hist.length > 1 && hist[1].t <= start)
+      hist.shift();
+    return hist;
+  }
+
+  /* ---- loading ---- */
+
+  async function loadTable(name, nowMs, cap) {
+    const end = Math.floor(nowMs / 1000) * 1000 + 1000;
+    const start = end - WINDOW_S * 1000;
+    const enc = encodeURIComponent(name);
+    const eventsP = api(`/_sluice/events?table=${enc}&limit=300`).catch((e) => ({error: e}));
+    const insightsP = api(`/_sluice/tables/${enc}/insights?minutes=5`).catch((e) => ({error: e}));
+    const resources = await Promise.all(cap.resources.map(async (res) => {
+      const index = res.kind === 'index' ? res.name : '';
+      const jobs = [];
+      for (const dir of DIRS) {
+        jobs.push([`consumed:${dir.key}`, series(name, index, `Consumed${dir.Cap}CapacityUnits`, start, end)]);
+        for (const limit of LIMITS)
+          if (res.throttles && res.throttles[dir.key][limit.key] > 0)
+            jobs.push([`throttled:${dir.key}:${limit.key}`,
+              series(name, index, `${dir.Cap}${limit.metric}ThrottleEvents`, start, end)]);
+      }
+      const data = {};
+      let metricsOk = true;
+      for (const [k, p] of jobs) {
+        try {
+          data[k] = await p;
+        } catch (_) {
+          data[k] = [];
+          metricsOk = false;
+        }
+      }
+      return {res, data, metricsOk};
+    }));
+    return {start, end, resources, events: await eventsP, insights: await insightsP};
+  }
+
+  async function refresh() {
+    const [clock, list] = await Promise.all([api('/_sluice/clock'), api('/_sluice/tables')]);
+    if (!state.config)
+      state.config = await api('/_sluice/config').catch(() => ({}));
+    renderClock(clock);
+    const tables = list.tables || [];
+    const caps = new Map();
+    await Promise.all(tables.slice(0, CAPACITY_SCAN_MAX).map(async (t) => {
+      try {
+        caps.set(t.name, await api(`/_sluice/tables/${encodeURIComponent(t.name)}/capacity`));
+      } catch (_) { /* the table went away meanwhile */ }
+    }));
+    if (!tables.some((t) => t.name === state.selected)) {
+      state.chosen = false;
+      state.selected = null;
+    }
+    if (!state.chosen) {
+      const hot = tables.find((t) => caps.has(t.name) && hotCount(caps.get(t.name)) > 0);
+      state.selected = hot ? hot.name : tables.length ? tables[0].name : null;
+    }
+    renderTables(tables, caps);
+    if (!state.selected) {
+      renderNoTable();
+      return;
+    }
+    let cap = caps.get(state.selected);
+    if (!cap) {
+      try {
+        cap = await api(`/_sluice/tables/${encodeURIComponent(state.selected)}/capacity`);
+      } catch (e) {
+        if (e.status !== 404)
+          throw e;
+        renderNoTable();
+        return;
+      }
+    }
+    const table = tables.find((t) => t.name === state.selected);
+    const data = await loadTable(state.selected, cap.now_ms, cap);
+    renderDetail(table, cap, data);
+  }
+
+  function hotCount(cap) {
+    let n = 0;
+    for (const r of cap.resources || [])
+      for (const p of r.partitions || [])
+        if (p.hot)
+          n++;
+    return n;
+  }
+
+  /* ---- polling ---- */
+
+  /* The visible connection state (not a live region: it would speak every
+   * second). */
+  function setStatus(text, kind) {
+    const el = $('status');
+    const t = $('status-text');
+    if (t.textContent !== text)
+      t.textContent = text;
+    el.classList.toggle('error', kind === 'error');
+    el.classList.toggle('paused', kind === 'paused');
+    if (kind === 'error')
+      announce(text);
+  }
+
+  /* Screen readers hear a message only when it changes. */
+  function announce(text) {
+    const el = $('announce');
+    if (text && el.textContent !== text)
+      el.textContent = text;
+  }
+
+  function schedule(ms) {
+    clearTimeout(state.timer);
+    state.timer = setTimeout(tick, ms);
+  }
+
+  async function tick() {
+    state.timer = null;
+    if (state.paused && !state.force)
+      return;
+    state.force = false;
+    if (state.busy) {
+      state.again = true;
+      return;
+    }
+    state.busy = true;
+    try {
+      await refresh();
+      setStatus('Live');
+      announce(state.headline);
+      document.body.dataset.updated = String(Date.now());
+    } catch (e) {
+      setStatus(`Cannot reach sluice: ${e.message}`, 'error');
+    }
+    state.busy = false;
+    const again = state.again;
+    state.again = false;
+    if (again)
+      schedule(0);
+    else if (!state.paused)
+      schedule(POLL_MS);
+  }
+
+  /* An update now, even while paused (after a click: advancing the clock,
+   * choosing a table). */
+  function refreshNow() {
+    state.force = true;
+    if (state.busy)
+      state.again = true;
+    else
+      schedule(0);
+  }
+
+  /* ---- header: clock ---- */
+
+  function renderClock(clock) {
+    const manual = clock.mode === 'manual';
+    const mode = $('clock-mode');
+    mode.textContent = manual ? 'manual clock' : clock.mode === 'real' ? 'real clock' : `${clock.mode} clock`;
+    mode.classList.toggle('manual', manual);
+    const t = $('clock-now');
+    t.textContent = clockText(clock.now_ms);
+    t.setAttribute('datetime', new Date(clock.now_ms).toISOString());
+    $('clock-advance').hidden = !manual;
+  }
+
+  async function advance(ms, button) {
+    button.disabled = true;
+    try {
+      await api('/_sluice/clock', {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({advance_ms: ms}),
+      });
+      refreshNow();
+    } catch (e) {
+      setStatus(`Could not advance the clock: ${e.message}`, 'error');
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  /* ---- tables list ---- */
+
+  function settingsText(t, cap) {
+    const res = cap && cap.resources && cap.resources.find((r) => r.kind === 'table');
+    if (t.mode === 'PROVISIONED')
+      return [`${num(t.read_capacity_units, 0)} RCU/s · ${num(t.write_capacity_units, 0)} WCU/s`,
+        res && res.settings.adaptive_capacity ? 'adaptive capacity on' : null];
+    if (!res)
+      return ['pay per request'];
+    const st = res.settings;
+    const max = [];
+    if (st.max_read_request_units > 0)
+      max.push(`${num(st.max_read_request_units, 0)} RRU/s`);
+    if (st.max_write_request_units > 0)
+      max.push(`${num(st.max_write_request_units, 0)} WRU/s`);
+    const warm = [];
+    if (st.warm_read_units_per_second > 0)
+      warm.push(`${num(st.warm_read_units_per_second, 0)} reads/s`);
+    if (st.warm_write_units_per_second > 0)
+      warm.push(`${num(st.warm_write_units_per_second, 0)} writes/s`);
+    return [max.length ? `maximum ${max.join(' · ')}` : 'no maximum',
+      `previous peak ${num(res.previous_peak.read, 0)} RRU · ${num(res.previous_peak.write, 0)} WRU`,
+      warm.length ? `warm ${warm.join(' · ')}` : null];
+  }
+
+  function renderTables(tables, caps) {
+    const body = $('tables-body');
+    if (!tables.length) {
+      replaceKeepingFocus(body, h('tr', null, h('td', {colspan: 8, class: 'empty'},
+          'No tables yet. Create one with any AWS SDK or the AWS CLI (endpoint ', location.origin, ').')));
+      return;
+    }
+    const rows = tables.map((t) => {
+      const cap = caps.get(t.name);
+      const selected = t.name === state.selected;
+      const hot = cap ? hotCount(cap) : 0;
+      const [main, ...rest] = settingsText(t, cap);
+      return h('tr', {class: selected ? 'selected' : null},
+        h('th', {scope: 'row'}, h('button', {
+          type: 'button',
+          'aria-pressed': selected ? 'true' : 'false',
+          'aria-label': `${t.name}: show its capacity`,
+          'data-focus': `table:${t.name}`,
+          onclick: () => select(t.name),
+        }, t.name)),
+        h('td', null, t.status),
+        h('td', null, t.mode === 'PROVISIONED' ? 'Provisioned' : 'On-demand',
+          h('span', {class: 'sub mono', text: t.mode})),
+        h('td', null, main, rest.filter(Boolean).map((x) => h('span', {class: 'sub', text: x}))),
+        h('td', {class: 'num'}, num(t.item_count, 0)),
+        h('td', {class: 'num'}, bytes(t.size_bytes)),
+        h('td', {class: 'num'}, num(t.partitions, 0),
+          hot ? h('span', {class: 'sub'}, h('span', {class: 'badge hot', text: `${hot} HOT`})) : null),
+        h('td', null, t.indexes && t.indexes.length
+          ? t.indexes.map((i, k) => [k ? ', ' : '', h('span', {class: 'mono', text: i.name}),
+            i.global ? '' : ' (local)'])
+          : h('span', {class: 'sub', text: 'none'})));
+    });
+    replaceKeepingFocus(body, rows);
+  }
+
+  function select(name) {
+    state.selected = name;
+    state.chosen = true;
+    history.replaceState(null, '', `#${encodeURIComponent(name)}`);
+    refreshNow();
+  }
+
+  function renderNoTable() {
+    state.headline = '';
+    replaceKeepingFocus($('detail'));
+  }
+
+  /* ---- charts ---- */
+
+  function niceStep(raw) {
+    if (!(raw > 0))
+      return 1;
+    const p = Math.pow(10, Math.floor(Math.log10(raw)));
+    const f = raw / p;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * p;
+  }
+
+  function frame(W, H, M, start, end, top, yUnit, label) {
+    const pw = W - M.l - M.r;
+    const ph = H - M.t - M.b;
+    const step = niceStep(top / 4);
+    const yMax = Math.max(step, Math.ceil(top / step) * step);
+    const x = (t) => M.l + ((t - start) / (end - start)) * pw;
+    const y = (v) => M.t + ph - (Math.max(0, v) / yMax) * ph;
+    const svg = s('svg', {viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label},
+      s('title', {text: label}));
+    for (let v = 0; v <= yMax + step / 2; v += step) {
+      svg.append(s('line', {class: 'grid', x1: M.l, x2: W - M.r, y1: y(v), y2: y(v)}));
+      svg.append(s('text', {x: M.l - 6, y: y(v) + 4, 'text-anchor': 'end', text: num(v, step < 1 ? 2 : 0)}));
+    }
+    svg.append(s('text', {
+      x: 12, y: M.t + ph / 2, 'text-anchor': 'middle',
+      transform: `rotate(-90 12 ${M.t + ph / 2})`, text: yUnit,
+    }));
+    for (let k = 0; k <= 4; k++) {
+      const t = end - (k * (end - start)) / 4;
+      svg.append(s('line', {class: 'axis', x1: x(t), x2: x(t), y1: M.t + ph, y2: M.t + ph + 4}));
+      svg.append(s('text', {
+        x: x(t), y: H - 6, 'text-anchor': k === 0 ? 'end' : 'middle',
+        text: k === 0 ? 'now' : `−${num(((end - start) * k) / 4000, 0)} s`,
+      }));
+    }
+    svg.append(s('line', {class: 'axis', x1: M.l, x2: W - M.r, y1: M.t + ph, y2: M.t + ph}));
+    return {svg, x, y, pw, ph, yMax};
+  }
+
+  const CHART = {W: 560, H: 206, M: {l: 56, r: 12, t: 24, b: 26}};
+
+  /* Charts are drawn at the size they are shown (text at its CSS size):
+   * three to a row on a wide screen, two or one on narrower ones. */
+  function chartLayout() {
+    const detail = $('detail');
+    const inner = (detail && detail.clientWidth ? detail.clientWidth : 1200) - 2 * 21;
+    const cols = inner >= 1020 ? 3 : inner >= 680 ? 2 : 1;
+    CHART.W = Math.max(260, Math.floor((inner - (cols - 1) * 16) / cols) - 2 * 12 - 2);
+    return cols;
+  }
+
+  function consumedChart(ctx) {
+    const {res, dir, points, start, end, limit, history, plimit, tableName} = ctx;
+    const peak = points.reduce((m, p) => Math.max(m, p.v), 0);
+    const latest = points.length && points[points.length - 1].t >= end - 2000 ? points[points.length - 1].v : 0;
+    const showP = plimit && limit && plimit < limit.v * 0.98;
+    /* The scale includes a limit line unless it is more than 8 times the
+     * peak (the data would be a flat line at the bottom): such limits are
+     * named at the top edge instead. */
+    const lines = [limit ? Math.max(limit.v, ...history.map((p) => p.v)) : 0, showP ? plimit : 0].filter((v) => v > 0);
+    const inScale = peak > 0 ? lines.filter((v) => v <= 8 * peak) : lines;
+    const top = Math.max(peak, ...inScale) * 1.12;
+    const label = `${dir.Cap}s consumed per second on ${resourceLabel(res, tableName)}, last ${WINDOW_S} seconds: ` +
+      `latest ${units(latest)} ${dir.unit}/s, peak ${units(peak)} ${dir.unit}/s` +
+      (limit ? `; limit ${units(limit.v)} ${dir.unit}/s (${limit.what})` : '') +
+      (plimit ? `; ${units(plimit)} ${dir.unit}/s per partition` : '') + '.';
+    const {svg, x, y, yMax} = frame(CHART.W, CHART.H, CHART.M, start, end, top || 1, `${dir.unit}/s`, label);
+    const above = [];
+    const bars = s('g', {'aria-hidden': 'true'});
+    for (const p of points) {
+      if (p.t < start || p.t >= end || !(p.v > 0))
+        continue;
+      const x0 = x(p.t);
+      const w = Math.max(1.5, x(p.t + 1000) - x0 - 1);
+      bars.append(s('rect', {class: 'bar', x: x0 + 0.5, y: y(p.v), width: w, height: y(0) - y(p.v)},
+        s('title', {text: `${timeOfDay(p.t)}: ${units(p.v)} ${dir.unit}`})));
+    }
+    svg.append(bars);
+    if (limit && limit.v > yMax)
+      above.push(`${resourceKindWord(res)} ${units(limit.v)}`);
+    if (showP && plimit > yMax)
+      above.push(`partition ${units(plimit)}`);
+    if (above.length)
+      svg.append(s('text', {class: 'limit-label', x: x(end), y: 10, 'text-anchor': 'end',
+        text: `limits above the chart ↑ ${above.join(' · ')} ${dir.unit}/s`}));
+    if (limit && limit.v <= yMax) {
+      const steps = history.length ? history : [{t: start, v: limit.v}];
+      let d = `M ${x(start)} ${y(steps[0].v)}`;
+      for (const st of steps.slice(1))
+        if (st.t > start)
+          d += ` H ${x(Math.min(st.t, end))} V ${y(st.v)}`;
+      d += ` H ${x(end)}`;
+      svg.append(s('path', {class: 'limit', d}));
+      svg.append(s('text', {
+        class: 'limit-label', x: x(end) - 4, y: y(limit.v) - 5, 'text-anchor': 'end',
+        text: `limit ${units(limit.v)} ${dir.unit}/s`,
+      }));
+    }
+    if (showP && plimit <= yMax) {
+      svg.append(s('line', {class: 'plimit', x1: x(start), x2: x(end), y1: y(plimit), y2: y(plimit)}));
+      svg.append(s('text', {
+        class: 'plimit-label', x: x(start) + 4, y: y(plimit) - 5,
+        text: `per partition ${units(plimit)} ${dir.unit}/s`,
+      }));
+    }
+    if (!points.some((p) => p.v > 0))
+      svg.append(s('text', {class: 'nodata', x: x((start + end) / 2), y: y(0) - 12, 'text-anchor': 'middle',
+        text: `no ${dir.noun} in the last ${WINDOW_S} s`}));
+    return h('figure', {class: 'chart'},
+      h('figcaption', null, `${dir.Cap}s: consumed vs limit`,
+        h('span', {class: 'note'},
+          `${dir.unit}/s · peak ${units(peak)} · limit ${limit ? units(limit.v) : '—'}`,
+          plimit ? `, ${units(plimit)} per partition` : '')),
+      svg,
+      h('ul', {class: 'legend', 'aria-hidden': 'true'},
+        h('li', null, h('span', {class: 'swatch consumed'}), `consumed ${dir.unit}/s`),
+        limit ? h('li', null, h('span', {class: 'swatch line'}), `${resourceKindWord(res)} limit`) : null,
+        showP ? h('li', null, h('span', {class: 'swatch pline'}), 'partition limit') : null));
+  }
+
+  const resourceKindWord = (res) => (res.kind === 'index' ? 'index' : 'table');
+
+  function throttleChart(ctx) {
+    const {res, data, start, end, tableName} = ctx;
+    const layers = [];
+    for (const dir of DIRS)
+      for (const limit of LIMITS) {
+        const pts = data[`throttled:${dir.key}:${limit.key}`];
+        if (!pts)
+          continue;
+        const inWindow = pts.filter((p) => p.t >= start && p.t < end && p.v > 0);
+        const total = inWindow.reduce((a, p) => a + p.v, 0);
+        if (total > 0)
+          layers.push({dir, limit, pts: inWindow, total, name: reasonName(res, dir, limit)});
+      }
+    const bySecond = new Map();
+    for (const L of layers)
+      for (const p of L.pts)
+        bySecond.set(p.t, (bySecond.get(p.t) || 0) + p.v);
+    const peak = Math.max(0, ...bySecond.values());
+    const total = layers.reduce((a, L) => a + L.total, 0);
+    const label = total
+      ? `Throttled events per second on ${resourceLabel(res, tableName)}, last ${WINDOW_S} seconds, by reason: ` +
+        layers.map((L) => `${L.name} ${num(L.total, 0)}`).join(', ') + '.'
+      : `No throttled events on ${resourceLabel(res, tableName)} in the last ${WINDOW_S} seconds.`;
+    const {svg, x, y} = frame(CHART.W, CHART.H, CHART.M, start, end, Math.max(peak, 4) * 1.12, 'events/s', label);
+    const id = `p${++state.uid}`;
+    const defs = s('defs');
+    svg.prepend(defs);
+    const base = new Map();
+    const marks = s('g', {'aria-hidden': 'true'});
+    for (const L of layers) {
+      let fill = null;
+      if (L.dir.key === 'read') {
+        const pid = `${id}-${L.limit.cls}`;
+        defs.append(s('pattern', {
+          id: pid, width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)',
+        }, s('rect', {class: `hatchbg r-${L.limit.cls}`, width: 6, height: 6}),
+        s('line', {class: `hatch r-${L.limit.cls}`, x1: 1.5, y1: 0, x2: 1.5, y2: 6})));
+        fill = `url(#${pid})`;
+      }
+      for (const p of L.pts) {
+        const b = base.get(p.t) || 0;
+        const x0 = x(p.t);
+        marks.append(s('rect', {
+          class: `${fill ? 'segr' : 'seg'} r-${L.limit.cls}`, fill,
+          x: x0 + 0.5, y: y(b + p.v), width: Math.max(1.5, x(p.t + 1000) - x0 - 1),
+          height: y(b) - y(b + p.v),
+        }, s('title', {text: `${timeOfDay(p.t)}: ${num(p.v, 0)} × ${L.name}`})));
+        base.set(p.t, b + p.v);
+      }
+    }
+    svg.append(marks);
+    if (!total)
+      svg.append(s('text', {class: 'nodata', x: x((start + end) / 2), y: y(0) - 12, 'text-anchor': 'middle',
+        text: `no throttled events in the last ${WINDOW_S} s`}));
+    return h('figure', {class: 'chart'},
+      h('figcaption', null, 'Throttled events, stacked by reason',
+        h('span', {class: 'note'}, `events per second · ${plural(total, 'event')} in the last ${WINDOW_S} s`)),
+      svg,
+      h('ul', {class: 'legend'}, layers.length
+        ? layers.map((L) => h('li', null,
+          h('span', {class: `swatch ${L.dir.key === 'read' ? 'hatched' : 'solid'} r-${L.limit.cls}`, 'aria-hidden': 'true'}),
+          reasonTag(L.name), h('span', {text: `${num(L.total, 0)}`})))
+        : h('li', null, 'reads hatched, writes solid; reasons appear here when something throttles')));
+  }
+
+  /* ---- partitions ---- */
+
+  function meterRow(label, fraction, text, over) {
+    const f = Math.max(0, Math.min(1, fraction || 0));
+    return [
+      h('span', {class: 'lbl', text: label}),
+      h('span', {class: 'track', role: 'presentation'},
+        h('span', {class: `fill${over ? ' over' : ''}`, style: {width: `${(f * 100).toFixed(1)}%`}})),
+      h('span', {class: 'txt', text}),
+    ];
+  }
+
+  function partitionCell(p, dir, uniform) {
+    const d = p[dir.key];
+    const idle = d.consumed_last_minute === 0 && d.throttles === 0 && d.level >= d.cap;
+    const limitText = uniform ? '' : `limit ${units(d.rate)} ${dir.unit}/s`;
+    if (idle)
+      return h('td', null, h('span', {class: 'sub', text: limitText ? `idle · ${limitText}` : 'idle'}));
+    const burst = d.cap > 0 ? (d.cap - d.level) / d.cap : 0;
+    const minute = d.rate > 0 ? d.consumed_last_minute / (d.rate * 60) : 0;
+    const left = Math.max(0, d.level);
+    return h('td', null,
+      h('div', {class: 'meter'},
+        meterRow('burst', burst, `${pct(Math.max(0, Math.min(1, burst)))} used · ${units(left)} of ${units(d.cap)} ${dir.unit} left`,
+          burst >= 0.999),
+        meterRow('1 min', minute, `${units(d.consumed_last_minute)} ${dir.unit} · ${pct(minute)} of 60 s at the limit`,
+          minute >= 0.9)),
+      limitText || d.throttles
+        ? h('span', {class: 'sub'}, limitText, limitText && d.throttles ? ' · ' : '',
+          d.throttles ? h('strong', {class: 'thr', text: `${plural(d.throttles, 'throttle')}`}) : '')
+        : null);
+  }
+
+  function partitionsTable(res, tableName) {
+    const parts = res.partitions || [];
+    const hot = parts.filter((p) => p.hot).length;
+    const uniform = {};
+    for (const dir of DIRS)
+      uniform[dir.key] = parts.length > 0 && parts.every((p) => p[dir.key].rate === parts[0][dir.key].rate);
+    const head = (dir) => uniform[dir.key]
+      ? [`${dir.Cap}s`, h('span', {class: 'sub', text: `limit ${units(parts[0][dir.key].rate)} ${dir.unit}/s each`})]
+      : `${dir.Cap}s (${dir.unit})`;
+    const rows = parts.map((p) => {
+      const share = keySpace(p.hash_range);
+      return h('tr', {class: p.hot ? 'hot' : null, 'data-partition': p.index, 'data-hot': p.hot ? 'true' : 'false'},
+        h('th', {scope: 'row', class: 'num'}, String(p.index)),
+        h('td', null, p.hot
+          ? h('span', {class: 'badge hot', title: 'hot: near or over its own limit', text: 'HOT'})
+          : h('span', {class: 'badge cool', text: 'normal'})),
+        h('td', {class: 'range'},
+          h('span', {class: 'mono', text: `${p.hash_range[0]} – ${p.hash_range[1] === '10000000000000000' ? 'end' : p.hash_range[1]}`}),
+          h('span', {class: 'sub', text: share === null ? '' : `${pct(share)} of the key space${p.sort_split ? ', split on sort key' : ''}`})),
+        h('td', {class: 'num'}, bytes(p.stored_bytes)),
+        partitionCell(p, DIRS[0], uniform.write),
+        partitionCell(p, DIRS[1], uniform.read));
+    });
+    const sp = res.split || {};
+    const splits = (sp.splits_for_heat || 0) + (sp.splits_for_size || 0);
+    return h('div', {class: 'scroll'},
+      h('table', {class: 'partitions'},
+        h('caption', null,
+          `Partitions of ${resourceLabel(res, tableName)}: ${plural(parts.length, 'partition')}, ${hot} hot. ` +
+          'Each partition is limited on its own; “burst” is its token bucket now, “1 min” its consumption ' +
+          'over the last minute against its limit.' +
+          (splits ? ` Splits so far: ${sp.splits_for_heat} for heat, ${sp.splits_for_size} for size.` : '') +
+          (sp.hot_since_ms ? ` Hot since ${clockText(sp.hot_since_ms)}.` : '')),
+        h('thead', null, h('tr', null,
+          h('th', {scope: 'col', class: 'num'}, '#'),
+          h('th', {scope: 'col'}, 'State'),
+          h('th', {scope: 'col'}, 'Hash range'),
+          h('th', {scope: 'col', class: 'num'}, 'Stored'),
+          h('th', {scope: 'col'}, head(DIRS[0])),
+          h('th', {scope: 'col'}, head(DIRS[1])))),
+        h('tbody', null, rows)));
+  }
+
+  /* ---- top keys ---- */
+
+  function keyName(e) {
+    return e.sort_key !== undefined && e.sort_key !== null ? `${e.partition_key} / ${e.sort_key}` : e.partition_key;
+  }
+
+  /* Contributor Insights counts come from a space-saving sketch: a count
+   * may be above the key's true weight by up to max_overcount ("≈"). */
+  function keyTable(title, caption, entries, valueOf, unit, thr) {
+    const top = entries.slice(0, 8);
+    const max = Math.max(1e-9, ...top.map(valueOf));
+    const over = (e) => e.max_overcount || 0;
+    return h('div', null,
+      h('h4', null, title),
+      top.length
+        ? h('table', {class: 'keys'},
+          h('caption', {class: 'vh'}, caption),
+          h('thead', null, h('tr', null,
+            h('th', {scope: 'col'}, 'Key'),
+            h('th', {scope: 'col', class: 'num'}, unit))),
+          h('tbody', null, top.map((e) => h('tr', null,
+            h('td', {class: 'key', text: keyName(e)}),
+            h('td', {class: 'num', title: over(e) ? `estimate: at most ${num(over(e), 1)} above the true value` : null},
+              h('span', {class: `keybar${thr ? ' thr' : ''}`, 'aria-hidden': 'true',
+                style: {width: `${Math.max(2, (valueOf(e) / max) * 80)}px`}}),
+              over(e) ? `≈ ${num(valueOf(e), 1)}` : num(valueOf(e), 1),
+              over(e) ? h('span', {class: 'vh', text: ` (estimated, at most ${num(over(e), 1)} over)`}) : null)))))
+        : h('p', {class: 'empty'}, 'none in this period'));
+  }
+
+  function eventKeys(events, res, tableName) {
+    const counts = new Map();
+    for (const e of events || []) {
+      if ((e.index || null) !== (res.kind === 'index' ? res.name : null))
+        continue;
+      const k = JSON.stringify([e.partition_key, e.sort_key]);
+      counts.set(k, (counts.get(k) || 0) + 1);
+    }
+    return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => {
+      const [pk, sk] = JSON.parse(k);
+      return {partition_key: pk, sort_key: sk, n};
+    });
+  }
+
+  function insightsFor(insights, res) {
+    if (!insights || insights.error || !insights.resources)
+      return null;
+    const want = res.kind === 'index' ? res.name : null;
+    return insights.resources.find((r) => (r.index || null) === want) || null;
+  }
+
+  function topKeys(res, tableName, insights, events) {
+    const ci = insightsFor(insights, res);
+    const section = h('div', {class: 'topkeys'}, h('h3', null, 'Top keys'));
+    if (ci) {
+      const acc = ci.most_accessed_keys || {};
+      const thr = ci.most_throttled_keys || {};
+      const hasSort = (acc.partition_and_sort_key || []).length || (thr.partition_and_sort_key || []).length;
+      section.append(h('p', {class: 'sub'},
+        `Contributor Insights (${ci.mode}), last ${plural(ci.minutes, 'minute')}. ` +
+        'Consumed throughput units = 3 × WCU + RCU; “≈” marks an estimate that may be high.'));
+      section.append(h('div', {class: 'two'},
+        keyTable('Most accessed partition keys', 'Most accessed partition keys by consumed throughput units',
+          acc.partition_key || [], (e) => e.consumed_throughput_units, 'units', false),
+        keyTable('Most throttled partition keys', 'Most throttled partition keys by throttle count',
+          thr.partition_key || [], (e) => e.throttle_count, 'throttles', true),
+        hasSort ? keyTable('Most accessed keys (partition / sort)', 'Most accessed partition and sort keys',
+          acc.partition_and_sort_key || [], (e) => e.consumed_throughput_units, 'units', false) : null,
+        hasSort ? keyTable('Most throttled keys (partition / sort)', 'Most throttled partition and sort keys',
+          thr.partition_and_sort_key || [], (e) => e.throttle_count, 'throttles', true) : null));
+      return section;
+    }
+    const available = insights && !insights.error;
+    const focusKey = `ci:${tableName}/${res.kind === 'index' ? res.name : ''}`;
+    const off = h('div', {class: 'ci-off'},
+      h('p', null, available
+        ? `Contributor Insights is off for this ${resourceKindWord(res)}: turn it on to see its most accessed and most throttled keys.`
+        : 'Contributor Insights data is not available from this server.'),
+      available ? h('button', {
+        type: 'button', 'data-focus': focusKey,
+        onclick: (ev) => enableInsights(ev.currentTarget, tableName, res),
+      }, `Enable Contributor Insights on ${res.kind === 'index' ? `index ${res.name}` : `table ${res.name}`}`) : null);
+    section.append(off);
+    const keys = eventKeys(events && events.events, res, tableName);
+    if (keys.length)
+      section.append(keyTable('Throttled keys in the recent events', 'Throttled keys counted from recent throttle events',
+        keys, (e) => e.n, 'events', true));
+    return section;
+  }
+
+  async function enableInsights(button, table, res) {
+    button.disabled = true;
+    try {
+      const body = {TableName: table, ContributorInsightsAction: 'ENABLE'};
+      if (res.kind === 'index')
+        body.IndexName = res.name;
+      await dynamodb('UpdateContributorInsights', body);
+      announce(`Contributor Insights enabled on ${resourceLabel(res, table)}`);
+      refreshNow();
+    } catch (e) {
+      setStatus(`Could not enable Contributor Insights: ${e.message}`, 'error');
+      button.disabled = false;
+    }
+  }
+
+  /* ---- recent events ---- */
+
+  /* Events (newest first) grouped by what they have in common but the
+   * time; groups are ordered by their newest event. */
+  function groupEvents(events) {
+    const groups = new Map();
+    for (const e of events) {
+      const key = [e.operation, e.exception, e.index || '', e.direction, (e.reasons || []).join(','),
+        e.partition, e.partition_key, e.sort_key || ''].join('\u0001');
+      const g = groups.get(key);
+      if (g) {
+        g.n++;
+        g.oldest = Math.min(g.oldest, e.time_ms);
+      } else {
+        groups.set(key, {e, n: 1, newest: e.time_ms, oldest: e.time_ms});
+      }
+    }
+    return [...groups.values()].sort((a, b) => b.newest - a.newest || b.n - a.n);
+  }
+
+  function eventsSection(tableName, events) {
+    const section = h('section', {class: 'panel-wide', 'aria-labelledby': 'events-h'},
+      h('h2', {id: 'events-h'}, `Recent throttle events on ${tableName}`));
+    if (!events || events.error) {
+      section.append(h('p', {class: 'empty'}, 'Throttle events are not available from this server.'));
+      return section;
+    }
+    const list = events.events || [];
+    if (!list.length) {
+      section.append(h('p', {class: 'empty'}, 'No throttled request on this table yet.'));
+      return section;
+    }
+    const groups = groupEvents(list).slice(0, 12);
+    section.append(h('div', {class: 'scroll'}, h('table', {class: 'events'},
+      h('caption', null,
+        `The ${plural(list.length, 'most recent throttled event')}, grouped by key and reason (×N), most recent first.`),
+      h('thead', null, h('tr', null,
+        h('th', {scope: 'col'}, 'When (clock, UTC)'),
+        h('th', {scope: 'col'}, 'Operation'),
+        h('th', {scope: 'col'}, 'On'),
+        h('th', {scope: 'col', class: 'num'}, 'Partition'),
+        h('th', {scope: 'col'}, 'Key'),
+        h('th', {scope: 'col'}, 'Exception'),
+        h('th', {scope: 'col'}, 'Reasons'),
+        h('th', {scope: 'col', class: 'num'}, 'Count'))),
+      h('tbody', null, groups.map((g) => h('tr', null,
+        h('td', {class: 'mono'}, h('time', {datetime: new Date(g.newest).toISOString(),
+          text: g.oldest !== g.newest ? `${timeOfDay(g.oldest)} – ${timeOfDay(g.newest)}` : timeOfDay(g.newest)})),
+        h('td', null, g.e.operation, h('span', {class: 'sub', text: g.e.direction})),
+        h('td', null, g.e.index ? ['index ', h('span', {class: 'mono', text: g.e.index})] : 'table'),
+        h('td', {class: 'num'}, g.e.partition === null ? '—' : String(g.e.partition)),
+        h('td', {class: 'mono', text: keyName(g.e)}),
+        h('td', {class: 'mono', text: g.e.exception}),
+        h('td', null, (g.e.reasons || []).map(reasonTag)),
+        h('td', {class: 'num count', text: `×${num(g.n, 0)}`})))))));
+    return section;
+  }
+
+  /* ---- diagnosis ---- */
+
+  function diagnose(table, cap, data) {
+    const findings = [];
+    const hotNotes = [];
+    for (const {res, data: d} of data.resources) {
+      const hotParts = (res.partitions || []).filter((p) => p.hot);
+      for (const dir of DIRS) {
+        const consumed = (d[`consumed:${dir.key}`] || []).filter((p) => p.t >= data.start && p.t < data.end);
+        const peak = consumed.reduce((m, p) => Math.max(m, p.v), 0);
+        const limit = resourceLimit(res, dir);
+        for (const lim of LIMITS) {
+          const pts = d[`throttled:${dir.key}:${lim.key}`] || [];
+          const n = pts.filter((p) => p.t >= data.start && p.t < data.end).reduce((a, p) => a + p.v, 0);
+          if (!n)
+            continue;
+          const reason = reasonName(res, dir, lim);
+          const parts = [];
+          parts.push(h('strong', {text: `${plural(n, dir.noun.slice(0, -1))} to ${resourceLabel(res, table.name)}`}),
+            ` throttled in the last ${WINDOW_S} s with `, reasonTag(reason), ` — ${lim.what} was hit.`);
+          if (lim.cls === 'KeyRange') {
+            const hp = hotParts.filter((p) => p[dir.key].throttles > 0 || p.hot);
+            const range = (p) => `hash ${p.hash_range[0].slice(0, 4)}… – ${p.hash_range[1] === '10000000000000000' ? 'end' : `${p.hash_range[1].slice(0, 4)}…`}`;
+            if (hp.length === 1)
+              parts.push(' ', h('strong', {text: `Partition ${hp[0].index}`}), ` (${range(hp[0])}) is hot: it is limited to ` +
+                `${units(hp[0][dir.key].rate)} ${dir.unit}/s, while the ${resourceKindWord(res)} as a whole used at most ` +
+                `${units(peak)} of its ${limit ? units(limit.v) : '?'} ${dir.unit}/s.`);
+            else if (hp.length > 1)
+              parts.push(' ', h('strong', {text: `Partitions ${hp.map((p) => p.index).join(', ')}`}), ` are hot: each is limited to ` +
+                `${units(hp[0][dir.key].rate)} ${dir.unit}/s, while the ${resourceKindWord(res)} as a whole used at most ` +
+                `${units(peak)} of its ${limit ? units(limit.v) : '?'} ${dir.unit}/s.`);
+          } else if (limit) {
+            parts.push(` The ${resourceKindWord(res)} used up to ${units(peak)} ${dir.unit}/s against a limit of ` +
+              `${units(limit.v)} ${dir.unit}/s (${limit.what}).`);
+          }
+          const key = topThrottledKey(res, dir, data);
+          if (key && key.n >= 2)
+            parts.push(' Most throttled key: ', h('code', {class: 'key', text: key.name}), ` (${plural(key.n, 'throttle')}).`);
+          parts.push(' ', h('span', {class: 'fix'}, h('strong', null, 'Fix: '), `${lim.fix}.`));
+          findings.push({n, reason, node: h('li', null, parts)});
+        }
+      }
+      if (hotParts.length)
+        hotNotes.push(`${resourceLabel(res, table.name)}: ${hotParts.length === 1 ? 'partition' : 'partitions'} ` +
+          `${hotParts.map((p) => p.index).join(', ')}`);
+    }
+    findings.sort((a, b) => b.n - a.n);
+    return {findings, hotNotes};
+  }
+
+  function topThrottledKey(res, dir, data) {
+    const ci = insightsFor(data.insights, res);
+    if (ci && ci.most_throttled_keys && (ci.most_throttled_keys.partition_key || []).length) {
+      const e = ci.most_throttled_keys.partition_key[0];
+      return {name: e.partition_key, n: e.throttle_count};
+    }
+    const evs = ((data.events && data.events.events) || []).filter((e) => e.direction === dir.key);
+    const keys = eventKeys(evs, res);
+    return keys.length ? {name: keyName(keys[0]), n: keys[0].n} : null;
+  }
+
+  function diagnosisSection(table, cap, data) {
+    const {findings, hotNotes} = diagnose(table, cap, data);
+    const alert = findings.length > 0;
+    const section = h('section', {class: `diagnosis${alert ? ' alert' : ''}`, 'aria-labelledby': 'diag-h'});
+    if (alert) {
+      const head = findings[0];
+      state.headline = `Throttling on ${table.name}: ${head.reason}`;
+      section.append(h('h2', {id: 'diag-h'}, `Why ${table.name} throttles`), h('ul', null, findings.map((f) => f.node)));
+    } else {
+      state.headline = hotNotes.length ? `Hot partitions on ${table.name}` : `No throttling on ${table.name}`;
+      section.append(h('h2', {id: 'diag-h'}, `${table.name}: no throttling in the last ${WINDOW_S} s`),
+        h('p', null, hotNotes.length
+          ? `Hot, close to their own limit: ${hotNotes.join('; ')}.`
+          : 'Every partition is below its limit.'));
+    }
+    return section;
+  }
+
+  /* ---- a resource ---- */
+
+  function resourceSection(table, cap, entry, data) {
+    const {res, data: d, metricsOk} = entry;
+    const facts = [];
+    const mode = res.mode === 'PROVISIONED' ? 'provisioned' : 'on-demand';
+    const cp = (state.config && state.config.capacity) || {};
+    const tol = cp.key_range_tolerance_ppm ? ` + ${num(cp.key_range_tolerance_ppm / 1e4, 2)} %` : '';
+    facts.push(h('li', null, 'mode ', h('strong', {text: mode})));
+    const lw = resourceLimit(res, DIRS[0]);
+    const lr = resourceLimit(res, DIRS[1]);
+    if (lw && lr) {
+      let why = lw.what === lr.what ? lw.what : `writes: ${lw.what}; reads: ${lr.what}`;
+      if (why === 'on-demand: twice the previous peak')
+        why = `on-demand: 2 × previous peak of ${num(res.previous_peak.write, 0)} WCU/s · ${num(res.previous_peak.read, 0)} RCU/s${tol}`;
+      else if (why === 'provisioned' && cp.burst_seconds)
+        why = `provisioned, with up to ${num(cp.burst_seconds, 0)} s of unused capacity as burst`;
+      facts.push(h('li', null, `${resourceKindWord(res)} limit `,
+        h('strong', {text: `${units(lw.v)} WCU/s · ${units(lr.v)} RCU/s`}), ` (${why})`));
+    }
+    const pl = partitionLimit(res, DIRS[0]);
+    const plr = partitionLimit(res, DIRS[1]);
+    if (pl)
+      facts.push(h('li', null, 'per partition ', h('strong', {text: `${units(pl)} WCU/s · ${units(plr)} RCU/s`}),
+        cp.partition_write_rate ? ` (${num(cp.partition_write_rate, 0)} · ${num(cp.partition_read_rate, 0)}${tol})` : ''));
+    facts.push(h('li', null, 'consumed in the last minute ',
+      h('strong', {text: `${units(res.consumed_last_minute.write)} WCU · ${units(res.consumed_last_minute.read)} RCU`})));
+
+    const cols = chartLayout();
+    const charts = [];
+    for (const dir of DIRS) {
+      const limit = resourceLimit(res, dir);
+      const history = limit
+        ? recordLimit(`${table.name}/${res.kind}/${res.name}/${dir.key}`, cap.now_ms, limit.v, data.start)
+        : [];
+      charts.push(consumedChart({
+        res, dir, points: d[`consumed:${dir.key}`] || [], start: data.start, end: data.end,
+        limit, history, plimit: partitionLimit(res, dir), tableName: table.name,
+      }));
+    }
+    charts.push(throttleChart({res, data: d, start: data.start, end: data.end, tableName: table.name}));
+
+    const id = `res-${res.kind}-${res.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
+    return h('section', {class: 'resource', 'aria-labelledby': id},
+      h('div', {class: 'resource-head'},
+        h('span', {class: 'kind', text: res.kind === 'index' ? 'Global secondary index' : 'Table'}),
+        h('h2', {id}, res.kind === 'index' ? `${res.name} (on ${table.name})` : res.name)),
+      h('ul', {class: 'facts'}, facts),
+      metricsOk ? null : h('p', {class: 'notice'}, 'Per-second metrics are not available from this server; charts are empty.'),
+      h('div', {class: 'charts', style: {gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`}}, charts),
+      h('h3', null, 'Partitions'),
+      partitionsTable(res, table.name),
+      topKeys(res, table.name, data.insights, data.events));
+  }
+
+  function renderDetail(table, cap, data) {
+    const kids = [diagnosisSection(table, cap, data)];
+    for (const entry of data.resources)
+      kids.push(resourceSection(table, cap, entry, data));
+    kids.push(eventsSection(table.name, data.events));
+    replaceKeepingFocus($('detail'), kids);
+  }
+
+  /* ---- start ---- */
+
+  /* The URL's fragment names the selected table (#Orders), so a view can be
+   * bookmarked or shared. */
+  function selectFromHash() {
+    const fromHash = decodeURIComponent(location.hash.slice(1));
+    if (fromHash && fromHash !== state.selected) {
+      state.selected = fromHash;
+      state.chosen = true;
+      refreshNow();
+    }
+  }
+
+  function start() {
+    selectFromHash();
+    window.addEventListener('hashchange', selectFromHash);
+    for (const b of document.querySelectorAll('#clock-advance button'))
+      b.addEventListener('click', () => advance(Number(b.dataset.ms), b));
+    const pause = $('pause');
+    pause.addEventListener('click', () => {
+      state.paused = !state.paused;
+      pause.setAttribute('aria-pressed', state.paused ? 'true' : 'false');
+      pause.textContent = state.paused ? 'Resume updates' : 'Pause updates';
+      setStatus(state.paused ? 'Paused' : 'Live', state.paused ? 'paused' : null);
+      announce(state.paused ? 'Updates paused' : 'Updates resumed');
+      if (!state.paused)
+        refreshNow();
+    });
+    tick();
+  }
+
+  if (document.readyState === 'loading')
+    document.addEventListener('DOMContentLoaded', start);
+  else
+    start();
+})();

@@ -1,0 +1,183 @@
+/* The DynamoDB protocol endpoint; see api.h. */
+#include "server/dispatch.h"
+#include "ops/req.h"
+#include "ops/tables.h"
+#include "server/validate.h"
+#include "base/crc32.h"
+#include "cap/cap.h"
+#include "base/log.h"
+
+#include <stdio.h>
+
+typedef sl_err (*action_fn)(sl_req *);
+
+static const struct {
+  const char *name;
+  action_fn fn;
+  int flags;
+} ops[] = {
+#define X(name, func, flags) {#name, sl_action_##func, flags},
+#include "actions/actions.def"
+#undef X
+};
+
+static const char target_prefix[] = "DynamoDB_20120810.";
+
+static int find_op(sl_str target) {
+  sl_str prefix = SL_STR(target_prefix);
+  if (!sl_str_starts_with(target, prefix))
+    return -1;
+  sl_str name = sl_str_make(target.p + prefix.len, target.len - prefix.len);
+  for (size_t i = 0; i < SL_ARRAY_LEN(ops); i++)
+    if (sl_str_eq_c(name, ops[i].name))
+      return (int)i;
+  return -1;
+}
+
+/* 52 characters of [A-Z0-9], like the service's request ids: 5 random bits
+ * a character (32 of the 36 symbols), no division. */
+static void make_request_id(sl_app *app, char out[56]) {
+  static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  uint64_t r = 0;
+  for (int i = 0; i < 52; i++) {
+    if (i % 12 == 0)
+      r = sl_app_random(app);
+    out[i] = alphabet[r & 31];
+    r >>= 5;
+  }
+  out[52] = 0;
+}
+
+static size_t format_u32(uint32_t v, char *out) {
+  char tmp[12];
+  size_t n = 0;
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  for (size_t i = 0; i < n; i++)
+    out[i] = tmp[n - 1 - i];
+  out[n] = 0;
+  return n;
+}
+
+void sl_api_finish(sl_http_response *resp, const char *request_id, int status) {
+  resp->status = status;
+  if (resp->content_type.len == 0)
+    resp->content_type = SL_STR("application/x-amz-json-1.0");
+  uint32_t crc = sl_crc32(0, resp->body.p, resp->body.len);
+  /* The header values must outlive this call: keep them in static storage
+   * owned by this (single) loop thread until the server serialises them. */
+  static char crc_text[16];
+  static char id_text[56];
+  size_t crc_len = format_u32((uint32_t)crc, crc_text);
+  memcpy(id_text, request_id, 53);
+  resp->headers[resp->n_headers++] =
+      (sl_http_header){SL_STR("x-amzn-RequestId"), sl_str_make(id_text, 52)};
+  resp->headers[resp->n_headers++] =
+      (sl_http_header){SL_STR("x-amz-crc32"), sl_str_make(crc_text, crc_len)};
+}
+
+void sl_api_write_error(sl_http_response *resp, const sl_failure *f) {
+  sl_jw w;
+  resp->body.len = 0;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "__type");
+  sl_jw_str_c(&w, sl_err_type(f->code));
+  if (f->has_message) {
+    sl_jw_key_c(&w, sl_err_message_key(f->code));
+    sl_jw_str(&w, f->message);
+  }
+  if (f->extra.len) {
+    /* Extra members rendered by the caller: spliced in before the '}'. */
+    sl_buf_putc(&resp->body, ',');
+    sl_buf_puts(&resp->body, f->extra);
+  }
+  sl_jw_obj_end(&w);
+}
+
+static void reply_error(sl_app *app, sl_http_response *resp, const sl_failure *f,
+                        const char *request_id) {
+  sl_api_write_error(resp, f);
+  sl_api_finish(resp, request_id, sl_err_status(f->code));
+}
+
+void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) {
+  sl_req req;
+  memset(&req, 0, sizeof(req));
+  req.app = app;
+  req.arena = &app->arena;
+  sl_failure_init(&req.fail, req.arena);
+  make_request_id(app, req.request_id);
+  sl_req_metrics_begin(&req);
+  app->requests++;
+  /* A request sent as application/json is answered as application/json. */
+  hresp->content_type = sl_str_eq_c(sl_http_header_get(hreq, "content-type"), "application/json")
+                            ? SL_STR("application/json")
+                            : SL_STR("application/x-amz-json-1.0");
+
+  /* 1. The body must be JSON (an empty body is checked after the target). */
+  sl_json *body = NULL;
+  if (hreq->body.len > 0) {
+    sl_json_error jerr;
+    if (sl_json_parse(req.arena, hreq->body.p, hreq->body.len, &body, &jerr) != 0) {
+      sl_failf(&req.fail, SL_E_SERIALIZATION, NULL);
+      goto error;
+    }
+  }
+  /* 2. The target names an operation. */
+  int op = find_op(sl_http_header_get(hreq, "x-amz-target"));
+  if (op < 0) {
+    sl_failf(&req.fail, SL_E_UNKNOWN_OPERATION, NULL);
+    goto error;
+  }
+  req.op = (sl_op)op;
+  /* 3. The request is signed (any key and signature are accepted). */
+  sl_str auth = sl_http_header_get(hreq, "authorization");
+  if (auth.len == 0 && sl_http_header_get(hreq, "x-amz-security-token").len == 0) {
+    sl_failf(&req.fail, SL_E_MISSING_AUTHENTICATION_TOKEN,
+             "Request is missing Authentication Token");
+    goto error;
+  }
+  /* 4. The body is an object that validates against the model. */
+  if (!body || body->type != SL_JSON_OBJECT) {
+    sl_failf(&req.fail, SL_E_SERIALIZATION, NULL);
+    goto error;
+  }
+  req.body = body;
+  if (sl_api_validate(&req.fail, sl_str_c(ops[op].name), body) != SL_OK) {
+    /* TagResource checks its tags with its own texts before the model's
+     * constraints (live texts, tests/conformance/test_tags.py). */
+    if (req.op == SL_OP_TagResource && req.fail.code == SL_E_VALIDATION) {
+      sl_failure tag_fail;
+      sl_failure_init(&tag_fail, req.arena);
+      if (sl_tables_check_tags(&tag_fail, sl_json_get(body, "Tags")) != SL_OK)
+        req.fail = tag_fail;
+    }
+    goto error;
+  }
+
+  req.now_ms = sl_clock_now_ms(&app->clock);
+  /* The control plane has its own request rate (capacity-model.md §7): the
+   * un-modelled Coral availability throttle. */
+  if ((ops[op].flags & SL_OPF_CONTROL) && !sl_cap_control_admit(app->cap)) {
+    sl_failf(&req.fail, SL_E_THROTTLING, "Rate exceeded");
+    goto error;
+  }
+  /* Actions write the success body straight into the response buffer; an
+   * error discards it. */
+  hresp->body.len = 0;
+  sl_jw_init(&req.w, &hresp->body);
+  if (ops[op].fn(&req) != SL_OK) {
+    SL_ASSERT(req.fail.code != SL_OK);
+    goto error;
+  }
+  SL_ASSERT(req.fail.code == SL_OK);
+  sl_api_finish(hresp, req.request_id, 200);
+  sl_req_metrics_end(&req);
+  return;
+error:
+  reply_error(app, hresp, &req.fail, req.request_id);
+  sl_req_metrics_end(&req);
+}

@@ -1,0 +1,226 @@
+/* The HTTP endpoints of metrics/; see metrics_http.h. */
+#include "server/metrics_http.h"
+#include "base/json.h"
+#include "metrics/metrics.h"
+
+#include <stdlib.h>
+
+static void error(sl_http_response *resp, int status, const char *msg) {
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "error");
+  sl_jw_str_c(&w, msg);
+  sl_jw_obj_end(&w);
+  resp->status = status;
+  resp->content_type = SL_STR("application/json");
+}
+
+static int hexval(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/* The decoded value of query parameter 'name' (form encoding: %XX and '+'),
+ * or an empty slice; *present says whether it was there at all. */
+static sl_str query_get(sl_arena *a, sl_str query, const char *name, bool *present) {
+  size_t nlen = strlen(name);
+  const char *p = query.p, *end = query.p + query.len;
+  if (present)
+    *present = false;
+  while (p && p < end) {
+    const char *amp = memchr(p, '&', (size_t)(end - p));
+    const char *stop = amp ? amp : end;
+    const char *eq = memchr(p, '=', (size_t)(stop - p));
+    const char *kend = eq ? eq : stop;
+    if ((size_t)(kend - p) == nlen && memcmp(p, name, nlen) == 0) {
+      if (present)
+        *present = true;
+      const char *v = eq ? eq + 1 : stop;
+      char *out = sl_arena_alloc(a, (size_t)(stop - v) + 1);
+      size_t n = 0;
+      for (const char *q = v; q < stop; q++) {
+        if (*q == '+') {
+          out[n++] = ' ';
+        } else if (*q == '%' && stop - q >= 3 && hexval(q[1]) >= 0 && hexval(q[2]) >= 0) {
+          out[n++] = (char)(hexval(q[1]) * 16 + hexval(q[2]));
+          q += 2;
+        } else {
+          out[n++] = *q;
+        }
+      }
+      out[n] = 0;
+      return sl_str_make(out, n);
+    }
+    p = amp ? amp + 1 : NULL;
+  }
+  return SL_STR_NULL;
+}
+
+static bool parse_int(sl_str s, int64_t *out) {
+  if (s.len == 0 || s.len > 18)
+    return false;
+  int64_t v = 0;
+  for (size_t i = 0; i < s.len; i++) {
+    if (s.p[i] < '0' || s.p[i] > '9')
+      return false;
+    v = v * 10 + (s.p[i] - '0');
+  }
+  *out = v;
+  return true;
+}
+
+/* An ISO 8601 time or epoch milliseconds. */
+static bool parse_time(sl_str s, int64_t *ms) {
+  return parse_int(s, ms) || sl_time_parse_iso(s, ms);
+}
+
+/* Samples the provisioned capacity of every provisioned table and GSI. */
+static void sample_provisioned(sl_app *app) {
+  for (size_t i = 0; i < sl_catalog_count(app->catalog); i++) {
+    const sl_table *t = sl_catalog_at(app->catalog, i);
+    if (t->tp.billing != SL_BILLING_PROVISIONED)
+      continue;
+    sl_metrics_provisioned(app->metrics, t->name, SL_STR_NULL, t->tp.rcu, t->tp.wcu);
+    for (uint32_t j = 0; j < t->n_indexes; j++)
+      if (t->indexes[j].global)
+        sl_metrics_provisioned(app->metrics, t->name, t->indexes[j].name, t->indexes[j].tp.rcu,
+                               t->indexes[j].tp.wcu);
+  }
+}
+
+static void prometheus(sl_app *app, sl_http_response *resp) {
+  sample_provisioned(app);
+  resp->body.len = 0;
+  sl_metrics_write_prometheus(app->metrics, &resp->body);
+  resp->status = 200;
+  resp->content_type = SL_STR("text/plain; version=0.0.4; charset=utf-8");
+}
+
+static void datapoints(sl_app *app, sl_http_request *req, sl_http_response *resp) {
+  sl_arena *a = &app->arena;
+  sl_str table = query_get(a, req->query, "table", NULL);
+  sl_str metric_name = query_get(a, req->query, "metric", NULL);
+  sl_str index = query_get(a, req->query, "index", NULL);
+  sl_str operation = query_get(a, req->query, "operation", NULL);
+  bool has_period, has_start, has_end;
+  sl_str period_s = query_get(a, req->query, "period", &has_period);
+  sl_str start_s = query_get(a, req->query, "start", &has_start);
+  sl_str end_s = query_get(a, req->query, "end", &has_end);
+  int metric = sl_metrics_find(metric_name);
+  if (metric < 0) {
+    error(resp, 400, "metric must be a CloudWatch metric name, e.g. ConsumedReadCapacityUnits");
+    return;
+  }
+  if (table.len == 0 && metric != SL_M_USER_ERRORS) {
+    error(resp, 400, "table is required");
+    return;
+  }
+  int64_t period = 60, start, end = sl_clock_now_ms(&app->clock);
+  if (has_period && !parse_int(period_s, &period)) {
+    error(resp, 400, "period must be a number of seconds");
+    return;
+  }
+  if (has_end && !parse_time(end_s, &end)) {
+    error(resp, 400, "end must be an ISO 8601 time or epoch milliseconds");
+    return;
+  }
+  start = end - (period >= 60 ? 3600 * 1000 : 300 * 1000);
+  if (has_start && !parse_time(start_s, &start)) {
+    error(resp, 400, "start must be an ISO 8601 time or epoch milliseconds");
+    return;
+  }
+  if (metric == SL_M_PROVISIONED_READ || metric == SL_M_PROVISIONED_WRITE)
+    sample_provisioned(app);
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  const char *err = NULL;
+  if (!sl_metrics_write_datapoints(app->metrics, &w, table, index, operation, (sl_metric)metric,
+                                   period, start, end, &err)) {
+    error(resp, 400, err);
+    return;
+  }
+  resp->status = 200;
+  resp->content_type = SL_STR("application/json");
+}
+
+static void events(sl_app *app, sl_http_request *req, sl_http_response *resp) {
+  sl_str table = query_get(&app->arena, req->query, "table", NULL);
+  bool has_limit;
+  sl_str limit_s = query_get(&app->arena, req->query, "limit", &has_limit);
+  int64_t limit = 100;
+  if (has_limit && (!parse_int(limit_s, &limit) || limit < 1 || limit > SL_METRICS_EVENTS)) {
+    error(resp, 400, "limit must be 1..1000");
+    return;
+  }
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "now_ms");
+  sl_jw_int(&w, sl_clock_now_ms(&app->clock));
+  sl_jw_key_c(&w, "events");
+  sl_metrics_write_events(app->metrics, &w, table, (size_t)limit);
+  sl_jw_obj_end(&w);
+  resp->status = 200;
+  resp->content_type = SL_STR("application/json");
+}
+
+static void insights(sl_app *app, sl_str name, sl_http_request *req, sl_http_response *resp) {
+  if (!sl_catalog_get(app->catalog, name)) {
+    error(resp, 404, "no such table");
+    return;
+  }
+  bool has_minutes;
+  sl_str minutes_s = query_get(&app->arena, req->query, "minutes", &has_minutes);
+  int64_t minutes = 5;
+  if (has_minutes && (!parse_int(minutes_s, &minutes) || minutes < 1 || minutes > SL_CI_MINUTES)) {
+    error(resp, 400, "minutes must be 1..60");
+    return;
+  }
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "table");
+  sl_jw_str(&w, name);
+  sl_jw_key_c(&w, "now_ms");
+  sl_jw_int(&w, sl_clock_now_ms(&app->clock));
+  sl_jw_key_c(&w, "resources");
+  sl_metrics_write_insights(app->metrics, &w, name, (int)minutes);
+  sl_jw_obj_end(&w);
+  resp->status = 200;
+  resp->content_type = SL_STR("application/json");
+}
+
+bool sl_metrics_http_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) {
+  sl_str path = req->path;
+  sl_str tables = SL_STR("/_sluice/tables/"), suffix = SL_STR("/insights");
+  bool insights_path = sl_str_starts_with(path, tables) && path.len > tables.len + suffix.len &&
+                       memcmp(path.p + path.len - suffix.len, suffix.p, suffix.len) == 0;
+  if (!insights_path && !sl_str_eq_c(path, "/metrics") && !sl_str_eq_c(path, "/_sluice/metrics") &&
+      !sl_str_eq_c(path, "/_sluice/events"))
+    return false;
+  if (!sl_str_eq_c(req->method, "GET")) {
+    error(resp, 405, "method not allowed: use GET");
+    return true;
+  }
+  if (!app->metrics)
+    error(resp, 404, "metrics are off");
+  else if (insights_path)
+    insights(app, sl_str_make(path.p + tables.len, path.len - tables.len - suffix.len), req, resp);
+  else if (sl_str_eq_c(path, "/metrics"))
+    prometheus(app, resp);
+  else if (sl_str_eq_c(path, "/_sluice/metrics"))
+    datapoints(app, req, resp);
+  else
+    events(app, req, resp);
+  return true;
+}

@@ -1,0 +1,30 @@
+/*
+ * metrics_http.h — the HTTP face of metrics/ (metrics/metrics.h):
+ *
+ *   GET /metrics                          Prometheus text format 0.0.4
+ *   GET /_sluice/metrics?table=T&metric=M[&index=I][&operation=O]
+ *       [&period=60][&start=..][&end=..]  CloudWatch-style datapoints
+ *   GET /_sluice/events[?table=T][&limit=N]
+ *                                         recent throttle events, newest first
+ *   GET /_sluice/tables/{name}/insights[?minutes=N]
+ *                                         Contributor Insights top keys
+ *
+ * start and end are ISO 8601 times or epoch milliseconds; end defaults to
+ * now, start to end minus an hour (period >= 60) or five minutes (shorter
+ * periods, which read the per-second ring). Provisioned capacity gauges are
+ * sampled from the catalog when /metrics or /_sluice/metrics is read.
+ * Errors are {"error":"..."} with 400 or 404, like the rest of the admin API.
+ *
+ * Threads: the loop thread.
+ */
+#ifndef SL_ADMIN_METRICS_HTTP_H
+#define SL_ADMIN_METRICS_HTTP_H
+
+#include "server/app.h"
+#include "net/server.h"
+
+/* Answers the request if its path is one of the above (true), else leaves
+ * it alone (false). */
+bool sl_metrics_http_handle(sl_app *app, sl_http_request *req, sl_http_response *resp);
+
+#endif

@@ -1,0 +1,31 @@
+/* Request routing; see router.h. */
+#include "server/router.h"
+#include "server/admin.h"
+#include "server/dashboard.h"
+#include "server/dispatch.h"
+#include "ops/describe.h"
+
+void sl_router_handle(void *ctx, sl_http_request *req, sl_http_response *resp) {
+  sl_app *app = ctx;
+  sl_app_tick(app);
+  if (sl_admin_dashboard_path(req->path)) {
+    sl_admin_dashboard_handle(req, resp);
+  } else if (sl_str_starts_with(req->path, SL_STR("/_sluice/")) ||
+             sl_str_eq_c(req->path, "/metrics")) {
+    sl_admin_handle(app, req, resp);
+  } else if (sl_str_eq_c(req->method, "GET") && sl_str_eq_c(req->path, "/")) {
+    /* The service answers a health check on GET /. */
+    resp->status = 200;
+    resp->content_type = SL_STR("text/plain");
+    resp->body.len = 0;
+    sl_buf_printf(&resp->body, "healthy: dynamodb.%s.amazonaws.com ", app->cfg.region);
+  } else if (!sl_str_eq_c(req->method, "POST")) {
+    resp->status = 404;
+    resp->content_type = SL_STR("application/x-amz-json-1.0");
+    resp->body.len = 0;
+    sl_buf_puts(&resp->body, SL_STR("<UnknownOperationException/>\n"));
+  } else {
+    sl_api_handle(app, req, resp);
+  }
+  sl_arena_reset(&app->arena);
+}

@@ -1,0 +1,18 @@
+/*
+ * router.h — the one HTTP handler of `sluice serve`: routes each request to
+ * the DynamoDB API (POST / with X-Amz-Target), the admin JSON API
+ * (/_sluice/...), Prometheus metrics (GET /metrics) or the dashboard
+ * (GET /dashboard), and resets the request arena afterwards.
+ *
+ * Threads: the loop thread.
+ */
+#ifndef SL_ADMIN_ROUTER_H
+#define SL_ADMIN_ROUTER_H
+
+#include "server/app.h"
+#include "net/server.h"
+
+/* sl_http_handler with ctx = sl_app*. */
+void sl_router_handle(void *ctx, sl_http_request *req, sl_http_response *resp);
+
+#endif
