@@ -36,6 +36,7 @@
  * absent; a table with none gets []); ConsumedCapacity is a list with one
  * entry per RequestItems key.
  */
+#include "actions/actions.h"
 #include "ops/batch.h"
 #include "ops/reads.h"
 #include "expr/expr.h"
@@ -237,7 +238,7 @@ sl_err sl_action_batch_get_item(sl_req *req) {
   sl_rcc rcc = sl_req_rcc(req->body);
 
   /* Read, price and admit each key in request order. */
-  if ((err = sl_store_begin(req->app->store, false, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_store_begin(req->env->store, false, &req->fail, &txn)) != SL_OK)
     return err;
   size_t bytes = 0;
   bool full = false;

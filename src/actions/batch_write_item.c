@@ -40,6 +40,7 @@
  * ConsumedCapacity is a list with one entry per RequestItems key, counting the
  * admitted writes.
  */
+#include "actions/actions.h"
 #include "ops/batch.h"
 #include "ops/write.h"
 
@@ -207,7 +208,7 @@ sl_err sl_action_batch_write_item(sl_req *req) {
   sl_rcc rcc = sl_req_rcc(req->body);
 
   /* Read, plan, price and admit each write in request order. */
-  if ((err = sl_store_begin(req->app->store, true, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_store_begin(req->env->store, true, &req->fail, &txn)) != SL_OK)
     return err;
   for (uint32_t i = 0; i < n; i++) {
     write_req *w = &reqs[i];

@@ -10,6 +10,7 @@
  * delay (0 by default: the first DescribeTable already sees ACTIVE); the
  * response always describes it as CREATING, as the service's does.
  */
+#include "actions/actions.h"
 #include "ops/describe.h"
 #include "ops/tables.h"
 #include "ops/throughput.h"
@@ -277,16 +278,16 @@ sl_err sl_action_create_table(sl_req *req) {
   sl_err err = build(req, t);
   if (err != SL_OK)
     goto out;
-  if (sl_catalog_get(req->app->catalog, t->name)) {
+  if (sl_catalog_get(req->env->catalog, t->name)) {
     err = sl_fail(req, SL_E_RESOURCE_IN_USE, "Table already exists: %.*s", SL_STR_FMT(t->name));
     goto out;
   }
-  const sl_cap_params *p = sl_cap_params_of(req->app->cap);
-  if ((int64_t)sl_catalog_count(req->app->catalog) >= p->max_tables) {
+  const sl_cap_params *p = sl_cap_params_of(req->env->cap);
+  if ((int64_t)sl_catalog_count(req->env->catalog) >= p->max_tables) {
     err = sl_fail(req, SL_E_LIMIT_EXCEEDED,
                   "Subscriber limit exceeded: You have exceeded the maximum number of tables "
                   "allowed (%lld) for the account in %s",
-                  (long long)p->max_tables, req->app->cfg.region);
+                  (long long)p->max_tables, req->env->region);
     goto out;
   }
   if ((err = sl_tp_check_quotas(req, t, NULL)) != SL_OK)
@@ -298,7 +299,7 @@ sl_err sl_action_create_table(sl_req *req) {
     t->indexes[i].status = SL_STATUS_CREATING;
     t->indexes[i].status_until_ms = (uint64_t)(req->now_ms + p->index_create_delay_ms);
   }
-  if ((err = sl_store_begin(req->app->store, true, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_store_begin(req->env->store, true, &req->fail, &txn)) != SL_OK)
     goto out;
   if ((err = sl_tables_identity(req, txn, t)) != SL_OK)
     goto out;
@@ -309,8 +310,8 @@ sl_err sl_action_create_table(sl_req *req) {
   txn = NULL;
   if (err != SL_OK)
     goto out;
-  sl_tables_attach_capacity(req->app, t);
-  sl_catalog_install(req->app->catalog, t);
+  sl_tables_attach_capacity(req->env, t);
+  sl_catalog_install(req->env->catalog, t);
   req->table = t;
   sl_jw_obj_begin(&req->w);
   sl_jw_key_c(&req->w, "TableDescription");

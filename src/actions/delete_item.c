@@ -10,6 +10,7 @@
  * Cost: the deleted item's size rounded up to 1 KB; deleting nothing costs
  * 1 unit; a failed condition costs too.
  */
+#include "actions/actions.h"
 #include "ops/conds.h"
 #include "ops/write.h"
 
@@ -33,7 +34,7 @@ sl_err sl_action_delete_item(sl_req *req) {
   sl_str rv = sl_req_str(req->body, "ReturnValues");
   if (rv.len && !sl_str_eq_c(rv, "NONE") && !sl_str_eq_c(rv, "ALL_OLD"))
     return sl_fail(req, SL_E_VALIDATION, "ReturnValues can only be ALL_OLD or NONE");
-  if ((err = sl_store_begin(req->app->store, true, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_store_begin(req->env->store, true, &req->fail, &txn)) != SL_OK)
     return err;
   if ((err = sl_store_item_get(txn, t, &kv, req->arena, &old, &found, NULL)) != SL_OK) {
     sl_store_abort(txn);

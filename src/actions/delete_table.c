@@ -6,6 +6,7 @@
  * is gone when the call returns. A table with deletion protection enabled
  * cannot be deleted.
  */
+#include "actions/actions.h"
 #include "ops/describe.h"
 #include "ops/indexes.h"
 #include "ops/tables.h"
@@ -25,14 +26,14 @@ sl_err sl_action_delete_table(sl_req *req) {
     return sl_fail(req, SL_E_VALIDATION,
                    "Resource cannot be deleted as it is currently protected against deletion. "
                    "Disable deletion protection first.");
-  if ((err = sl_tables_drop(req->app, t, &req->fail)) != SL_OK)
+  if ((err = sl_tables_drop(req->env, t, &req->fail)) != SL_OK)
     return err;
   sl_jw_obj_begin(&req->w);
   sl_jw_key_c(&req->w, "TableDescription");
   sl_describe_table(req, t, SL_STATUS_DELETING);
   sl_jw_obj_end(&req->w);
   req->table = NULL;
-  sl_tables_detach_capacity(req->app, t);
-  sl_catalog_remove(req->app->catalog, t->name);
+  sl_tables_detach_capacity(req->env, t);
+  sl_catalog_remove(req->env->catalog, t->name);
   return SL_OK;
 }

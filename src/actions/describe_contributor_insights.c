@@ -15,6 +15,7 @@
  * describing AlbumTitle-index of MusicCollection.
  * DynamoDB Local does not implement the operation.
  */
+#include "actions/actions.h"
 #include "ops/req.h"
 #include "metrics/metrics.h"
 
@@ -32,7 +33,7 @@ sl_err sl_action_describe_contributor_insights(sl_req *req) {
                      "Requested resource not found: Index: %.*s not found", SL_STR_FMT(index));
     has_sort = sl_key_has_range(&x->key);
   }
-  sl_ci_state st = sl_metrics_ci_get(req->app->metrics, t->name, index, sl_str_c(t->uuid));
+  sl_ci_state st = sl_metrics_ci_get(req->env->metrics, t->name, index, sl_str_c(t->uuid));
   bool enabled = st.mode != SL_CI_DISABLED;
 
   sl_jw *w = &req->w;

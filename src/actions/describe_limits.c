@@ -4,11 +4,12 @@
  * parameters (capacity-model.md §5). Pinned by
  * tests/conformance/test_describe_limits.py.
  */
+#include "actions/actions.h"
 #include "ops/req.h"
 #include "cap/cap.h"
 
 sl_err sl_action_describe_limits(sl_req *req) {
-  const sl_cap_params *p = sl_cap_params_of(req->app->cap);
+  const sl_cap_params *p = sl_cap_params_of(req->env->cap);
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "AccountMaxReadCapacityUnits");

@@ -2,6 +2,7 @@
  * DescribeTable — the table's description. Pinned by
  * tests/conformance/test_describe_table.py.
  */
+#include "actions/actions.h"
 #include "ops/describe.h"
 
 sl_err sl_action_describe_table(sl_req *req) {

@@ -6,6 +6,7 @@
  * AttributeName only while enabled: a disabled table reads the same as one
  * never configured (DDB-TABLE-144).
  */
+#include "actions/actions.h"
 #include "ops/ttl.h"
 
 sl_err sl_action_describe_time_to_live(sl_req *req) {

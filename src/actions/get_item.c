@@ -8,6 +8,7 @@
  * strongly consistent, half eventually consistent; a missing item still
  * costs the minimum.
  */
+#include "actions/actions.h"
 #include "ops/reads.h"
 #include "store/key.h"
 
@@ -31,7 +32,7 @@ sl_err sl_action_get_item(sl_req *req) {
   bool consistent = sl_req_bool(req->body, "ConsistentRead", false);
   sl_rcc rcc = sl_req_rcc(req->body);
 
-  if ((err = sl_store_begin(req->app->store, false, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_store_begin(req->env->store, false, &req->fail, &txn)) != SL_OK)
     return err;
   if ((err = sl_store_item_get(txn, t, &kv, req->arena, &item, &found, &size)) != SL_OK)
     goto out;

@@ -13,6 +13,7 @@
  * is an inference: every published example shows ENABLED entries only. DynamoDB Local does not
  * implement the operation.
  */
+#include "actions/actions.h"
 #include "ops/req.h"
 #include "metrics/metrics.h"
 
@@ -35,8 +36,8 @@ sl_err sl_action_list_contributor_insights(sl_req *req) {
     tok_index = sl_str_make(slash + 1, token.len - tok_table.len - 1);
   }
 
-  sl_metrics *m = req->app->metrics;
-  sl_catalog *cat = req->app->catalog;
+  sl_metrics *m = req->env->metrics;
+  sl_catalog *cat = req->env->catalog;
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "ContributorInsightsSummaries");

@@ -6,12 +6,13 @@
  * LastEvaluatedTableName is returned only when more tables follow, as the
  * service does.
  */
+#include "actions/actions.h"
 #include "ops/req.h"
 
 sl_err sl_action_list_tables(sl_req *req) {
   int64_t limit = sl_req_int(req->body, "Limit", 100);
   sl_str start = sl_req_str(req->body, "ExclusiveStartTableName");
-  sl_catalog *cat = req->app->catalog;
+  sl_catalog *cat = req->env->catalog;
   size_t i = start.len ? sl_catalog_upper_bound(cat, start) : 0;
   size_t n = sl_catalog_count(cat);
   sl_jw *w = &req->w;

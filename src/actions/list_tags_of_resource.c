@@ -2,6 +2,7 @@
  * ListTagsOfResource — the tags of a table addressed by its ARN.
  * Pinned by tests/conformance/test_tags.py.
  */
+#include "actions/actions.h"
 #include "ops/tables.h"
 
 sl_err sl_action_list_tags_of_resource(sl_req *req) {

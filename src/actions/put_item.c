@@ -12,6 +12,7 @@
  * item, evaluate the condition, price (a failed condition still costs),
  * admit (a throttle wins over a failed condition), then apply or fail.
  */
+#include "actions/actions.h"
 #include "ops/conds.h"
 #include "ops/write.h"
 
@@ -35,7 +36,7 @@ sl_err sl_action_put_item(sl_req *req) {
   sl_str rv = sl_req_str(req->body, "ReturnValues");
   if (rv.len && !sl_str_eq_c(rv, "NONE") && !sl_str_eq_c(rv, "ALL_OLD"))
     return sl_fail(req, SL_E_VALIDATION, "ReturnValues can only be ALL_OLD or NONE");
-  if ((err = sl_store_begin(req->app->store, true, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_store_begin(req->env->store, true, &req->fail, &txn)) != SL_OK)
     return err;
   if ((err = sl_store_item_get(txn, t, &kv, req->arena, &old, &found, NULL)) != SL_OK) {
     sl_store_abort(txn);

@@ -15,6 +15,7 @@
  * because sort keys longer than their key budget are stored cut (store/key.h)
  * and may sort approximately among themselves.
  */
+#include "actions/actions.h"
 #include "ops/pages.h"
 #include "ops/reads.h"
 #include "expr/expr.h"
@@ -196,7 +197,7 @@ sl_err sl_action_query(sl_req *req) {
   o.filter = filter_item;
   o.filter_ctx = &qf;
 
-  if ((err = sl_store_begin(req->app->store, false, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_store_begin(req->env->store, false, &req->fail, &txn)) != SL_OK)
     return err;
   if ((err = sl_page_read(req, txn, &o, &page)) != SL_OK)
     goto out;

@@ -13,6 +13,7 @@
  * [s * 2^64 / N, (s + 1) * 2^64 / N), so the segments cover every item exactly
  * once. Cost: the bytes *read* (not returned) per page, rounded up to 4 KB.
  */
+#include "actions/actions.h"
 #include "ops/pages.h"
 #include "ops/reads.h"
 #include "store/key.h"
@@ -91,7 +92,7 @@ sl_err sl_action_scan(sl_req *req) {
   o.exclusive_start = sl_buf_str(&start);
   sl_reads_page_opts(&ex, &o);
 
-  if ((err = sl_store_begin(req->app->store, false, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_store_begin(req->env->store, false, &req->fail, &txn)) != SL_OK)
     return err;
   if ((err = sl_page_read(req, txn, &o, &page)) != SL_OK)
     goto out;

@@ -7,6 +7,7 @@
  * service's own spelling, see api/tables.c). A key appears once: tagging an
  * existing key replaces its value.
  */
+#include "actions/actions.h"
 #include "ops/tables.h"
 
 sl_err sl_action_tag_resource(sl_req *req) {

@@ -29,6 +29,7 @@
  * for a missing one; ConsumedCapacity, one entry per table, with
  * ReadCapacityUnits.
  */
+#include "actions/actions.h"
 #include "ops/reads.h"
 #include "ops/txn.h"
 #include "base/log.h"
@@ -117,7 +118,7 @@ sl_err sl_action_transact_get_items(sl_req *req) {
   }
   sl_rcc rcc = sl_req_rcc(req->body);
 
-  if ((err = sl_store_begin(req->app->store, false, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_store_begin(req->env->store, false, &req->fail, &txn)) != SL_OK)
     return err;
   sl_transact_charges *ch = SL_NEW_ARRAY(req->arena, sl_transact_charges, n);
   size_t payload = 0;

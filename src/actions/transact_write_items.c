@@ -53,6 +53,7 @@
  *    transaction-apis "Idempotency"; live observation of 4 write units, then
  *    2 read units, for a 1.5 KB item).
  */
+#include "actions/actions.h"
 #include "ops/conds.h"
 #include "ops/txn.h"
 #include "ops/write.h"
@@ -310,7 +311,7 @@ sl_err sl_action_transact_write_items(sl_req *req) {
   bool has_token = sl_req_has(req->body, "ClientRequestToken");
   uint8_t fp[16];
 
-  if ((err = sl_store_begin(req->app->store, true, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_store_begin(req->env->store, true, &req->fail, &txn)) != SL_OK)
     return err;
   if (has_token) {
     sl_transact_token_state state;

@@ -2,6 +2,7 @@
  * UntagResource — removes tags by key; a missing key is not an error.
  * Pinned by tests/conformance/test_tags.py.
  */
+#include "actions/actions.h"
 #include "ops/tables.h"
 
 sl_err sl_action_untag_resource(sl_req *req) {

@@ -16,6 +16,7 @@
  * inference, not a captured text. DynamoDB Local does not implement the
  * operation (UnknownOperationException).
  */
+#include "actions/actions.h"
 #include "ops/req.h"
 #include "metrics/metrics.h"
 
@@ -37,7 +38,7 @@ sl_err sl_action_update_contributor_insights(sl_req *req) {
   sl_ci_mode mode = !enable          ? SL_CI_DISABLED
                     : throttled_only ? SL_CI_THROTTLED_ONLY
                                      : SL_CI_ACCESSED_AND_THROTTLED;
-  sl_metrics_ci_set(req->app->metrics, t->name, index, sl_str_c(t->uuid), mode);
+  sl_metrics_ci_set(req->env->metrics, t->name, index, sl_str_c(t->uuid), mode);
 
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);

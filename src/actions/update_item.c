@@ -16,6 +16,7 @@
  * KB limit are checked on the result. UPDATED_OLD / UPDATED_NEW return exactly the updated paths,
  * nested (the expression module projects them).
  */
+#include "actions/actions.h"
 #include "ops/conds.h"
 #include "ops/write.h"
 
@@ -39,7 +40,7 @@ sl_err sl_action_update_item(sl_req *req) {
   if (ex.update && (err = sl_expr_update_check_keys(&ex.cx, ex.update, &t->key)) != SL_OK)
     return err;
   sl_str rv = sl_req_str(req->body, "ReturnValues");
-  if ((err = sl_store_begin(req->app->store, true, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_store_begin(req->env->store, true, &req->fail, &txn)) != SL_OK)
     return err;
   if ((err = sl_store_item_get(txn, t, &kv, req->arena, &old, &found, NULL)) != SL_OK) {
     sl_store_abort(txn);

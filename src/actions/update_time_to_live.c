@@ -7,6 +7,7 @@
  * does (not the DescribeTimeToLive shape). The rules and their order are
  * api/ttl.h's; the change is a new table version like UpdateTable's.
  */
+#include "actions/actions.h"
 #include "ops/tables.h"
 #include "ops/ttl.h"
 

@@ -73,7 +73,7 @@ typedef struct {
 } step_cost;
 
 /* Pays for one entry of 'cost_mu'; false when the index has no capacity now. */
-static bool pay(sl_app *app, sl_index *x, const sl_keyvals *ik, sl_arena *a, int64_t cost_mu,
+static bool pay(sl_env *env, sl_index *x, const sl_keyvals *ik, sl_arena *a, int64_t cost_mu,
                 step_cost *sc) {
   sl_cap_charge ch = {
       .res = x->cap, .dir = SL_CAP_WRITE, .hash = sl_key_hash(ik->hash), .cost_mu = cost_mu};
@@ -91,10 +91,10 @@ static bool pay(sl_app *app, sl_index *x, const sl_keyvals *ik, sl_arena *a, int
     if (sc->budget_mu == 0)
       return false;
     sc->budget_mu = sc->budget_mu > cost_mu ? sc->budget_mu - cost_mu : 0;
-    sl_cap_debit(app->cap, &ch, 1);
+    sl_cap_debit(env->cap, &ch, 1);
   } else {
     sl_cap_verdict v;
-    if (!sl_cap_admit(app->cap, &ch, 1, &v)) {
+    if (!sl_cap_admit(env->cap, &ch, 1, &v)) {
       sc->throttled = true;
       return false;
     }
@@ -105,7 +105,7 @@ static bool pay(sl_app *app, sl_index *x, const sl_keyvals *ik, sl_arena *a, int
 
 /* Writes the entries of rows[0..n) it can pay for; returns how many rows were
  * dealt with (in order). */
-static size_t copy_rows(sl_app *app, sl_txn *txn, const sl_table *t, sl_index *x, sl_arena *a,
+static size_t copy_rows(sl_env *env, sl_txn *txn, const sl_table *t, sl_index *x, sl_arena *a,
                         const row *rows, size_t n, step_cost *sc, sl_failure *f, sl_err *err) {
   size_t done = 0;
   for (; done < n; done++) {
@@ -124,7 +124,7 @@ static size_t copy_rows(sl_app *app, sl_txn *txn, const sl_table *t, sl_index *x
     if (sl_store_get(txn, SL_DB_ITEMS, sl_buf_str(&key), &existing))
       continue;
     size_t size = sl_item_size(&e);
-    if (!pay(app, x, &ik, a, sl_cost_write_mu(size), sc))
+    if (!pay(env, x, &ik, a, sl_cost_write_mu(size), sc))
       break;
     sl_buf_init(&val, a);
     sl_item_encode(&val, &e);
@@ -137,7 +137,7 @@ static size_t copy_rows(sl_app *app, sl_txn *txn, const sl_table *t, sl_index *x
       sl_buf_init(&sort, a);
       if (ik.range)
         sl_key_put_component(&sort, ik.range, SL_KEY_INDEX_SK_MAX);
-      sl_cap_note_bytes(app->cap, x->cap, sl_key_hash(ik.hash), sl_buf_str(&sort), (int64_t)size);
+      sl_cap_note_bytes(env->cap, x->cap, sl_key_hash(ik.hash), sl_buf_str(&sort), (int64_t)size);
     }
   }
   return done;
@@ -157,11 +157,11 @@ static size_t step_rows(const sl_index *x, int64_t now_ms) {
 }
 
 /* One step of the backfill of 'x'; true when it completed. */
-static bool step(sl_app *app, sl_table *t, sl_index *x, int64_t now_ms) {
+static bool step(sl_env *env, sl_table *t, sl_index *x, int64_t now_ms) {
   size_t max = step_rows(x, now_ms);
   if (max == 0)
     return false;
-  const sl_cap_params *p = sl_cap_params_of(app->cap);
+  const sl_cap_params *p = sl_cap_params_of(env->cap);
   sl_arena a;
   sl_arena_init(&a);
   sl_failure f;
@@ -176,13 +176,13 @@ static bool step(sl_app *app, sl_table *t, sl_index *x, int64_t now_ms) {
     sc.budget_mu = p->backfill_rate * since;
   }
   x->backfill_step_ms = (uint64_t)now_ms;
-  sl_err err = sl_store_begin(app->store, true, &f, &txn);
+  sl_err err = sl_store_begin(env->store, true, &f, &txn);
   if (err != SL_OK)
     goto out;
   bool end;
   row *rows = SL_NEW_ARRAY(&a, row, SL_BACKFILL_STEP_ITEMS);
   size_t n = read_rows(&a, txn, t, x, rows, max, &end);
-  size_t done = copy_rows(app, txn, t, x, &a, rows, n, &sc, &f, &err);
+  size_t done = copy_rows(env, txn, t, x, &a, rows, n, &sc, &f, &err);
   if (err != SL_OK || (done == 0 && n > 0))
     goto out; /* nothing to save: throttled at the first entry, or a storage error */
   end = end && done == n;
@@ -223,27 +223,27 @@ out:
   if (err != SL_OK)
     sl_warn("backfill of %.*s.%.*s: %.*s", SL_STR_FMT(t->name), SL_STR_FMT(x->name),
             SL_STR_FMT(f.message));
-  if (app->metrics) {
+  if (env->metrics) {
     uint64_t total = t->item_count > x->backfill_scanned ? t->item_count : x->backfill_scanned;
     double percent =
         completed || total == 0 ? 100.0 : 100.0 * (double)x->backfill_scanned / (double)total;
-    sl_metrics_backfill(app->metrics, t->name, x->name, sc.consumed_mu, sc.throttled ? 1 : 0,
+    sl_metrics_backfill(env->metrics, t->name, x->name, sc.consumed_mu, sc.throttled ? 1 : 0,
                         percent);
   }
   sl_arena_destroy(&a);
   return completed;
 }
 
-bool sl_backfill_tick(sl_app *app, int64_t now_ms) {
+bool sl_backfill_tick(sl_env *env, int64_t now_ms) {
   bool any = false;
-  for (size_t i = 0; i < sl_catalog_count(app->catalog); i++) {
-    sl_table *t = sl_catalog_at(app->catalog, i);
+  for (size_t i = 0; i < sl_catalog_count(env->catalog); i++) {
+    sl_table *t = sl_catalog_at(env->catalog, i);
     for (uint32_t j = 0; j < t->n_indexes; j++) {
       sl_index *x = &t->indexes[j];
       if (!x->online || x->status != SL_STATUS_CREATING || (int64_t)x->alloc_until_ms > now_ms)
         continue;
       x->backfilling = true; /* the resource-allocation phase is over */
-      any |= step(app, t, x, now_ms);
+      any |= step(env, t, x, now_ms);
     }
   }
   return any;

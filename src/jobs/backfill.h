@@ -3,7 +3,7 @@
  * items are copied into the new index on the clock, paying with the index's
  * write capacity (capacity-model.md §7, facts §10).
  *
- * Design: sl_backfill_tick (called by sl_app_tick) takes, for every online
+ * Design: sl_backfill_tick (called by sl_jobs_tick) takes, for every online
  * index past its resource-allocation phase, one bounded step: it reads the
  * next items of the table in key order after the index's cursor (at most
  * SL_BACKFILL_ITEMS_PER_MS items per millisecond of clock since its last step,
@@ -32,10 +32,10 @@
  *
  * Threads: the loop thread.
  */
-#ifndef SL_API_BACKFILL_H
-#define SL_API_BACKFILL_H
+#ifndef SL_JOBS_BACKFILL_H
+#define SL_JOBS_BACKFILL_H
 
-#include "server/app.h"
+#include "jobs/env.h"
 
 #define SL_BACKFILL_STEP_ITEMS 1000
 #define SL_BACKFILL_ITEMS_PER_MS 20
@@ -43,6 +43,6 @@
 
 /* One step of every backfill due at 'now_ms'; returns true if an index
  * became ACTIVE. */
-bool sl_backfill_tick(sl_app *app, int64_t now_ms);
+bool sl_backfill_tick(sl_env *env, int64_t now_ms);
 
 #endif

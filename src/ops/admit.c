@@ -110,12 +110,6 @@ _Static_assert((int)SL_METRICS_LIMIT_MAX_ON_DEMAND == (int)SL_LIMIT_MAX_ON_DEMAN
                    (int)SL_METRICS_LIMIT_KEY_RANGE == (int)SL_LIMIT_KEY_RANGE,
                "metrics and cap number limits alike");
 
-static const uint8_t op_flags[] = {
-#define X(name, func, flags) flags,
-#include "actions/actions.def"
-#undef X
-};
-
 static int64_t mono_us(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -216,7 +210,7 @@ static void charge_keys(sl_req *req, const sl_cap_charge *ch, sl_str *pk, sl_str
  * service (DG contributorinsights_HowItWorks). */
 static void note_ci(sl_req *req, const sl_cap_charge *ch, sl_str table, sl_str index,
                     bool throttled, const sl_str *pk, const sl_str *sk) {
-  sl_metrics *m = req->app->metrics;
+  sl_metrics *m = req->env->metrics;
   if (sl_metrics_ci_mode(m, table, index) == SL_CI_DISABLED)
     return;
   if (throttled && index.len && ch->dir == SL_CAP_WRITE)
@@ -235,7 +229,7 @@ static void note_consumed(sl_req *req, const sl_cap_charge *charges, size_t n) {
 #ifdef SL_METRICS_OFF
   return;
 #endif
-  sl_metrics *m = req->app->metrics;
+  sl_metrics *m = req->env->metrics;
   if (!m)
     return;
   sl_req_metrics *rm = &req->metrics;
@@ -277,7 +271,7 @@ static void note_throttled(sl_req *req, const sl_cap_charge *charges, size_t n,
 #ifdef SL_METRICS_OFF
   return;
 #endif
-  sl_metrics *m = req->app->metrics;
+  sl_metrics *m = req->env->metrics;
   if (!m)
     return;
   sl_err code;
@@ -294,7 +288,7 @@ static void note_throttled(sl_req *req, const sl_cap_charge *charges, size_t n,
     sl_str table, index, pk, sk;
     res_names(ch->res, &table, &index);
     charge_keys(req, ch, &pk, &sk);
-    sl_metrics_throttle_event(m, table, index, ch->dir == SL_CAP_WRITE, limits, sl_op_name(req->op),
+    sl_metrics_throttle_event(m, table, index, ch->dir == SL_CAP_WRITE, limits, req->op_name,
                               sl_err_name(code), pk, sk,
                               (int32_t)i == v->first_failed ? v->partition : -1);
     note_ci(req, ch, table, index, true, &pk, &sk);
@@ -307,7 +301,7 @@ static void note_verdict(sl_req *req, const sl_cap_verdict *v) {
 #ifdef SL_METRICS_OFF
   return;
 #endif
-  sl_metrics *m = req->app->metrics;
+  sl_metrics *m = req->env->metrics;
   if (!m)
     return;
   sl_err code;
@@ -326,7 +320,7 @@ static void note_verdict(sl_req *req, const sl_cap_verdict *v) {
         limits |= 1u << v->reasons[j].limit;
     sl_str table, index;
     res_names(r->res, &table, &index);
-    sl_metrics_throttle_event(m, table, index, r->dir == SL_CAP_WRITE, limits, sl_op_name(req->op),
+    sl_metrics_throttle_event(m, table, index, r->dir == SL_CAP_WRITE, limits, req->op_name,
                               sl_err_name(code), SL_STR_NULL, SL_STR_NULL,
                               i == 0 ? v->partition : -1);
   }
@@ -339,7 +333,7 @@ sl_err sl_req_throttled(sl_req *req, const sl_cap_verdict *v) {
 
 sl_err sl_req_admit(sl_req *req, const sl_cap_charge *charges, size_t n) {
   sl_cap_verdict v;
-  if (sl_cap_admit(req->app->cap, charges, n, &v)) {
+  if (sl_cap_admit(req->env->cap, charges, n, &v)) {
     note_consumed(req, charges, n);
     return SL_OK;
   }
@@ -348,7 +342,7 @@ sl_err sl_req_admit(sl_req *req, const sl_cap_charge *charges, size_t n) {
 }
 
 bool sl_req_admit_item(sl_req *req, const sl_cap_charge *charges, size_t n, sl_cap_verdict *out) {
-  if (sl_cap_admit(req->app->cap, charges, n, out)) {
+  if (sl_cap_admit(req->env->cap, charges, n, out)) {
     note_consumed(req, charges, n);
     return true;
   }
@@ -362,15 +356,15 @@ sl_err sl_req_fail_throttled(sl_req *req, const sl_cap_verdict *v) {
 
 sl_err sl_req_check(sl_req *req, const sl_cap_charge *charges, size_t n) {
   sl_cap_verdict v;
-  if (sl_cap_check(req->app->cap, charges, n, &v))
+  if (sl_cap_check(req->env->cap, charges, n, &v))
     return SL_OK;
-  sl_cap_record_throttle(req->app->cap, charges, n, &v);
+  sl_cap_record_throttle(req->env->cap, charges, n, &v);
   note_throttled(req, charges, n, &v);
   return fail_throttled(req, &v);
 }
 
 void sl_req_debit(sl_req *req, const sl_cap_charge *charges, size_t n) {
-  sl_cap_debit(req->app->cap, charges, n);
+  sl_cap_debit(req->env->cap, charges, n);
   note_consumed(req, charges, n);
 }
 
@@ -405,7 +399,7 @@ void sl_req_metrics_end(sl_req *req) {
 #ifdef SL_METRICS_OFF
   return;
 #endif
-  sl_metrics *m = req->app->metrics;
+  sl_metrics *m = req->env->metrics;
   if (!m)
     return;
   sl_req_metrics *rm = &req->metrics;
@@ -417,10 +411,10 @@ void sl_req_metrics_end(sl_req *req) {
   rm->n_used = 0;
   /* Table-level metrics are the data plane's (CloudWatch's Operation
    * dimension lists data operations only); before the operation is known
-   * req->op is 0, a control-plane operation. */
-  bool data = (unsigned)req->op < SL_OP__COUNT && !(op_flags[req->op] & SL_OPF_CONTROL);
+   * req->op_name is NULL and op_flags 0. */
+  bool data = req->op_name && !(req->op_flags & SL_OPF_CONTROL);
   sl_str table = data && req->table ? req->table->name : SL_STR_NULL;
   sl_outcome outcome = rm->throttled ? SL_OUTCOME_THROTTLED : outcome_of(req->fail.code);
-  sl_metrics_request(m, table, sl_op_name(req->op), outcome, mono_us() - rm->start_us,
+  sl_metrics_request(m, table, req->op_name ? req->op_name : "", outcome, mono_us() - rm->start_us,
                      rm->returned_items);
 }

@@ -5,7 +5,7 @@ sl_err sl_batch_table(sl_req *req, sl_str given, sl_table **out) {
   sl_str name = given;
   if (sl_str_starts_with(given, SL_STR("arn:")))
     name = sl_req_arn_table_name(req, given);
-  sl_table *t = name.len ? sl_catalog_get(req->app->catalog, name) : NULL;
+  sl_table *t = name.len ? sl_catalog_get(req->env->catalog, name) : NULL;
   if (!t || (t->status != SL_STATUS_ACTIVE && t->status != SL_STATUS_UPDATING))
     return sl_fail(req, SL_E_RESOURCE_NOT_FOUND, "Requested resource not found");
   if (!req->table)

@@ -27,8 +27,4 @@ sl_err sl_describe_parse_projection(sl_req *req, sl_table *t, const sl_json *pro
 /* The index ARN of this server. */
 sl_str sl_describe_index_arn(sl_table *t, sl_str index);
 
-/* Timed state changes (CREATING -> ACTIVE, ...) due by 'now'; returns true if
- * anything changed. Called before every request that reads tables. */
-bool sl_tables_advance(sl_app *app, int64_t now_ms);
-
 #endif

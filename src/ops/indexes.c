@@ -17,7 +17,7 @@ static const char msg_one_online[] =
     "or deleted simultaneously per table";
 #define IN_USE "Attempt to change a resource which is still in use: "
 
-static const sl_cap_params *params(sl_req *req) { return sl_cap_params_of(req->app->cap); }
+static const sl_cap_params *params(sl_req *req) { return sl_cap_params_of(req->env->cap); }
 
 /* Created by UpdateTable and still allocating resources (Backfilling false). */
 static bool allocating(const sl_index *x) {
@@ -209,7 +209,7 @@ static sl_err check_index_quota(sl_req *req, sl_str name, int64_t rcu, int64_t w
                  "The requested %sCapacityUnits for index %.*s, %lld, is above the per index "
                  "maximum for the account in %s. Per table maximum: %lld. Refer to the Amazon "
                  "DynamoDB Developer Guide for current limits and how to request higher limits.",
-                 what, SL_STR_FMT(name), (long long)v, req->app->cfg.region, (long long)max);
+                 what, SL_STR_FMT(name), (long long)v, req->env->region, (long long)max);
 }
 
 static sl_err apply_delete(sl_req *req, sl_table *t, const sl_json *a, sl_index_updates *out) {
@@ -538,7 +538,7 @@ sl_err sl_indexes_assign_ids(sl_req *req, sl_table *t) {
   if (!need)
     return SL_OK;
   sl_txn *txn;
-  sl_err err = sl_store_begin(req->app->store, true, &req->fail, &txn);
+  sl_err err = sl_store_begin(req->env->store, true, &req->fail, &txn);
   if (err != SL_OK)
     return err;
   for (uint32_t i = 0; err == SL_OK && i < t->n_indexes; i++)
@@ -553,9 +553,9 @@ sl_err sl_indexes_assign_ids(sl_req *req, sl_table *t) {
 
 void sl_indexes_committed(sl_req *req, sl_table *t, sl_index_updates *u) {
   if (u->created)
-    sl_tables_attach_capacity(req->app, t);
+    sl_tables_attach_capacity(req->env, t);
   if (u->release) {
-    sl_cap_res_free(req->app->cap, u->release);
+    sl_cap_res_free(req->env->cap, u->release);
     u->release = NULL;
   }
 }
@@ -567,87 +567,4 @@ sl_err sl_indexes_check_delete_table(sl_req *req, const sl_table *t) {
                      IN_USE "Cannot delete table while indexes are being created, updated, or "
                             "deleted.");
   return SL_OK;
-}
-
-/* ---- the end of a deletion ---- */
-
-static bool key_uses(const sl_key_schema *k, sl_str name) {
-  return sl_str_eq(k->hash, name) || (sl_key_has_range(k) && sl_str_eq(k->range, name));
-}
-
-/* Drops the definitions no key uses any more (the service prunes them when a
- * deleted index goes, DDB-TABLE-151). */
-static void prune_defs(sl_table *t) {
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < t->n_defs; i++) {
-    bool used = key_uses(&t->key, t->defs[i].name);
-    for (uint32_t j = 0; !used && j < t->n_indexes; j++)
-      used = key_uses(&t->indexes[j].key, t->defs[i].name);
-    if (used)
-      t->defs[n++] = t->defs[i];
-  }
-  t->n_defs = n;
-}
-
-/* Removes index j of the installed table 't': entries and record in one
- * transaction, then the new version replaces 't'. */
-static sl_err remove_index(sl_app *app, sl_table *t, uint32_t j, sl_failure *f) {
-  sl_table *nt = sl_table_clone(t);
-  const sl_index *x = &nt->indexes[j];
-  struct sl_cap_res *cap = x->cap;
-  uint8_t lo[4], hi[4];
-  sl_be32(lo, x->id);
-  sl_be32(hi, x->id + 1);
-  memmove(&nt->indexes[j], &nt->indexes[j + 1], (nt->n_indexes - j - 1) * sizeof(sl_index));
-  nt->n_indexes--;
-  prune_defs(nt);
-  nt->version = t->version + 1;
-  sl_txn *txn;
-  sl_err err = sl_store_begin(app->store, true, f, &txn);
-  if (err != SL_OK)
-    goto out;
-  err = sl_store_del_range(txn, SL_DB_ITEMS, sl_str_make((char *)lo, 4), sl_str_make((char *)hi, 4),
-                           NULL, f);
-  if (err == SL_OK)
-    err = sl_catalog_save(txn, nt, f);
-  if (err != SL_OK) {
-    sl_store_abort(txn);
-    goto out;
-  }
-  if ((err = sl_store_commit(txn, f)) != SL_OK)
-    goto out;
-  sl_catalog_install(app->catalog, nt); /* frees 't' */
-  nt = NULL;
-  /* Released at the Delete already, unless the server restarted since. */
-  if (cap)
-    sl_cap_res_free(app->cap, cap);
-out:
-  sl_table_free(nt);
-  return err;
-}
-
-bool sl_indexes_advance(sl_app *app, int64_t now_ms) {
-  bool changed = false;
-  sl_arena a;
-  sl_arena_init(&a);
-  sl_failure f;
-  sl_failure_init(&f, &a);
-  for (size_t i = 0; i < sl_catalog_count(app->catalog); i++) {
-    sl_table *t = sl_catalog_at(app->catalog, i);
-    for (uint32_t j = 0; j < t->n_indexes; j++) {
-      const sl_index *x = &t->indexes[j];
-      if (x->status != SL_STATUS_DELETING || (int64_t)x->status_until_ms > now_ms)
-        continue;
-      if (remove_index(app, t, j, &f) != SL_OK) {
-        sl_warn("table %.*s: cannot remove index %.*s yet: %.*s", SL_STR_FMT(t->name),
-                SL_STR_FMT(x->name), SL_STR_FMT(f.message));
-        break;
-      }
-      changed = true;
-      t = sl_catalog_at(app->catalog, i);
-      j = (uint32_t)-1; /* rescan the new version */
-    }
-  }
-  sl_arena_destroy(&a);
-  return changed;
 }

@@ -18,7 +18,7 @@
  *    table's items into it) and then ACTIVE; it may be deleted while
  *    Backfilling is true, not before;
  *  - a deleted index is DELETING for table_update_delay_ms; then its entries,
- *    capacity resource and catalog entry go (sl_indexes_advance), and the
+ *    capacity resource and catalog entry go (jobs/tables.h sl_indexes_advance), and the
  *    attribute definitions no key uses any more are pruned, as the service
  *    prunes them;
  *  - an Update changes ProvisionedThroughput (with the index's own decrease
@@ -72,9 +72,5 @@ void sl_indexes_committed(sl_req *req, sl_table *t, sl_index_updates *u);
  * ResourceInUseException "Attempt to change a resource which is still in use:
  * Cannot delete table while indexes are being created, updated, or deleted." */
 sl_err sl_indexes_check_delete_table(sl_req *req, const sl_table *t);
-
-/* On the clock (sl_app_tick): removes the indexes whose DELETING delay has
- * passed. Returns true if a table changed. */
-bool sl_indexes_advance(sl_app *app, int64_t now_ms);
 
 #endif

@@ -5,14 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char *const op_names[] = {
-#define X(name, func, flags) #name,
-#include "actions/actions.def"
-#undef X
-};
-
-const char *sl_op_name(sl_op op) { return (unsigned)op < SL_OP__COUNT ? op_names[op] : ""; }
-
 /* ---- members ---- */
 
 sl_str sl_req_str(const sl_json *obj, const char *member) {
@@ -97,13 +89,13 @@ sl_err sl_req_check_table_name(sl_req *req, sl_str name, const char *path) {
 }
 
 sl_str sl_req_table_arn(sl_req *req, sl_str name) {
-  return sl_arena_printf(req->arena, "arn:aws:dynamodb:%s:%s:table/%.*s", req->app->cfg.region,
-                         req->app->cfg.account_id, SL_STR_FMT(name));
+  return sl_arena_printf(req->arena, "arn:aws:dynamodb:%s:%s:table/%.*s", req->env->region,
+                         req->env->account_id, SL_STR_FMT(name));
 }
 
 sl_str sl_req_arn_table_name(sl_req *req, sl_str arn) {
-  sl_str prefix = sl_arena_printf(req->arena, "arn:aws:dynamodb:%s:%s:table/", req->app->cfg.region,
-                                  req->app->cfg.account_id);
+  sl_str prefix = sl_arena_printf(req->arena, "arn:aws:dynamodb:%s:%s:table/", req->env->region,
+                                  req->env->account_id);
   if (!sl_str_starts_with(arn, prefix))
     return SL_STR_NULL;
   sl_str rest = sl_str_make(arn.p + prefix.len, arn.len - prefix.len);
@@ -129,7 +121,7 @@ sl_err sl_req_table_of(sl_req *req, const sl_json *obj, const char *member, sl_l
     if (err != SL_OK)
       return err;
   }
-  sl_table *t = sl_catalog_get(req->app->catalog, name);
+  sl_table *t = sl_catalog_get(req->env->catalog, name);
   if (!t)
     goto not_found;
   if (how == SL_LOOKUP_DATA && t->status != SL_STATUS_ACTIVE && t->status != SL_STATUS_UPDATING)

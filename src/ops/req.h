@@ -2,38 +2,32 @@
  * req.h — one DynamoDB API request on its way through sluice, and the
  * helpers every action uses.
  *
- * Design (DESIGN.md "A request's way through"): api/dispatch.c reads the
+ * Design (DESIGN.md "A request's way through"): server/dispatch.c reads the
  * HTTP request, parses the JSON body into the request arena, validates it
- * against the service model (api/validate.h), and calls the operation's
- * sl_action_<op>(req). The action reads what it must, computes the new state
- * with a pure apply, prices it, asks the capacity engine to admit it, commits,
- * and writes its success body through req->w. On failure it returns the code
- * set with sl_fail(); dispatch discards any partial output and writes the
- * error (api/reply.c) — one function writes every error.
+ * against the service model (server/validate.h), and calls the operation's
+ * sl_action_<op>(req) (actions/actions.def). The action reads what it must,
+ * computes the new state with a pure apply, prices it, asks the capacity
+ * engine to admit it, commits, and writes its success body through req->w.
+ * On failure it returns the code set with sl_fail(); dispatch discards any
+ * partial output and writes the error (sl_dispatch_write_error, the one
+ * function that writes every error). The request reaches the server's state
+ * only through req->env (jobs/env.h).
  *
  * Memory: everything request-scoped lives in req->arena, reset after the
  * reply is written.
  * Threads: the loop thread.
  */
-#ifndef SL_API_REQ_H
-#define SL_API_REQ_H
+#ifndef SL_OPS_REQ_H
+#define SL_OPS_REQ_H
 
-#include "server/app.h"
+#include "jobs/env.h"
 #include "base/json.h"
 #include "cap/cap.h"
 #include "store/item.h"
 #include "store/items.h"
 
+/* What an operation is (actions/actions.def gives each its flags). */
 enum { SL_OPF_CONTROL = 1, SL_OPF_READ = 2, SL_OPF_WRITE = 4 };
-
-typedef enum {
-#define X(name, func, flags) SL_OP_##name,
-#include "actions/actions.def"
-#undef X
-  SL_OP__COUNT
-} sl_op;
-
-const char *sl_op_name(sl_op op);
 
 /* What a request leaves for metrics (api/throttle.c): units consumed per
  * resource and direction, summed over the request and recorded once at its
@@ -54,10 +48,11 @@ typedef struct {
 
 typedef struct sl_req sl_req;
 struct sl_req {
-  sl_app *app;
+  sl_env *env;
   sl_arena *arena;
   sl_failure fail;
-  sl_op op;
+  const char *op_name; /* "PutItem": the Operation dimension of metrics (static) */
+  unsigned op_flags;   /* SL_OPF_* */
   const sl_json *body; /* the validated request object */
   sl_jw w;             /* the success body (written into the HTTP response) */
   int64_t now_ms;
@@ -68,11 +63,6 @@ struct sl_req {
 
 /* Records a failure on the request and returns its code (STYLE.md). */
 #define sl_fail(req, code, ...) sl_failf(&(req)->fail, (code), __VA_ARGS__)
-
-/* Action prototypes. */
-#define X(name, func, flags) sl_err sl_action_##func(sl_req *req);
-#include "actions/actions.def"
-#undef X
 
 /* ---- request members (the validator has checked their JSON types) ---- */
 

@@ -5,81 +5,6 @@
 
 #include <stdio.h>
 
-void sl_tables_attach_capacity(sl_app *app, sl_table *t) {
-  bool has_lsi = false;
-  for (uint32_t i = 0; i < t->n_indexes; i++)
-    if (!t->indexes[i].global)
-      has_lsi = true;
-  if (!t->cap) {
-    sl_cap_res_init init = {.is_index = false,
-                            .name = t->name,
-                            .arn = t->arn,
-                            .tp = &t->tp,
-                            .has_lsi = has_lsi,
-                            .stored_bytes = t->size_bytes};
-    t->cap = sl_cap_res_new(app->cap, &init);
-  }
-  for (uint32_t i = 0; i < t->n_indexes; i++) {
-    sl_index *x = &t->indexes[i];
-    if (!x->global || x->cap)
-      continue;
-    sl_cap_res_init init = {.is_index = true,
-                            .name = x->name,
-                            .arn = x->arn,
-                            .tp = &x->tp,
-                            .stored_bytes = x->size_bytes};
-    x->cap = sl_cap_res_new(app->cap, &init);
-  }
-}
-
-void sl_tables_detach_capacity(sl_app *app, sl_table *t) {
-  if (t->cap) {
-    sl_cap_res_free(app->cap, t->cap);
-    t->cap = NULL;
-  }
-  for (uint32_t i = 0; i < t->n_indexes; i++) {
-    if (t->indexes[i].cap) {
-      sl_cap_res_free(app->cap, t->indexes[i].cap);
-      t->indexes[i].cap = NULL;
-    }
-  }
-}
-
-static void id_range(uint32_t id, uint8_t lo[4], uint8_t hi[4]) {
-  lo[0] = (uint8_t)(id >> 24);
-  lo[1] = (uint8_t)(id >> 16);
-  lo[2] = (uint8_t)(id >> 8);
-  lo[3] = (uint8_t)id;
-  uint32_t next = id + 1;
-  hi[0] = (uint8_t)(next >> 24);
-  hi[1] = (uint8_t)(next >> 16);
-  hi[2] = (uint8_t)(next >> 8);
-  hi[3] = (uint8_t)next;
-}
-
-sl_err sl_tables_drop(sl_app *app, sl_table *t, sl_failure *f) {
-  sl_txn *txn;
-  sl_err err = sl_store_begin(app->store, true, f, &txn);
-  if (err != SL_OK)
-    return err;
-  uint8_t lo[4], hi[4];
-  id_range(t->id, lo, hi);
-  err = sl_store_del_range(txn, SL_DB_ITEMS, sl_str_make((char *)lo, 4), sl_str_make((char *)hi, 4),
-                           NULL, f);
-  for (uint32_t i = 0; err == SL_OK && i < t->n_indexes; i++) {
-    id_range(t->indexes[i].id, lo, hi);
-    err = sl_store_del_range(txn, SL_DB_ITEMS, sl_str_make((char *)lo, 4),
-                             sl_str_make((char *)hi, 4), NULL, f);
-  }
-  if (err == SL_OK)
-    err = sl_catalog_erase(txn, t->name, f);
-  if (err != SL_OK) {
-    sl_store_abort(txn);
-    return err;
-  }
-  return sl_store_commit(txn, f);
-}
-
 sl_err sl_tables_check_tags(sl_failure *f, const sl_json *tags) {
   if (!tags || tags->type != SL_JSON_ARRAY)
     return SL_OK;
@@ -143,7 +68,7 @@ sl_err sl_tables_identity(sl_req *req, sl_txn *txn, sl_table *t) {
     err = sl_store_next_id(txn, &t->indexes[i].id, &req->fail);
   if (err != SL_OK)
     return err;
-  uint64_t a = sl_app_random(req->app), b = sl_app_random(req->app);
+  uint64_t a = sl_env_random(req->env), b = sl_env_random(req->env);
   /* A version-4 UUID. */
   snprintf(t->uuid, sizeof(t->uuid), "%08x-%04x-4%03x-%04x-%012llx", (unsigned)(a >> 32),
            (unsigned)(a >> 16) & 0xffff, (unsigned)a & 0xfff,
@@ -157,7 +82,7 @@ sl_err sl_tables_by_arn(sl_req *req, sl_table **out) {
     return sl_fail(req, SL_E_VALIDATION,
                    "Invalid TableArn: Invalid ResourceArn provided as input %.*s", SL_STR_FMT(arn));
   sl_str name = sl_req_arn_table_name(req, arn);
-  sl_table *t = name.len ? sl_catalog_get(req->app->catalog, name) : NULL;
+  sl_table *t = name.len ? sl_catalog_get(req->env->catalog, name) : NULL;
   if (!t)
     return sl_fail(req, SL_E_RESOURCE_NOT_FOUND,
                    "Requested resource not found: ResourcArn: %.*s not found", SL_STR_FMT(arn));
@@ -168,7 +93,7 @@ sl_err sl_tables_by_arn(sl_req *req, sl_table **out) {
 
 sl_err sl_tables_commit_version(sl_req *req, sl_table *old, sl_table *t) {
   sl_txn *txn;
-  sl_err err = sl_store_begin(req->app->store, true, &req->fail, &txn);
+  sl_err err = sl_store_begin(req->env->store, true, &req->fail, &txn);
   if (err != SL_OK)
     return err;
   t->version = old->version + 1;
@@ -178,6 +103,6 @@ sl_err sl_tables_commit_version(sl_req *req, sl_table *old, sl_table *t) {
   }
   if ((err = sl_store_commit(txn, &req->fail)) != SL_OK)
     return err;
-  sl_catalog_install(req->app->catalog, t);
+  sl_catalog_install(req->env->catalog, t);
   return SL_OK;
 }

@@ -1,19 +1,14 @@
 /*
  * tables.h — control-plane helpers shared by CreateTable, UpdateTable,
- * DeleteTable and the admin API: resource lifecycle in the capacity engine,
- * committing a new table version, tags.
+ * DeleteTable, the tagging operations and the admin API: committing a new
+ * table version, table identity, tags, tables by ARN. (Capacity resources
+ * and dropping a table are jobs/tables.h.)
  */
 #ifndef SL_API_TABLES_H
 #define SL_API_TABLES_H
 
+#include "jobs/tables.h"
 #include "ops/req.h"
-
-/* Creates the capacity resources of a table and its GSIs (after commit). */
-void sl_tables_attach_capacity(sl_app *app, sl_table *t);
-/* Releases them (table deleted, or replaced by a version without them). */
-void sl_tables_detach_capacity(sl_app *app, sl_table *t);
-/* Removes a table and all its items in one write transaction. */
-sl_err sl_tables_drop(sl_app *app, sl_table *t, sl_failure *f);
 
 /* The tag rules that come before the model's constraints, with their live
  * texts: key length 1..128, value length 0..256, no "aws:" prefix. */

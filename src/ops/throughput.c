@@ -19,7 +19,7 @@ sl_str sl_tp_long_date(sl_arena *a, int64_t epoch_ms) {
                          tm.tm_sec, tm.tm_hour < 12 ? "AM" : "PM");
 }
 
-static const sl_cap_params *params(sl_req *req) { return sl_cap_params_of(req->app->cap); }
+static const sl_cap_params *params(sl_req *req) { return sl_cap_params_of(req->env->cap); }
 
 sl_err sl_tp_set_provisioned(sl_req *req, const sl_throughput *old, sl_throughput *tp, int64_t rcu,
                              int64_t wcu) {
@@ -85,13 +85,13 @@ sl_err sl_tp_set_on_demand(sl_req *req, const char *what, sl_throughput *tp, con
                    "Subscriber limit exceeded: Requested MaxReadRequestUnits for "
                    "OnDemandThroughput for %s exceeds TableMaxReadCapacityUnits of the account in "
                    "region %s",
-                   what, req->app->cfg.region);
+                   what, req->env->region);
   if (w > p->table_quota_write)
     return sl_fail(req, SL_E_LIMIT_EXCEEDED,
                    "Subscriber limit exceeded: Requested MaxWriteRequestUnits for "
                    "OnDemandThroughput for %s exceeds TableMaxWriteCapacityUnits of the account in "
                    "region %s",
-                   what, req->app->cfg.region);
+                   what, req->env->region);
   if ((r < 1 && r != -1) || (w < 1 && w != -1))
     return sl_fail(req, SL_E_VALIDATION,
                    "One or more parameter values were invalid: MaxReadRequestUnits and "
@@ -112,13 +112,13 @@ sl_err sl_tp_set_warm(sl_req *req, const char *what, sl_str name, sl_throughput 
     return sl_fail(req, SL_E_LIMIT_EXCEEDED,
                    "Subscriber limit exceeded: Requested ReadUnitsPerSecond for WarmThroughput for "
                    "%s %.*s exceeds TableMaxReadCapacityUnits of the account in region %s",
-                   what, SL_STR_FMT(name), req->app->cfg.region);
+                   what, SL_STR_FMT(name), req->env->region);
   if (w > p->table_quota_write)
     return sl_fail(
         req, SL_E_LIMIT_EXCEEDED,
         "Subscriber limit exceeded: Requested WriteUnitsPerSecond for WarmThroughput for "
         "%s %.*s exceeds TableMaxWriteCapacityUnits of the account in region %s",
-        what, SL_STR_FMT(name), req->app->cfg.region);
+        what, SL_STR_FMT(name), req->env->region);
   /* Warm throughput can never be decreased (capacity-model.md §6). */
   if (r < tp->warm_read || w < tp->warm_write)
     return sl_fail(req, SL_E_VALIDATION,
@@ -161,18 +161,18 @@ sl_err sl_tp_check_quotas(sl_req *req, const sl_table *t, const sl_table *old) {
                      "The requested ReadCapacityUnits, %lld, is above the per table maximum for "
                      "the account in %s. Per table maximum: %lld. Refer to the Amazon DynamoDB "
                      "Developer Guide for current limits and how to request higher limits.",
-                     (long long)r, req->app->cfg.region, (long long)p->table_quota_read);
+                     (long long)r, req->env->region, (long long)p->table_quota_read);
     if (w > p->table_quota_write)
       return sl_fail(req, SL_E_LIMIT_EXCEEDED,
                      "The requested WriteCapacityUnits, %lld, is above the per table maximum for "
                      "the account in %s. Per table maximum: %lld. Refer to the Amazon DynamoDB "
                      "Developer Guide for current limits and how to request higher limits.",
-                     (long long)w, req->app->cfg.region, (long long)p->table_quota_write);
+                     (long long)w, req->env->region, (long long)p->table_quota_write);
   }
   /* Account quota: every provisioned table and GSI, with this table's new
    * version in place of the old one. */
   int64_t ar = 0, aw = 0;
-  sl_catalog *cat = req->app->catalog;
+  sl_catalog *cat = req->env->catalog;
   for (size_t i = 0; i < sl_catalog_count(cat); i++) {
     const sl_table *x = sl_catalog_at(cat, i);
     if (old && x == old)
@@ -191,7 +191,7 @@ sl_err sl_tp_check_quotas(sl_req *req, const sl_table *t, const sl_table *old) {
                    "the account in %s. Current ReadCapacityUnits reserved by the account: %lld. "
                    "Limit: %lld. Requested: %lld. Refer to the Amazon DynamoDB Developer Guide for "
                    "current limits and how to request higher limits.",
-                   req->app->cfg.region, (long long)(ar + old_r), (long long)p->account_quota_read,
+                   req->env->region, (long long)(ar + old_r), (long long)p->account_quota_read,
                    (long long)r);
   if (w > old_w && aw + w > p->account_quota_write)
     return sl_fail(req, SL_E_LIMIT_EXCEEDED,
@@ -199,7 +199,7 @@ sl_err sl_tp_check_quotas(sl_req *req, const sl_table *t, const sl_table *old) {
                    "the account in %s. Current WriteCapacityUnits reserved by the account: %lld. "
                    "Limit: %lld. Requested: %lld. Refer to the Amazon DynamoDB Developer Guide for "
                    "current limits and how to request higher limits.",
-                   req->app->cfg.region, (long long)(aw + old_w), (long long)p->account_quota_write,
+                   req->env->region, (long long)(aw + old_w), (long long)p->account_quota_write,
                    (long long)w);
   return SL_OK;
 }

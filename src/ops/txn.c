@@ -148,7 +148,7 @@ sl_err sl_transact_cancel(sl_req *req, const sl_transact_reason *r, size_t n) {
 /* ---- admission ---- */
 
 bool sl_transact_admit(sl_req *req, const sl_transact_charges *a, size_t n, sl_transact_reason *r) {
-  sl_cap *cap = req->app->cap;
+  sl_cap *cap = req->env->cap;
   bool *throttled = SL_NEW_ARRAY(req->arena, bool, n ? n : 1);
   bool all = true;
   sl_cap_verdict v;

@@ -93,103 +93,17 @@ void sl_write_plan_consumed(const sl_write_plan *p, sl_consumed *c) {
       sl_consumed_add_index(c, p->t->indexes[i].name, p->t->indexes[i].global, 0, p->index_mu[i]);
 }
 
-/* ---- item collections (see write.h) ---- */
-
-bool sl_table_has_lsi(const sl_table *t) {
-  for (uint32_t i = 0; i < t->n_indexes; i++)
-    if (!t->indexes[i].global)
-      return true;
-  return false;
-}
-
-int64_t sl_write_collection_share(sl_arena *a, const sl_table *t, const sl_item *it) {
-  if (!it)
-    return 0;
-  int64_t bytes = (int64_t)sl_item_size(it);
-  for (uint32_t i = 0; i < t->n_indexes; i++) {
-    sl_item e;
-    if (!t->indexes[i].global && sl_index_project(a, t, &t->indexes[i], it, &e))
-      bytes += (int64_t)sl_item_size(&e);
-  }
-  return bytes;
-}
-
-/* Sums the stored sizes of the entries whose keys start with 'prefix'. */
-static int64_t sum_prefix(sl_txn *txn, sl_str prefix) {
-  sl_cursor *c = sl_store_cursor(txn, SL_DB_ITEMS);
-  sl_str k, v;
-  int64_t bytes = 0;
-  for (bool ok = sl_cursor_seek(c, prefix, &k, &v); ok && sl_str_starts_with(k, prefix);
-       ok = sl_cursor_next(c, &k, &v)) {
-    size_t sz = 0;
-    if (sl_item_encoded_size(v.p, v.len, &sz))
-      bytes += (int64_t)sz;
-  }
-  sl_cursor_close(c);
-  return bytes;
-}
-
-/* The collection's size by reading it: its items, then its LSI entries. */
-static int64_t collection_scan(sl_txn *txn, const sl_table *t, const sl_av *pk, sl_arena *a) {
-  uint64_t hash = sl_key_hash(pk);
-  sl_buf b;
-  sl_buf_init(&b, a);
-  sl_key_put_prefix(&b, t->id, hash);
-  sl_key_put_component(&b, pk, SL_KEY_PK_MAX);
-  int64_t bytes = sum_prefix(txn, sl_buf_str(&b));
-  for (uint32_t i = 0; i < t->n_indexes; i++) {
-    if (t->indexes[i].global)
-      continue;
-    sl_buf_init(&b, a);
-    sl_key_put_prefix(&b, t->indexes[i].id, hash);
-    sl_key_put_component(&b, pk, SL_KEY_INDEX_PK_MAX);
-    bytes += sum_prefix(txn, sl_buf_str(&b));
-  }
-  return bytes;
-}
-
-sl_err sl_write_collection_change(sl_txn *txn, const sl_table *t, const sl_av *pk, int64_t delta,
-                                  int64_t max, int64_t *bytes_out, sl_arena *a, sl_failure *f) {
-  sl_buf key;
-  sl_buf_init(&key, a);
-  uint8_t id[4];
-  sl_be32(id, t->id);
-  sl_buf_puts(&key, SL_STR("ic"));
-  sl_buf_append(&key, id, 4);
-  sl_key_put_component(&key, pk, SL_KEY_PK_MAX);
-  sl_str val;
-  int64_t bytes;
-  if (sl_store_get(txn, SL_DB_META, sl_buf_str(&key), &val) && val.len == 8)
-    memcpy(&bytes, val.p, 8);
-  else
-    bytes = collection_scan(txn, t, pk, a);
-  if (delta > 0 && bytes + delta > max)
-    return sl_failf(f, SL_E_ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED, "Collection size exceeded.");
-  bytes = bytes + delta > 0 ? bytes + delta : 0;
-  if (bytes_out)
-    *bytes_out = bytes;
-  if (delta == 0)
-    return SL_OK;
-  return sl_store_put(txn, SL_DB_META, sl_buf_str(&key), sl_str_make((const char *)&bytes, 8), f);
-}
-
 sl_err sl_write_plan_apply(sl_req *req, sl_txn *txn, sl_write_plan *p) {
-  if (sl_table_has_lsi(p->t)) {
-    /* Checked before anything is written (write.h, item collections). */
-    int64_t delta = sl_write_collection_share(req->arena, p->t, p->item) -
-                    sl_write_collection_share(req->arena, p->t, p->old);
-    sl_err err = sl_write_collection_change(
-        txn, p->t, p->kv.hash, delta, sl_cap_params_of(req->app->cap)->item_collection_max_bytes,
-        &p->collection_bytes, req->arena, &req->fail);
-    if (err != SL_OK)
-      return err;
-    p->has_collection = true;
-  }
-  if (p->item)
-    return sl_store_item_put(txn, p->t, p->old, p->item, req->arena, &req->fail);
-  if (p->old)
-    return sl_store_item_delete(txn, p->t, p->old, req->arena, &req->fail);
-  return SL_OK;
+  sl_store_change c = {.t = p->t,
+                       .key = &p->kv,
+                       .old = p->old,
+                       .item = p->item,
+                       .collection_max =
+                           sl_cap_params_of(req->env->cap)->item_collection_max_bytes};
+  sl_err err = sl_store_apply(txn, &c, req->arena, &req->fail);
+  p->has_collection = c.has_collection;
+  p->collection_bytes = c.collection_bytes;
+  return err;
 }
 
 void sl_write_plan_committed(sl_req *req, sl_write_plan *p) {
@@ -197,7 +111,7 @@ void sl_write_plan_committed(sl_req *req, sl_write_plan *p) {
   int64_t delta =
       (int64_t)(p->item ? sl_item_size(p->item) : 0) - (int64_t)(p->old ? sl_item_size(p->old) : 0);
   if (delta && p->t->cap)
-    sl_cap_note_bytes(req->app->cap, p->t->cap, p->hash, p->sort_enc, delta);
+    sl_cap_note_bytes(req->env->cap, p->t->cap, p->hash, p->sort_enc, delta);
 }
 
 void sl_write_plan_write_collection(sl_jw *w, const sl_write_plan *p) {

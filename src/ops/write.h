@@ -12,18 +12,12 @@
  *  - transactional writes cost double.
  * A write whose condition failed still costs (the table part only).
  *
- * Item collections (facts §3): on a table with LSIs, all items of one
- * partition key plus their LSI entries form an item collection of at most
- * item_collection_max_bytes (10 GB). sl_write_plan_apply keeps each
- * collection's size in a counter record of the "meta" database (key "ic" |
- * table id | partition key component; 8 bytes, little-endian), in the same
- * transaction as the write, and refuses a write that would grow a collection
- * past the limit with ItemCollectionSizeLimitExceededException ("Collection
- * size exceeded."); writes that shrink it always pass. A counter missing (a
- * collection written before counters existed) is computed once by reading
- * the collection. Counters of a deleted table are left behind (table ids are
- * never reused). ReturnItemCollectionMetrics SIZE reports the collection
- * with SizeEstimateRangeGB [n, n + 1], n the whole gigabytes it holds (the
+ * Item collections (facts §3): sl_write_plan_apply hands the change to the
+ * store's write funnel (store/items.h), which keeps each collection's size
+ * and refuses growth past item_collection_max_bytes with
+ * ItemCollectionSizeLimitExceededException. ReturnItemCollectionMetrics SIZE
+ * reports the collection with SizeEstimateRangeGB [n, n + 1], n the whole
+ * gigabytes it holds (the
  * developer guide's example: [0.0, 1.0] for "between 0 and 1 gigabyte").
  *
  * Usage: sl_write_plan_init → sl_write_plan_price → sl_req_admit(plan charges)
@@ -87,14 +81,5 @@ struct sl_write_exprs;
 sl_err sl_write_plan_finish(sl_req *req, sl_txn *txn, sl_write_plan *p, bool cond_ok,
                             const struct sl_write_exprs *cond, const sl_item *old,
                             const sl_item *attrs);
-
-bool sl_table_has_lsi(const sl_table *t);
-/* Bytes an item adds to its item collection: its size plus its LSI entries. */
-int64_t sl_write_collection_share(sl_arena *a, const sl_table *t, const sl_item *it);
-/* Adds 'delta' bytes to the collection of partition key 'pk' in 'txn'
- * (refusing growth past 'max'); *bytes_out (may be NULL) gets its new size.
- * Used by sl_write_plan_apply and by writers outside requests (TTL). */
-sl_err sl_write_collection_change(sl_txn *txn, const sl_table *t, const sl_av *pk, int64_t delta,
-                                  int64_t max, int64_t *bytes_out, sl_arena *a, sl_failure *f);
 
 #endif

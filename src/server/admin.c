@@ -90,16 +90,16 @@ static void post_clock(sl_app *app, sl_http_request *req, sl_http_response *resp
 static void reset(sl_app *app, sl_http_response *resp) {
   sl_failure f;
   sl_failure_init(&f, &app->arena);
-  while (sl_catalog_count(app->catalog) > 0) {
-    sl_table *t = sl_catalog_at(app->catalog, 0);
-    if (sl_tables_drop(app, t, &f) != SL_OK) {
+  while (sl_catalog_count(app->env.catalog) > 0) {
+    sl_table *t = sl_catalog_at(app->env.catalog, 0);
+    if (sl_tables_drop(&app->env, t, &f) != SL_OK) {
       error(resp, 500, "reset failed: storage error");
       return;
     }
-    sl_tables_detach_capacity(app, t);
-    if (app->metrics)
-      sl_metrics_forget_table(app->metrics, t->name);
-    sl_catalog_remove(app->catalog, t->name);
+    sl_tables_detach_capacity(&app->env, t);
+    if (app->env.metrics)
+      sl_metrics_forget_table(app->env.metrics, t->name);
+    sl_catalog_remove(app->env.catalog, t->name);
   }
   resp->body.len = 0;
   sl_buf_puts(&resp->body, SL_STR("{}"));
@@ -109,7 +109,7 @@ static void reset(sl_app *app, sl_http_response *resp) {
 /* GET /_sluice/tables/{name}/capacity: the table and each GSI as the
  * capacity engine sees them (capacity-model.md §8). */
 static void table_capacity(sl_app *app, sl_str name, sl_http_response *resp) {
-  sl_table *t = sl_catalog_get(app->catalog, name);
+  sl_table *t = sl_catalog_get(app->env.catalog, name);
   if (!t) {
     error(resp, 404, "no such table");
     return;
@@ -125,10 +125,10 @@ static void table_capacity(sl_app *app, sl_str name, sl_http_response *resp) {
   sl_jw_key_c(&w, "resources");
   sl_jw_arr_begin(&w);
   if (t->cap)
-    sl_cap_res_write_json(app->cap, t->cap, &w);
+    sl_cap_res_write_json(app->env.cap, t->cap, &w);
   for (uint32_t i = 0; i < t->n_indexes; i++)
     if (t->indexes[i].cap)
-      sl_cap_res_write_json(app->cap, t->indexes[i].cap, &w);
+      sl_cap_res_write_json(app->env.cap, t->indexes[i].cap, &w);
   sl_jw_arr_end(&w);
   sl_jw_obj_end(&w);
   reply(resp, 200);
@@ -142,8 +142,8 @@ static void list_tables(sl_app *app, sl_http_response *resp) {
   sl_jw_obj_begin(&w);
   sl_jw_key_c(&w, "tables");
   sl_jw_arr_begin(&w);
-  for (size_t i = 0; i < sl_catalog_count(app->catalog); i++) {
-    sl_table *t = sl_catalog_at(app->catalog, i);
+  for (size_t i = 0; i < sl_catalog_count(app->env.catalog); i++) {
+    sl_table *t = sl_catalog_at(app->env.catalog, i);
     sl_jw_obj_begin(&w);
     sl_jw_key_c(&w, "name");
     sl_jw_str(&w, t->name);
@@ -195,9 +195,9 @@ static void config(sl_app *app, sl_http_response *resp) {
   sl_jw_key_c(&w, "clock");
   sl_jw_str_c(&w, sl_clock_mode_name(app->clock.mode));
   sl_jw_key_c(&w, "durable");
-  sl_jw_bool(&w, sl_store_durable(app->store));
+  sl_jw_bool(&w, sl_store_durable(app->env.store));
   sl_jw_key_c(&w, "capacity");
-  sl_cap_params_write_json(sl_cap_params_of(app->cap), &w);
+  sl_cap_params_write_json(sl_cap_params_of(app->env.cap), &w);
   sl_jw_obj_end(&w);
   reply(resp, 200);
 }

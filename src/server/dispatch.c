@@ -1,6 +1,6 @@
 /* The DynamoDB protocol endpoint; see api.h. */
 #include "server/dispatch.h"
-#include "ops/req.h"
+#include "actions/actions.h"
 #include "ops/tables.h"
 #include "server/validate.h"
 #include "base/crc32.h"
@@ -36,12 +36,12 @@ static int find_op(sl_str target) {
 
 /* 52 characters of [A-Z0-9], like the service's request ids: 5 random bits
  * a character (32 of the 36 symbols), no division. */
-static void make_request_id(sl_app *app, char out[56]) {
+static void make_request_id(sl_env *env, char out[56]) {
   static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
   uint64_t r = 0;
   for (int i = 0; i < 52; i++) {
     if (i % 12 == 0)
-      r = sl_app_random(app);
+      r = sl_env_random(env);
     out[i] = alphabet[r & 31];
     r >>= 5;
   }
@@ -106,10 +106,10 @@ static void reply_error(sl_app *app, sl_http_response *resp, const sl_failure *f
 void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) {
   sl_req req;
   memset(&req, 0, sizeof(req));
-  req.app = app;
+  req.env = &app->env;
   req.arena = &app->arena;
   sl_failure_init(&req.fail, req.arena);
-  make_request_id(app, req.request_id);
+  make_request_id(&app->env, req.request_id);
   sl_req_metrics_begin(&req);
   app->requests++;
   /* A request sent as application/json is answered as application/json. */
@@ -132,7 +132,8 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
     sl_failf(&req.fail, SL_E_UNKNOWN_OPERATION, NULL);
     goto error;
   }
-  req.op = (sl_op)op;
+  req.op_name = ops[op].name;
+  req.op_flags = (unsigned)ops[op].flags;
   /* 3. The request is signed (any key and signature are accepted). */
   sl_str auth = sl_http_header_get(hreq, "authorization");
   if (auth.len == 0 && sl_http_header_get(hreq, "x-amz-security-token").len == 0) {
@@ -149,7 +150,7 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
   if (sl_api_validate(&req.fail, sl_str_c(ops[op].name), body) != SL_OK) {
     /* TagResource checks its tags with its own texts before the model's
      * constraints (live texts, tests/conformance/test_tags.py). */
-    if (req.op == SL_OP_TagResource && req.fail.code == SL_E_VALIDATION) {
+    if (strcmp(req.op_name, "TagResource") == 0 && req.fail.code == SL_E_VALIDATION) {
       sl_failure tag_fail;
       sl_failure_init(&tag_fail, req.arena);
       if (sl_tables_check_tags(&tag_fail, sl_json_get(body, "Tags")) != SL_OK)
@@ -161,7 +162,7 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
   req.now_ms = sl_clock_now_ms(&app->clock);
   /* The control plane has its own request rate (capacity-model.md §7): the
    * un-modelled Coral availability throttle. */
-  if ((ops[op].flags & SL_OPF_CONTROL) && !sl_cap_control_admit(app->cap)) {
+  if ((ops[op].flags & SL_OPF_CONTROL) && !sl_cap_control_admit(app->env.cap)) {
     sl_failf(&req.fail, SL_E_THROTTLING, "Rate exceeded");
     goto error;
   }

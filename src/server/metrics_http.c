@@ -83,14 +83,14 @@ static bool parse_time(sl_str s, int64_t *ms) {
 
 /* Samples the provisioned capacity of every provisioned table and GSI. */
 static void sample_provisioned(sl_app *app) {
-  for (size_t i = 0; i < sl_catalog_count(app->catalog); i++) {
-    const sl_table *t = sl_catalog_at(app->catalog, i);
+  for (size_t i = 0; i < sl_catalog_count(app->env.catalog); i++) {
+    const sl_table *t = sl_catalog_at(app->env.catalog, i);
     if (t->tp.billing != SL_BILLING_PROVISIONED)
       continue;
-    sl_metrics_provisioned(app->metrics, t->name, SL_STR_NULL, t->tp.rcu, t->tp.wcu);
+    sl_metrics_provisioned(app->env.metrics, t->name, SL_STR_NULL, t->tp.rcu, t->tp.wcu);
     for (uint32_t j = 0; j < t->n_indexes; j++)
       if (t->indexes[j].global)
-        sl_metrics_provisioned(app->metrics, t->name, t->indexes[j].name, t->indexes[j].tp.rcu,
+        sl_metrics_provisioned(app->env.metrics, t->name, t->indexes[j].name, t->indexes[j].tp.rcu,
                                t->indexes[j].tp.wcu);
   }
 }
@@ -98,7 +98,7 @@ static void sample_provisioned(sl_app *app) {
 static void prometheus(sl_app *app, sl_http_response *resp) {
   sample_provisioned(app);
   resp->body.len = 0;
-  sl_metrics_write_prometheus(app->metrics, &resp->body);
+  sl_metrics_write_prometheus(app->env.metrics, &resp->body);
   resp->status = 200;
   resp->content_type = SL_STR("text/plain; version=0.0.4; charset=utf-8");
 }
@@ -142,7 +142,7 @@ static void datapoints(sl_app *app, sl_http_request *req, sl_http_response *resp
   sl_jw w;
   sl_jw_init(&w, &resp->body);
   const char *err = NULL;
-  if (!sl_metrics_write_datapoints(app->metrics, &w, table, index, operation, (sl_metric)metric,
+  if (!sl_metrics_write_datapoints(app->env.metrics, &w, table, index, operation, (sl_metric)metric,
                                    period, start, end, &err)) {
     error(resp, 400, err);
     return;
@@ -167,14 +167,14 @@ static void events(sl_app *app, sl_http_request *req, sl_http_response *resp) {
   sl_jw_key_c(&w, "now_ms");
   sl_jw_int(&w, sl_clock_now_ms(&app->clock));
   sl_jw_key_c(&w, "events");
-  sl_metrics_write_events(app->metrics, &w, table, (size_t)limit);
+  sl_metrics_write_events(app->env.metrics, &w, table, (size_t)limit);
   sl_jw_obj_end(&w);
   resp->status = 200;
   resp->content_type = SL_STR("application/json");
 }
 
 static void insights(sl_app *app, sl_str name, sl_http_request *req, sl_http_response *resp) {
-  if (!sl_catalog_get(app->catalog, name)) {
+  if (!sl_catalog_get(app->env.catalog, name)) {
     error(resp, 404, "no such table");
     return;
   }
@@ -194,7 +194,7 @@ static void insights(sl_app *app, sl_str name, sl_http_request *req, sl_http_res
   sl_jw_key_c(&w, "now_ms");
   sl_jw_int(&w, sl_clock_now_ms(&app->clock));
   sl_jw_key_c(&w, "resources");
-  sl_metrics_write_insights(app->metrics, &w, name, (int)minutes);
+  sl_metrics_write_insights(app->env.metrics, &w, name, (int)minutes);
   sl_jw_obj_end(&w);
   resp->status = 200;
   resp->content_type = SL_STR("application/json");
@@ -212,7 +212,7 @@ bool sl_metrics_http_handle(sl_app *app, sl_http_request *req, sl_http_response 
     error(resp, 405, "method not allowed: use GET");
     return true;
   }
-  if (!app->metrics)
+  if (!app->env.metrics)
     error(resp, 404, "metrics are off");
   else if (insights_path)
     insights(app, sl_str_make(path.p + tables.len, path.len - tables.len - suffix.len), req, resp);

@@ -1,5 +1,6 @@
 /* Items with their index entries; see items.h. */
 #include "store/items.h"
+#include "store/store_int.h"
 #include "base/log.h"
 #include "store/key.h"
 
@@ -119,8 +120,8 @@ static sl_err write_indexes(sl_txn *txn, const sl_table *t, const sl_item *old, 
   return SL_OK;
 }
 
-sl_err sl_store_item_put(sl_txn *txn, const sl_table *t, const sl_item *old, const sl_item *item,
-                         sl_arena *a, sl_failure *f) {
+static sl_err item_put(sl_txn *txn, const sl_table *t, const sl_item *old, const sl_item *item,
+                       sl_arena *a, sl_failure *f) {
   sl_keyvals kv;
   bool ok = sl_item_keyvals(item, &t->key, &kv);
   SL_ASSERT(ok);
@@ -135,8 +136,8 @@ sl_err sl_store_item_put(sl_txn *txn, const sl_table *t, const sl_item *old, con
   return err;
 }
 
-sl_err sl_store_item_delete(sl_txn *txn, const sl_table *t, const sl_item *old, sl_arena *a,
-                            sl_failure *f) {
+static sl_err item_delete(sl_txn *txn, const sl_table *t, const sl_item *old, sl_arena *a,
+                          sl_failure *f) {
   sl_keyvals kv;
   bool ok = sl_item_keyvals(old, &t->key, &kv);
   SL_ASSERT(ok);
@@ -146,6 +147,114 @@ sl_err sl_store_item_delete(sl_txn *txn, const sl_table *t, const sl_item *old, 
   sl_err err = sl_store_del(txn, SL_DB_ITEMS, sl_buf_str(&key), f);
   if (err == SL_OK && t->n_indexes)
     err = write_indexes(txn, t, old, NULL, a, f);
+  return err;
+}
+
+/* ---- item collections (see items.h) ---- */
+
+int64_t sl_store_collection_share(sl_arena *a, const sl_table *t, const sl_item *it) {
+  if (!it)
+    return 0;
+  int64_t bytes = (int64_t)sl_item_size(it);
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    sl_item e;
+    if (!t->indexes[i].global && sl_index_project(a, t, &t->indexes[i], it, &e))
+      bytes += (int64_t)sl_item_size(&e);
+  }
+  return bytes;
+}
+
+/* Sums the stored sizes of the entries whose keys start with 'prefix'. */
+static int64_t sum_prefix(sl_txn *txn, sl_str prefix) {
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_ITEMS);
+  sl_str k, v;
+  int64_t bytes = 0;
+  for (bool ok = sl_cursor_seek(c, prefix, &k, &v); ok && sl_str_starts_with(k, prefix);
+       ok = sl_cursor_next(c, &k, &v)) {
+    size_t sz = 0;
+    if (sl_item_encoded_size(v.p, v.len, &sz))
+      bytes += (int64_t)sz;
+  }
+  sl_cursor_close(c);
+  return bytes;
+}
+
+/* The collection's size by reading it: its items, then its LSI entries. */
+static int64_t collection_scan(sl_txn *txn, const sl_table *t, const sl_av *pk, sl_arena *a) {
+  uint64_t hash = sl_key_hash(pk);
+  sl_buf b;
+  sl_buf_init(&b, a);
+  sl_key_put_prefix(&b, t->id, hash);
+  sl_key_put_component(&b, pk, SL_KEY_PK_MAX);
+  int64_t bytes = sum_prefix(txn, sl_buf_str(&b));
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    if (t->indexes[i].global)
+      continue;
+    sl_buf_init(&b, a);
+    sl_key_put_prefix(&b, t->indexes[i].id, hash);
+    sl_key_put_component(&b, pk, SL_KEY_INDEX_PK_MAX);
+    bytes += sum_prefix(txn, sl_buf_str(&b));
+  }
+  return bytes;
+}
+
+static sl_err collection_change(sl_txn *txn, const sl_table *t, const sl_av *pk, int64_t delta,
+                                int64_t max, int64_t *bytes_out, sl_arena *a, sl_failure *f) {
+  sl_buf key;
+  sl_buf_init(&key, a);
+  uint8_t id[4];
+  sl_be32(id, t->id);
+  sl_buf_puts(&key, SL_STR("ic"));
+  sl_buf_append(&key, id, 4);
+  sl_key_put_component(&key, pk, SL_KEY_PK_MAX);
+  sl_str val;
+  int64_t bytes;
+  if (sl_store_get(txn, SL_DB_META, sl_buf_str(&key), &val) && val.len == 8)
+    memcpy(&bytes, val.p, 8);
+  else
+    bytes = collection_scan(txn, t, pk, a);
+  if (delta > 0 && bytes + delta > max)
+    return sl_failf(f, SL_E_ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED, "Collection size exceeded.");
+  bytes = bytes + delta > 0 ? bytes + delta : 0;
+  if (bytes_out)
+    *bytes_out = bytes;
+  if (delta == 0)
+    return SL_OK;
+  return sl_store_put(txn, SL_DB_META, sl_buf_str(&key), sl_str_make((const char *)&bytes, 8), f);
+}
+
+/* ---- the write funnel ---- */
+
+void sl_store_set_capture(sl_store *st, sl_store_capture_fn fn, void *ctx) {
+  sl__store_capture(st)->fn = fn;
+  sl__store_capture(st)->ctx = ctx;
+}
+
+sl_err sl_store_apply(sl_txn *txn, sl_store_change *c, sl_arena *a, sl_failure *f) {
+  const sl_table *t = c->t;
+  sl_err err = SL_OK;
+  c->has_collection = false;
+  c->collection_bytes = 0;
+  if (sl_table_has_lsi(t) && c->key) {
+    /* Checked before anything is written: a collection past its limit
+     * refuses the change whole. A change of nothing (a delete of a missing
+     * item) still reports the collection's size. */
+    sl_keyvals kv = *c->key;
+    int64_t delta =
+        sl_store_collection_share(a, t, c->item) - sl_store_collection_share(a, t, c->old);
+    int64_t max = c->collection_max > 0 ? c->collection_max : INT64_MAX;
+    if ((err = collection_change(txn, t, kv.hash, delta, max, &c->collection_bytes, a, f)) != SL_OK)
+      return err;
+    c->has_collection = true;
+  }
+  if (!c->old && !c->item)
+    return SL_OK;
+  err = c->item ? item_put(txn, t, c->old, c->item, a, f) : item_delete(txn, t, c->old, a, f);
+  if (err != SL_OK)
+    return err;
+  sl__store_capture_hook *h = sl__store_capture(sl__store_of(txn));
+  if (h->fn)
+    err = h->fn(h->ctx, txn, c, a, f);
   return err;
 }
 

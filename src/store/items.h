@@ -1,11 +1,37 @@
 /*
  * items.h — items of a table in LMDB, with their index entries.
  *
- * Design: the action layer reads the old item, computes the new one with a
- * pure apply, prices and admits it, and then calls sl_store_item_put or
- * sl_store_item_delete inside the same write transaction. These functions
- * write the base item and maintain every index entry (LSI and GSI) in that
- * transaction, so an item and its index entries can never disagree.
+ * Design: the write funnel. A writer (ops/write.c for every API write,
+ * batches and transactions included; jobs/ttl.c for expiry) reads the old
+ * item, computes the new one with a pure apply, prices and admits it, and
+ * then calls sl_store_apply inside the same write transaction: the one
+ * function that changes items. It sees the old and the new image together
+ * and, in that transaction, checks and keeps the item collection counter
+ * (tables with LSIs, below), writes or deletes the base item, maintains every
+ * index entry (LSI and GSI), and last calls the change-capture hook, so an
+ * item, its index entries, its collection size and whatever the hook records
+ * (DynamoDB Streams' change records) can never disagree, and no writer can
+ * change an item without the hook seeing it. The GSI backfill
+ * (jobs/backfill.c) writes index entries of items that do not change, and no
+ * other code writes the "items" database.
+ *
+ * Change capture: sl_store_set_capture registers one function, called by
+ * sl_store_apply after the item and its index entries are written, with the
+ * change (old and new image, table) and the transaction; an error it returns
+ * (storage full) fails the change and the writer aborts the transaction.
+ * No hook is set today; Streams will attach here.
+ *
+ * Item collections (facts §3): on a table with LSIs, all items of one
+ * partition key plus their LSI entries form an item collection of at most
+ * collection_max bytes (item_collection_max_bytes, 10 GB). sl_store_apply
+ * keeps each collection's size in a counter record of the "meta" database
+ * (key "ic" | table id | partition key component; 8 bytes, little-endian),
+ * in the same transaction as the write, and refuses a change that would grow
+ * a collection past the limit with ItemCollectionSizeLimitExceededException
+ * ("Collection size exceeded."); changes that shrink it always pass. A
+ * counter missing (a collection written before counters existed) is
+ * computed once by reading the collection. Counters of a deleted table are
+ * left behind (table ids are never reused).
  * Runtime counters (ItemCount, TableSizeBytes, IndexSizeBytes) are updated
  * only after the commit, with sl_store_item_account, so an aborted request
  * leaves them untouched.
@@ -43,13 +69,31 @@ void sl_store_item_key(sl_buf *b, const sl_table *t, const sl_keyvals *kv);
 sl_err sl_store_item_get(sl_txn *txn, const sl_table *t, const sl_keyvals *kv, sl_arena *a,
                          sl_item *out, bool *found, size_t *size_out);
 
-/* Writes 'item' over 'old' (the current version read in this transaction,
- * NULL if none), maintaining all index entries. */
-sl_err sl_store_item_put(sl_txn *txn, const sl_table *t, const sl_item *old, const sl_item *item,
-                         sl_arena *a, sl_failure *f);
-/* Deletes 'old' and its index entries. */
-sl_err sl_store_item_delete(sl_txn *txn, const sl_table *t, const sl_item *old, sl_arena *a,
-                            sl_failure *f);
+/* One item change: 'old' (the current version read in this transaction,
+ * NULL if none) becomes 'item' (NULL: deleted). */
+typedef struct {
+  const sl_table *t;
+  const sl_keyvals *key; /* the item's table key (of 'item', or of 'old' for a delete) */
+  const sl_item *old;
+  const sl_item *item;
+  int64_t collection_max; /* the item collection limit in bytes; 0: none */
+  /* out, tables with LSIs only */
+  bool has_collection;
+  int64_t collection_bytes; /* the item collection's size after the change */
+} sl_store_change;
+
+/* The change-capture hook (see above). */
+typedef sl_err (*sl_store_capture_fn)(void *ctx, sl_txn *txn, const sl_store_change *c, sl_arena *a,
+                                      sl_failure *f);
+void sl_store_set_capture(sl_store *st, sl_store_capture_fn fn, void *ctx);
+
+/* The write funnel: applies 'c' in 'txn' (collection counter, item, index
+ * entries, capture hook). */
+sl_err sl_store_apply(sl_txn *txn, sl_store_change *c, sl_arena *a, sl_failure *f);
+
+/* Bytes an item adds to its item collection: its size plus its LSI entries
+ * (0 for NULL). */
+int64_t sl_store_collection_share(sl_arena *a, const sl_table *t, const sl_item *it);
 
 /* After commit: applies the change old -> new (either may be NULL) to the
  * table's and indexes' ItemCount and size counters. */

@@ -89,3 +89,10 @@ uint8_t sl_table_attr_type(const sl_table *t, sl_str name) {
       return t->defs[i].type;
   return 0;
 }
+
+bool sl_table_has_lsi(const sl_table *t) {
+  for (uint32_t i = 0; i < t->n_indexes; i++)
+    if (!t->indexes[i].global)
+      return true;
+  return false;
+}

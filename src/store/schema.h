@@ -164,6 +164,8 @@ void sl_table_free(sl_table *t);
 sl_str sl_table_str(sl_table *t, sl_str s);
 
 const sl_index *sl_table_index(const sl_table *t, sl_str name);
+/* True when the table has a local secondary index (item collections). */
+bool sl_table_has_lsi(const sl_table *t);
 /* The type of a defined attribute, or 0. */
 uint8_t sl_table_attr_type(const sl_table *t, sl_str name);
 

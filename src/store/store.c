@@ -1,5 +1,6 @@
 /* The LMDB environment; see store.h for the design. */
 #include "store/store.h"
+#include "store/store_int.h"
 #include "base/log.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@ struct sl_txn {
 };
 
 struct sl_store {
+  sl__store_capture_hook capture; /* store/items.h: every item change */
   MDB_env *env;
   MDB_dbi dbi[3];
   bool durable;
@@ -290,3 +292,7 @@ sl_err sl_store_next_id(sl_txn *txn, uint32_t *out, sl_failure *f) {
     *out = id;
   return err;
 }
+
+sl__store_capture_hook *sl__store_capture(sl_store *st) { return &st->capture; }
+
+sl_store *sl__store_of(sl_txn *txn) { return txn->st; }

@@ -183,7 +183,7 @@ static void test_put_throttled_by_one_gsi(void) {
   }
   CHECK_INT(throttled, 1);
   CHECK(strstr(type, "ProvisionedThroughputExceededException") != NULL);
-  sl_metrics *m = s.app.metrics;
+  sl_metrics *m = s.app.env.metrics;
   CHECK_INT(around(m, "orders", "", "PutItem", SL_M_THROTTLED_REQUESTS).sum, 1);
   CHECK_INT(around(m, "orders", "gsb", "", SL_M_WRITE_THROTTLE_EVENTS).sum, 1);
   CHECK_INT(around(m, "orders", "gsb", "", SL_M_WRITE_PROVISIONED_THROTTLE_EVENTS).sum, 1);
@@ -226,7 +226,7 @@ static void test_user_errors(void) {
   CHECK_INT(call(&s, "GetItem", "{\"TableName\":\"nope\",\"Key\":{\"pk\":{\"S\":\"x\"}}}", type),
             400);
   CHECK_INT(call(&s, "NoSuchOperation", "{}", type), 400);
-  stats u = around(s.app.metrics, "", "", "", SL_M_USER_ERRORS);
+  stats u = around(s.app.env.metrics, "", "", "", SL_M_USER_ERRORS);
   CHECK_INT(u.sum, 2);
   server_close(&s);
 }
@@ -246,22 +246,22 @@ static void test_batch_rule(void) {
   CHECK_INT(st, 200);
   advance(&s, 1000);
   sl_app_tick(&s.app);
-  sl_table *t = sl_catalog_get(s.app.catalog, SL_STR("batch"));
+  sl_table *t = sl_catalog_get(s.app.env.catalog, SL_STR("batch"));
   CHECK(t && t->cap);
   if (!t || !t->cap)
     return;
   /* Spend the new table's burst (300 s of 2 WCU) but for two units. */
   sl_cap_charge drain = {.res = t->cap, .dir = SL_CAP_WRITE, .hash = 1, .cost_mu = 598000};
   sl_cap_verdict dv;
-  CHECK(sl_cap_admit(s.app.cap, &drain, 1, &dv));
+  CHECK(sl_cap_admit(s.app.env.cap, &drain, 1, &dv));
   /* One batch of 5 one-unit writes: the bucket admits while positive. */
   int events = 0;
   for (int round = 0; round < 2; round++) {
     sl_req req;
     memset(&req, 0, sizeof(req));
-    req.app = &s.app;
+    req.env = &s.app.env;
     req.arena = &s.app.arena;
-    req.op = SL_OP_BatchWriteItem;
+    req.op_name = "BatchWriteItem";
     req.table = t;
     sl_failure_init(&req.fail, req.arena);
     sl_req_metrics_begin(&req);
@@ -284,21 +284,23 @@ static void test_batch_rule(void) {
     if (round == 0) {
       /* Partial: some admitted, some throttled. */
       CHECK(admitted > 0 && throttled > 0);
-      CHECK_INT(
-          around(s.app.metrics, "batch", "", "BatchWriteItem", SL_M_THROTTLED_REQUESTS).datapoints,
-          0);
-      CHECK_INT(around(s.app.metrics, "batch", "", "", SL_M_WRITE_THROTTLE_EVENTS).sum, throttled);
+      CHECK_INT(around(s.app.env.metrics, "batch", "", "BatchWriteItem", SL_M_THROTTLED_REQUESTS)
+                    .datapoints,
+                0);
+      CHECK_INT(around(s.app.env.metrics, "batch", "", "", SL_M_WRITE_THROTTLE_EVENTS).sum,
+                throttled);
       /* One request: one sample of the units it consumed. */
-      stats c = around(s.app.metrics, "batch", "", "", SL_M_CONSUMED_WRITE);
+      stats c = around(s.app.env.metrics, "batch", "", "", SL_M_CONSUMED_WRITE);
       CHECK_INT(c.count, 1);
       CHECK_INT(c.sum, admitted);
       events = throttled;
     } else {
       /* The bucket is empty now: every item is throttled. */
       CHECK_INT(admitted, 0);
-      CHECK_INT(around(s.app.metrics, "batch", "", "BatchWriteItem", SL_M_THROTTLED_REQUESTS).sum,
-                1);
-      CHECK_INT(around(s.app.metrics, "batch", "", "", SL_M_WRITE_THROTTLE_EVENTS).sum, events + 5);
+      CHECK_INT(
+          around(s.app.env.metrics, "batch", "", "BatchWriteItem", SL_M_THROTTLED_REQUESTS).sum, 1);
+      CHECK_INT(around(s.app.env.metrics, "batch", "", "", SL_M_WRITE_THROTTLE_EVENTS).sum,
+                events + 5);
     }
   }
   server_close(&s);

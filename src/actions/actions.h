@@ -1,0 +1,19 @@
+/*
+ * actions.h — the operations sluice serves, one file each in actions/:
+ * src/actions/<func>.c defines sl_action_<func>(sl_req *), which reads the
+ * validated request (req->body), checks it in the service's order, runs it
+ * through the request services of ops/, and writes the reply into req->w.
+ *
+ * actions/actions.def lists them; it drives these prototypes and the
+ * dispatch table of server/dispatch.c.
+ */
+#ifndef SL_ACTIONS_ACTIONS_H
+#define SL_ACTIONS_ACTIONS_H
+
+#include "ops/req.h"
+
+#define X(name, func, flags) sl_err sl_action_##func(sl_req *req);
+#include "actions/actions.def"
+#undef X
+
+#endif

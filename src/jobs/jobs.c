@@ -1,0 +1,12 @@
+/* Background work on the clock; see jobs.h. */
+#include "jobs/jobs.h"
+#include "jobs/backfill.h"
+#include "jobs/tables.h"
+#include "jobs/ttl.h"
+
+void sl_jobs_tick(sl_env *env, int64_t now_ms) {
+  sl_tables_advance(env, now_ms);
+  sl_indexes_advance(env, now_ms);
+  sl_backfill_tick(env, now_ms);
+  sl_ttl_tick(env, now_ms);
+}

@@ -1,0 +1,206 @@
+/* Table and index lifecycle on the clock, and their capacity resources; see
+ * tables.h. */
+#include "jobs/tables.h"
+#include "base/log.h"
+#include "cap/cap.h"
+#include "store/key.h"
+
+#include <stdio.h>
+
+void sl_tables_attach_capacity(sl_env *env, sl_table *t) {
+  bool has_lsi = false;
+  for (uint32_t i = 0; i < t->n_indexes; i++)
+    if (!t->indexes[i].global)
+      has_lsi = true;
+  if (!t->cap) {
+    sl_cap_res_init init = {.is_index = false,
+                            .name = t->name,
+                            .arn = t->arn,
+                            .tp = &t->tp,
+                            .has_lsi = has_lsi,
+                            .stored_bytes = t->size_bytes};
+    t->cap = sl_cap_res_new(env->cap, &init);
+  }
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    sl_index *x = &t->indexes[i];
+    if (!x->global || x->cap)
+      continue;
+    sl_cap_res_init init = {.is_index = true,
+                            .name = x->name,
+                            .arn = x->arn,
+                            .tp = &x->tp,
+                            .stored_bytes = x->size_bytes};
+    x->cap = sl_cap_res_new(env->cap, &init);
+  }
+}
+
+void sl_tables_detach_capacity(sl_env *env, sl_table *t) {
+  if (t->cap) {
+    sl_cap_res_free(env->cap, t->cap);
+    t->cap = NULL;
+  }
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    if (t->indexes[i].cap) {
+      sl_cap_res_free(env->cap, t->indexes[i].cap);
+      t->indexes[i].cap = NULL;
+    }
+  }
+}
+
+static void id_range(uint32_t id, uint8_t lo[4], uint8_t hi[4]) {
+  lo[0] = (uint8_t)(id >> 24);
+  lo[1] = (uint8_t)(id >> 16);
+  lo[2] = (uint8_t)(id >> 8);
+  lo[3] = (uint8_t)id;
+  uint32_t next = id + 1;
+  hi[0] = (uint8_t)(next >> 24);
+  hi[1] = (uint8_t)(next >> 16);
+  hi[2] = (uint8_t)(next >> 8);
+  hi[3] = (uint8_t)next;
+}
+
+sl_err sl_tables_drop(sl_env *env, sl_table *t, sl_failure *f) {
+  sl_txn *txn;
+  sl_err err = sl_store_begin(env->store, true, f, &txn);
+  if (err != SL_OK)
+    return err;
+  uint8_t lo[4], hi[4];
+  id_range(t->id, lo, hi);
+  err = sl_store_del_range(txn, SL_DB_ITEMS, sl_str_make((char *)lo, 4), sl_str_make((char *)hi, 4),
+                           NULL, f);
+  for (uint32_t i = 0; err == SL_OK && i < t->n_indexes; i++) {
+    id_range(t->indexes[i].id, lo, hi);
+    err = sl_store_del_range(txn, SL_DB_ITEMS, sl_str_make((char *)lo, 4),
+                             sl_str_make((char *)hi, 4), NULL, f);
+  }
+  if (err == SL_OK)
+    err = sl_catalog_erase(txn, t->name, f);
+  if (err != SL_OK) {
+    sl_store_abort(txn);
+    return err;
+  }
+  return sl_store_commit(txn, f);
+}
+
+bool sl_tables_advance(sl_env *env, int64_t now_ms) {
+  bool changed = false;
+  size_t n = sl_catalog_count(env->catalog);
+  for (size_t i = 0; i < n; i++) {
+    sl_table *t = sl_catalog_at(env->catalog, i);
+    if ((t->status == SL_STATUS_CREATING || t->status == SL_STATUS_UPDATING) &&
+        (int64_t)t->status_until_ms <= now_ms) {
+      t->status = SL_STATUS_ACTIVE;
+      changed = true;
+    }
+    for (uint32_t j = 0; j < t->n_indexes; j++) {
+      sl_index *x = &t->indexes[j];
+      if ((x->status == SL_STATUS_CREATING || x->status == SL_STATUS_UPDATING) &&
+          (int64_t)x->status_until_ms <= now_ms) {
+        x->status = SL_STATUS_ACTIVE;
+        x->backfilling = false;
+        changed = true;
+      }
+    }
+    if (t->tp.warm_status == SL_STATUS_UPDATING && (int64_t)t->tp.warm_ready_ms <= now_ms) {
+      /* Warm throughput becomes ACTIVE: partitions pre-split and the
+       * previous peak raised (capacity-model.md §6). */
+      t->tp.warm_status = SL_STATUS_ACTIVE;
+      if (t->cap)
+        sl_cap_res_configure(env->cap, t->cap, &t->tp);
+      changed = true;
+    }
+    for (uint32_t j = 0; j < t->n_indexes; j++) {
+      sl_index *x = &t->indexes[j];
+      if (x->tp.warm_status == SL_STATUS_UPDATING && (int64_t)x->tp.warm_ready_ms <= now_ms) {
+        x->tp.warm_status = SL_STATUS_ACTIVE;
+        if (x->cap)
+          sl_cap_res_configure(env->cap, x->cap, &x->tp);
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+/* ---- the end of a deletion ---- */
+
+static bool key_uses(const sl_key_schema *k, sl_str name) {
+  return sl_str_eq(k->hash, name) || (sl_key_has_range(k) && sl_str_eq(k->range, name));
+}
+
+/* Drops the definitions no key uses any more (the service prunes them when a
+ * deleted index goes, DDB-TABLE-151). */
+static void prune_defs(sl_table *t) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < t->n_defs; i++) {
+    bool used = key_uses(&t->key, t->defs[i].name);
+    for (uint32_t j = 0; !used && j < t->n_indexes; j++)
+      used = key_uses(&t->indexes[j].key, t->defs[i].name);
+    if (used)
+      t->defs[n++] = t->defs[i];
+  }
+  t->n_defs = n;
+}
+
+/* Removes index j of the installed table 't': entries and record in one
+ * transaction, then the new version replaces 't'. */
+static sl_err remove_index(sl_env *env, sl_table *t, uint32_t j, sl_failure *f) {
+  sl_table *nt = sl_table_clone(t);
+  const sl_index *x = &nt->indexes[j];
+  struct sl_cap_res *cap = x->cap;
+  uint8_t lo[4], hi[4];
+  sl_be32(lo, x->id);
+  sl_be32(hi, x->id + 1);
+  memmove(&nt->indexes[j], &nt->indexes[j + 1], (nt->n_indexes - j - 1) * sizeof(sl_index));
+  nt->n_indexes--;
+  prune_defs(nt);
+  nt->version = t->version + 1;
+  sl_txn *txn;
+  sl_err err = sl_store_begin(env->store, true, f, &txn);
+  if (err != SL_OK)
+    goto out;
+  err = sl_store_del_range(txn, SL_DB_ITEMS, sl_str_make((char *)lo, 4), sl_str_make((char *)hi, 4),
+                           NULL, f);
+  if (err == SL_OK)
+    err = sl_catalog_save(txn, nt, f);
+  if (err != SL_OK) {
+    sl_store_abort(txn);
+    goto out;
+  }
+  if ((err = sl_store_commit(txn, f)) != SL_OK)
+    goto out;
+  sl_catalog_install(env->catalog, nt); /* frees 't' */
+  nt = NULL;
+  /* Released at the Delete already, unless the server restarted since. */
+  if (cap)
+    sl_cap_res_free(env->cap, cap);
+out:
+  sl_table_free(nt);
+  return err;
+}
+
+bool sl_indexes_advance(sl_env *env, int64_t now_ms) {
+  bool changed = false;
+  sl_arena a;
+  sl_arena_init(&a);
+  sl_failure f;
+  sl_failure_init(&f, &a);
+  for (size_t i = 0; i < sl_catalog_count(env->catalog); i++) {
+    sl_table *t = sl_catalog_at(env->catalog, i);
+    for (uint32_t j = 0; j < t->n_indexes; j++) {
+      const sl_index *x = &t->indexes[j];
+      if (x->status != SL_STATUS_DELETING || (int64_t)x->status_until_ms > now_ms)
+        continue;
+      if (remove_index(env, t, j, &f) != SL_OK) {
+        sl_warn("table %.*s: cannot remove index %.*s yet: %.*s", SL_STR_FMT(t->name),
+                SL_STR_FMT(x->name), SL_STR_FMT(f.message));
+        break;
+      }
+      changed = true;
+      t = sl_catalog_at(env->catalog, i);
+      j = (uint32_t)-1; /* rescan the new version */
+    }
+  }
+  sl_arena_destroy(&a);
+  return changed;
+}

@@ -1,0 +1,32 @@
+/*
+ * tables.h — the lifecycle of tables and indexes on the capacity clock, and
+ * their capacity resources.
+ *
+ *  - sl_tables_attach_capacity / detach: the capacity engine's resources of a
+ *    table and its GSIs (created after a table is committed or loaded,
+ *    released when it goes);
+ *  - sl_tables_drop: a table and all its items and index entries removed in
+ *    one write transaction;
+ *  - sl_tables_advance: timed state changes due by 'now' (CREATING/UPDATING
+ *    -> ACTIVE for tables and indexes, warm throughput UPDATING -> ACTIVE,
+ *    which re-configures the resource: capacity-model.md §6-7);
+ *  - sl_indexes_advance: the end of a GSI deletion (ops/indexes.h starts it):
+ *    once its DELETING delay has passed, its entries and catalog entry go in
+ *    one transaction, its resource is freed, and the attribute definitions no
+ *    key uses any more are pruned, as the service prunes them.
+ *
+ * Threads: the loop thread.
+ */
+#ifndef SL_JOBS_TABLES_H
+#define SL_JOBS_TABLES_H
+
+#include "jobs/env.h"
+
+void sl_tables_attach_capacity(sl_env *env, sl_table *t);
+void sl_tables_detach_capacity(sl_env *env, sl_table *t);
+sl_err sl_tables_drop(sl_env *env, sl_table *t, sl_failure *f);
+/* Returns true if anything changed. */
+bool sl_tables_advance(sl_env *env, int64_t now_ms);
+bool sl_indexes_advance(sl_env *env, int64_t now_ms);
+
+#endif
