@@ -37,6 +37,7 @@
  * entry per RequestItems key.
  */
 #include "actions/actions.h"
+#include "cap/charge.h"
 #include "ops/batch.h"
 #include "ops/reads.h"
 #include "expr/expr.h"
@@ -257,14 +258,8 @@ sl_err sl_action_batch_get_item(sl_req *req) {
       continue;
     }
     int64_t mu = sl_cost_read_mu(g->found ? size : 0, gt->consistent);
-    sl_cap_charge charge = {
-        .res = gt->t->cap, .dir = SL_CAP_READ, .hash = sl_key_hash(g->kv.hash), .cost_mu = mu};
-    if (g->kv.range) {
-      sl_buf b;
-      sl_buf_init(&b, req->arena);
-      sl_key_put_component(&b, g->kv.range, SL_KEY_SK_MAX);
-      charge.sort = sl_buf_str(&b);
-    }
+    sl_cap_charge charge =
+        sl_cap_charge_key(req->arena, gt->t->cap, SL_CAP_READ, g->kv.hash, g->kv.range, false, mu);
     sl_cap_verdict v;
     if (!sl_req_admit_item(req, &charge, 1, &v)) {
       if (n_throttled++ == 0)

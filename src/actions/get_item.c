@@ -9,6 +9,7 @@
  * costs the minimum.
  */
 #include "actions/actions.h"
+#include "cap/charge.h"
 #include "ops/reads.h"
 #include "store/key.h"
 
@@ -37,14 +38,8 @@ sl_err sl_action_get_item(sl_req *req) {
   if ((err = sl_store_item_get(txn, t, &kv, req->arena, &item, &found, &size)) != SL_OK)
     goto out;
   int64_t mu = sl_cost_read_mu(size, consistent);
-  sl_cap_charge charge = {
-      .res = t->cap, .dir = SL_CAP_READ, .hash = sl_key_hash(kv.hash), .cost_mu = mu};
-  if (kv.range) {
-    sl_buf b;
-    sl_buf_init(&b, req->arena);
-    sl_key_put_component(&b, kv.range, SL_KEY_SK_MAX);
-    charge.sort = sl_buf_str(&b);
-  }
+  sl_cap_charge charge =
+      sl_cap_charge_key(req->arena, t->cap, SL_CAP_READ, kv.hash, kv.range, false, mu);
   if ((err = sl_req_admit(req, &charge, 1)) != SL_OK)
     goto out;
   sl_jw *w = &req->w;

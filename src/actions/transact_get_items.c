@@ -30,6 +30,7 @@
  * ReadCapacityUnits.
  */
 #include "actions/actions.h"
+#include "cap/charge.h"
 #include "ops/reads.h"
 #include "ops/txn.h"
 #include "base/log.h"
@@ -129,14 +130,8 @@ sl_err sl_action_transact_get_items(sl_req *req) {
         SL_OK)
       goto out;
     int64_t mu = 2 * sl_cost_read_mu(a->found ? size : 0, true);
-    a->charge = (sl_cap_charge){
-        .res = a->t->cap, .dir = SL_CAP_READ, .hash = sl_key_hash(a->kv.hash), .cost_mu = mu};
-    if (a->kv.range) {
-      sl_buf b;
-      sl_buf_init(&b, req->arena);
-      sl_key_put_component(&b, a->kv.range, SL_KEY_SK_MAX);
-      a->charge.sort = sl_buf_str(&b);
-    }
+    a->charge =
+        sl_cap_charge_key(req->arena, a->t->cap, SL_CAP_READ, a->kv.hash, a->kv.range, false, mu);
     ch[i] = (sl_transact_charges){&a->charge, 1};
     tt.c[a->slot].table_read_mu += mu;
     if (a->found) {

@@ -54,6 +54,7 @@
  *    2 read units, for a 1.5 KB item).
  */
 #include "actions/actions.h"
+#include "cap/charge.h"
 #include "ops/conds.h"
 #include "ops/txn.h"
 #include "ops/write.h"
@@ -244,14 +245,8 @@ static sl_err replay(sl_req *req, sl_txn *txn, action *acts, size_t n, sl_transa
     if (err != SL_OK)
       return err;
     int64_t mu = 2 * sl_cost_read_mu(found ? size : 0, true);
-    a->read_charge = (sl_cap_charge){
-        .res = a->t->cap, .dir = SL_CAP_READ, .hash = sl_key_hash(a->kv.hash), .cost_mu = mu};
-    if (a->kv.range) {
-      sl_buf b;
-      sl_buf_init(&b, req->arena);
-      sl_key_put_component(&b, a->kv.range, SL_KEY_SK_MAX);
-      a->read_charge.sort = sl_buf_str(&b);
-    }
+    a->read_charge =
+        sl_cap_charge_key(req->arena, a->t->cap, SL_CAP_READ, a->kv.hash, a->kv.range, false, mu);
     ch[i] = (sl_transact_charges){&a->read_charge, 1};
     tt->c[a->slot].table_read_mu += mu;
   }

@@ -151,6 +151,11 @@ typedef struct {
   uint64_t hash; /* partition key hash (store/key.h) */
   sl_str sort;   /* encoded sort key component, may be empty */
   int64_t cost_mu;
+  /* The key values the charge is for (NULL when unknown: a page's placement
+   * before it is read), read by metrics, Contributor Insights and throttle
+   * events; the engine itself uses hash and sort only. Build charges with
+   * cap/charge.h. */
+  const struct sl_av *pk, *sk;
 } sl_cap_charge;
 
 #define SL_CAP_MAX_REASONS 16

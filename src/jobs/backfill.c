@@ -1,6 +1,7 @@
 /* GSI backfill on the clock; see backfill.h. Pinned by
  * tests/conformance/test_gsi_lifecycle.py and test_gsi_capacity.py. */
 #include "jobs/backfill.h"
+#include "cap/charge.h"
 #include "ops/req.h"
 #include "base/log.h"
 #include "cap/cap.h"
@@ -75,14 +76,7 @@ typedef struct {
 /* Pays for one entry of 'cost_mu'; false when the index has no capacity now. */
 static bool pay(sl_env *env, sl_index *x, const sl_keyvals *ik, sl_arena *a, int64_t cost_mu,
                 step_cost *sc) {
-  sl_cap_charge ch = {
-      .res = x->cap, .dir = SL_CAP_WRITE, .hash = sl_key_hash(ik->hash), .cost_mu = cost_mu};
-  if (ik->range) {
-    sl_buf b;
-    sl_buf_init(&b, a);
-    sl_key_put_component(&b, ik->range, SL_KEY_INDEX_SK_MAX);
-    ch.sort = sl_buf_str(&b);
-  }
+  sl_cap_charge ch = sl_cap_charge_key(a, x->cap, SL_CAP_WRITE, ik->hash, ik->range, true, cost_mu);
   if (!x->cap) {
     sc->consumed_mu += cost_mu;
     return true;
@@ -133,11 +127,8 @@ static size_t copy_rows(sl_env *env, sl_txn *txn, const sl_table *t, sl_index *x
     sc->entries++;
     sc->bytes += size;
     if (x->cap) {
-      sl_buf sort;
-      sl_buf_init(&sort, a);
-      if (ik.range)
-        sl_key_put_component(&sort, ik.range, SL_KEY_INDEX_SK_MAX);
-      sl_cap_note_bytes(env->cap, x->cap, sl_key_hash(ik.hash), sl_buf_str(&sort), (int64_t)size);
+      sl_cap_charge at = sl_cap_charge_key(a, x->cap, SL_CAP_WRITE, ik.hash, ik.range, true, 0);
+      sl_cap_note_bytes(env->cap, x->cap, at.hash, at.sort, (int64_t)size);
     }
   }
   return done;

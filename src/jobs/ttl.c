@@ -1,6 +1,7 @@
 /* The Time to Live expiry sweep; see ttl.h. Pinned by
  * tests/conformance/test_ttl.py. */
 #include "jobs/ttl.h"
+#include "cap/charge.h"
 #include "base/log.h"
 #include "base/num.h"
 #include "cap/cap.h"
@@ -103,12 +104,8 @@ static void account(sl_env *env, sl_table *t, const sweep_batch *b, sl_arena *a)
       continue;
     sl_keyvals kv;
     sl_item_keyvals(it, &t->key, &kv);
-    sl_buf sort;
-    sl_buf_init(&sort, a);
-    if (kv.range)
-      sl_key_put_component(&sort, kv.range, SL_KEY_SK_MAX);
-    sl_cap_note_bytes(env->cap, t->cap, sl_key_hash(kv.hash), sl_buf_str(&sort),
-                      -(int64_t)sl_item_size(it));
+    sl_cap_charge at = sl_cap_charge_key(a, t->cap, SL_CAP_WRITE, kv.hash, kv.range, false, 0);
+    sl_cap_note_bytes(env->cap, t->cap, at.hash, at.sort, -(int64_t)sl_item_size(it));
   }
   if (env->metrics && b->n)
     sl_metrics_ttl_deleted(env->metrics, t->name, (int64_t)b->n);

@@ -15,7 +15,7 @@
  */
 #include "ops/req.h"
 #include "metrics/metrics.h"
-#include "store/key.h"
+#include "cap/charge.h"
 
 #include <time.h>
 
@@ -132,77 +132,13 @@ static void res_names(const sl_cap_res *r, sl_str *table, sl_str *index) {
   *table = sl_str_make(arn.p + start, end - start);
 }
 
-/* Printable key values of a charge. The charge holds only the partition
- * key's hash and the encoded sort key, so they are looked for in the
- * request: every attribute value ({"S"|"N"|"B": ...}) in the body is a
- * candidate (Key, Item, ExpressionAttributeValues, batch entries alike) and
- * the one whose hash (and encoding) matches is the key. Only done for
- * throttles and for resources with Contributor Insights on. */
-typedef struct {
-  sl_arena *arena;
-  uint64_t hash;
-  sl_str sort;
-  sl_str pk, sk;
-  bool found_pk, found_sk;
-  int budget; /* candidates left */
-} key_search;
-
-static void key_candidate(key_search *ks, const sl_json *obj) {
-  sl_failure f;
-  sl_failure_init(&f, ks->arena);
-  sl_av av;
-  if (sl_av_from_json(&f, ks->arena, obj, &av) != SL_OK)
-    return;
-  /* B prints as the base64 text it was sent as; S and N as themselves. */
-  sl_str text = av.type == SL_AV_B ? obj->obj.members[0].value->str : av.s;
-  if (!ks->found_pk && sl_key_hash(&av) == ks->hash) {
-    ks->pk = text;
-    ks->found_pk = true;
-  }
-  if (!ks->found_sk && ks->sort.len) {
-    static const size_t budgets[] = {SL_KEY_SK_MAX, SL_KEY_INDEX_SK_MAX};
-    for (size_t i = 0; i < 2 && !ks->found_sk; i++) {
-      sl_buf b;
-      sl_buf_init(&b, ks->arena);
-      sl_key_put_component(&b, &av, budgets[i]);
-      if (sl_str_eq(sl_buf_str(&b), ks->sort)) {
-        ks->sk = text;
-        ks->found_sk = true;
-      }
-    }
-  }
-}
-
-static void key_walk(key_search *ks, const sl_json *v, int depth) {
-  if (!v || depth > 40 || ks->budget <= 0 || (ks->found_pk && (ks->found_sk || !ks->sort.len)))
-    return;
-  if (v->type == SL_JSON_ARRAY) {
-    for (size_t i = 0; i < v->arr.n; i++)
-      key_walk(ks, v->arr.items[i], depth + 1);
-    return;
-  }
-  if (v->type != SL_JSON_OBJECT)
-    return;
-  if (v->obj.n == 1 && v->obj.members[0].value->type == SL_JSON_STRING) {
-    sl_str t = v->obj.members[0].key;
-    if (sl_str_eq_c(t, "S") || sl_str_eq_c(t, "N") || sl_str_eq_c(t, "B")) {
-      ks->budget--;
-      key_candidate(ks, v);
-      return;
-    }
-  }
-  for (size_t i = 0; i < v->obj.n; i++)
-    key_walk(ks, v->obj.members[i].value, depth + 1);
-}
-
+/* Printable key values of a charge (cap/charge.h keeps them with it); a
+ * charge placed before its key is known (a page's admission) names the
+ * hash. */
 static void charge_keys(sl_req *req, const sl_cap_charge *ch, sl_str *pk, sl_str *sk) {
-  key_search ks = {.arena = req->arena, .hash = ch->hash, .sort = ch->sort, .budget = 4096};
-  key_walk(&ks, req->body, 0);
-  *pk = ks.pk;
-  *sk = ks.sk;
-  if (!ks.found_pk)
-    /* Not in the request (a page read from storage): name the hash. */
-    *pk = sl_arena_printf(req->arena, "hash:%016llx", (unsigned long long)ch->hash);
+  *pk = ch->pk ? sl_cap_key_text(req->arena, ch->pk)
+               : sl_arena_printf(req->arena, "hash:%016llx", (unsigned long long)ch->hash);
+  *sk = ch->sk ? sl_cap_key_text(req->arena, ch->sk) : SL_STR_NULL;
 }
 
 /* Contributor Insights: one access or throttle of a charge's key, if the

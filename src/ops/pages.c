@@ -1,5 +1,6 @@
 /* One page of a Query or Scan; see pages.h. */
 #include "ops/pages.h"
+#include "cap/charge.h"
 #include "base/log.h"
 #include "cap/cap.h"
 #include "store/key.h"
@@ -12,18 +13,10 @@ static const sl_key_schema *schema_of(const sl_table *t, const sl_index *x) {
 static void charge_for(sl_req *req, const sl_table *t, const sl_index *x, const sl_item *it,
                        sl_cap_charge *c) {
   sl_keyvals kv;
-  memset(c, 0, sizeof(*c));
-  c->res = x && x->global ? x->cap : t->cap;
-  c->dir = SL_CAP_READ;
+  sl_cap_res *res = x && x->global ? x->cap : t->cap;
   if (!sl_item_keyvals(it, schema_of(t, x), &kv))
-    return;
-  c->hash = sl_key_hash(kv.hash);
-  if (kv.range) {
-    sl_buf b;
-    sl_buf_init(&b, req->arena);
-    sl_key_put_component(&b, kv.range, x ? SL_KEY_INDEX_SK_MAX : SL_KEY_SK_MAX);
-    c->sort = sl_buf_str(&b);
-  }
+    kv.hash = kv.range = NULL;
+  *c = sl_cap_charge_key(req->arena, res, SL_CAP_READ, kv.hash, kv.range, x != NULL, 0);
 }
 
 static void copy_key_attrs(sl_item *dst, const sl_item *src, const sl_key_schema *k) {

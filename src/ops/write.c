@@ -2,7 +2,7 @@
 #include "ops/write.h"
 #include "ops/conds.h"
 #include "base/log.h"
-#include "store/key.h"
+#include "cap/charge.h"
 
 void sl_write_plan_init(sl_req *req, sl_write_plan *p, sl_table *t, const sl_keyvals *kv,
                         const sl_item *old, const sl_item *item) {
@@ -11,13 +11,9 @@ void sl_write_plan_init(sl_req *req, sl_write_plan *p, sl_table *t, const sl_key
   p->old = old;
   p->item = item;
   p->kv = *kv;
-  p->hash = sl_key_hash(kv->hash);
-  if (kv->range) {
-    sl_buf b;
-    sl_buf_init(&b, req->arena);
-    sl_key_put_component(&b, kv->range, SL_KEY_SK_MAX);
-    p->sort_enc = sl_buf_str(&b);
-  }
+  /* The table's charge, placed now and priced by sl_write_plan_price. */
+  p->charges[0] =
+      sl_cap_charge_key(req->arena, t->cap, SL_CAP_WRITE, p->kv.hash, p->kv.range, false, 0);
 }
 
 static int64_t index_entry_mu(size_t bytes) { return sl_cost_write_mu(bytes); }
@@ -66,23 +62,10 @@ void sl_write_plan_price(sl_req *req, sl_write_plan *p, bool transactional, bool
       /* A GSI write lands on the partition of the index key (the new one, or
        * the old one for a removal). */
       const sl_keyvals *ik = c->has ? &c->new_key : &c->old_key;
-      sl_cap_charge *gc = &p->charges[p->n_charges++];
-      gc->res = x->cap;
-      gc->dir = SL_CAP_WRITE;
-      gc->hash = sl_key_hash(ik->hash);
-      if (ik->range) {
-        sl_buf b;
-        sl_buf_init(&b, req->arena);
-        sl_key_put_component(&b, ik->range, SL_KEY_INDEX_SK_MAX);
-        gc->sort = sl_buf_str(&b);
-      }
-      gc->cost_mu = mu;
+      p->charges[p->n_charges++] =
+          sl_cap_charge_key(req->arena, x->cap, SL_CAP_WRITE, ik->hash, ik->range, true, mu);
     }
   }
-  tc->res = t->cap;
-  tc->dir = SL_CAP_WRITE;
-  tc->hash = p->hash;
-  tc->sort = p->sort_enc;
   tc->cost_mu = p->table_mu;
 }
 
@@ -111,7 +94,7 @@ void sl_write_plan_committed(sl_req *req, sl_write_plan *p) {
   int64_t delta =
       (int64_t)(p->item ? sl_item_size(p->item) : 0) - (int64_t)(p->old ? sl_item_size(p->old) : 0);
   if (delta && p->t->cap)
-    sl_cap_note_bytes(req->env->cap, p->t->cap, p->hash, p->sort_enc, delta);
+    sl_cap_note_bytes(req->env->cap, p->t->cap, p->charges[0].hash, p->charges[0].sort, delta);
 }
 
 void sl_write_plan_write_collection(sl_jw *w, const sl_write_plan *p) {

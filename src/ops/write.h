@@ -36,8 +36,6 @@ typedef struct {
   const sl_item *old;  /* current item, NULL if absent */
   const sl_item *item; /* new item, NULL for a delete */
   sl_keyvals kv;       /* the item's table key */
-  sl_str sort_enc;     /* encoded sort key component (partition placement) */
-  uint64_t hash;
   /* priced */
   int64_t table_mu; /* table + LSI units charged to the table resource */
   int64_t table_only_mu;

@@ -1,0 +1,26 @@
+/* Capacity charges from key values; see charge.h. */
+#include "cap/charge.h"
+#include "base/base64.h"
+#include "store/key.h"
+
+sl_cap_charge sl_cap_charge_key(sl_arena *a, sl_cap_res *res, sl_cap_dir dir, const sl_av *pk,
+                                const sl_av *sk, bool index, int64_t cost_mu) {
+  sl_cap_charge c = {.res = res, .dir = (uint8_t)dir, .cost_mu = cost_mu, .pk = pk, .sk = sk};
+  if (pk)
+    c.hash = sl_key_hash(pk);
+  if (sk) {
+    sl_buf b;
+    sl_buf_init(&b, a);
+    sl_key_put_component(&b, sk, index ? SL_KEY_INDEX_SK_MAX : SL_KEY_SK_MAX);
+    c.sort = sl_buf_str(&b);
+  }
+  return c;
+}
+
+sl_str sl_cap_key_text(sl_arena *a, const sl_av *v) {
+  if (v->type != SL_AV_B)
+    return v->s;
+  char *out = sl_arena_alloc(a, sl_base64_encoded_len(v->s.len) + 1);
+  size_t n = sl_base64_encode(v->s.p, v->s.len, out);
+  return sl_str_make(out, n);
+}
