@@ -1,13 +1,13 @@
 /*
- * sluice — CLI dispatch: serve | bench | size | explain | simulate | version.
+ * sluice — the command line: a table of subcommands (serve, version, help).
  *
  * `sluice serve` parses its flags into an sl_app_config, opens the app
  * (storage, catalog, clock, capacity engine) and runs the HTTP server until
  * SIGINT/SIGTERM. Its first line on stdout is "listening on http://HOST:PORT"
  * (tests start it with --port 0 and read the port from there).
  */
-#include "server/router.h"
 #include "server/app.h"
+#include "server/router.h"
 #include "base/log.h"
 #include "cap/cap.h"
 #include "net/server.h"
@@ -156,16 +156,49 @@ static int cmd_serve(int argc, char **argv) {
   return rc;
 }
 
+static int cmd_version(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  puts("sluice " SLUICE_VERSION);
+  return 0;
+}
+
+static int cmd_help(int argc, char **argv);
+
+/* The subcommands. The tools of DESIGN.md (bench, size, explain, simulate,
+ * streams tail) join this table with their issues, in src/tools/. */
+static const struct {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} commands[] = {
+    {"serve", cmd_serve, "run the DynamoDB-compatible server (sluice serve --help)"},
+    {"version", cmd_version, "print the version"},
+    {"help", cmd_help, "list the commands"},
+};
+
+static void list_commands(FILE *out) {
+  fprintf(out, "usage: sluice <command> [flags]\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+    fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+}
+
+static int cmd_help(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  list_commands(stdout);
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  if (argc >= 2 && strcmp(argv[1], "serve") == 0)
-    return cmd_serve(argc - 2, argv + 2);
-  if (argc >= 2 && strcmp(argv[1], "version") == 0) {
-    puts("sluice " SLUICE_VERSION);
-    return 0;
+  if (argc >= 2) {
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+      if (strcmp(argv[1], commands[i].name) == 0)
+        return commands[i].run(argc - 2, argv + 2);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+      return cmd_help(0, NULL);
+    fprintf(stderr, "sluice: unknown command '%s'\n\n", argv[1]);
   }
-  fprintf(stderr, "usage: sluice <command> [flags]\n\n"
-                  "commands:\n"
-                  "  serve      run the DynamoDB-compatible server (sluice serve --help)\n"
-                  "  version    print the version\n");
+  list_commands(stderr);
   return 2;
 }

@@ -93,6 +93,34 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
       goto fail;
     }
   }
+  /* The format version (store.h): a directory written by another format is
+   * refused, never misread. One without the record is new, or was written
+   * by a sluice of format 1 before the record existed: it gets it. */
+  MDB_val fk = {6, "format"}, fv;
+  rc = mdb_get(txn, st->dbi[SL_DB_META], &fk, &fv);
+  if (rc == 0) {
+    uint32_t v = 0;
+    if (fv.mv_size == 4)
+      memcpy(&v, fv.mv_data, 4);
+    if (fv.mv_size != 4 || v != SL_STORE_FORMAT) {
+      mdb_txn_abort(txn);
+      err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
+                     "%s holds storage format %u; this sluice reads format %u (run the sluice "
+                     "that wrote it, or use another --data-dir)",
+                     path, fv.mv_size == 4 ? v : 0u, (unsigned)SL_STORE_FORMAT);
+      goto out;
+    }
+  } else if (rc == MDB_NOTFOUND) {
+    uint32_t v = SL_STORE_FORMAT;
+    fv = (MDB_val){4, &v};
+    if ((rc = mdb_put(txn, st->dbi[SL_DB_META], &fk, &fv, 0)) != 0) {
+      mdb_txn_abort(txn);
+      goto fail;
+    }
+  } else {
+    mdb_txn_abort(txn);
+    goto fail;
+  }
   if ((rc = mdb_txn_commit(txn)) != 0)
     goto fail;
   *out = st;

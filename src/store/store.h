@@ -5,6 +5,13 @@
  *   "items"   every item and index entry, keyed as store/key.h describes;
  *   "catalog" one record per table (store/catalog.h), keyed by table name;
  *   "meta"    counters (next resource id) and the format version.
+ *
+ * Format version: key "format" of "meta", 4 bytes, little-endian, the
+ * SL_STORE_FORMAT that wrote the directory (1: the key layout of
+ * store/key.h, the item encoding of store/item.h, the catalog records of
+ * store/catalog.h). sl_store_open refuses a directory of another format with
+ * a message naming both; a change to any of those layouts bumps it (and
+ * brings a migration or the refusal).
  * No LMDB type or code escapes this module (STYLE.md): callers see sl_txn,
  * sl_cursor and sl_err, and storage failures are translated here (map full →
  * SL_E_INTERNAL_SERVER_ERROR "storage is full", a handled, reported error).
@@ -36,6 +43,8 @@ typedef struct sl_txn sl_txn;
 typedef struct sl_cursor sl_cursor;
 
 typedef enum { SL_DB_ITEMS = 0, SL_DB_CATALOG = 1, SL_DB_META = 2 } sl_db;
+
+#define SL_STORE_FORMAT 1u
 
 typedef struct {
   const char *data_dir; /* NULL: in memory */
