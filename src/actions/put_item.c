@@ -8,43 +8,35 @@
  * ALL_OLD), ReturnValuesOnConditionCheckFailure, ReturnConsumedCapacity,
  * ReturnItemCollectionMetrics.
  * Order of checks (the service's): item values and expressions, the table,
- * the item against the key schema, ReturnValues; then the write: read the old
- * item, evaluate the condition, price (a failed condition still costs),
- * admit (a throttle wins over a failed condition), then apply or fail.
+ * the item against the key schema, ReturnValues. Then the core
+ * (ops/put_item.h: read, condition, price, admit, apply, commit) and the
+ * reply (actions/reply.h).
  */
 #include "actions/actions.h"
-#include "ops/conds.h"
-#include "ops/write.h"
+#include "actions/reply.h"
+#include "ops/put_item.h"
 
 sl_err sl_action_put_item(sl_req *req) {
-  sl_table *t;
-  sl_item item, old;
-  sl_keyvals kv;
-  sl_txn *txn;
-  bool found;
-  sl_write_plan plan;
+  sl_item item;
   sl_write_exprs ex;
+  sl_put_item_in in = {.item = &item, .ex = &ex};
   sl_err err = sl_item_from_json(&req->fail, req->arena, sl_json_get(req->body, "Item"), &item);
   if (err != SL_OK)
     return err;
   if ((err = sl_conds_parse(req, req->body, SL_EXPR_OP_PUT_ITEM, &ex)) != SL_OK)
     return err;
-  if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &t)) != SL_OK)
+  if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
     return err;
-  if ((err = sl_req_check_item(req, t, &item, &kv)) != SL_OK)
+  if ((err = sl_req_check_item(req, in.t, &item, &in.kv)) != SL_OK)
     return err;
   sl_str rv = sl_req_str(req->body, "ReturnValues");
   if (rv.len && !sl_str_eq_c(rv, "NONE") && !sl_str_eq_c(rv, "ALL_OLD"))
     return sl_fail(req, SL_E_VALIDATION, "ReturnValues can only be ALL_OLD or NONE");
-  if ((err = sl_store_begin(req->env->store, true, &req->fail, &txn)) != SL_OK)
+  in.return_old = sl_str_eq_c(rv, "ALL_OLD");
+
+  sl_put_item_out out;
+  if ((err = sl_put_item(req, &in, &out)) != SL_OK)
     return err;
-  if ((err = sl_store_item_get(txn, t, &kv, req->arena, &old, &found, NULL)) != SL_OK) {
-    sl_store_abort(txn);
-    return err;
-  }
-  bool ok = sl_expr_eval(ex.cond, found ? &old : NULL);
-  sl_write_plan_init(req, &plan, t, &kv, found ? &old : NULL, &item);
-  sl_write_plan_price(req, &plan, false, !ok);
-  return sl_write_plan_finish(req, txn, &plan, ok, &ex, found ? &old : NULL,
-                              found && sl_str_eq_c(rv, "ALL_OLD") ? &old : NULL);
+  sl_reply_single_write(req, &out.plan, &out.res);
+  return SL_OK;
 }

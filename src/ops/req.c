@@ -5,6 +5,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* ---- the read snapshot ---- */
+
+sl_err sl_req_snapshot(sl_req *req, sl_txn **out) {
+  if (!req->snapshot) {
+    sl_err err = sl_store_begin(req->env->store, false, &req->fail, &req->snapshot);
+    if (err != SL_OK)
+      return err;
+  }
+  *out = req->snapshot;
+  return SL_OK;
+}
+
+void sl_req_end(sl_req *req) {
+  if (req->snapshot)
+    sl_store_abort(req->snapshot);
+  req->snapshot = NULL;
+}
+
 /* ---- members ---- */
 
 sl_str sl_req_str(const sl_json *obj, const char *member) {

@@ -9,7 +9,7 @@
  * computes the new state with a pure apply, prices it, asks the capacity
  * engine to admit it, commits, and writes its success body through req->w.
  * On failure it returns the code set with sl_fail(); dispatch discards any
- * partial output and writes the error (sl_dispatch_write_error, the one
+ * partial output and writes the error (sl_api_write_error, the one
  * function that writes every error). The request reaches the server's state
  * only through req->env (jobs/env.h).
  *
@@ -57,12 +57,20 @@ struct sl_req {
   sl_jw w;             /* the success body (written into the HTTP response) */
   int64_t now_ms;
   char request_id[56];
-  sl_table *table; /* the table the request is about, once resolved (metrics) */
+  sl_table *table;  /* the table the request is about, once resolved (metrics) */
+  sl_txn *snapshot; /* the request's read transaction (sl_req_snapshot), or NULL */
   sl_req_metrics metrics;
 };
 
 /* Records a failure on the request and returns its code (STYLE.md). */
 #define sl_fail(req, code, ...) sl_failf(&(req)->fail, (code), __VA_ARGS__)
+
+/* The request's read snapshot: one read transaction opened on first use and
+ * ended by sl_req_end after the reply is written, so that items a core reads
+ * (pointing into the map, store/store.h) stay valid while the action writes
+ * them out. */
+sl_err sl_req_snapshot(sl_req *req, sl_txn **out);
+void sl_req_end(sl_req *req);
 
 /* ---- request members (the validator has checked their JSON types) ---- */
 

@@ -112,16 +112,10 @@ void sl_write_plan_write_collection(sl_jw *w, const sl_write_plan *p) {
   sl_jw_obj_end(w);
 }
 
-void sl_write_plan_item_collection_metrics(sl_req *req, const sl_write_plan *p) {
-  if (!p->has_collection ||
-      !sl_str_eq_c(sl_req_str(req->body, "ReturnItemCollectionMetrics"), "SIZE"))
-    return;
-  sl_jw_key_c(&req->w, "ItemCollectionMetrics");
-  sl_write_plan_write_collection(&req->w, p);
-}
-
 sl_err sl_write_plan_finish(sl_req *req, sl_txn *txn, sl_write_plan *p, bool cond_ok,
-                            const sl_write_exprs *cond, const sl_item *old, const sl_item *attrs) {
+                            const sl_write_exprs *cond, const sl_item *old, const sl_item *attrs,
+                            sl_write_result *out) {
+  memset(out, 0, sizeof(*out));
   sl_err err = sl_req_admit(req, p->charges, p->n_charges);
   if (err != SL_OK)
     goto out;
@@ -131,25 +125,14 @@ sl_err sl_write_plan_finish(sl_req *req, sl_txn *txn, sl_write_plan *p, bool con
   }
   if ((err = sl_write_plan_apply(req, txn, p)) != SL_OK)
     goto out;
-  sl_jw *w = &req->w;
-  sl_jw_obj_begin(w);
-  if (attrs && attrs->n) {
-    sl_jw_key_c(w, "Attributes");
-    sl_item_write_json(w, attrs);
-  }
-  sl_rcc rcc = sl_req_rcc(req->body);
-  if (rcc != SL_RCC_NONE) {
-    sl_consumed c = {.table_name = sl_req_str(req->body, "TableName")};
-    sl_write_plan_consumed(p, &c);
-    sl_jw_key_c(w, "ConsumedCapacity");
-    sl_req_write_consumed(req, &c, rcc);
-  }
-  sl_write_plan_item_collection_metrics(req, p);
-  sl_jw_obj_end(w);
   err = sl_store_commit(txn, &req->fail);
   txn = NULL;
-  if (err == SL_OK)
-    sl_write_plan_committed(req, p);
+  if (err != SL_OK)
+    goto out;
+  sl_write_plan_committed(req, p);
+  if (attrs)
+    out->attributes = *attrs;
+  sl_write_plan_consumed(p, &out->consumed);
 out:
   if (txn)
     sl_store_abort(txn);

@@ -61,23 +61,26 @@ sl_err sl_write_plan_apply(sl_req *req, sl_txn *txn, sl_write_plan *p);
 /* After commit: counters and the capacity engine's stored bytes. */
 void sl_write_plan_committed(sl_req *req, sl_write_plan *p);
 
-/* Writes the "ItemCollectionMetrics" member when the request asks for it
- * (ReturnItemCollectionMetrics SIZE) and the table has LSIs (after apply). */
-void sl_write_plan_item_collection_metrics(sl_req *req, const sl_write_plan *p);
 /* The ItemCollectionMetrics object of an applied plan (BatchWriteItem lists
  * them per table): {"ItemCollectionKey":{..},"SizeEstimateRangeGB":[lo,hi]}. */
 void sl_write_plan_write_collection(sl_jw *w, const sl_write_plan *p);
 
-/* The end every single-item write shares (PutItem, UpdateItem, DeleteItem),
- * once the old item is read, the condition evaluated ('cond_ok') and the
- * plan priced: admit the plan (a throttle wins over a failed condition, and
- * a failed condition still costs: facts §2.2), fail the condition, apply,
- * write the reply {Attributes (when 'attrs' has any), ConsumedCapacity,
- * ItemCollectionMetrics}, commit and account. Always ends 'txn'. 'cond' and
- * 'old' serve ConditionalCheckFailedException's Item. */
+/* What a single-item write leaves for its reply. */
+typedef struct {
+  sl_item attributes;   /* the ReturnValues item; n == 0: none */
+  sl_consumed consumed; /* the write's units, table and indexes (no TableName) */
+} sl_write_result;
+
+/* The end every single-item write shares (ops/put_item.h, update_item.h,
+ * delete_item.h), once the old item is read, the condition evaluated
+ * ('cond_ok') and the plan priced: admit the plan (a throttle wins over a
+ * failed condition, and a failed condition still costs: facts §2.2), fail
+ * the condition, apply, commit and account, and fill 'out' ('attrs' becomes
+ * its attributes). Always ends 'txn'. 'cond' and 'old' serve
+ * ConditionalCheckFailedException's Item. */
 struct sl_write_exprs;
 sl_err sl_write_plan_finish(sl_req *req, sl_txn *txn, sl_write_plan *p, bool cond_ok,
                             const struct sl_write_exprs *cond, const sl_item *old,
-                            const sl_item *attrs);
+                            const sl_item *attrs, sl_write_result *out);
 
 #endif

@@ -176,9 +176,11 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
   }
   SL_ASSERT(req.fail.code == SL_OK);
   sl_api_finish(hresp, req.request_id, 200);
+  sl_req_end(&req);
   sl_req_metrics_end(&req);
   return;
 error:
   reply_error(app, hresp, &req.fail, req.request_id);
+  sl_req_end(&req);
   sl_req_metrics_end(&req);
 }
