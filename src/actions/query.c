@@ -9,200 +9,61 @@
  * (AttributesToGet), Select, ScanIndexForward, Limit, ExclusiveStartKey,
  * ConsistentRead, ExpressionAttributeNames/Values, ReturnConsumedCapacity.
  *
- * The key condition becomes one LMDB key range (store/key.h: a partition's
- * items are contiguous and sorted by their sort-key component), read forwards
- * or backwards by api/pages. Items are re-checked against the key condition
- * because sort keys longer than their key budget are stored cut (store/key.h)
- * and may sort approximately among themselves.
+ * Checks, in this order: the table, the index, a key condition present, the
+ * read members (ops/reads.h), the key condition, unused names and values,
+ * the filter on no key attribute, ConsistentRead on a GSI. Then the core
+ * (ops/query.h: range, ExclusiveStartKey, page read, price, admit) and the
+ * reply (actions/reply.h).
  */
 #include "actions/actions.h"
-#include "ops/pages.h"
-#include "ops/reads.h"
-#include "expr/expr.h"
-#include "store/key.h"
-
-/* The smallest key greater than every key starting with 'p'. */
-static void successor(sl_buf *b) {
-  while (b->len > 0) {
-    uint8_t last = (uint8_t)b->p[b->len - 1];
-    if (last != 0xFF) {
-      b->p[b->len - 1] = (char)(last + 1);
-      return;
-    }
-    b->len--;
-  }
-}
-
-/* Appends a sort-key bound: the value's component, or for begins_with the
- * escaped prefix without its terminator. */
-static void put_bound(sl_buf *b, const sl_av *v, size_t budget, bool prefix) {
-  size_t start = b->len;
-  sl_key_put_component(b, v, budget);
-  if (prefix && v->type != SL_AV_N && b->len - start >= 2 && b->len - start < budget)
-    b->len -= 2; /* drop the 0x00 0x01 terminator */
-}
-
-static bool key_matches(const sl_expr_keycond *kc, const sl_key_schema *ks, const sl_item *it) {
-  if (!kc->has_range)
-    return true;
-  const sl_av *v = sl_item_get(it, ks->range);
-  if (!v)
-    return false;
-  int c = sl_av_cmp_scalar(v, kc->range[0]);
-  switch ((sl_expr_key_op)kc->range_op) {
-  case SL_EXPR_KEY_EQ:
-    return c == 0;
-  case SL_EXPR_KEY_LT:
-    return c < 0;
-  case SL_EXPR_KEY_LE:
-    return c <= 0;
-  case SL_EXPR_KEY_GT:
-    return c > 0;
-  case SL_EXPR_KEY_GE:
-    return c >= 0;
-  case SL_EXPR_KEY_BETWEEN:
-    return c >= 0 && sl_av_cmp_scalar(v, kc->range[1]) <= 0;
-  case SL_EXPR_KEY_BEGINS_WITH:
-    return sl_str_starts_with(v->s, kc->range[0]->s);
-  }
-  return false;
-}
-
-typedef struct {
-  const sl_expr_keycond *kc;
-  const sl_key_schema *ks;
-  const sl_expr *filter;
-  bool check_key;
-} query_filter;
-
-static sl_err filter_item(sl_req *req, void *ctx, const sl_item *it, bool *keep) {
-  const query_filter *q = ctx;
-  (void)req;
-  *keep = (!q->check_key || key_matches(q->kc, q->ks, it)) && sl_expr_eval(q->filter, it);
-  return SL_OK;
-}
+#include "actions/reply.h"
+#include "ops/query.h"
 
 sl_err sl_action_query(sl_req *req) {
   const sl_json *body = req->body;
-  sl_table *t;
-  const sl_index *x = NULL;
-  sl_txn *txn = NULL;
   sl_read_exprs ex;
-  sl_page_opts o;
-  sl_page_result page;
-  sl_expr_keycond kc;
   sl_item esk_item;
-  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &t);
+  sl_query_in in = {.ex = &ex};
+  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t);
   if (err != SL_OK)
     return err;
-  if ((err = sl_reads_index(req, t, &x)) != SL_OK)
+  if ((err = sl_reads_index(req, in.t, &in.x)) != SL_OK)
     return err;
-  const sl_key_schema *ks = x ? &x->key : &t->key;
+  const sl_key_schema *ks = in.x ? &in.x->key : &in.t->key;
   bool has_kce = sl_req_has(body, "KeyConditionExpression");
   if (!has_kce && !sl_req_has(body, "KeyConditions"))
     return sl_fail(req, SL_E_VALIDATION,
                    "Either the KeyConditions or KeyConditionExpression parameter must be specified "
                    "in the request.");
-  if ((err = sl_reads_parse(req, t, x, SL_READS_QUERY, &ex)) != SL_OK)
+  if ((err = sl_reads_parse(req, in.t, in.x, SL_READS_QUERY, &ex)) != SL_OK)
     return err;
   sl_expr_ctx *cx = ex.ctx;
   if (has_kce)
-    err = sl_expr_parse_key_condition(cx, sl_req_str(body, "KeyConditionExpression"), ks, &kc);
+    err = sl_expr_parse_key_condition(cx, sl_req_str(body, "KeyConditionExpression"), ks, &in.kc);
   else
-    err = sl_expr_legacy_key_conditions(cx, sl_json_get(body, "KeyConditions"), ks, &kc);
+    err = sl_expr_legacy_key_conditions(cx, sl_json_get(body, "KeyConditions"), ks, &in.kc);
   if (err != SL_OK)
     return err;
   if ((err = sl_expr_ctx_finish(cx)) != SL_OK)
     return err;
   if (ex.filter && (err = sl_expr_filter_check_keys(cx, ex.filter, ks)) != SL_OK)
     return err;
-  bool consistent = sl_req_bool(body, "ConsistentRead", false);
-  if (consistent && x && x->global)
+  in.consistent = sl_req_bool(body, "ConsistentRead", false);
+  if (in.consistent && in.x && in.x->global)
     return sl_fail(req, SL_E_VALIDATION,
                    "Consistent reads are not supported on global secondary indexes");
-
-  /* The key range of the condition. */
-  uint32_t id = x ? x->id : t->id;
-  size_t pk_budget = x ? SL_KEY_INDEX_PK_MAX : SL_KEY_PK_MAX;
-  size_t sk_budget = x ? SL_KEY_INDEX_SK_MAX : SL_KEY_SK_MAX;
-  sl_buf prefix, lo, hi, start;
-  sl_buf_init(&prefix, req->arena);
-  sl_buf_init(&lo, req->arena);
-  sl_buf_init(&hi, req->arena);
-  sl_buf_init(&start, req->arena);
-  sl_key_put_prefix(&prefix, id, sl_key_hash(kc.hash));
-  sl_key_put_component(&prefix, kc.hash, pk_budget);
-  sl_buf_puts(&lo, sl_buf_str(&prefix));
-  sl_buf_puts(&hi, sl_buf_str(&prefix));
-  bool bump_hi = true; /* hi is the successor of its bound, except for < */
-  if (kc.has_range) {
-    const sl_av *a = kc.range[0];
-    switch ((sl_expr_key_op)kc.range_op) {
-    case SL_EXPR_KEY_EQ:
-      put_bound(&lo, a, sk_budget, false);
-      put_bound(&hi, a, sk_budget, false);
-      break;
-    case SL_EXPR_KEY_LT:
-      put_bound(&hi, a, sk_budget, false);
-      bump_hi = false; /* [prefix, v) */
-      break;
-    case SL_EXPR_KEY_LE:
-      put_bound(&hi, a, sk_budget, false);
-      break;
-    case SL_EXPR_KEY_GT:
-      put_bound(&lo, a, sk_budget, false);
-      successor(&lo);
-      break;
-    case SL_EXPR_KEY_GE:
-      put_bound(&lo, a, sk_budget, false);
-      break;
-    case SL_EXPR_KEY_BETWEEN:
-      put_bound(&lo, a, sk_budget, false);
-      put_bound(&hi, kc.range[1], sk_budget, false);
-      break;
-    case SL_EXPR_KEY_BEGINS_WITH:
-      put_bound(&lo, a, sk_budget, true);
-      put_bound(&hi, a, sk_budget, true);
-      break;
-    }
-  }
-  if (bump_hi)
-    successor(&hi);
-
+  in.forward = sl_req_bool(body, "ScanIndexForward", true);
+  in.limit = sl_req_int(body, "Limit", 0);
   const sl_json *esk = sl_json_get(body, "ExclusiveStartKey");
   if (esk && esk->type == SL_JSON_OBJECT) {
-    if ((err = sl_page_start_key(req, t, x, esk, &start, &esk_item)) != SL_OK)
+    if ((err = sl_item_from_json(&req->fail, req->arena, esk, &esk_item)) != SL_OK)
       return err;
-    if (!sl_str_starts_with(sl_buf_str(&start), sl_buf_str(&prefix)))
-      return sl_fail(req, SL_E_VALIDATION,
-                     "The provided starting key is outside query boundaries based on provided "
-                     "conditions");
-    if (!key_matches(&kc, ks, &esk_item))
-      return sl_fail(req, SL_E_VALIDATION,
-                     "The provided starting key does not match the range key predicate");
+    in.start = &esk_item;
   }
 
-  query_filter qf = {&kc, ks, (const sl_expr *)ex.filter, kc.has_range};
-  memset(&o, 0, sizeof(o));
-  o.t = t;
-  o.x = x;
-  o.consistent = consistent;
-  o.forward = sl_req_bool(body, "ScanIndexForward", true);
-  o.limit = sl_req_int(body, "Limit", 0);
-  o.lo = sl_buf_str(&lo);
-  o.hi = sl_buf_str(&hi);
-  o.exclusive_start = sl_buf_str(&start);
-  o.is_query = true;
-  sl_reads_page_opts(&ex, &o);
-  o.filter = filter_item;
-  o.filter_ctx = &qf;
-
-  if ((err = sl_store_begin(req->env->store, false, &req->fail, &txn)) != SL_OK)
+  sl_page_result page;
+  if ((err = sl_query(req, &in, &page)) != SL_OK)
     return err;
-  if ((err = sl_page_read(req, txn, &o, &page)) != SL_OK)
-    goto out;
-  sl_reads_write_page(req, t, x, &ex, &page);
-out:
-  sl_store_abort(txn);
-  return err;
+  sl_reply_page(req, in.t, in.x, &ex, &page);
+  return SL_OK;
 }

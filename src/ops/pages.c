@@ -19,7 +19,7 @@ static void charge_for(sl_req *req, const sl_table *t, const sl_index *x, const 
   *c = sl_cap_charge_key(req->arena, res, SL_CAP_READ, kv.hash, kv.range, x != NULL, 0);
 }
 
-static void copy_key_attrs(sl_item *dst, const sl_item *src, const sl_key_schema *k) {
+void sl_page_copy_key_attrs(sl_item *dst, const sl_item *src, const sl_key_schema *k) {
   const sl_av *h = sl_item_get(src, k->hash);
   if (h)
     dst->attrs[dst->n++] = (sl_attr){k->hash, *h};
@@ -30,22 +30,9 @@ static void copy_key_attrs(sl_item *dst, const sl_item *src, const sl_key_schema
   }
 }
 
-void sl_page_write_last_key(sl_req *req, const sl_table *t, const sl_index *x,
-                            const sl_item *last) {
-  sl_item key = {SL_NEW_ARRAY(req->arena, sl_attr, 4), 0};
-  copy_key_attrs(&key, last, &t->key);
-  if (x)
-    copy_key_attrs(&key, last, &x->key);
-  sl_item_canonicalize(&key);
-  sl_item_write_json(&req->w, &key);
-}
-
-sl_err sl_page_start_key(sl_req *req, const sl_table *t, const sl_index *x, const sl_json *esk,
-                         sl_buf *out, sl_item *esk_item) {
-  sl_item it;
-  sl_err err = sl_item_from_json(&req->fail, req->arena, esk, &it);
-  if (err != SL_OK)
-    return err;
+sl_err sl_page_start_key(sl_req *req, const sl_table *t, const sl_index *x, const sl_item *esk,
+                         sl_buf *out) {
+  const sl_item it = *esk;
   sl_keyvals tk, ik;
   uint32_t want = sl_key_has_range(&t->key) ? 2 : 1;
   bool ok = sl_item_keyvals(&it, &t->key, &tk);
@@ -53,8 +40,8 @@ sl_err sl_page_start_key(sl_req *req, const sl_table *t, const sl_index *x, cons
     ok = ok && sl_item_keyvals(&it, &x->key, &ik);
     /* Index keys may share names with table keys. */
     sl_item both = {SL_NEW_ARRAY(req->arena, sl_attr, 4), 0};
-    copy_key_attrs(&both, &it, &t->key);
-    copy_key_attrs(&both, &it, &x->key);
+    sl_page_copy_key_attrs(&both, &it, &t->key);
+    sl_page_copy_key_attrs(&both, &it, &x->key);
     sl_item_canonicalize(&both);
     want = both.n;
   }
@@ -66,8 +53,6 @@ sl_err sl_page_start_key(sl_req *req, const sl_table *t, const sl_index *x, cons
     sl_key_index_entry(out, x->id, ik.hash, ik.range, tk.hash, tk.range);
   else
     sl_key_item(out, t->id, tk.hash, tk.range);
-  if (esk_item)
-    *esk_item = it;
   return SL_OK;
 }
 

@@ -65,13 +65,15 @@ typedef struct {
 /* Reads one page in 'txn' (a read transaction), admitting and pricing it. */
 sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_result *out);
 
-/* Writes LastEvaluatedKey: the key attributes of 'last' under the resource's
- * schema (an index: index keys then table keys). */
-void sl_page_write_last_key(sl_req *req, const sl_table *t, const sl_index *x, const sl_item *last);
+/* Appends to 'dst' the attributes of 'src' that key schema 'k' names (the
+ * caller sizes dst->attrs). LastEvaluatedKey is the table's and the index's
+ * keys of the last item read. */
+void sl_page_copy_key_attrs(sl_item *dst, const sl_item *src, const sl_key_schema *k);
 
-/* Encodes an ExclusiveStartKey map into the LMDB key to start after,
- * checking it against the resource's key schema with the service's messages. */
-sl_err sl_page_start_key(sl_req *req, const sl_table *t, const sl_index *x, const sl_json *esk,
-                         sl_buf *out, sl_item *esk_item);
+/* Encodes an ExclusiveStartKey (its values already parsed) into the LMDB key
+ * to start after, checking it against the resource's key schema with the
+ * service's messages. */
+sl_err sl_page_start_key(sl_req *req, const sl_table *t, const sl_index *x, const sl_item *esk,
+                         sl_buf *out);
 
 #endif

@@ -3,7 +3,7 @@
  * BatchGetItem and TransactGetItems: IndexName, Select, projections
  * (ProjectionExpression / AttributesToGet), filters (FilterExpression /
  * QueryFilter / ScanFilter), and writing a page's reply (Items, Count,
- * ScannedCount, LastEvaluatedKey, ConsumedCapacity).
+ * ScannedCount, LastEvaluatedKey, ConsumedCapacity: actions/reply.h).
  *
  * The expression language itself is src/expr/; this module turns a request's
  * members into expr calls and page options, so that each action stays a
@@ -46,8 +46,5 @@ sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, const sl_table *t, con
 void sl_reads_page_opts(sl_read_exprs *ex, sl_page_opts *o);
 /* Applies the projection (if any) to an item. */
 sl_item sl_reads_project(sl_req *req, const sl_read_exprs *ex, const sl_item *it);
-/* Writes the reply of a Query/Scan page. */
-void sl_reads_write_page(sl_req *req, const sl_table *t, const sl_index *x, const sl_read_exprs *ex,
-                         const sl_page_result *page);
 
 #endif
