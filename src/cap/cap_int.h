@@ -15,6 +15,8 @@
  * params.c   defaults, --config parsing, describe and JSON of the parameters
  * control.c  control-plane rules over sl_throughput, the control-plane
  *            request rate
+ * cost.c     pure pricing (cost.h): sizes -> units; includes no other cap/
+ *            header and needs none of these structs
  *
  * The structs below are the engine's whole state. The inline helpers are
  * the ones admission runs for every charge (finding a charge's partition),
