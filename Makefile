@@ -1,12 +1,15 @@
 # sluice — one GNU Makefile (STYLE.md; modelled on Redis's src/Makefile).
 #
-#   make                      build $(BUILD)/sluice
+#   make                      build $(BUILD)/sluice (installs the build packages: deps.sh build)
 #   make run                  build, then serve on 127.0.0.1:8000 in memory
-#   make test                 unit tests + conformance tests (starts its own servers)
+#   make install PREFIX=/usr/local   install $(BUILD)/sluice as $(PREFIX)/bin/sluice (DESTDIR too)
+#   make test                 unit, conformance and browser tests (starts its own servers;
+#                             installs the test packages too: deps.sh test)
 #   make SANITIZER=address test   (or undefined) the same under a sanitizer
 #   make fuzz                 build the libFuzzer targets (clang); FUZZ_SECONDS=N runs each
 #   make format-check         clang-format check
 #   make bench                benchmarks against DynamoDB Local (see README.md, Benchmarks)
+#   make deps | deps-build    install every package, or only the build ones
 #   make clean
 #
 # Parallel helpers may use their own BUILD=build-x directory.
@@ -46,18 +49,30 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 GENERATED := src/server/assets.gen.c
 
 PY := /usr/bin/python3
-DEPS_STAMP := $(BUILD)/.deps-ok
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: all deps run test unit conformance browser fuzz format format-check bench micro clean
+# Packages, in two sets (scripts/deps.sh): building needs only the first;
+# the test, fuzz, format and bench targets need the second as well. The test
+# set waits for the build set, so two package installs never run at once.
+DEPS_BUILD_STAMP := $(BUILD)/.deps-build-ok
+DEPS_TEST_STAMP := $(BUILD)/.deps-test-ok
+
+.PHONY: all deps deps-build install run test unit conformance browser fuzz format format-check \
+  bench micro clean
 
 all: $(BUILD)/sluice
 
-deps: $(DEPS_STAMP)
-$(DEPS_STAMP): scripts/deps.sh
-	@scripts/deps.sh
+deps-build: $(DEPS_BUILD_STAMP)
+deps: $(DEPS_TEST_STAMP)
+$(DEPS_BUILD_STAMP): scripts/deps.sh
+	@scripts/deps.sh build
+	@mkdir -p $(BUILD) && touch $@
+$(DEPS_TEST_STAMP): scripts/deps.sh | $(DEPS_BUILD_STAMP)
+	@scripts/deps.sh test
 	@mkdir -p $(BUILD) && touch $@
 
-$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/obj/%.o: %.c | $(DEPS_BUILD_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CFLAGS) -c $< -o $@
 
@@ -80,6 +95,10 @@ micro: $(MICRO_BINS)
 run: $(BUILD)/sluice
 	$(BUILD)/sluice serve --bind 127.0.0.1 --port 8000
 
+install: $(BUILD)/sluice
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/sluice $(DESTDIR)$(PREFIX)/bin/sluice
+
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do $$t; done
 
@@ -88,10 +107,10 @@ $(GENERATED): scripts/embed_assets.py $(wildcard src/server/dashboard/*)
 	$(PY) scripts/embed_assets.py
 
 # The dashboard in headless Chromium (tests/browser, playwright-core from npm).
-browser: $(BUILD)/sluice
+browser: $(BUILD)/sluice | $(DEPS_TEST_STAMP)
 	SLUICE_BIN=$(abspath $(BUILD)/sluice) tests/browser/run.sh
 
-conformance: $(BUILD)/sluice
+conformance: $(BUILD)/sluice | $(DEPS_TEST_STAMP)
 	SLUICE_BIN=$(abspath $(BUILD)/sluice) $(PY) -m pytest -q -p no:cacheprovider tests/conformance $(PYTEST_ARGS)
 
 test: unit conformance browser
@@ -103,7 +122,7 @@ FUZZ_OBJS := $(SRCS:%.c=build-fuzz/obj/%.o)
 FUZZ_CFLAGS = -std=c17 -D_GNU_SOURCE -g -O1 -Isrc -fsanitize=fuzzer-no-link,address,undefined -MMD -MP
 FUZZ_SECONDS ?= 0
 
-build-fuzz/obj/%.o: %.c | $(DEPS_STAMP)
+build-fuzz/obj/%.o: %.c | $(DEPS_TEST_STAMP)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -c $< -o $@
 
@@ -121,12 +140,12 @@ fuzz: $(FUZZ_BINS)
 	echo "fuzz targets built; corpora replay clean (FUZZ_SECONDS=N to fuzz)"; fi
 
 FORMAT_FILES = $(shell git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 'bench/*.c' | grep -v '\.gen\.')
-format:
+format: | $(DEPS_TEST_STAMP)
 	clang-format -i $(FORMAT_FILES)
-format-check:
+format-check: | $(DEPS_TEST_STAMP)
 	clang-format --dry-run --Werror $(FORMAT_FILES)
 
-bench: $(BUILD)/sluice $(MICRO_BINS)
+bench: $(BUILD)/sluice $(MICRO_BINS) | $(DEPS_TEST_STAMP)
 	$(PY) bench/run.py --sluice $(abspath $(BUILD)/sluice) --micro-http $(abspath $(BUILD)/bench/micro_http) $(BENCH_ARGS)
 	@for m in $(MICRO_BINS); do case $$m in *micro_http) ;; *) echo "== $$m"; $$m;; esac; done
 

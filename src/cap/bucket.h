@@ -10,7 +10,7 @@
  * A bucket may also keep *retained* capacity beyond its cap (retained_cap >
  * 0): refill that would overflow a full bucket accrues there, up to
  * retained_cap. The level is the burst that ordinary requests spend; the
- * retained part is spent only by the spike rule of cap.c (a large request on
+ * retained part is spent only by the spike rule of admit.c (a large request on
  * a quiet bucket). retained_cap = 0 is a plain token bucket.
  *
  * sl__window: consumption per whole second of the clock over the last N

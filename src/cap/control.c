@@ -1,11 +1,12 @@
 /*
  * Control-plane rules of the capacity model: the provisioned decrease budget
  * (spec §5) and the provisioned -> on-demand switch limit (spec §6), as pure
- * functions over a resource's sl_throughput history. The messages are the
+ * functions over a resource's sl_throughput history, and the account's
+ * control-plane request rate (spec §7). The messages are the
  * action layer's (actions/update_table.c); the rules live here so that the
  * simulator and the unit tests share them. Days are UTC days of the clock.
  */
-#include "cap/cap.h"
+#include "cap/cap_int.h"
 
 #define DAY_MS 86400000LL
 
@@ -67,4 +68,16 @@ void sl_cap_ppr_switch_record(sl_throughput *tp, int64_t now_ms) {
           sizeof(tp->ppr_switch_ms) - sizeof(tp->ppr_switch_ms[0]));
   tp->ppr_switch_ms[0] = (uint64_t)now_ms;
   tp->last_ppr_update_ms = (uint64_t)now_ms;
+}
+
+/* The account's control-plane request rate (spec §7): one bucket of the
+ * engine, in requests (milli-units), created by sl_cap_new. */
+bool sl_cap_control_admit(sl_cap *c) {
+  if (c->p.unlimited || c->p.control_plane_rate <= 0)
+    return true;
+  sl__bucket_refill(&c->control, sl_clock_now_us(c->clock));
+  if (c->control.level <= 0)
+    return false;
+  c->control.level -= 1000;
+  return true;
 }

@@ -27,7 +27,6 @@
  */
 #include "expr/expr_int.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 
 typedef enum {
@@ -255,16 +254,6 @@ static void parser_init(parser *ps, sl_expr_ctx *cx, sl_str text) {
   lex_into(ps->s, ps->len, 0, &ps->cur);
 }
 
-sl_err sl__expr_fail(sl_expr_ctx *cx, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  sl_str msg = sl_arena_vprintf(cx->arena, fmt, ap);
-  va_end(ap);
-  return sl_failf(cx->f, SL_E_VALIDATION, "Invalid %s: %.*s", sl_expr_param_name(cx->param),
-                  SL_STR_FMT(msg));
-}
-
-/* Syntax error at the current token. */
 static sl_err syntax_error(parser *ps) {
   tok t = ps->cur;
   uint32_t start = ps->has_prev ? ps->prev.pos : 0;
@@ -293,29 +282,6 @@ static sl_err count_op(parser *ps) {
     return sl__expr_fail(ps->cx, "The expression contains too many operators; operator count: %u",
                          ps->n_ops);
   return SL_OK;
-}
-
-sl_expr_node *sl__expr_node(sl_arena *a, sl_expr_op op, uint16_t n) {
-  sl_expr_node *node = SL_NEW(a, sl_expr_node);
-  node->op = (uint8_t)op;
-  node->n = n;
-  if (n)
-    node->args = SL_NEW_ARRAY(a, sl_expr_node *, n);
-  return node;
-}
-
-sl_expr_node *sl__expr_value_node(sl_arena *a, const sl_av *v) {
-  sl_expr_node *node = SL_NEW(a, sl_expr_node);
-  node->op = SL_EXPR_OP_VALUE;
-  node->value = v;
-  return node;
-}
-
-sl_expr_node *sl__expr_path_node(sl_arena *a, const sl_expr_path *p) {
-  sl_expr_node *node = SL_NEW(a, sl_expr_node);
-  node->op = SL_EXPR_OP_PATH;
-  node->path = *p;
-  return node;
 }
 
 static sl_str tok_str(const parser *ps, tok t) { return (sl_str){ps->s + t.pos, t.len}; }
