@@ -37,6 +37,7 @@
  * entry per RequestItems key.
  */
 #include "actions/actions.h"
+#include "cap/cost.h"
 #include "cap/charge.h"
 #include "ops/batch.h"
 #include "ops/reads.h"
@@ -257,7 +258,8 @@ sl_err sl_action_batch_get_item(sl_req *req) {
       full = true;
       continue;
     }
-    int64_t mu = sl_cost_read_mu(g->found ? size : 0, gt->consistent);
+    int64_t mu = sl_cost_read_units_mu(g->found ? size : 0,
+                                       gt->consistent ? SL_COST_STRONG : SL_COST_EVENTUAL);
     sl_cap_charge charge =
         sl_cap_charge_key(req->arena, gt->t->cap, SL_CAP_READ, g->kv.hash, g->kv.range, false, mu);
     sl_cap_verdict v;

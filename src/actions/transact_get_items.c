@@ -30,6 +30,7 @@
  * ReadCapacityUnits.
  */
 #include "actions/actions.h"
+#include "cap/cost.h"
 #include "cap/charge.h"
 #include "ops/reads.h"
 #include "ops/txn.h"
@@ -129,7 +130,7 @@ sl_err sl_action_transact_get_items(sl_req *req) {
     if ((err = sl_store_item_get(txn, a->t, &a->kv, req->arena, &a->item, &a->found, &size)) !=
         SL_OK)
       goto out;
-    int64_t mu = 2 * sl_cost_read_mu(a->found ? size : 0, true);
+    int64_t mu = sl_cost_read_units_mu(a->found ? size : 0, SL_COST_TRANSACTIONAL);
     a->charge =
         sl_cap_charge_key(req->arena, a->t->cap, SL_CAP_READ, a->kv.hash, a->kv.range, false, mu);
     ch[i] = (sl_transact_charges){&a->charge, 1};

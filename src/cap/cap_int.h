@@ -17,6 +17,8 @@
  *            request rate
  * cost.c     pure pricing (cost.h): sizes -> units; includes no other cap/
  *            header and needs none of these structs
+ * charge.c   building charges from key values (charge.h): needs none of
+ *            these structs either
  *
  * The structs below are the engine's whole state. The inline helpers are
  * the ones admission runs for every charge (finding a charge's partition),

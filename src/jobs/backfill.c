@@ -1,8 +1,8 @@
 /* GSI backfill on the clock; see backfill.h. Pinned by
  * tests/conformance/test_gsi_lifecycle.py and test_gsi_capacity.py. */
 #include "jobs/backfill.h"
+#include "cap/cost.h"
 #include "cap/charge.h"
-#include "ops/req.h"
 #include "base/log.h"
 #include "cap/cap.h"
 #include "metrics/metrics.h"
@@ -118,7 +118,7 @@ static size_t copy_rows(sl_env *env, sl_txn *txn, const sl_table *t, sl_index *x
     if (sl_store_get(txn, SL_DB_ITEMS, sl_buf_str(&key), &existing))
       continue;
     size_t size = sl_item_size(&e);
-    if (!pay(env, x, &ik, a, sl_cost_write_mu(size), sc))
+    if (!pay(env, x, &ik, a, sl_cost_write_units_mu(size, false), sc))
       break;
     sl_buf_init(&val, a);
     sl_item_encode(&val, &e);

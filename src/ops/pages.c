@@ -1,5 +1,6 @@
 /* One page of a Query or Scan; see pages.h. */
 #include "ops/pages.h"
+#include "cap/cost.h"
 #include "cap/charge.h"
 #include "base/log.h"
 #include "cap/cap.h"
@@ -85,6 +86,7 @@ static bool next_entry(sl_cursor *c, const sl_page_opts *o, sl_str *k, sl_str *v
 sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_result *out) {
   sl_err err = SL_OK;
   memset(out, 0, sizeof(*out));
+  sl_cost_read how = o->consistent ? SL_COST_STRONG : SL_COST_EVENTUAL;
   sl_cap_res *res = o->x && o->x->global ? o->x->cap : o->t->cap;
 
   /* Admission before reading (capacity-model.md §3): every bucket of the
@@ -124,7 +126,7 @@ sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_res
               SL_OK &&
           found) {
         it = base;
-        base_mu += sl_cost_read_mu(base_size, o->consistent);
+        base_mu += sl_cost_lsi_fetch_mu(base_size, how);
       }
       if (err != SL_OK)
         goto out;
@@ -163,7 +165,7 @@ sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_res
   }
 
   /* Price once per page and debit (facts §2.2). */
-  int64_t mu = sl_cost_read_mu((size_t)bytes, o->consistent);
+  int64_t mu = sl_cost_read_units_mu((size_t)bytes, how);
   if (o->x && o->x->global) {
     out->index_mu = mu;
   } else if (o->x) {

@@ -246,20 +246,6 @@ sl_err sl_req_check_item(sl_req *req, const sl_table *t, const sl_item *out, sl_
 
 /* ---- consumed capacity ---- */
 
-int64_t sl_cost_read_mu(size_t bytes, bool consistent) {
-  int64_t units = (int64_t)((bytes + 4095) / 4096);
-  if (units < 1)
-    units = 1;
-  return consistent ? units * 1000 : units * 500;
-}
-
-int64_t sl_cost_write_mu(size_t bytes) {
-  int64_t units = (int64_t)((bytes + 1023) / 1024);
-  if (units < 1)
-    units = 1;
-  return units * 1000;
-}
-
 sl_rcc sl_req_rcc(const sl_json *body) {
   sl_str v = sl_req_str(body, "ReturnConsumedCapacity");
   if (sl_str_eq_c(v, "TOTAL"))

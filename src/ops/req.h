@@ -144,10 +144,6 @@ void sl_consumed_add_index(sl_consumed *c, sl_str name, bool global, int64_t rea
 /* Writes one ConsumedCapacity object (the member name is the caller's). */
 void sl_req_write_consumed(sl_req *req, const sl_consumed *c, sl_rcc mode);
 
-/* Item cost in milli-units (facts §2.2). */
-int64_t sl_cost_read_mu(size_t bytes, bool consistent);
-int64_t sl_cost_write_mu(size_t bytes);
-
 /* ---- admission (api/throttle.c) ---- */
 
 /* Admits the charges, or fails the request with the exception, message and

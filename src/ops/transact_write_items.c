@@ -1,6 +1,7 @@
 /* TransactWriteItems' core; see transact_write_items.h. Pinned by
  * tests/conformance/test_transact_write_items.py and test_transaction_capacity.py. */
 #include "ops/transact_write_items.h"
+#include "cap/cost.h"
 #include "base/log.h"
 #include "cap/charge.h"
 
@@ -76,7 +77,7 @@ static sl_err replay(sl_req *req, sl_txn *txn, sl_tw_action *acts, size_t n,
     sl_err err = sl_store_item_get(txn, a->t, &a->kv, req->arena, &it, &found, &size);
     if (err != SL_OK)
       return err;
-    int64_t mu = 2 * sl_cost_read_mu(found ? size : 0, true);
+    int64_t mu = sl_cost_read_units_mu(found ? size : 0, SL_COST_TRANSACTIONAL);
     a->read_charge =
         sl_cap_charge_key(req->arena, a->t->cap, SL_CAP_READ, a->kv.hash, a->kv.range, false, mu);
     ch[i] = (sl_transact_charges){&a->read_charge, 1};

@@ -3,6 +3,7 @@
 #include "ops/conds.h"
 #include "base/log.h"
 #include "cap/charge.h"
+#include "cap/cost.h"
 
 void sl_write_plan_init(sl_req *req, sl_write_plan *p, sl_table *t, const sl_keyvals *kv,
                         const sl_item *old, const sl_item *item) {
@@ -16,21 +17,13 @@ void sl_write_plan_init(sl_req *req, sl_write_plan *p, sl_table *t, const sl_key
       sl_cap_charge_key(req->arena, t->cap, SL_CAP_WRITE, p->kv.hash, p->kv.range, false, 0);
 }
 
-static int64_t index_entry_mu(size_t bytes) { return sl_cost_write_mu(bytes); }
-
 void sl_write_plan_price(sl_req *req, sl_write_plan *p, bool transactional, bool condition_failed) {
   sl_table *t = p->t;
-  int64_t mult = transactional ? 2 : 1;
   size_t old_size = p->old ? sl_item_size(p->old) : 0;
   size_t new_size = p->item ? sl_item_size(p->item) : 0;
-  if (condition_failed) {
-    /* facts §2.2: a failed conditional write costs the new item's size when
-     * an item exists, else 1 unit. */
-    p->table_only_mu =
-        mult * (p->old ? sl_cost_write_mu(new_size ? new_size : old_size) : sl_cost_write_mu(0));
-  } else {
-    p->table_only_mu = mult * sl_cost_write_mu(old_size > new_size ? old_size : new_size);
-  }
+  /* facts §2.2: the larger of the two images; a failed conditional write
+   * the new item's size when an item exists, else 1 unit (cap/cost.h). */
+  p->table_only_mu = sl_cost_table_write_mu(old_size, new_size, condition_failed, transactional);
   p->table_mu = p->table_only_mu;
   p->n_charges = 0;
   sl_cap_charge *tc = &p->charges[p->n_charges++];
@@ -39,18 +32,13 @@ void sl_write_plan_price(sl_req *req, sl_write_plan *p, bool transactional, bool
     sl_store_index_changes(req->arena, t, p->old, p->item, p->changes);
     for (uint32_t i = 0; i < t->n_indexes; i++) {
       const sl_index_change *c = &p->changes[i];
-      int64_t mu = 0;
-      if (c->had && c->has) {
-        if (c->key_changed)
-          mu = index_entry_mu(c->old_size) + index_entry_mu(c->new_size);
-        else if (c->changed)
-          mu = index_entry_mu(c->new_size);
-      } else if (c->had) {
-        mu = index_entry_mu(c->old_size);
-      } else if (c->has) {
-        mu = index_entry_mu(c->new_size);
-      }
-      mu *= mult;
+      sl_cost_index_change cc = {.had = c->had,
+                                 .has = c->has,
+                                 .key_changed = c->key_changed,
+                                 .changed = c->changed,
+                                 .old_size = c->old_size,
+                                 .new_size = c->new_size};
+      int64_t mu = sl_cost_index_write_mu(&cc, transactional);
       p->index_mu[i] = mu;
       const sl_index *x = &t->indexes[i];
       if (!x->global) {

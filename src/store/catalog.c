@@ -429,7 +429,8 @@ sl_err sl_catalog_load(sl_catalog *c, sl_store *st, sl_failure *f) {
     }
     sl_store_resource_count(txn, t->id, &t->item_count, &t->size_bytes);
     for (uint32_t i = 0; i < t->n_indexes; i++)
-      sl_store_resource_count(txn, t->indexes[i].id, &t->indexes[i].item_count, &t->indexes[i].size_bytes);
+      sl_store_resource_count(txn, t->indexes[i].id, &t->indexes[i].item_count,
+                              &t->indexes[i].size_bytes);
     sl_catalog_install(c, t);
   }
   sl_cursor_close(cur);
