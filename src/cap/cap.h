@@ -121,8 +121,9 @@ bool sl_cap_unlimited(const sl_cap *c);
 
 typedef struct {
   bool is_index;
-  sl_str name; /* table or index name (copied) */
-  sl_str arn;  /* copied */
+  sl_str name;  /* table or index name (copied) */
+  sl_str table; /* an index's table name (copied); ignored for a table */
+  sl_str arn;   /* copied */
   const sl_throughput *tp;
   bool has_lsi;          /* item collections of a table with LSIs never split by sort key */
   uint64_t stored_bytes; /* data already present (restart, GSI backfill) */
@@ -135,6 +136,9 @@ void sl_cap_res_free(sl_cap *c, sl_cap_res *r);
 void sl_cap_res_configure(sl_cap *c, sl_cap_res *r, const sl_throughput *tp);
 sl_str sl_cap_res_arn(const sl_cap_res *r);
 sl_str sl_cap_res_name(const sl_cap_res *r);
+/* The table a resource belongs to: its own name for a table, its table's for
+ * a GSI (metrics dimensions, throttle events). */
+sl_str sl_cap_res_table_name(const sl_cap_res *r);
 bool sl_cap_res_is_index(const sl_cap_res *r);
 bool sl_cap_res_on_demand(const sl_cap_res *r);
 size_t sl_cap_res_partitions(const sl_cap_res *r);

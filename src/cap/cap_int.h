@@ -63,7 +63,8 @@ struct sl_cap_res {
   sl_cap *cap;
   sl_cap_res *prev, *next; /* the engine's list of live resources */
   bool is_index, has_lsi;
-  sl_str name, arn; /* owned */
+  sl_str name, arn;  /* owned */
+  sl_str table_name; /* owned: the table of a GSI, or the name of a table */
   sl_throughput tp;
   sl__bucket table[2];   /* check 3: provisioned rate + burst */
   sl__bucket ceiling[2]; /* check 4: on-demand 2 x previous peak */

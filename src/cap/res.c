@@ -130,13 +130,18 @@ sl_cap_res *sl_cap_res_new(sl_cap *c, const sl_cap_res_init *init) {
   c->resources = r;
   r->is_index = init->is_index;
   r->has_lsi = init->has_lsi;
+  sl_str tname = init->is_index ? init->table : init->name;
   char *name = malloc(init->name.len + 1), *arn = malloc(init->arn.len + 1);
-  if (!name || !arn)
+  char *table = malloc(tname.len + 1);
+  if (!name || !arn || !table)
     sl_panic("out of memory");
   memcpy(name, init->name.p, init->name.len);
   memcpy(arn, init->arn.p, init->arn.len);
-  name[init->name.len] = arn[init->arn.len] = 0;
+  if (tname.len)
+    memcpy(table, tname.p, tname.len);
+  name[init->name.len] = arn[init->arn.len] = table[tname.len] = 0;
   r->name = sl_str_make(name, init->name.len);
+  r->table_name = sl_str_make(table, tname.len);
   r->arn = sl_str_make(arn, init->arn.len);
   r->tp = *init->tp;
   r->last_heat_s = INT64_MIN / 2;
@@ -177,6 +182,7 @@ void sl_cap_res_free(sl_cap *c, sl_cap_res *r) {
     sl__part_free(&r->parts[i]);
   free(r->parts);
   free((char *)r->name.p);
+  free((char *)r->table_name.p);
   free((char *)r->arn.p);
   free(r);
 }
@@ -213,6 +219,7 @@ void sl_cap_res_configure(sl_cap *c, sl_cap_res *r, const sl_throughput *tp) {
 
 sl_str sl_cap_res_arn(const sl_cap_res *r) { return r->arn; }
 sl_str sl_cap_res_name(const sl_cap_res *r) { return r->name; }
+sl_str sl_cap_res_table_name(const sl_cap_res *r) { return r->table_name; }
 bool sl_cap_res_is_index(const sl_cap_res *r) { return r->is_index; }
 bool sl_cap_res_on_demand(const sl_cap_res *r) { return sl__cap_on_demand(r); }
 size_t sl_cap_res_partitions(const sl_cap_res *r) { return r->n_parts; }

@@ -27,6 +27,7 @@ void sl_tables_attach_capacity(sl_env *env, sl_table *t) {
       continue;
     sl_cap_res_init init = {.is_index = true,
                             .name = x->name,
+                            .table = t->name,
                             .arn = x->arn,
                             .tp = &x->tp,
                             .stored_bytes = x->size_bytes};

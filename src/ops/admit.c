@@ -116,20 +116,10 @@ static int64_t mono_us(void) {
   return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* The table and index names of a resource. A GSI's table name is read from
- * its ARN, "...:table/<T>/index/<I>" (names never hold '/' or ':'). */
+/* The table and index names of a resource (dimensions of its metrics). */
 static void res_names(const sl_cap_res *r, sl_str *table, sl_str *index) {
-  if (!sl_cap_res_is_index(r)) {
-    *table = sl_cap_res_name(r);
-    *index = SL_STR_NULL;
-    return;
-  }
-  *index = sl_cap_res_name(r);
-  sl_str arn = sl_cap_res_arn(r);
-  size_t end = arn.len >= index->len + 7 ? arn.len - index->len - 7 : 0, start = end;
-  while (start > 0 && arn.p[start - 1] != '/' && arn.p[start - 1] != ':')
-    start--;
-  *table = sl_str_make(arn.p + start, end - start);
+  *table = sl_cap_res_table_name(r);
+  *index = sl_cap_res_is_index(r) ? sl_cap_res_name(r) : SL_STR_NULL;
 }
 
 /* Printable key values of a charge (cap/charge.h keeps them with it); a

@@ -70,6 +70,7 @@ static sl_cap_res *res_new(rig *g, const sl_throughput *tp, bool is_index, bool 
   sl_cap_res_init init = {
       .is_index = is_index,
       .name = is_index ? SL_STR("gsi") : SL_STR("t"),
+      .table = SL_STR("t"),
       .arn = is_index ? SL_STR("arn:aws:dynamodb:us-east-1:000000000000:table/t/index/gsi")
                       : SL_STR("arn:aws:dynamodb:us-east-1:000000000000:table/t"),
       .tp = tp,
