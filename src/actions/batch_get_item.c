@@ -20,7 +20,7 @@
  *     hash map, so which error wins between a bad key in one table and an
  *     unknown other table depends on the names; sluice looks every table up
  *     first, in request order;
- *  3. per table: its projection (api/reads.h), then each key against the key
+ *  3. per table: its projection (ops/reads.h), then each key against the key
  *     schema, and no item asked twice across a table named once by name and
  *     once by ARN.
  *

@@ -8,7 +8,7 @@
  * {DeleteRequest: {Key}}, ...]}, ReturnConsumedCapacity,
  * ReturnItemCollectionMetrics: with SIZE, ItemCollectionMetrics lists per
  * table with LSIs one entry per admitted write, the collection's size after
- * it (api/write.h); without such a table the member is left out. (DynamoDB
+ * it (ops/write.h); without such a table the member is left out. (DynamoDB
  * Local never sends it for this operation; the model documents it.)
  *
  * Order of checks (dynalite's record of the service's texts, DynamoDB Local's
@@ -32,7 +32,7 @@
  * All of that happens before anything is written.
  *
  * Then, in one write transaction: each request's old item is read, its write
- * planned and priced exactly as PutItem / DeleteItem do (api/write.h), and
+ * planned and priced exactly as PutItem / DeleteItem do (ops/write.h), and
  * admitted on its own, in request order (capacity-model.md §3). Admitted
  * writes are applied and committed once; throttled ones come back in
  * UnprocessedItems as they were sent. Only when every write is throttled does

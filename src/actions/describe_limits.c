@@ -2,7 +2,7 @@
  * DescribeLimits — the account's provisioned-capacity quotas (facts §6):
  * per account and per table, reads and writes, from the capacity model's
  * parameters (capacity-model.md §5). Pinned by
- * tests/conformance/test_describe_limits.py.
+ * tests/conformance/test_capacity_http.py (test_describe_limits).
  */
 #include "actions/actions.h"
 #include "ops/req.h"

@@ -4,7 +4,7 @@
  *
  * An ARN that names no table of this server is ResourceNotFoundException
  * "Requested resource not found: ResourcArn: <arn> not found" (sic: the
- * service's own spelling, see api/tables.c). A key appears once: tagging an
+ * service's own spelling, see ops/tables.c). A key appears once: tagging an
  * existing key replaces its value.
  */
 #include "actions/actions.h"

@@ -2,7 +2,7 @@
  * TransactGetItems — up to 100 Get actions over one or more tables, read
  * together as one serializable snapshot and admitted all or nothing.
  * Pinned by tests/conformance/test_transact_get_items.py and
- * test_transaction_capacity.py; the shared rules are in api/txn.h.
+ * test_transaction_capacity.py; the shared rules are in ops/txn.h.
  *
  * Request: TransactItems [{Get: {TableName, Key, ProjectionExpression,
  * ExpressionAttributeNames}}], ReturnConsumedCapacity.

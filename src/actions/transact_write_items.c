@@ -2,7 +2,7 @@
  * TransactWriteItems — up to 100 Put, Update, Delete and ConditionCheck
  * actions over one or more tables, applied all together or not at all.
  * Pinned by tests/conformance/test_transact_write_items.py and
- * test_transaction_capacity.py; the shared rules are in api/txn.h.
+ * test_transaction_capacity.py; the shared rules are in ops/txn.h.
  *
  * Request: TransactItems [{Put | Update | Delete | ConditionCheck: {...}}]
  * (each action has the members of its single-item operation that the model

@@ -1,7 +1,7 @@
 /*
  * UpdateTable — changes a table's billing mode, provisioned throughput,
  * on-demand maximums, warm throughput, stream, class or deletion protection,
- * and creates, updates or deletes global secondary indexes (api/indexes.h).
+ * and creates, updates or deletes global secondary indexes (ops/indexes.h).
  * Pinned by tests/conformance/test_update_table.py and test_gsi_lifecycle.py
  * (and the capacity scenarios for the throughput rules).
  *
@@ -140,7 +140,7 @@ sl_err sl_action_update_table(sl_req *req) {
                    "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is "
                    "required");
   /* A table UPDATING only for an index being created or deleted takes the
-   * index rules of api/indexes.h instead. */
+   * index rules of ops/indexes.h instead. */
   if (old->status != SL_STATUS_ACTIVE && !(old->status == SL_STATUS_UPDATING && index_work(old)))
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
                    "Attempt to change a resource which is still in use: Table is being %s: %.*s",

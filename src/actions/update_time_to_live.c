@@ -5,7 +5,7 @@
  * Request: TableName, TimeToLiveSpecification {Enabled, AttributeName} (both
  * required by the model). The reply echoes the specification, as the service
  * does (not the DescribeTimeToLive shape). The rules and their order are
- * api/ttl.h's; the change is a new table version like UpdateTable's.
+ * jobs/ttl.h's; the change is a new table version like UpdateTable's.
  */
 #include "actions/actions.h"
 #include "ops/tables.h"

@@ -7,9 +7,9 @@
  * it fails, fills an sl_failure through sl_failf(): the code, the message
  * (formatted into the request arena) and optionally extra JSON members for the
  * error body (ThrottlingReasons, CancellationReasons, Item). Exactly one
- * function (api/reply.c) turns an sl_failure into bytes on the wire.
+ * function (server/dispatch.c) turns an sl_failure into bytes on the wire.
  *
- * Layers above base use the sl_fail(req, code, fmt, ...) macro of api/req.h;
+ * Layers above base use the sl_fail(req, code, fmt, ...) macro of ops/req.h;
  * layers below api (store, cap) take an sl_failure pointer.
  *
  * Invariants: once a failure is set, the first one wins: later sl_failf calls

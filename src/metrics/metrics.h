@@ -113,7 +113,7 @@ void sl_metrics_request(sl_metrics *m, sl_str table, const char *operation, sl_o
  * in milli-units. */
 void sl_metrics_consumed(sl_metrics *m, sl_str table, sl_str index, bool write, int64_t mu);
 
-/* Limits, numbered as cap/cap.h's sl_cap_limit (api/throttle.c checks it). */
+/* Limits, numbered as cap/cap.h's sl_cap_limit (ops/admit.c checks it). */
 enum {
   SL_METRICS_LIMIT_MAX_ON_DEMAND = 0,
   SL_METRICS_LIMIT_ACCOUNT = 1,

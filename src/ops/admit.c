@@ -1,7 +1,8 @@
 /*
  * Throttled requests on the wire: which exception, which message, which
  * reasons list (facts §1.2–1.4, spec §3). Pinned by
- * tests/conformance/test_throttling_wire.py.
+ * tests/conformance/test_capacity_http.py (the wire shapes) and
+ * test_transaction_capacity.py.
  *
  * And what every request leaves in metrics/ (facts §7): admission is the one
  * place that sees every charge and verdict, so consumed units (summed per

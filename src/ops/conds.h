@@ -5,7 +5,7 @@
  * AttributeUpdates, their ExpressionAttributeNames/Values, and what happens
  * when the condition fails: ConditionalCheckFailedException, with the old
  * item when ReturnValuesOnConditionCheckFailure is ALL_OLD (facts §1.4). A
- * failed condition still costs capacity (facts §2.2, api/write.h).
+ * failed condition still costs capacity (facts §2.2, ops/write.h).
  */
 #ifndef SL_API_CONDS_H
 #define SL_API_CONDS_H

@@ -447,7 +447,7 @@ static sl_err apply_create(sl_req *req, const sl_table *old, sl_table *t, const 
     return err;
   x.arn = sl_describe_index_arn(t, name);
   /* Online creation: resources first (Backfilling false), then the backfill
-   * (api/backfill.h) until every item is copied. With no allocation delay a
+   * (jobs/backfill.h) until every item is copied. With no allocation delay a
    * non-empty table's index is backfilling as soon as it exists. */
   int64_t delay = params(req)->index_create_delay_ms;
   x.status = SL_STATUS_CREATING;

@@ -14,7 +14,7 @@
  *    StreamSpecification, SSE, TableClass, DeletionProtectionEnabled or
  *    WarmThroughput (ValidationException); a BillingMode switch may;
  *  - a created index is CREATING (Backfilling false while its resources are
- *    allocated, index_create_delay_ms, then true while api/backfill.h copies the
+ *    allocated, index_create_delay_ms, then true while jobs/backfill.h copies the
  *    table's items into it) and then ACTIVE; it may be deleted while
  *    Backfilling is true, not before;
  *  - a deleted index is DELETING for table_update_delay_ms; then its entries,

@@ -29,7 +29,7 @@
 /* What an operation is (actions/actions.def gives each its flags). */
 enum { SL_OPF_CONTROL = 1, SL_OPF_READ = 2, SL_OPF_WRITE = 4 };
 
-/* What a request leaves for metrics (api/throttle.c): units consumed per
+/* What a request leaves for metrics (ops/admit.c): units consumed per
  * resource and direction, summed over the request and recorded once at its
  * end (ConsumedCapacityUnits' SampleCount counts requests). */
 #define SL_REQ_MAX_USED 8
@@ -144,7 +144,7 @@ void sl_consumed_add_index(sl_consumed *c, sl_str name, bool global, int64_t rea
 /* Writes one ConsumedCapacity object (the member name is the caller's). */
 void sl_req_write_consumed(sl_req *req, const sl_consumed *c, sl_rcc mode);
 
-/* ---- admission (api/throttle.c) ---- */
+/* ---- admission (ops/admit.c) ---- */
 
 /* Admits the charges, or fails the request with the exception, message and
  * ThrottlingReasons the service sends (facts §1.2–1.4). */
@@ -166,7 +166,7 @@ sl_err sl_req_fail_throttled(sl_req *req, const sl_cap_verdict *v);
 sl_err sl_req_check(sl_req *req, const sl_cap_charge *charges, size_t n);
 void sl_req_debit(sl_req *req, const sl_cap_charge *charges, size_t n);
 
-/* ---- metrics (api/throttle.c) ---- */
+/* ---- metrics (ops/admit.c) ---- */
 
 /* Dispatch calls begin on arrival and end once the outcome is known: end
  * records the consumed units, the outcome (ThrottledRequests, UserErrors,

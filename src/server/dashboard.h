@@ -1,6 +1,6 @@
 /*
  * dashboard.h — the live dashboard at GET /dashboard: serves the embedded
- * assets of admin/assets.h (index.html at /dashboard and /dashboard/, the
+ * assets of server/assets.h (index.html at /dashboard and /dashboard/, the
  * others at /dashboard/<file>). The page itself is static; it polls the
  * admin JSON API (/_sluice/...) from the browser about once a second.
  *

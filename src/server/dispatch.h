@@ -6,7 +6,7 @@
  * (SerializationException), the target names a known operation
  * (UnknownOperationException), an Authorization header is present
  * (MissingAuthenticationTokenException), the body validates against the
- * model (api/validate.h) — then runs the action and writes the reply with
+ * model (server/validate.h) — then runs the action and writes the reply with
  * x-amzn-RequestId and x-amz-crc32 (facts §1.1).
  *
  * Threads: the loop thread.

@@ -16,7 +16,7 @@
  * code-point ranges (possibly negated) or a group (a sub-sequence), each with
  * a repeat count min..max (max SL_RE_INF = unbounded). Matching is a full
  * match over the code points of a UTF-8 string (Java String.matches), see
- * sl_api_regex_match() in api/validate.h.
+ * sl_api_regex_match() in server/validate.h.
  *
  * Invariants: indexes are in range (the generator checks); sl_shape_ops[] is
  * sorted by operation name (bytewise), so it can be binary-searched.

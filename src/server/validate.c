@@ -1,5 +1,5 @@
 /*
- * The generic request validator (see api/validate.h): one walk over the
+ * The generic request validator (see server/validate.h): one walk over the
  * request, driven by the shape tables of api/shapes.gen.c.
  *
  * Evidence, and the choices made where it runs out

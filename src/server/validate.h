@@ -1,6 +1,6 @@
 /*
  * validate.h — the generic request validator: DynamoDB's checks that come
- * before any operation-specific logic, driven by the model in api/shapes.h.
+ * before any operation-specific logic, driven by the model in server/shapes.h.
  *
  * Design: the service checks a request in a fixed order, and so does
  * sl_api_validate():

@@ -95,7 +95,7 @@ typedef struct {
   bool backfilling;
   uint64_t status_until_ms; /* when CREATING/UPDATING/DELETING ends */
   sl_throughput tp;         /* GSI only */
-  /* Online creation (a GSI added by UpdateTable, api/backfill.h): while
+  /* Online creation (a GSI added by UpdateTable, jobs/backfill.h): while
    * 'online' the index stays CREATING until its backfill has read every
    * item (status_until_ms is then unused). The backfill fields below are the
    * exception to "never edited in place": the backfill updates them on the
@@ -142,7 +142,7 @@ struct sl_table {
   uint64_t ttl_changed_ms;
   /* runtime */
   uint64_t item_count, size_bytes;
-  /* The TTL sweep (api/ttl.h): a pass walks the items in key order from
+  /* The TTL sweep (jobs/ttl.h): a pass walks the items in key order from
    * ttl_cursor, a bounded number per tick. */
   bool ttl_sweeping;
   uint64_t ttl_pass_ms; /* when the current or last pass started; 0: never */

@@ -427,7 +427,7 @@ def test_return_item_collection_metrics_without_lsi(raw, hash_table):
 # ddblocal_differs: DynamoDB Local never returns ItemCollectionMetrics for BatchWriteItem.
 # Source: botocore model, BatchWriteItemOutput.ItemCollectionMetrics ("for each table,
 # information about any item collections that were affected by individual DeleteItem or
-# PutItem operations"); SizeEstimateRangeGB as in api/write.h.
+# PutItem operations"); SizeEstimateRangeGB as in ops/write.h.
 @pytest.mark.ddblocal_differs
 def test_return_item_collection_metrics_with_lsi(raw, make_table, hash_table):
     t1 = make_table(range_key=("sk", "S"), extra_attrs=[("l", "S")], LocalSecondaryIndexes=[{

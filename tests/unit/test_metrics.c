@@ -1,5 +1,5 @@
 /* Unit tests of src/metrics (metrics.h, topk.h) and of how the request path
- * feeds it (api/throttle.c, api/dispatch.c).
+ * feeds it (ops/admit.c, server/dispatch.c).
  *
  * The counting rules of facts §7 are checked end to end where the request
  * path exists: a real sl_app on a manual clock answers HTTP requests through
@@ -483,7 +483,7 @@ static void test_topk(void) {
 }
 
 /* Contributor Insights: modes, weighting (3 x write units), the GSI
- * write-throttle exclusion is the caller's (api/throttle.c); here the
+ * write-throttle exclusion is the caller's (ops/admit.c); here the
  * registry's part: enable/disable, generations, per-minute windows. */
 static void test_insights(void) {
   sl_clock clk;
