@@ -12,8 +12,8 @@
  *
  * Memory: everything in the request arena. Threads: the loop thread.
  */
-#ifndef SL_API_BATCH_H
-#define SL_API_BATCH_H
+#ifndef SL_OPS_BATCH_H
+#define SL_OPS_BATCH_H
 
 #include "ops/req.h"
 

@@ -7,8 +7,8 @@
  * item when ReturnValuesOnConditionCheckFailure is ALL_OLD (facts §1.4). A
  * failed condition still costs capacity (facts §2.2, ops/write.h).
  */
-#ifndef SL_API_CONDS_H
-#define SL_API_CONDS_H
+#ifndef SL_OPS_CONDS_H
+#define SL_OPS_CONDS_H
 
 #include "ops/req.h"
 #include "expr/expr.h"

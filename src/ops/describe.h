@@ -4,8 +4,8 @@
  * key schema / index definitions parsed from requests (CreateTable,
  * UpdateTable's GlobalSecondaryIndexUpdates), with the service's messages.
  */
-#ifndef SL_API_DESCRIBE_H
-#define SL_API_DESCRIBE_H
+#ifndef SL_OPS_DESCRIBE_H
+#define SL_OPS_DESCRIBE_H
 
 #include "ops/req.h"
 

@@ -32,8 +32,8 @@
  *
  * Threads: the loop thread.
  */
-#ifndef SL_API_INDEXES_H
-#define SL_API_INDEXES_H
+#ifndef SL_OPS_INDEXES_H
+#define SL_OPS_INDEXES_H
 
 #include "ops/req.h"
 

@@ -23,8 +23,8 @@
  * outside the projection the base item is fetched and each such fetch costs
  * one more read of the base item's size rounded up to 4 KB (facts §2.2).
  */
-#ifndef SL_API_PAGES_H
-#define SL_API_PAGES_H
+#ifndef SL_OPS_PAGES_H
+#define SL_OPS_PAGES_H
 
 #include "ops/req.h"
 

@@ -9,8 +9,8 @@
  * members into expr calls and page options, so that each action stays a
  * straight line.
  */
-#ifndef SL_API_READS_H
-#define SL_API_READS_H
+#ifndef SL_OPS_READS_H
+#define SL_OPS_READS_H
 
 #include "ops/pages.h"
 

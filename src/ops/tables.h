@@ -4,8 +4,8 @@
  * table version, table identity, tags, tables by ARN. (Capacity resources
  * and dropping a table are jobs/tables.h.)
  */
-#ifndef SL_API_TABLES_H
-#define SL_API_TABLES_H
+#ifndef SL_OPS_TABLES_H
+#define SL_OPS_TABLES_H
 
 #include "jobs/tables.h"
 #include "ops/req.h"

@@ -5,8 +5,8 @@
  * and WarmThroughput settings. Used by CreateTable, UpdateTable (table and
  * GSI updates) and DescribeLimits. The rules themselves are cap/control.c.
  */
-#ifndef SL_API_THROUGHPUT_H
-#define SL_API_THROUGHPUT_H
+#ifndef SL_OPS_THROUGHPUT_H
+#define SL_OPS_THROUGHPUT_H
 
 #include "ops/req.h"
 

@@ -43,8 +43,8 @@
  *
  * Memory: everything in the request arena. Threads: the loop thread.
  */
-#ifndef SL_API_TXN_H
-#define SL_API_TXN_H
+#ifndef SL_OPS_TXN_H
+#define SL_OPS_TXN_H
 
 #include "ops/req.h"
 

@@ -24,8 +24,8 @@
  * → sl_write_plan_apply (in the write transaction) → commit →
  * sl_write_plan_committed.
  */
-#ifndef SL_API_WRITE_H
-#define SL_API_WRITE_H
+#ifndef SL_OPS_WRITE_H
+#define SL_OPS_WRITE_H
 
 #include "ops/req.h"
 

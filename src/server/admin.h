@@ -6,8 +6,8 @@
  * Replies are JSON; errors are {"error":"<message>"} with 400 or 404.
  * Threads: the loop thread.
  */
-#ifndef SL_ADMIN_ADMIN_H
-#define SL_ADMIN_ADMIN_H
+#ifndef SL_SERVER_ADMIN_H
+#define SL_SERVER_ADMIN_H
 
 #include "server/app.h"
 #include "net/server.h"

@@ -11,8 +11,8 @@
  *
  * Ownership: everything is static, read-only data. Threads: any.
  */
-#ifndef SL_ADMIN_ASSETS_H
-#define SL_ADMIN_ASSETS_H
+#ifndef SL_SERVER_ASSETS_H
+#define SL_SERVER_ASSETS_H
 
 #include "base/str.h"
 

@@ -13,8 +13,8 @@
  *
  * Threads: the loop thread.
  */
-#ifndef SL_ADMIN_DASHBOARD_H
-#define SL_ADMIN_DASHBOARD_H
+#ifndef SL_SERVER_DASHBOARD_H
+#define SL_SERVER_DASHBOARD_H
 
 #include "net/server.h"
 

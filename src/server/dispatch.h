@@ -1,5 +1,5 @@
 /*
- * api.h — the DynamoDB JSON 1.0 protocol endpoint: POST / with
+ * dispatch.h — the DynamoDB JSON 1.0 protocol endpoint: POST / with
  * X-Amz-Target: DynamoDB_20120810.<Op>.
  *
  * sl_api_handle checks the request in the service's order — body is JSON
@@ -11,8 +11,8 @@
  *
  * Threads: the loop thread.
  */
-#ifndef SL_API_API_H
-#define SL_API_API_H
+#ifndef SL_SERVER_DISPATCH_H
+#define SL_SERVER_DISPATCH_H
 
 #include "server/app.h"
 #include "net/server.h"

@@ -17,8 +17,8 @@
  *
  * Threads: the loop thread.
  */
-#ifndef SL_ADMIN_METRICS_HTTP_H
-#define SL_ADMIN_METRICS_HTTP_H
+#ifndef SL_SERVER_METRICS_HTTP_H
+#define SL_SERVER_METRICS_HTTP_H
 
 #include "server/app.h"
 #include "net/server.h"

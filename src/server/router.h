@@ -6,8 +6,8 @@
  *
  * Threads: the loop thread.
  */
-#ifndef SL_ADMIN_ROUTER_H
-#define SL_ADMIN_ROUTER_H
+#ifndef SL_SERVER_ROUTER_H
+#define SL_SERVER_ROUTER_H
 
 #include "server/app.h"
 #include "net/server.h"

@@ -22,8 +22,8 @@
  * sorted by operation name (bytewise), so it can be binary-searched.
  * Ownership and threads: read-only static data, shared freely.
  */
-#ifndef SL_API_SHAPES_H
-#define SL_API_SHAPES_H
+#ifndef SL_SERVER_SHAPES_H
+#define SL_SERVER_SHAPES_H
 
 #include "base/str.h"
 

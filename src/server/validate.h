@@ -32,8 +32,8 @@
  * Memory: messages are formatted into the failure's arena.
  * Threads: none; the tables are static and read-only.
  */
-#ifndef SL_API_VALIDATE_H
-#define SL_API_VALIDATE_H
+#ifndef SL_SERVER_VALIDATE_H
+#define SL_SERVER_VALIDATE_H
 
 #include "base/err.h"
 #include "base/json.h"
