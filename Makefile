@@ -44,7 +44,21 @@ EXCLUDE ?=
 SRCS := $(filter-out $(EXCLUDE),$(sort $(wildcard src/*/*.c)))
 OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ := $(BUILD)/obj/src/main.o
-UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+# Unit tests mirror src/: tests/unit/<layer>/test_*.c links only the objects of
+# its layer and of the layers below it (LAYERS_<layer>, DESIGN.md's order), so
+# the linker refuses a test, or a layer, that leans on a layer above.
+LAYERS_base := base
+LAYERS_net := net base
+LAYERS_store := store base
+LAYERS_metrics := metrics base
+LAYERS_cap := cap store base
+LAYERS_expr := expr store base
+LAYERS_jobs := jobs cap metrics store base
+LAYERS_ops := ops jobs cap expr metrics store base
+LAYERS_actions := actions $(LAYERS_ops)
+LAYERS_server := server actions $(LAYERS_ops) net
+layer_objs = $(filter $(foreach l,$(LAYERS_$(1)),$(BUILD)/obj/src/$(l)/%),$(OBJS))
+UNIT_SRCS := $(sort $(wildcard tests/unit/*/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 GENERATED := src/server/assets.gen.c
 
@@ -79,9 +93,13 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_BUILD_STAMP)
 $(BUILD)/sluice: $(OBJS) $(MAIN_OBJ)
 	$(CC) $(LDFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(OBJS)
+# The layer of a unit test: the folder under tests/unit/ ($* is layer/test_x).
+unit_layer = $(firstword $(subst /, ,$(1)))
+.SECONDEXPANSION:
+$(BUILD)/tests/%: tests/unit/%.c $$(call layer_objs,$$(call unit_layer,$$*))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(CFLAGS) -Itests/unit $(LDFLAGS_ALL) -o $@ $< $(OBJS) $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) $(CFLAGS) -Itests/unit $(LDFLAGS_ALL) -o $@ $< \
+	  $(call layer_objs,$(call unit_layer,$*)) $(LDLIBS)
 
 # Micro-benchmarks (bench/micro_*.c): built against the same objects, run by hand
 # or by bench/run.py. They print their own numbers; they are never timed tests.

@@ -10,7 +10,7 @@
  * rejected, "YQ==" is "a"). The empty string is valid and decodes to zero
  * bytes. The service answers each failure with a SerializationException
  * (HTTP 400) whose message names the value and the reason, which
- * sl_base64_check reports (tests/unit/test_base64.c lists the texts).
+ * sl_base64_check reports (tests/unit/base/test_base64.c lists the texts).
  *
  * DynamoDB Local is not a guide here: it answers every invalid value with a
  * 500 InternalFailure, and it accepts non-zero trailing bits ("ab==" stores

@@ -7,7 +7,7 @@
  * PCLMULQDQ (every one since 2010) blocks of 16 bytes are folded with
  * carry-less multiplication (Intel, "Fast CRC Computation for Generic
  * Polynomials Using PCLMULQDQ", 2009), and zlib finishes the tail. The
- * result is bit-identical to zlib's crc32 (pinned by tests/unit/test_crc32.c).
+ * result is bit-identical to zlib's crc32 (pinned by tests/unit/base/test_crc32.c).
  */
 #ifndef SL_BASE_CRC32_H
 #define SL_BASE_CRC32_H

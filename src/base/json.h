@@ -21,7 +21,7 @@
  *    is an error;
  *  - duplicate object keys are kept in document order; lookups return the
  *    LAST occurrence, which is what DynamoDB does (pinned by
- *    tests/unit/test_json.c).
+ *    tests/unit/base/test_json.c).
  * On error nothing useful is left in the arena and 'err' says where and why.
  *
  * Writer

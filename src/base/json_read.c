@@ -19,7 +19,7 @@
  * syntax error anyway.
  *
  * Every read is bounds-checked against the end of the input; the truncation
- * tests in tests/unit/test_json.c run every prefix of several documents against
+ * tests in tests/unit/base/test_json.c run every prefix of several documents against
  * a guard page, and tests/fuzz/fuzz_json.c round-trips whatever parses.
  *
  * Stack: about 6 KiB (the container stack for SL_JSON_MAX_DEPTH levels and a

@@ -27,7 +27,7 @@
  * also accepts any Unicode decimal digit ("١" stores as 1, "１" as 1), a
  * BigDecimal quirk sluice deliberately does not copy.
  *
- * Checks, in DynamoDB Local's order (tests/unit/test_num.c pins each case):
+ * Checks, in DynamoDB Local's order (tests/unit/base/test_num.c pins each case):
  *   1. syntax                       SL_NUM_SYNTAX
  *   2. > 38 significant digits      SL_NUM_PRECISION (leading and trailing
  *      zeros do not count: "1234567890123456789012345678901234567800000" is fine)
@@ -109,7 +109,7 @@
  * 0 -> 1, 38 digits -> 20 or 21, negative 38 digits -> 21 (capped).
  * DynamoDB Local's own ConsumedCapacity uses a different, looser estimate
  * (it charges "1" and "100" the same as no attribute at all), so it cannot
- * check this rule; tests/unit/test_num.c pins the worked examples.
+ * check this rule; tests/unit/base/test_num.c pins the worked examples.
  *
  * Ownership: sl_num is a plain value (no pointers); copy it freely.
  * Threads: every function is pure and reentrant.

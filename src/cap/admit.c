@@ -3,7 +3,7 @@
  * and throttling reasons, the five checks of a charge in the spec's order,
  * the spike rule, and the calls an operation makes — check, debit, admit,
  * record_throttle. Rules from ../shared/spec/capacity-model.md ("spec §N"),
- * pinned by tests/unit/test_cap.c.
+ * pinned by tests/unit/cap/test_cap.c.
  */
 #include "cap/cap_int.h"
 

@@ -1,6 +1,6 @@
 /*
  * Pure pricing: the cost rules of facts §2.2 over item sizes; see cost.h.
- * tests/unit/test_cost.c pins the developer guide's worked examples.
+ * tests/unit/cap/test_cost.c pins the developer guide's worked examples.
  */
 #include "cap/cost.h"
 

@@ -3,7 +3,7 @@
  * key points, partition buckets, the ring of recent accesses that chooses
  * split points, heat, splits for heat and for size, and the initial
  * partition count. Rules from ../shared/spec/capacity-model.md ("spec §N");
- * every one is pinned by a scenario in tests/unit/test_cap.c.
+ * every one is pinned by a scenario in tests/unit/cap/test_cap.c.
  */
 #include "cap/cap_int.h"
 

@@ -4,7 +4,7 @@
  * (provisioned rate, on-demand ceiling, OnDemandThroughput maximum, per-table
  * quota), its previous peak, and its life: new, configure, free. The
  * partition map is part.c's. Rules from ../shared/spec/capacity-model.md
- * ("spec §N"), pinned by tests/unit/test_cap.c.
+ * ("spec §N"), pinned by tests/unit/cap/test_cap.c.
  */
 #include "cap/cap_int.h"
 

@@ -6,7 +6,7 @@
  * the request's names and values, and the constructors of tree nodes. The
  * parser, the resolver, key-condition extraction and the legacy parameters
  * all build on it; it calls none of them. Every message below was observed
- * on DynamoDB Local unless its comment says otherwise; tests/unit/test_expr.c
+ * on DynamoDB Local unless its comment says otherwise; tests/unit/expr/test_expr.c
  * pins them.
  */
 #include "expr/expr_int.h"

@@ -73,7 +73,7 @@
  * KeyConditions reports "Either the KeyConditions or KeyConditionExpression
  * parameter must be specified in the request.".
  *
- * Evaluation semantics (pinned by tests/unit/test_expr.c, observed on
+ * Evaluation semantics (pinned by tests/unit/expr/test_expr.c, observed on
  * DynamoDB Local and Alternator's tests):
  *  - a path that does not resolve (missing attribute, index past the end,
  *    wrong container type) is "undefined"; every comparison and function with

@@ -4,7 +4,7 @@
  * builds, checked against the key schema in the service's order and turned
  * into the partition key's value and at most one sort-key condition. Every
  * message below was observed on DynamoDB Local unless its comment says
- * otherwise; tests/unit/test_expr.c pins them.
+ * otherwise; tests/unit/expr/test_expr.c pins them.
  */
 #include "expr/expr_int.h"
 

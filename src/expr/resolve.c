@@ -5,7 +5,7 @@
  * operand types of constants, BETWEEN bounds, overlapping and conflicting
  * paths — and the checks of key attributes in filters and updates. Every
  * message below was observed on DynamoDB Local unless its comment says
- * otherwise; tests/unit/test_expr.c pins them.
+ * otherwise; tests/unit/expr/test_expr.c pins them.
  */
 #include "expr/expr_int.h"
 #include "base/num.h"

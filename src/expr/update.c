@@ -348,7 +348,7 @@ static bool parent_ok(const sl_item *old, const sl_expr_path *p) {
  * by top-level attribute, in descending java.util.HashMap bucket order of
  * its name, request order within a bucket. It fits every observation of
  * DynamoDB Local ("ADD l[1] :ns DELETE s.x :bs" reports l's type error, "ADD
- * ss :ns DELETE s.x :bs" reports s.x's path; tests/unit/test_expr.c), though
+ * ss :ns DELETE s.x :bs" reports s.x's path; tests/unit/expr/test_expr.c), though
  * the reason is unknown. The result does not depend on it. */
 static uint32_t bucket_of(sl_str name, uint32_t cap) {
   uint32_t h = 0;

@@ -10,7 +10,7 @@
  * requests), throttle events (one per failed charge, with the reasons that
  * refused it, the partition and the printable key) and Contributor Insights
  * keys are noted here; sl_req_metrics_end records the request-level metrics
- * when dispatch has the outcome. Pinned by tests/unit/test_metrics.c.
+ * when dispatch has the outcome. Pinned by tests/unit/server/test_metrics.c.
  * Building with -DSL_METRICS_OFF makes all of it return at once (to measure
  * its cost).
  */

@@ -24,7 +24,7 @@
  * value: S = UTF-8 bytes; N = sl_num_size; B = bytes; BOOL and NULL = 1;
  * SS/NS/BS = sum of members; L and M = 3 + sum over elements of (element
  * size + 1), where a map element's size includes its name. The item's size is
- * the sum over its attributes. tests/unit/test_item.c pins the documentation's
+ * the sum over its attributes. tests/unit/store/test_item.c pins the documentation's
  * worked examples.
  *
  * Binary encoding, format version 1 (never renumber a tag):

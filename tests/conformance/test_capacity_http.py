@@ -213,7 +213,7 @@ def offer(client, table, rate, seconds, step_ms=10, start=0):
 # Calibration, end to end (spec §9): a new on-demand table accepts all of 4,000 writes/s,
 # and caps 5,000 and 8,000 offered at 4,130/s (±1 %), the first throttle coming sooner at the
 # higher rate, within [0.8, 4.0] s. The same numbers are checked for longer on the engine in
-# tests/unit/test_cap.c.
+# tests/unit/cap/test_cap.c.
 def test_calibration_short_windows(client):
     create(client, "cal4k")
     accepted, first = offer(client, "cal4k", 4000, 2)

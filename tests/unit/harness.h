@@ -1,7 +1,7 @@
 /*
  * harness.h — the smallest unit-test harness that reads well.
  *
- * Each tests/unit/test_<module>.c defines static test functions and a main()
+ * Each tests/unit/<layer>/test_<module>.c defines static test functions and a main()
  * that calls them through RUN(). CHECK* report file, line and the failing
  * expression and count the failure; the binary exits non-zero if any check
  * failed. No registration magic, no fixtures: tests are plain functions.
