@@ -24,57 +24,18 @@
  *     schema, and no item asked twice across a table named once by name and
  *     once by ARN.
  *
- * Then, in one read transaction, keys in request order: each item is read,
- * priced like a GetItem (its own size rounded up to 4 KB, half when
- * eventually consistent, the minimum when absent: facts §2.2) and admitted on
- * its own (capacity-model.md §3). Throttled keys come back in UnprocessedKeys
- * with their table's ConsistentRead and projection members, so that the value
- * can be sent again as is. Once the items read would exceed 16 MB, that key
- * and every later one are left unprocessed without being charged. Only
- * when every key is throttled does the call fail, with the exception of the
- * first throttle. Responses lists each table's items (missing ones are simply
- * absent; a table with none gets []); ConsumedCapacity is a list with one
- * entry per RequestItems key.
+ * Then the core (ops/batch_get_item.h: per-key admission in request order,
+ * the 16 MB limit) and the reply: Responses lists each table's items
+ * (missing ones are simply absent; a table with none gets []);
+ * UnprocessedKeys come back with their table's ConsistentRead and
+ * projection members, so that the value can be sent again as is;
+ * ConsumedCapacity is a list with one entry per RequestItems key.
  */
 #include "actions/actions.h"
-#include "cap/cost.h"
-#include "cap/charge.h"
 #include "ops/batch.h"
-#include "ops/reads.h"
+#include "ops/batch_get_item.h"
 #include "expr/expr.h"
 #include "store/key.h"
-
-#define MAX_KEYS 100
-
-/* The response size limit, 16 MB, counted in stored item sizes (a
- * projection does not change it) and inclusive: DynamoDB Local returns 64
- * items of 262,144 bytes and 63 of 262,145, whatever the projection. (The API
- * reference's example, 52 items of 300 KB, fits no reading of "16 MB";
- * DynamoDB Local returns 54.) */
-#define MAX_RESPONSE_BYTES (16u * 1024 * 1024)
-
-typedef struct {
-  sl_str given;        /* the RequestItems key: a name or an ARN */
-  const sl_json *spec; /* its KeysAndAttributes */
-  sl_table *t;
-  bool consistent;
-  sl_read_exprs ex;
-  bool any_unprocessed;
-  sl_consumed consumed;
-} get_table;
-
-typedef enum { KEY_PENDING = 0, KEY_READ, KEY_UNPROCESSED } key_state;
-
-typedef struct {
-  const sl_json *json; /* the key as sent */
-  uint32_t table;
-  sl_item key;
-  sl_keyvals kv;
-  sl_str skey; /* storage key: duplicates across name and ARN */
-  uint8_t state;
-  bool found;
-  sl_item item; /* projected, when found and read */
-} get_key;
 
 static bool item_eq(const sl_item *a, const sl_item *b) {
   if (a->n != b->n)
@@ -86,7 +47,7 @@ static bool item_eq(const sl_item *a, const sl_item *b) {
 }
 
 /* Step 1 for one table: projection members, keys, count. */
-static sl_err parse_table(sl_req *req, const sl_json *spec, uint32_t table, get_key *keys,
+static sl_err parse_table(sl_req *req, const sl_json *spec, uint32_t table, sl_bg_key *keys,
                           uint32_t *n) {
   /* A table entry carries GetItem's projection members. */
   sl_err err = sl_expr_check_params(&req->fail, spec, SL_EXPR_OP_GET_ITEM);
@@ -104,9 +65,9 @@ static sl_err parse_table(sl_req *req, const sl_json *spec, uint32_t table, get_
     for (uint32_t j = first; j < *n; j++)
       if (item_eq(&keys[j].key, &key))
         return sl_fail(req, SL_E_VALIDATION, "Provided list of item keys contains duplicates");
-    if (*n == MAX_KEYS)
+    if (*n == SL_BATCH_GET_MAX)
       return sl_fail(req, SL_E_VALIDATION, "Too many items requested for the BatchGetItem call");
-    get_key *g = &keys[(*n)++];
+    sl_bg_key *g = &keys[(*n)++];
     g->json = k;
     g->table = table;
     g->key = key;
@@ -128,15 +89,15 @@ static sl_err parse_table(sl_req *req, const sl_json *spec, uint32_t table, get_
 
 /* Step 3 for one table: its projection members (a KeysAndAttributes entry
  * has GetItem's member names). */
-static sl_err parse_projection(sl_req *req, get_table *gt) {
+static sl_err parse_projection(sl_req *req, sl_bg_table *gt) {
   sl_err err = sl_reads_parse_of(req, gt->spec, gt->t, NULL, SL_READS_GET, &gt->ex);
   gt->consistent = sl_req_bool(gt->spec, "ConsistentRead", false);
   return err;
 }
 
 /* Step 3 for one key: the schema, and no earlier key on the same item. */
-static sl_err check_key(sl_req *req, const sl_table *t, get_key *keys, uint32_t i) {
-  get_key *g = &keys[i];
+static sl_err check_key(sl_req *req, const sl_table *t, sl_bg_key *keys, uint32_t i) {
+  sl_bg_key *g = &keys[i];
   sl_err err = sl_req_check_key(req, t, &g->key, &g->kv);
   if (err != SL_OK)
     return err;
@@ -154,13 +115,13 @@ static void echo_member(sl_jw *w, const sl_json *spec, const char *member) {
   sl_jw_value(w, sl_json_get(spec, member));
 }
 
-static void write_reply(sl_req *req, const get_table *tables, uint32_t n_tables,
-                        const get_key *keys, uint32_t n, sl_rcc rcc) {
+static void write_reply(sl_req *req, const sl_bg_table *tables, uint32_t n_tables,
+                        const sl_bg_key *keys, uint32_t n, sl_rcc rcc) {
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
   int64_t returned = 0;
   for (uint32_t i = 0; i < n; i++)
-    returned += keys[i].state == KEY_READ && keys[i].found;
+    returned += keys[i].state == SL_BG_READ && keys[i].found;
   sl_req_record_returned(req, returned);
   sl_jw_key_c(w, "Responses");
   sl_jw_obj_begin(w);
@@ -168,7 +129,7 @@ static void write_reply(sl_req *req, const get_table *tables, uint32_t n_tables,
     sl_jw_key(w, tables[ti].given);
     sl_jw_arr_begin(w);
     for (uint32_t i = 0; i < n; i++)
-      if (keys[i].table == ti && keys[i].state == KEY_READ && keys[i].found)
+      if (keys[i].table == ti && keys[i].state == SL_BG_READ && keys[i].found)
         sl_item_write_json(w, &keys[i].item);
     sl_jw_arr_end(w);
   }
@@ -176,7 +137,7 @@ static void write_reply(sl_req *req, const get_table *tables, uint32_t n_tables,
   sl_jw_key_c(w, "UnprocessedKeys");
   sl_jw_obj_begin(w);
   for (uint32_t ti = 0; ti < n_tables; ti++) {
-    const get_table *gt = &tables[ti];
+    const sl_bg_table *gt = &tables[ti];
     if (!gt->any_unprocessed)
       continue;
     sl_jw_key(w, gt->given);
@@ -184,7 +145,7 @@ static void write_reply(sl_req *req, const get_table *tables, uint32_t n_tables,
     sl_jw_key_c(w, "Keys");
     sl_jw_arr_begin(w);
     for (uint32_t i = 0; i < n; i++)
-      if (keys[i].table == ti && keys[i].state == KEY_UNPROCESSED)
+      if (keys[i].table == ti && keys[i].state == SL_BG_UNPROCESSED)
         sl_jw_value(w, keys[i].json);
     sl_jw_arr_end(w);
     echo_member(w, gt->spec, "AttributesToGet");
@@ -207,11 +168,9 @@ static void write_reply(sl_req *req, const get_table *tables, uint32_t n_tables,
 sl_err sl_action_batch_get_item(sl_req *req) {
   const sl_json *items = sl_json_get(req->body, "RequestItems");
   size_t n_members = items && items->type == SL_JSON_OBJECT ? items->obj.n : 0;
-  get_table *tables = sl_arena_calloc(req->arena, n_members ? n_members : 1, sizeof(*tables));
-  get_key *keys = sl_arena_calloc(req->arena, MAX_KEYS, sizeof(*keys));
-  uint32_t n_tables = 0, n = 0, n_read = 0, n_throttled = 0;
-  sl_cap_verdict first_throttle = {0};
-  sl_txn *txn = NULL;
+  sl_bg_table *tables = sl_arena_calloc(req->arena, n_members ? n_members : 1, sizeof(*tables));
+  sl_bg_key *keys = sl_arena_calloc(req->arena, SL_BATCH_GET_MAX, sizeof(*keys));
+  uint32_t n_tables = 0, n = 0;
   sl_err err;
 
   /* 1. Values, table by table. */
@@ -239,55 +198,13 @@ sl_err sl_action_batch_get_item(sl_req *req) {
   }
   sl_rcc rcc = sl_req_rcc(req->body);
 
-  /* Read, price and admit each key in request order. */
-  if ((err = sl_store_begin(req->env->store, false, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_batch_get_item(req, tables, n_tables, keys, n)) != SL_OK)
     return err;
-  size_t bytes = 0;
-  bool full = false;
-  for (uint32_t i = 0; i < n; i++) {
-    get_key *g = &keys[i];
-    get_table *gt = &tables[g->table];
-    g->state = KEY_UNPROCESSED;
-    if (full)
-      continue;
-    sl_item item;
-    size_t size;
-    if ((err = sl_store_item_get(txn, gt->t, &g->kv, req->arena, &item, &g->found, &size)) != SL_OK)
-      goto out;
-    if (g->found && bytes + size > MAX_RESPONSE_BYTES) {
-      full = true;
-      continue;
-    }
-    int64_t mu = sl_cost_read_units_mu(g->found ? size : 0,
-                                       gt->consistent ? SL_COST_STRONG : SL_COST_EVENTUAL);
-    sl_cap_charge charge =
-        sl_cap_charge_key(req->arena, gt->t->cap, SL_CAP_READ, g->kv.hash, g->kv.range, false, mu);
-    sl_cap_verdict v;
-    if (!sl_req_admit_item(req, &charge, 1, &v)) {
-      if (n_throttled++ == 0)
-        first_throttle = v;
-      continue;
-    }
-    g->state = KEY_READ;
-    n_read++;
-    if (g->found) {
-      g->item = sl_reads_project(req, &gt->ex, &item);
-      bytes += size;
-    }
-    gt->consumed.table_read_mu += mu;
-  }
-  if (n > 0 && n_read == 0) {
-    err = sl_req_fail_throttled(req, &first_throttle);
-    goto out;
-  }
   for (uint32_t ti = 0; ti < n_tables; ti++)
     tables[ti].consumed.table_name = tables[ti].given;
   for (uint32_t i = 0; i < n; i++)
-    if (keys[i].state == KEY_UNPROCESSED)
+    if (keys[i].state == SL_BG_UNPROCESSED)
       tables[keys[i].table].any_unprocessed = true;
   write_reply(req, tables, n_tables, keys, n, rcc);
-out:
-  if (txn)
-    sl_store_abort(txn);
-  return err;
+  return SL_OK;
 }

@@ -31,38 +31,14 @@
  *     ("Provided list of item keys contains duplicates").
  * All of that happens before anything is written.
  *
- * Then, in one write transaction: each request's old item is read, its write
- * planned and priced exactly as PutItem / DeleteItem do (ops/write.h), and
- * admitted on its own, in request order (capacity-model.md §3). Admitted
- * writes are applied and committed once; throttled ones come back in
- * UnprocessedItems as they were sent. Only when every write is throttled does
- * the call fail, with the exception of the first throttle, writing nothing.
- * ConsumedCapacity is a list with one entry per RequestItems key, counting the
- * admitted writes.
+ * Then the core (ops/batch_write_item.h: per-write admission in request
+ * order, apply, commit) and the reply: UnprocessedItems as they were sent,
+ * ItemCollectionMetrics, ConsumedCapacity (a list, one entry per
+ * RequestItems key).
  */
 #include "actions/actions.h"
 #include "ops/batch.h"
-#include "ops/write.h"
-
-#define MAX_REQUESTS 25
-
-typedef struct {
-  sl_str given;       /* the RequestItems key: a name or an ARN */
-  sl_table *t;        /* resolved in step 2 */
-  bool any_throttled; /* some request of this table is unprocessed */
-  sl_consumed consumed;
-} write_table;
-
-typedef struct {
-  const sl_json *value; /* the Item or Key as sent */
-  bool put;
-  uint32_t table; /* index into the tables */
-  sl_item item;   /* a put's Item, a delete's Key */
-  sl_keyvals kv;
-  sl_str key; /* storage key: duplicate detection */
-  sl_write_plan plan;
-  bool admitted;
-} write_req;
+#include "ops/batch_write_item.h"
 
 static const char msg_not_one_request[] =
     "Supplied AttributeValue has more than one datatypes set, "
@@ -75,7 +51,7 @@ static bool one_request(const sl_json *r) {
 }
 
 /* Step 1 for one table's list: request shapes, values, sizes and the count. */
-static sl_err parse_table(sl_req *req, const sl_json *list, uint32_t table, write_req *reqs,
+static sl_err parse_table(sl_req *req, const sl_json *list, uint32_t table, sl_bw_request *reqs,
                           uint32_t *n) {
   for (size_t i = 0; i < list->arr.n; i++)
     if (!one_request(list->arr.items[i]))
@@ -91,9 +67,9 @@ static sl_err parse_table(sl_req *req, const sl_json *list, uint32_t table, writ
       return err;
     if (put && sl_item_size(&item) > SL_ITEM_MAX_BYTES)
       return sl_fail(req, SL_E_VALIDATION, "Item size has exceeded the maximum allowed size");
-    if (*n == MAX_REQUESTS)
+    if (*n == SL_BATCH_WRITE_MAX)
       return sl_fail(req, SL_E_VALIDATION, "Too many items requested for the BatchWriteItem call");
-    write_req *w = &reqs[(*n)++];
+    sl_bw_request *w = &reqs[(*n)++];
     w->value = v;
     w->put = put;
     w->table = table;
@@ -104,8 +80,8 @@ static sl_err parse_table(sl_req *req, const sl_json *list, uint32_t table, writ
 
 /* Step 3 for one request: its key against the table, and no earlier request
  * on the same item. */
-static sl_err check_request(sl_req *req, const sl_table *t, write_req *reqs, uint32_t i) {
-  write_req *w = &reqs[i];
+static sl_err check_request(sl_req *req, const sl_table *t, sl_bw_request *reqs, uint32_t i) {
+  sl_bw_request *w = &reqs[i];
   sl_err err;
   if (w->put) {
     /* The service words a bad key in a batch put like a bad Key (dynalite
@@ -125,8 +101,8 @@ static sl_err check_request(sl_req *req, const sl_table *t, write_req *reqs, uin
   return SL_OK;
 }
 
-static void write_collections(sl_jw *w, const write_table *tables, uint32_t n_tables,
-                              const write_req *reqs, uint32_t n) {
+static void write_collections(sl_jw *w, const sl_bw_table *tables, uint32_t n_tables,
+                              const sl_bw_request *reqs, uint32_t n) {
   bool any = false;
   for (uint32_t ti = 0; ti < n_tables; ti++) {
     bool table_any = false;
@@ -152,8 +128,8 @@ static void write_collections(sl_jw *w, const write_table *tables, uint32_t n_ta
     sl_jw_obj_end(w);
 }
 
-static void write_unprocessed(sl_jw *w, const write_table *tables, uint32_t n_tables,
-                              const write_req *reqs, uint32_t n) {
+static void write_unprocessed(sl_jw *w, const sl_bw_table *tables, uint32_t n_tables,
+                              const sl_bw_request *reqs, uint32_t n) {
   sl_jw_key_c(w, "UnprocessedItems");
   sl_jw_obj_begin(w);
   for (uint32_t ti = 0; ti < n_tables; ti++) {
@@ -180,11 +156,9 @@ static void write_unprocessed(sl_jw *w, const write_table *tables, uint32_t n_ta
 sl_err sl_action_batch_write_item(sl_req *req) {
   const sl_json *items = sl_json_get(req->body, "RequestItems");
   size_t n_members = items && items->type == SL_JSON_OBJECT ? items->obj.n : 0;
-  write_table *tables = sl_arena_calloc(req->arena, n_members ? n_members : 1, sizeof(*tables));
-  write_req *reqs = sl_arena_calloc(req->arena, MAX_REQUESTS, sizeof(*reqs));
-  uint32_t n_tables = 0, n = 0, n_admitted = 0, n_throttled = 0;
-  sl_cap_verdict first_throttle = {0};
-  sl_txn *txn = NULL;
+  sl_bw_table *tables = sl_arena_calloc(req->arena, n_members ? n_members : 1, sizeof(*tables));
+  sl_bw_request *reqs = sl_arena_calloc(req->arena, SL_BATCH_WRITE_MAX, sizeof(*reqs));
+  uint32_t n_tables = 0, n = 0;
   sl_err err;
 
   /* 1. Shapes and values, table by table. */
@@ -207,36 +181,8 @@ sl_err sl_action_batch_write_item(sl_req *req) {
       return err;
   sl_rcc rcc = sl_req_rcc(req->body);
 
-  /* Read, plan, price and admit each write in request order. */
-  if ((err = sl_store_begin(req->env->store, true, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_batch_write_item(req, reqs, n, tables)) != SL_OK)
     return err;
-  for (uint32_t i = 0; i < n; i++) {
-    write_req *w = &reqs[i];
-    write_table *wt = &tables[w->table];
-    sl_item *old = sl_arena_alloc(req->arena, sizeof(*old));
-    bool found;
-    if ((err = sl_store_item_get(txn, wt->t, &w->kv, req->arena, old, &found, NULL)) != SL_OK)
-      goto out;
-    sl_write_plan_init(req, &w->plan, wt->t, &w->kv, found ? old : NULL, w->put ? &w->item : NULL);
-    sl_write_plan_price(req, &w->plan, false, false);
-    sl_cap_verdict v;
-    if (sl_req_admit_item(req, w->plan.charges, w->plan.n_charges, &v)) {
-      w->admitted = true;
-      n_admitted++;
-      sl_write_plan_consumed(&w->plan, &wt->consumed);
-    } else {
-      if (n_throttled++ == 0)
-        first_throttle = v;
-      wt->any_throttled = true;
-    }
-  }
-  if (n > 0 && n_admitted == 0) {
-    err = sl_req_fail_throttled(req, &first_throttle);
-    goto out;
-  }
-  for (uint32_t i = 0; i < n; i++)
-    if (reqs[i].admitted && (err = sl_write_plan_apply(req, txn, &reqs[i].plan)) != SL_OK)
-      goto out;
 
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
@@ -253,14 +199,5 @@ sl_err sl_action_batch_write_item(sl_req *req) {
     sl_jw_arr_end(w);
   }
   sl_jw_obj_end(w);
-  err = sl_store_commit(txn, &req->fail);
-  txn = NULL;
-  if (err == SL_OK)
-    for (uint32_t i = 0; i < n; i++)
-      if (reqs[i].admitted)
-        sl_write_plan_committed(req, &reqs[i].plan);
-out:
-  if (txn)
-    sl_store_abort(txn);
-  return err;
+  return SL_OK;
 }

@@ -14,15 +14,8 @@
  * transaction before anything is read); then no two actions on one item
  * ("Transaction request cannot include multiple operations on one item").
  *
- * Then one LMDB read transaction reads every item (a snapshot: reads are
- * serializable with every write). Cost (facts §2.2): a transactional read,
- * twice a strongly consistent read, rounded up to 4 KB per item; a missing
- * item costs the minimum, 2 units. All charges are admitted together; a
- * throttle cancels the transaction with ThrottlingError /
- * ProvisionedThroughputExceeded for the throttled actions and None for the
- * others. The returned items may total at most 4 MB (ValidationException with
- * DynamoDB Local's text "Payload in response is too large.N"; checked before
- * admission, so it costs nothing).
+ * Then the core (ops/transact_get_items.h: snapshot reads, pricing, the 4 MB
+ * response limit, all-or-nothing admission) and the reply.
  *
  * Reply: Responses in request order, {"Item": ...} for an item found (a
  * projection that selects nothing gives an empty Item, as GetItem does) and {}
@@ -30,31 +23,11 @@
  * ReadCapacityUnits.
  */
 #include "actions/actions.h"
-#include "cap/cost.h"
-#include "cap/charge.h"
-#include "ops/reads.h"
-#include "ops/txn.h"
+#include "ops/transact_get_items.h"
 #include "base/log.h"
-#include "store/key.h"
-
-typedef struct {
-  const sl_json *obj; /* the Get's members */
-  sl_item key;
-  sl_read_exprs ex;
-  sl_table *t;
-  uint32_t slot;
-  sl_keyvals kv;
-  sl_str storage_key;
-  sl_str invalid; /* the action's ValidationError, if any */
-  /* execution */
-  sl_item item;
-  bool found;
-  sl_item projected;
-  sl_cap_charge charge;
-} get_action;
 
 /* Key values and projection of one element of TransactItems. */
-static sl_err parse_action(sl_req *req, const sl_json *elem, get_action *a) {
+static sl_err parse_action(sl_req *req, const sl_json *elem, sl_tg_action *a) {
   a->obj = sl_transact_action(req, elem, "Get");
   if (!a->obj)
     /* The validator has already required Get; kept for a Get that is not an
@@ -71,9 +44,8 @@ sl_err sl_action_transact_get_items(sl_req *req) {
   const sl_json *items = sl_json_get(req->body, "TransactItems");
   size_t n = items && items->type == SL_JSON_ARRAY ? items->arr.n : 0;
   SL_ASSERT(n >= 1 && n <= SL_TRANSACT_MAX_ACTIONS); /* the validator's bounds */
-  get_action *acts = SL_NEW_ARRAY(req->arena, get_action, n);
+  sl_tg_action *acts = SL_NEW_ARRAY(req->arena, sl_tg_action, n);
   sl_transact_reason *r = SL_NEW_ARRAY(req->arena, sl_transact_reason, n);
-  sl_txn *txn = NULL;
   sl_err err;
 
   for (size_t i = 0; i < n; i++)
@@ -93,7 +65,7 @@ sl_err sl_action_transact_get_items(sl_req *req) {
   req->table = first;
   bool any_invalid = false;
   for (size_t i = 0; i < n; i++) {
-    get_action *a = &acts[i];
+    sl_tg_action *a = &acts[i];
     if ((err = sl_transact_check_key(req, a->t, &a->key, &a->kv, &a->invalid)) != SL_OK)
       return err;
     if (a->invalid.len) {
@@ -118,39 +90,11 @@ sl_err sl_action_transact_get_items(sl_req *req) {
     }
     return sl_transact_cancel(req, r, n);
   }
-  sl_rcc rcc = sl_req_rcc(req->body);
-
-  if ((err = sl_store_begin(req->env->store, false, &req->fail, &txn)) != SL_OK)
+  if ((err = sl_transact_get_items(req, acts, n, &tt)) != SL_OK)
     return err;
-  sl_transact_charges *ch = SL_NEW_ARRAY(req->arena, sl_transact_charges, n);
-  size_t payload = 0;
-  for (size_t i = 0; i < n; i++) {
-    get_action *a = &acts[i];
-    size_t size = 0;
-    if ((err = sl_store_item_get(txn, a->t, &a->kv, req->arena, &a->item, &a->found, &size)) !=
-        SL_OK)
-      goto out;
-    int64_t mu = sl_cost_read_units_mu(a->found ? size : 0, SL_COST_TRANSACTIONAL);
-    a->charge =
-        sl_cap_charge_key(req->arena, a->t->cap, SL_CAP_READ, a->kv.hash, a->kv.range, false, mu);
-    ch[i] = (sl_transact_charges){&a->charge, 1};
-    tt.c[a->slot].table_read_mu += mu;
-    if (a->found) {
-      a->projected = sl_reads_project(req, &a->ex, &a->item);
-      payload += sl_item_size(&a->projected);
-    }
-  }
-  if (payload > SL_TRANSACT_MAX_BYTES) {
-    err = sl_fail(req, SL_E_VALIDATION, "Payload in response is too large.%zu", payload);
-    goto out;
-  }
-  if (!sl_transact_admit(req, ch, n, r)) {
-    err = sl_transact_cancel(req, r, n);
-    goto out;
-  }
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
-  sl_transact_write_consumed(req, &tt, rcc);
+  sl_transact_write_consumed(req, &tt, sl_req_rcc(req->body));
   sl_jw_key_c(w, "Responses");
   sl_jw_arr_begin(w);
   for (size_t i = 0; i < n; i++) {
@@ -163,8 +107,5 @@ sl_err sl_action_transact_get_items(sl_req *req) {
   }
   sl_jw_arr_end(w);
   sl_jw_obj_end(w);
-out:
-  if (txn)
-    sl_store_abort(txn);
-  return err;
+  return SL_OK;
 }
