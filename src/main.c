@@ -33,7 +33,9 @@ static const char serve_usage[] =
     "  --time-scale N       run the clock N times faster than real time\n"
     "  --region NAME        region in ARNs (default us-east-1)\n"
     "  --account-id ID      account in ARNs (default 000000000000)\n"
-    "  --log-level LEVEL    debug | info (default) | warn | error\n";
+    "  --log-level LEVEL    debug | info (default) | warn | error\n"
+    "  --cors-origin ORIGIN origin allowed by CORS; repeatable or a comma list\n"
+    "                       (default *: any)\n";
 
 static void tick(void *app) { sl_app_tick(app); }
 
@@ -49,6 +51,8 @@ static int cmd_serve(int argc, char **argv) {
   sl_app_config_default(&cfg);
   const char *bind = "127.0.0.1";
   int port = 8000;
+  static char cors[4096]; /* the --cors-origin values, joined by commas */
+  size_t cors_len = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -111,6 +115,14 @@ static int cmd_serve(int argc, char **argv) {
       cfg.region = v;
     } else if (strcmp(a, "--account-id") == 0) {
       cfg.account_id = v;
+    } else if (strcmp(a, "--cors-origin") == 0) {
+      size_t n = strlen(v);
+      if (cors_len + n + 2 > sizeof(cors))
+        return usage_error("too many --cors-origin values (from '%s')", v);
+      if (cors_len)
+        cors[cors_len++] = ',';
+      memcpy(cors + cors_len, v, n + 1);
+      cors_len += n;
     } else if (strcmp(a, "--log-level") == 0) {
       sl_log_level = strcmp(v, "debug") == 0   ? SL_LOG_DEBUG
                      : strcmp(v, "warn") == 0  ? SL_LOG_WARN
@@ -138,6 +150,7 @@ static int cmd_serve(int argc, char **argv) {
   sc.bind = bind;
   sc.port = port;
   sc.handle_signals = true;
+  sc.cors_origins = cors_len ? cors : NULL;
   uv_loop_t *loop = uv_default_loop();
   sl_server *srv = sl_server_create(loop, &sc, sl_router_handle, &app);
   if (!srv) {

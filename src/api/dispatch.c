@@ -112,10 +112,8 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
   make_request_id(app, req.request_id);
   sl_req_metrics_begin(&req);
   app->requests++;
-  /* A request sent as application/json is answered as application/json. */
-  hresp->content_type = sl_str_eq_c(sl_http_header_get(hreq, "content-type"), "application/json")
-                            ? SL_STR("application/json")
-                            : SL_STR("application/x-amz-json-1.0");
+  /* The reply echoes the request's JSON media type (net/http.h). */
+  hresp->content_type = sl_http_json_content_type(hreq);
 
   /* 1. The body must be JSON (an empty body is checked after the target). */
   sl_json *body = NULL;
