@@ -19,6 +19,7 @@
 
 struct sl_cap;
 struct sl_metrics;
+struct sl_sigv4_config;
 
 typedef struct {
   const char *region;     /* "us-east-1" */
@@ -31,6 +32,7 @@ typedef struct {
   const char *profile;    /* "aws" | "unlimited" */
   const char *config_file;
   const char *endpoint_address; /* DescribeEndpoints Address */
+  struct sl_sigv4_config *auth; /* --auth, --credentials, --admin-token (net/sigv4.h); NULL: any */
 } sl_app_config;
 
 typedef struct sl_app {
