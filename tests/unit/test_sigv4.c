@@ -300,6 +300,11 @@ static void test_credentials_file_errors(void) {
   CHECK_INT(sl_sigv4_parse_credentials(&c, "ok s\nlonely\n", 12, err, sizeof(err)), -1);
   CHECK(strstr(err, "line 2") != NULL);
   CHECK_INT(sl_sigv4_parse_credentials(&c, "a b c d", 7, err, sizeof(err)), -1);
+  /* A NUL inside a field (found by fuzz_sigv4) is refused, not cut short. */
+  size_t before = c.n_keys;
+  CHECK_INT(sl_sigv4_parse_credentials(&c, "key \0secret", 11, err, sizeof(err)), -1);
+  CHECK(strstr(err, "field 2") != NULL);
+  CHECK_INT(c.n_keys, before);
   CHECK_INT(sl_sigv4_load_credentials(&c, "/nonexistent/creds", err, sizeof(err)), -1);
   sl_sigv4_config_free(&c);
   CHECK(sl_sigv4_is_loopback("127.0.0.1") && sl_sigv4_is_loopback("::1"));
