@@ -224,7 +224,7 @@ static const char asset_0[] =
     "  .fill { transition: width 0.3s ease; }\n"
     "}\n";
 
-/* dashboard.js, 48113 bytes */
+/* dashboard.js, 47649 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -429,24 +429,6 @@ static const char asset_1[] =
     "    return body;\n"
     "  }\n"
     "\n"
-    "  /* A DynamoDB API call. sluice accepts any Authorization header. */\n"
-    "  async function dynamodb(op, body) {\n"
-    "    const r = await fetch('/', {\n"
-    "      method: 'POST',\n"
-    "      cache: 'no-store',\n"
-    "      headers: {\n"
-    "        'Content-Type': 'application/x-amz-json-1.0',\n"
-    "        'X-Amz-Target': `DynamoDB_20120810.${op}`,\n"
-    "        Authorization: 'AWS4-HMAC-SHA256 Credential=dashboard/20260101/us-east-1/dynamodb/' +\n"
-    "            'aws4_request, SignedHeaders=host, Signature=0',\n"
-    "      },\n"
-    "      body: JSON.stringify(body),\n"
-    "    });\n"
-    "    const reply = await r.json().catch(() => ({}));\n"
-    "    if (!r.ok)\n"
-    "      throw new Error(reply.message || reply.Message || `${op} failed (HTTP ${r.status})`);\n"
-    "    return reply;\n"
-    "  }\n"
     "\n"
     "  /* Per-second Sum datapoints of one metric over [start, end). */\n"
     "  async function series(table, index, metric, start, end) {\n"
@@ -1166,10 +1148,16 @@ static const char asset_1[] =
     "  async function enableInsights(button, table, res) {\n"
     "    button.disabled = true;\n"
     "    try {\n"
-    "      const body = {TableName: table, ContributorInsightsAction: 'ENABLE'};\n"
+    "      /* The admin API, not a DynamoDB call: the page has no credentials to\n"
+    "       * sign one with (sluice serve --auth sigv4). */\n"
+    "      const body = {action: 'ENABLE'};\n"
     "      if (res.kind === 'index')\n"
-    "        body.IndexName = res.name;\n"
-    "      await dynamodb('UpdateContributorInsights', body);\n"
+    "        body.index = res.name;\n"
+    "      await api(`/_sluice/tables/${encodeURIComponent(table)}/insights`, {\n"
+    "        method: 'POST',\n"
+    "        headers: {'Content-Type': 'application/json'},\n"
+    "        body: JSON.stringify(body),\n"
+    "      });\n"
     "      announce(`Contributor Insights enabled on ${resourceLabel(res, table)}`);\n"
     "      refreshNow();\n"
     "    } catch (e) {\n"
@@ -1557,7 +1545,7 @@ static const char asset_2[] =
 
 static const sl_admin_asset assets[] = {
     {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"379956b7a676466f\"", 18}, {asset_0, 9697}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"09e997423409e6a6\"", 18}, {asset_1, 48113}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"7aee73aaefc2977f\"", 18}, {asset_1, 47649}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"641b4acf4363426f\"", 18}, {asset_2, 4785}},
 };
 

@@ -312,3 +312,31 @@ def test_any_not_aws4(endpoint):
     r = raw_auth(endpoint, "Bearer xyz")
     assert r.error_type == "MissingAuthenticationTokenException"
     assert r.message == "Request is missing Authentication Token"
+
+
+# The dashboard switches Contributor Insights through the admin API (it has no key to sign a
+# DynamoDB request with); the switch is what UpdateContributorInsights does.
+@pytest.mark.sluice_only
+def test_dashboard_insights_switch_is_admin_api(sigv4):
+    c = boto3.client("dynamodb", endpoint_url=sigv4, region_name=REGION,
+                     aws_access_key_id=KEY.access_key, aws_secret_access_key=KEY.secret_key,
+                     config=botocore.config.Config(retries={"max_attempts": 1}))
+    name = "t_ci_" + os.urandom(4).hex()
+    c.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                   AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                   KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+    req = urllib.request.Request(sigv4 + f"/_sluice/tables/{name}/insights", method="POST",
+                                 data=b'{"action":"ENABLE"}',
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        assert json.loads(r.read()) == {"table": name, "status": "ENABLING"}
+    d = c.describe_contributor_insights(TableName=name)
+    assert d["ContributorInsightsStatus"] in ("ENABLING", "ENABLED")
+    req = urllib.request.Request(sigv4 + f"/_sluice/tables/{name}/insights", method="POST",
+                                 data=b'{"action":"BOGUS"}')
+    try:
+        urllib.request.urlopen(req, timeout=10)
+        assert False, "accepted"
+    except urllib.error.HTTPError as e:
+        assert e.code == 400
+    c.delete_table(TableName=name)
