@@ -340,3 +340,52 @@ def test_dashboard_insights_switch_is_admin_api(sigv4):
     except urllib.error.HTTPError as e:
         assert e.code == 400
     c.delete_table(TableName=name)
+
+
+def sluice_bin():
+    return os.environ.get("SLUICE_BIN", os.path.join(os.path.dirname(__file__), "..", "..",
+                                                     "build", "sluice"))
+
+
+# --auth sigv4 without keys, an unknown mode and an unreadable or malformed credentials file
+# are refused at start, with the reason.
+@pytest.mark.sluice_only
+def test_flag_errors(tmp_path):
+    import subprocess
+    def run(*args):
+        p = subprocess.run([sluice_bin(), "serve", "--port", "0", *args], capture_output=True,
+                           text=True, timeout=10)
+        return p.returncode, p.stderr
+    rc, err = run("--auth", "sigv4")
+    assert rc == 2 and "--auth sigv4 needs --credentials FILE" in err
+    rc, err = run("--auth", "hmac")
+    assert rc == 2 and "unknown auth mode 'hmac'" in err
+    rc, err = run("--auth", "sigv4", "--credentials", str(tmp_path / "missing"))
+    assert rc == 1 and "cannot open credentials file" in err
+    bad = tmp_path / "bad"
+    bad.write_text("AKID secret token extra\n")
+    rc, err = run("--auth", "sigv4", "--credentials", str(bad))
+    assert rc == 1 and "line 1" in err
+
+
+# The AWS CLI, a real client, signs requests sluice verifies, and a wrong secret fails there.
+@pytest.mark.sluice_only
+def test_aws_cli_signed(sigv4, tmp_path):
+    import shutil
+    import subprocess
+    aws = "/usr/bin/aws" if os.path.exists("/usr/bin/aws") else shutil.which("aws")
+    if not aws:
+        pytest.skip("AWS CLI not installed")
+
+    def run(secret):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+        env.update(HOME=str(tmp_path), AWS_ACCESS_KEY_ID=KEY.access_key,
+                   AWS_SECRET_ACCESS_KEY=secret, AWS_DEFAULT_REGION=REGION, AWS_PAGER="",
+                   AWS_CONFIG_FILE=str(tmp_path / "config"),
+                   AWS_SHARED_CREDENTIALS_FILE=str(tmp_path / "credentials"),
+                   AWS_EC2_METADATA_DISABLED="true", AWS_MAX_ATTEMPTS="1")
+        return subprocess.run([aws, "--endpoint-url", sigv4, "dynamodb", "list-tables"], env=env,
+                              capture_output=True, text=True, timeout=60)
+    assert run(KEY.secret_key).returncode == 0
+    p = run("wrong")
+    assert p.returncode != 0 and "InvalidSignatureException" in p.stderr
