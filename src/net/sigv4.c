@@ -816,14 +816,17 @@ sl_err sl_sigv4_check(sl_sigv4_config *c, const sl_http_request *req, sl_str tar
     memcpy(key->scope, scope_text, scope_len + 1);
   }
 
+  /* The payload hash is always computed from the bytes received: an
+   * X-Amz-Content-Sha256 header is not taken on trust, or a signature over
+   * one body would pass with another (a correct header gives the same
+   * hash). raw_body is set by the server; a caller that builds a request by
+   * hand may set only body. */
   char payload_hex[64];
-  sl_str payload = sl_http_header_get(req, "x-amz-content-sha256");
-  if (!payload.len) {
-    unsigned char h[32];
-    sha256(ctx, req->raw_body.p ? req->raw_body.p : "", req->raw_body.len, h);
-    hex(h, 32, payload_hex);
-    payload = sl_str_make(payload_hex, 64);
-  }
+  unsigned char h[32];
+  sl_str raw = req->raw_body.p ? req->raw_body : req->body;
+  sha256(ctx, raw.p ? raw.p : "", raw.len, h);
+  hex(h, 32, payload_hex);
+  sl_str payload = sl_str_make(payload_hex, 64);
   sl_buf canon;
   sl_buf_init(&canon, a);
   sl_buf_reserve(&canon, 512);

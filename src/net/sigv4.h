@@ -43,8 +43,8 @@
  * services other than S3 does), the signed headers' values (trimmed, inner
  * runs of spaces folded, repeated fields joined by commas) and the SHA-256
  * of the body as it came over the wire (req->raw_body: before any
- * Content-Encoding is decoded), or the X-Amz-Content-Sha256 header's value
- * when the client sent one.
+ * Content-Encoding is decoded), always computed: an X-Amz-Content-Sha256
+ * header is not trusted (UNSIGNED-PAYLOAD, which only S3 accepts, fails).
  *
  * Signing (sl_sigv4_sign) produces the Authorization header the check
  * accepts, for the tools (bench, explain) that call an endpoint.

@@ -38,6 +38,8 @@ static sl_err check(sl_failure *f, int64_t now) {
 
 /* A signed POST / of 'body' for key/secret/token at 'now', built with the
  * signer, into req. */
+static const char *extra_header = ""; /* a header line added after signing */
+
 static void signed_post(const char *key, const char *secret, const char *token, const char *region,
                         const char *body, int64_t now) {
   sl_http_header h[] = {
@@ -65,10 +67,10 @@ static void signed_post(const char *key, const char *secret, const char *token, 
   static char head[2048];
   snprintf(head, sizeof(head),
            "POST / HTTP/1.1\r\nHost: localhost:8000\r\nContent-Type: application/x-amz-json-1.0\r\n"
-           "X-Amz-Target: DynamoDB_20120810.ListTables\r\nX-Amz-Date: %s\r\n%s%s%s"
+           "X-Amz-Target: DynamoDB_20120810.ListTables\r\nX-Amz-Date: %s\r\n%s%s%s%s"
            "Authorization: %.*s\r\nContent-Length: %zu\r\n\r\n",
            date, token ? "X-Amz-Security-Token: " : "", token ? token : "", token ? "\r\n" : "",
-           (int)auth.len, auth.p, strlen(body));
+           extra_header, (int)auth.len, auth.p, strlen(body));
   sl_buf_free(&auth);
   parse(head, body);
 }
@@ -177,6 +179,21 @@ static void test_round_trip(void) {
   signed_post("AKID", "secret", NULL, "eu-west-1", "{}", NOW);
   CHECK_FAIL(SL_E_INVALID_SIGNATURE,
              "Credential should be scoped to a valid region, not 'eu-west-1'. ");
+}
+
+/* A signature over one body does not pass with another, whatever
+ * X-Amz-Content-Sha256 claims (the hash is computed from the bytes). */
+static void test_content_sha256_not_trusted(void) {
+  setup_keys();
+  sl_failure f;
+  /* SHA-256 of "{}". */
+  extra_header = "X-Amz-Content-Sha256: "
+                 "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a\r\n";
+  signed_post("AKID", "secret", NULL, "us-east-1", "{}", NOW);
+  CHECK_INT(check(&f, NOW), SL_OK);
+  raw[strlen(raw) - 1] = ']';
+  CHECK_INT(check(&f, NOW), SL_E_INVALID_SIGNATURE);
+  extra_header = "";
 }
 
 static void test_skew(void) {
@@ -352,6 +369,7 @@ int main(void) {
   RUN(test_sign_vector);
   RUN(test_round_trip);
   RUN(test_skew);
+  RUN(test_content_sha256_not_trusted);
   RUN(test_failures_in_order);
   RUN(test_any_mode);
   RUN(test_services);
