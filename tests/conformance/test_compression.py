@@ -35,12 +35,16 @@ def raw_deflate(data):
 
 
 # A gzip body is decoded before it is parsed, and the signature covers the bytes sent.
+# ddblocal_differs: DynamoDB Local (2026-05-28) answers an encoded body with a 500 InternalFailure.
+@pytest.mark.ddblocal_differs
 def test_gzip_request_body(raw, make_table):
     put_get(raw, make_table(), "g", gzip.compress, "gzip")
 
 
 # deflate is the zlib format (RFC 9110 §8.4.1.2); raw deflate, which some clients send under
 # that name, is accepted too.
+# ddblocal_differs: DynamoDB Local (2026-05-28) answers an encoded body with a 500 InternalFailure.
+@pytest.mark.ddblocal_differs
 def test_deflate_request_body(raw, make_table):
     t = make_table()
     put_get(raw, t, "z", zlib.compress, "deflate")
@@ -48,6 +52,8 @@ def test_deflate_request_body(raw, make_table):
 
 
 # Coding names are case-insensitive, and identity is no coding at all.
+# ddblocal_differs: DynamoDB Local (2026-05-28) answers an encoded body with a 500 InternalFailure.
+@pytest.mark.ddblocal_differs
 def test_coding_names(raw, make_table):
     t = make_table()
     put_get(raw, t, "G", gzip.compress, "GZIP")
@@ -55,6 +61,8 @@ def test_coding_names(raw, make_table):
 
 
 # Several gzip members one after another are one body (RFC 1952 §2.2).
+# ddblocal_differs: DynamoDB Local (2026-05-28) answers an encoded body with a 500 InternalFailure.
+@pytest.mark.ddblocal_differs
 def test_gzip_members_concatenated(raw):
     body = b'{"Limit": 5}'
     r = raw.call("ListTables", raw=gzip.compress(body[:4]) + gzip.compress(body[4:]),
@@ -136,6 +144,8 @@ def big_item(raw, make_table):
 
 # A large reply to a client that takes gzip is compressed; x-amz-crc32 is the CRC of the
 # compressed bytes, which is what botocore checks.
+# ddblocal_differs: DynamoDB Local (2026-05-28) never compresses a reply.
+@pytest.mark.ddblocal_differs
 def test_gzip_reply(raw, make_table):
     t, item = big_item(raw, make_table)
     r = raw.call("GetItem", {"TableName": t, "Key": {"pk": {"S": "big"}}},
@@ -149,6 +159,8 @@ def test_gzip_reply(raw, make_table):
 
 
 # q-values choose the coding; q=0 refuses one; identity alone gets the plain reply.
+# ddblocal_differs: DynamoDB Local (2026-05-28) never compresses a reply.
+@pytest.mark.ddblocal_differs
 def test_accept_encoding_q_values(raw, make_table):
     t, item = big_item(raw, make_table)
     key = {"TableName": t, "Key": {"pk": {"S": "big"}}}

@@ -3,8 +3,9 @@
 Real behaviour: a browser sends a preflight OPTIONS with Origin, Access-Control-Request-Method
 and Access-Control-Request-Headers before a POST carrying X-Amz-Target and Authorization; the
 reply must allow the origin, the method and those headers, and every reply must allow the
-origin and expose the headers the SDK reads (x-amzn-RequestId, x-amz-crc32). DynamoDB Local
-does the same with `-cors ORIGINS` (default `*`). The allowed origins are sluice's
+origin and expose the headers the SDK reads (x-amzn-RequestId, x-amz-crc32). DynamoDB Local's
+`-cors ORIGINS` answers preflights but sends no Access-Control-Allow-Origin (observed with
+its 2026-05-28 release; those tests are marked). The allowed origins are sluice's
 `--cors-origin` flag, so the tests of a restricted list are sluice_only.
 """
 import http.client
@@ -33,6 +34,9 @@ def preflight(endpoint, origin=PAGE, want="content-type,x-amz-target,authorizati
 
 
 # The preflight allows the page's origin, POST and exactly the headers it asked for.
+# ddblocal_differs: DynamoDB Local (2026-05-28, even with -cors '*') sends no
+# Access-Control-Allow-Origin; its preflight has Allow-Methods, Allow-Headers, Max-Age.
+@pytest.mark.ddblocal_differs
 def test_preflight(endpoint):
     status, h, body = preflight(endpoint)
     assert status in (200, 204)
@@ -45,6 +49,9 @@ def test_preflight(endpoint):
 
 
 # The API reply itself allows the origin and exposes the request id and CRC headers.
+# ddblocal_differs: DynamoDB Local (2026-05-28, even with -cors '*') sends no
+# Access-Control-Allow-Origin; its preflight has Allow-Methods, Allow-Headers, Max-Age.
+@pytest.mark.ddblocal_differs
 def test_reply_headers(raw):
     r = raw.call("ListTables", {}, headers={"Origin": PAGE})
     assert r.status == 200
@@ -54,6 +61,9 @@ def test_reply_headers(raw):
 
 
 # Errors carry the CORS headers too: a page must be able to read an error's body.
+# ddblocal_differs: DynamoDB Local (2026-05-28, even with -cors '*') sends no
+# Access-Control-Allow-Origin; its preflight has Allow-Methods, Allow-Headers, Max-Age.
+@pytest.mark.ddblocal_differs
 def test_error_reply_headers(raw):
     r = raw.call("DescribeTable", {"TableName": "t_no_such_table_cors"}, headers={"Origin": PAGE})
     assert r.status == 400

@@ -289,6 +289,9 @@ def test_any_accepts_any_signature(raw, endpoint):
 
 
 # A header missing its parts is refused with the service's text, listing each part.
+# ddblocal_differs: DynamoDB Local (2026-05-28) answers a malformed Authorization header
+# with a 500 InternalFailure instead of the service's exception.
+@pytest.mark.ddblocal_differs
 def test_any_missing_parts(endpoint):
     auth = "AWS4-HMAC-SHA256 Signature=abc"
     r = raw_auth(endpoint, auth, {"X-Amz-Date": "20261130T000000Z"})
@@ -298,6 +301,9 @@ def test_any_missing_parts(endpoint):
 
 
 # A credential that is not five slash-separated elements is malformed.
+# ddblocal_differs: DynamoDB Local (2026-05-28) answers a malformed Authorization header
+# with a 500 InternalFailure instead of the service's exception.
+@pytest.mark.ddblocal_differs
 def test_any_malformed_scope(endpoint):
     r = raw_auth(endpoint, "AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1, "
                            "SignedHeaders=host, Signature=0", {"X-Amz-Date": "20261130T000000Z"})
@@ -308,6 +314,9 @@ def test_any_malformed_scope(endpoint):
 
 
 # A header that is not AWS4 at all counts as no authentication.
+# ddblocal_differs: DynamoDB Local (2026-05-28) answers a malformed Authorization header
+# with a 500 InternalFailure instead of the service's exception.
+@pytest.mark.ddblocal_differs
 def test_any_not_aws4(endpoint):
     r = raw_auth(endpoint, "Bearer xyz")
     assert r.error_type == "MissingAuthenticationTokenException"
