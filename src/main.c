@@ -11,6 +11,7 @@
 #include "base/log.h"
 #include "cap/cap.h"
 #include "net/server.h"
+#include "net/sigv4.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,18 @@ static const char serve_usage[] =
     "  --time-scale N       run the clock N times faster than real time\n"
     "  --region NAME        region in ARNs (default us-east-1)\n"
     "  --account-id ID      account in ARNs (default 000000000000)\n"
-    "  --log-level LEVEL    debug | info (default) | warn | error\n";
+    "  --log-level LEVEL    debug | info (default) | warn | error\n"
+    "  --cors-origin ORIGIN origin allowed by CORS; repeatable or a comma list\n"
+    "                       (default *: any)\n"
+    "  --auth MODE          any (default: the Authorization header's format is\n"
+    "                       checked, any key and signature pass) | sigv4 (AWS\n"
+    "                       Signature V4 verified against --credentials)\n"
+    "  --credentials FILE   keys for --auth sigv4: one 'ACCESS_KEY_ID SECRET\n"
+    "                       [SESSION_TOKEN]' per line, '#' starts a comment\n"
+    "  --admin-token TOKEN  the admin API, /metrics and the dashboard need\n"
+    "                       'Authorization: Bearer TOKEN' (or open\n"
+    "                       /dashboard?token=TOKEN); without it, under --auth\n"
+    "                       sigv4 they answer only on a loopback --bind\n";
 
 static void tick(void *app) { sl_app_tick(app); }
 
@@ -49,6 +61,9 @@ static int cmd_serve(int argc, char **argv) {
   sl_app_config_default(&cfg);
   const char *bind = "127.0.0.1";
   int port = 8000;
+  static char cors[4096]; /* the --cors-origin values, joined by commas */
+  size_t cors_len = 0;
+  const char *auth_mode = "any", *credentials = NULL, *admin_token = NULL;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -111,6 +126,24 @@ static int cmd_serve(int argc, char **argv) {
       cfg.region = v;
     } else if (strcmp(a, "--account-id") == 0) {
       cfg.account_id = v;
+    } else if (strcmp(a, "--cors-origin") == 0) {
+      size_t n = strlen(v);
+      if (cors_len + n + 2 > sizeof(cors))
+        return usage_error("too many --cors-origin values (from '%s')", v);
+      if (cors_len)
+        cors[cors_len++] = ',';
+      memcpy(cors + cors_len, v, n + 1);
+      cors_len += n;
+    } else if (strcmp(a, "--auth") == 0) {
+      if (strcmp(v, "any") != 0 && strcmp(v, "sigv4") != 0)
+        return usage_error("unknown auth mode '%s' (any or sigv4)", v);
+      auth_mode = v;
+    } else if (strcmp(a, "--credentials") == 0) {
+      credentials = v;
+    } else if (strcmp(a, "--admin-token") == 0) {
+      if (!*v)
+        return usage_error("empty admin token%s", "");
+      admin_token = v;
     } else if (strcmp(a, "--log-level") == 0) {
       sl_log_level = strcmp(v, "debug") == 0   ? SL_LOG_DEBUG
                      : strcmp(v, "warn") == 0  ? SL_LOG_WARN
@@ -122,6 +155,25 @@ static int cmd_serve(int argc, char **argv) {
   }
   if (cfg.clock_mode == SL_CLOCK_SCALED && cfg.time_scale == 1.0)
     cfg.clock_mode = SL_CLOCK_REAL;
+  if (strcmp(auth_mode, "sigv4") == 0 && !credentials)
+    return usage_error("--auth sigv4 needs --credentials FILE%s", "");
+
+  sl_sigv4_config auth;
+  sl_sigv4_config_init(&auth);
+  auth.mode = strcmp(auth_mode, "sigv4") == 0 ? SL_AUTH_SIGV4 : SL_AUTH_ANY;
+  auth.region = cfg.region;
+  auth.loopback = sl_sigv4_is_loopback(bind);
+  if (admin_token)
+    sl_sigv4_set_admin_token(&auth, admin_token);
+  if (credentials) {
+    char err[256];
+    if (sl_sigv4_load_credentials(&auth, credentials, err, sizeof(err)) != 0) {
+      fprintf(stderr, "sluice: %s\n", err);
+      sl_sigv4_config_free(&auth);
+      return 1;
+    }
+  }
+  cfg.auth = &auth;
 
   sl_app app;
   sl_arena tmp;
@@ -131,6 +183,7 @@ static int cmd_serve(int argc, char **argv) {
   if (sl_app_open(&app, &cfg, &f) != SL_OK) {
     fprintf(stderr, "sluice: %.*s\n", SL_STR_FMT(f.message));
     sl_arena_destroy(&tmp);
+    sl_sigv4_config_free(&auth);
     return 1;
   }
   sl_server_config sc;
@@ -138,11 +191,13 @@ static int cmd_serve(int argc, char **argv) {
   sc.bind = bind;
   sc.port = port;
   sc.handle_signals = true;
+  sc.cors_origins = cors_len ? cors : NULL;
   uv_loop_t *loop = uv_default_loop();
   sl_server *srv = sl_server_create(loop, &sc, sl_router_handle, &app);
   if (!srv) {
     sl_app_close(&app);
     sl_arena_destroy(&tmp);
+    sl_sigv4_config_free(&auth);
     return 1;
   }
   sl_server_every(srv, SL_APP_TICK_MS, tick, &app);
@@ -152,6 +207,7 @@ static int cmd_serve(int argc, char **argv) {
   sl_server_destroy(srv);
   sl_app_close(&app);
   sl_arena_destroy(&tmp);
+  sl_sigv4_config_free(&auth);
   uv_loop_close(loop);
   return rc;
 }

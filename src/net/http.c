@@ -199,6 +199,7 @@ sl_http_status sl_http_parse_head(const char *buf, size_t len, sl_http_request *
   out->keep_alive = false;
   out->expect_continue = false;
   out->body = SL_STR_NULL;
+  out->raw_body = SL_STR_NULL;
 
   /* Empty lines before the request line are ignored (RFC 9112 §2.2). */
   while (p < end && (*p == '\r' || *p == '\n'))
@@ -380,4 +381,18 @@ sl_str sl_http_header_get(const sl_http_request *r, const char *name) {
     if (sl_str_eq_nocase(r->headers[i].name, n))
       return r->headers[i].value;
   return SL_STR_NULL;
+}
+
+sl_str sl_http_json_content_type(const sl_http_request *r) {
+  sl_str v = sl_http_header_get(r, "content-type");
+  const char *semi = v.len ? memchr(v.p, ';', v.len) : NULL;
+  if (semi)
+    v.len = (size_t)(semi - v.p);
+  while (v.len && (v.p[v.len - 1] == ' ' || v.p[v.len - 1] == '\t'))
+    v.len--;
+  if (EQ_LIT(v, "application/json"))
+    return SL_STR("application/json");
+  if (EQ_LIT(v, "application/x-amz-json-1.1"))
+    return SL_STR("application/x-amz-json-1.1");
+  return SL_STR("application/x-amz-json-1.0");
 }

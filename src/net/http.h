@@ -33,7 +33,7 @@
  *
  * Limits are the caller's: SL_HTTP_MAX_HEADERS header fields; the head size
  * and body size limits are enforced by the server (net/server.h) from its
- * configuration, so that a clear 431/413 can be sent.
+ * configuration, so that a clear 400/413 can be sent.
  *
  * Threads: no shared state; every function is reentrant.
  */
@@ -62,8 +62,12 @@ typedef struct {
   uint64_t content_length; /* valid when !chunked; 0 when absent */
   bool keep_alive;         /* HTTP/1.1 default on, "Connection: close" off; 1.0 the reverse */
   bool expect_continue;    /* "Expect: 100-continue" on an HTTP/1.1 request */
-  /* Set by the server once the body is complete (decoded if chunked). */
+  /* Set by the server once the body is complete: 'raw_body' as received
+   * (dechunked if chunked), 'body' the same after its Content-Encoding is
+   * decoded (net/compress.h; the same slice when the body is not encoded).
+   * A signature covers raw_body. */
   sl_str body;
+  sl_str raw_body;
 } sl_http_request;
 
 typedef enum {
@@ -103,5 +107,11 @@ int sl_http_dechunk_resume(char *p, size_t len, uint64_t max_body, sl_http_dechu
 
 /* The value of the first header named 'name' (case-insensitive), or NULL slice. */
 sl_str sl_http_header_get(const sl_http_request *r, const char *name);
+
+/* The Content-Type a JSON protocol reply echoes: the request's media type
+ * when it is application/x-amz-json-1.0, application/x-amz-json-1.1 or
+ * application/json (case-insensitive, parameters such as "; charset=utf-8"
+ * dropped), application/x-amz-json-1.0 otherwise. The slice is static. */
+sl_str sl_http_json_content_type(const sl_http_request *r);
 
 #endif

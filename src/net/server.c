@@ -21,7 +21,10 @@
  */
 #include "net/server.h"
 
+#include "base/crc32.h"
+#include "base/err.h"
 #include "base/log.h"
+#include "net/compress.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -86,6 +89,12 @@ struct sl_server {
   sl_http_response resp;
   time_t date_sec;
   char date[48];
+  sl_buf inbody; /* the decoded body of the request being answered */
+  sl_buf zbuf;   /* its reply, compressed */
+  sl_buf extra;  /* the CORS header lines of the reply being serialised */
+  char crc[16];  /* x-amz-crc32 of a compressed reply */
+  char rid[56];  /* x-amzn-RequestId of the server's own error reply */
+  uint64_t rng;  /* request ids of the server's own error replies */
 };
 
 static void conn_process(conn *c);
@@ -100,6 +109,7 @@ void sl_server_config_default(sl_server_config *c) {
   c->idle_timeout_ms = 60 * 1000;
   c->request_timeout_ms = 30 * 1000;
   c->handle_signals = false;
+  c->cors_origins = NULL;
 }
 
 /* ---- server-level handles ---------------------------------------------- */
@@ -198,20 +208,23 @@ static char *put_u64(char *w, uint64_t v) {
 
 /* Appends one response to 'b'. 'keep10' adds "Connection: keep-alive" for a
  * kept HTTP/1.0 client; 'head' (a HEAD request) omits the body. */
-static void put_response(sl_server *s, sl_buf *b, const sl_http_response *r, bool close,
-                         bool keep10, bool head) {
+static void put_response(sl_server *s, sl_buf *b, const sl_http_response *r, sl_str extra,
+                         bool close, bool keep10, bool head) {
   char tmp[40];
   sl_str line = status_line(r->status, tmp, sizeof(tmp));
   sl_str date = date_header(s);
   bool bodiless = r->status < 200 || r->status == 204 || r->status == 304;
   size_t body_len = bodiless || head ? 0 : r->body.len;
-  size_t need = line.len + date.len + 64 + r->content_type.len + 32 + body_len;
+  size_t need = line.len + date.len + 96 + r->content_type.len + 32 + extra.len + body_len;
   for (size_t i = 0; i < r->n_headers; i++)
     need += r->headers[i].name.len + r->headers[i].value.len + 4;
   sl_buf_reserve(b, need);
   char *w = b->p + b->len;
   w = put(w, line);
   w = put(w, date);
+  /* The service names itself "Server" (tests/conformance/test_wire_http.py). */
+  w = put(w, SL_STR("Server: Server\r\n"));
+  w = put(w, extra);
   if (r->content_type.len) {
     w = put(w, SL_STR("Content-Type: "));
     w = put(w, r->content_type);
@@ -236,6 +249,168 @@ static void put_response(sl_server *s, sl_buf *b, const sl_http_response *r, boo
   if (body_len)
     w = put(w, sl_str_make(r->body.p, body_len));
   b->len = (size_t)(w - b->p);
+}
+
+/* ---- the service's headers: CORS, errors, compression ------------------ */
+
+#define EQ_LIT(s, lit) sl_str_eq_nocase((s), SL_STR(lit))
+
+/* The response headers a page's script may read (the SDKs read the request
+ * id and check the CRC). */
+#define EXPOSE_HEADERS "x-amzn-RequestId, x-amzn-ErrorType, x-amz-crc32, x-amz-id-2, Date"
+/* Answered to a preflight that does not list the headers it wants. */
+#define ALLOW_HEADERS                                                                              \
+  "Content-Type, Content-Encoding, Authorization, X-Amz-Date, X-Amz-Target, "                      \
+  "X-Amz-Security-Token, X-Amz-User-Agent, amz-sdk-invocation-id, amz-sdk-request"
+
+/* Whether 'origin' is one of the comma-separated 'list' (case-insensitive,
+ * as scheme and host are). */
+static bool origin_listed(const char *list, sl_str origin) {
+  const char *p = list;
+  while (*p) {
+    const char *e = strchr(p, ',');
+    if (!e)
+      e = p + strlen(p);
+    const char *a = p, *b = e;
+    while (a < b && (*a == ' ' || *a == '\t'))
+      a++;
+    while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+      b--;
+    if (origin.len && sl_str_eq_nocase(sl_str_make(a, (size_t)(b - a)), origin))
+      return true;
+    p = *e ? e + 1 : e;
+  }
+  return false;
+}
+
+/* The CORS header lines of a reply to 'req' (NULL: a request that could not
+ * be parsed), collected in s->extra. */
+static sl_str cors_lines(sl_server *s, const sl_http_request *req, bool preflight) {
+  sl_buf *b = &s->extra;
+  b->len = 0;
+  const char *list = s->cfg.cors_origins;
+  bool any = !list || strcmp(list, "*") == 0;
+  sl_str origin = req ? sl_http_header_get(req, "origin") : SL_STR_NULL;
+  if (any) {
+    sl_buf_puts(b, SL_STR("Access-Control-Allow-Origin: *\r\n"));
+  } else {
+    /* The reply depends on the Origin: caches must know. */
+    sl_buf_puts(b, SL_STR("Vary: Origin\r\n"));
+    if (!origin_listed(list, origin))
+      return sl_buf_str(b);
+    sl_buf_puts(b, SL_STR("Access-Control-Allow-Origin: "));
+    sl_buf_puts(b, origin);
+    sl_buf_puts(b, SL_STR("\r\n"));
+  }
+  sl_buf_puts(b, SL_STR("Access-Control-Expose-Headers: " EXPOSE_HEADERS "\r\n"));
+  if (preflight) {
+    sl_str want = sl_http_header_get(req, "access-control-request-headers");
+    sl_buf_puts(b, SL_STR("Access-Control-Allow-Methods: GET, POST, OPTIONS\r\n"
+                          "Access-Control-Allow-Headers: "));
+    sl_buf_puts(b, want.len ? want : SL_STR(ALLOW_HEADERS));
+    sl_buf_puts(b, SL_STR("\r\nAccess-Control-Max-Age: 172800\r\n"));
+  }
+  return sl_buf_str(b);
+}
+
+/* 52 characters of [A-Z2-7] in s->rid, like the service's request ids. */
+static sl_str request_id(sl_server *s) {
+  static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  uint64_t r = 0;
+  for (int i = 0; i < 52; i++) {
+    if (i % 12 == 0) {
+      s->rng ^= s->rng << 13;
+      s->rng ^= s->rng >> 7;
+      s->rng ^= s->rng << 17;
+      r = s->rng;
+    }
+    s->rid[i] = alphabet[r & 31];
+    r >>= 5;
+  }
+  return sl_str_make(s->rid, 52);
+}
+
+/* Fills 'r' with an error in the service's JSON shape. 'message' must not
+ * need JSON escaping (it is one of this file's texts). */
+static void error_reply(sl_server *s, const sl_http_request *req, sl_http_response *r, int status,
+                        sl_err code, const char *message) {
+  r->status = status;
+  r->content_type = req ? sl_http_json_content_type(req) : SL_STR("application/x-amz-json-1.0");
+  r->body.len = 0;
+  sl_buf_printf(&r->body, "{\"__type\":\"%s\",\"%s\":\"%s\"}", sl_err_type(code),
+                sl_err_message_key(code), message);
+  r->n_headers = 0;
+  r->headers[r->n_headers++] = (sl_http_header){SL_STR("x-amzn-RequestId"), request_id(s)};
+}
+
+/* Decodes req->body by its Content-Encoding into s->inbody. Returns false
+ * after filling 'r' with the error reply when it cannot. */
+static bool decode_body(sl_server *s, sl_http_request *req, sl_http_response *r) {
+  req->raw_body = req->body;
+  sl_str ce = sl_http_header_get(req, "content-encoding");
+  if (ce.len == 0)
+    return true;
+  sl_coding cd = sl_compress_coding(ce);
+  if (cd == SL_CODING_IDENTITY)
+    return true;
+  /* What the service answers to a body it cannot decode is not documented;
+   * it answers a body it cannot read with SerializationException, so these
+   * do too, with a message that says what went wrong
+   * (tests/conformance/test_compression.py). */
+  if (cd == SL_CODING_UNKNOWN) {
+    error_reply(s, req, r, 400, SL_E_SERIALIZATION,
+                "Unsupported Content-Encoding: only gzip, deflate and identity are accepted");
+    return false;
+  }
+  sl_inflate_status st =
+      sl_compress_inflate(cd, req->body.p, req->body.len, s->cfg.max_body_bytes, &s->inbody);
+  if (st == SL_INFLATE_OK) {
+    req->body = sl_buf_str(&s->inbody);
+    return true;
+  }
+  if (st == SL_INFLATE_TOO_LARGE) {
+    /* The decoded body is over the limit: the same 413 as an encoded one. */
+    r->status = 413;
+    r->content_type = SL_STR("text/plain");
+    r->body.len = 0;
+    sl_buf_puts(&r->body, SL_STR("Content Too Large\n"));
+    return false;
+  }
+  error_reply(s, req, r, 400, SL_E_SERIALIZATION,
+              st == SL_INFLATE_TRUNCATED
+                  ? (cd == SL_CODING_GZIP ? "The gzip request body is truncated"
+                                          : "The deflate request body is truncated")
+                  : (cd == SL_CODING_GZIP ? "The request body is not valid gzip data"
+                                          : "The request body is not valid deflate data"));
+  return false;
+}
+
+/* Compresses the reply when the client takes a coding and it is worth it. */
+static void maybe_compress(sl_server *s, const sl_http_request *req, sl_http_response *r) {
+  if (r->body.len < SL_COMPRESS_MIN_BYTES || r->status < 200 || r->status == 204 ||
+      r->status == 304 || r->n_headers >= SL_HTTP_MAX_RESP_HEADERS)
+    return;
+  sl_str ae = sl_http_header_get(req, "accept-encoding");
+  if (ae.len == 0)
+    return;
+  sl_coding cd = sl_compress_accept(ae);
+  if (cd == SL_CODING_IDENTITY)
+    return;
+  for (size_t i = 0; i < r->n_headers; i++)
+    if (EQ_LIT(r->headers[i].name, "content-encoding"))
+      return; /* the handler encoded it already */
+  sl_compress_deflate(cd, r->body.p, r->body.len, &s->zbuf);
+  sl_buf t = r->body;
+  r->body = s->zbuf;
+  s->zbuf = t;
+  r->headers[r->n_headers++] =
+      (sl_http_header){SL_STR("Content-Encoding"), sl_compress_coding_name(cd)};
+  for (size_t i = 0; i < r->n_headers; i++) {
+    if (EQ_LIT(r->headers[i].name, "x-amz-crc32")) {
+      int n = snprintf(s->crc, sizeof(s->crc), "%u", sl_crc32(0, r->body.p, r->body.len));
+      r->headers[i].value = sl_str_make(s->crc, (size_t)n);
+    }
+  }
 }
 
 /* ---- connection helpers ------------------------------------------------- */
@@ -306,9 +481,19 @@ static void conn_finish(conn *c, uint64_t grace_ms) {
     conn_flush(c);
 }
 
-/* Queues an error reply of the server's own and closes after it. */
-static void conn_fail(conn *c, int status) {
+/* Queues an error reply of the server's own and closes after it: with a
+ * 'message', in the service's JSON error shape (as a SerializationException),
+ * otherwise as plain text, the reason phrase. */
+static void conn_fail(conn *c, int status, const char *message) {
   sl_server *s = c->srv;
+  if (message) {
+    sl_http_response *r = &s->resp;
+    error_reply(s, NULL, r, status, SL_E_SERIALIZATION, message);
+    put_response(s, &c->out, r, cors_lines(s, NULL, false), true, false, false);
+    r->n_headers = 0;
+    conn_finish(c, s->cfg.idle_timeout_ms);
+    return;
+  }
   char tmp[40];
   sl_str line = status_line(status, tmp, sizeof(tmp));
   sl_http_response r = {.status = status, .content_type = SL_STR("text/plain")};
@@ -318,7 +503,7 @@ static void conn_fail(conn *c, int status) {
   memcpy(text, line.p + 13, n);
   text[n++] = '\n';
   r.body = (sl_buf){text, n, n, NULL};
-  put_response(s, &c->out, &r, true, false, false);
+  put_response(s, &c->out, &r, cors_lines(s, NULL, false), true, false, false);
   conn_finish(c, s->cfg.idle_timeout_ms);
 }
 
@@ -434,12 +619,28 @@ static void conn_respond(conn *c, sl_http_request *req) {
   r->n_headers = 0;
   r->body.len = 0;
   r->close = false;
-  s->handler(s->ctx, req, r);
+  bool head = sl_str_eq_c(req->method, "HEAD");
+  sl_str extra;
+  if (sl_str_eq_c(req->method, "OPTIONS")) {
+    /* A CORS preflight: answered here for every path. */
+    extra = cors_lines(s, req, true);
+  } else {
+    if (decode_body(s, req, r)) {
+      s->handler(s->ctx, req, r);
+      if (!head)
+        maybe_compress(s, req, r);
+    }
+    extra = cors_lines(s, req, false);
+  }
   bool close = !req->keep_alive || r->close || s->stopping;
-  bool head = req->method.len == 4 && memcmp(req->method.p, "HEAD", 4) == 0;
-  put_response(s, &c->out, r, close, req->minor_version == 0, head);
+  put_response(s, &c->out, r, extra, close, req->minor_version == 0, head);
   if (r->body.cap > BUF_KEEP)
     sl_buf_free(&r->body);
+  if (s->zbuf.cap > BUF_KEEP)
+    sl_buf_free(&s->zbuf);
+  if (s->inbody.cap > BUF_KEEP)
+    sl_buf_free(&s->inbody);
+  s->inbody.len = 0;
   if (close)
     conn_finish(c, s->stopping ? STOP_GRACE_MS : s->cfg.idle_timeout_ms);
 }
@@ -451,6 +652,12 @@ static void conn_maybe_continue(conn *c, const sl_http_request *req) {
     c->continue_sent = true;
   }
 }
+
+/* The answer to a request line or header section over max_head_bytes (or
+ * with more than SL_HTTP_MAX_HEADERS fields). The service's own text for it
+ * is not known; its shape (a 400 with a JSON error body) is that of its
+ * front end's other refusals. */
+#define HEAD_TOO_LARGE "The request line or header fields are too large"
 
 /* Answers every complete request buffered, in order. */
 static void conn_process(conn *c) {
@@ -481,17 +688,17 @@ static void conn_process(conn *c) {
       st = sl_http_parse_head(p, n, req, &head_len);
     if (st == SL_HTTP_INCOMPLETE) {
       if (n > cfg->max_head_bytes)
-        conn_fail(c, 431);
+        conn_fail(c, 400, HEAD_TOO_LARGE);
       c->head_seen = n;
       break;
     }
     c->head_seen = 0;
     if (st == SL_HTTP_TOO_MANY_HEADERS || (st == SL_HTTP_OK && head_len > cfg->max_head_bytes)) {
-      conn_fail(c, 431);
+      conn_fail(c, 400, HEAD_TOO_LARGE);
       break;
     }
     if (st != SL_HTTP_OK) {
-      conn_fail(c, 400);
+      conn_fail(c, 400, NULL);
       break;
     }
     size_t total;
@@ -501,11 +708,11 @@ static void conn_process(conn *c) {
                                       &body_len, &consumed);
       uint64_t encoded_cap = cfg->max_body_bytes * 2 + 64 * 1024;
       if (rc == SL_HTTP_TOO_LARGE || (rc == SL_HTTP_INCOMPLETE && n - head_len > encoded_cap)) {
-        conn_fail(c, 413);
+        conn_fail(c, 413, NULL);
         break;
       }
       if (rc == SL_HTTP_BAD) {
-        conn_fail(c, 400);
+        conn_fail(c, 400, NULL);
         break;
       }
       if (rc == SL_HTTP_INCOMPLETE) {
@@ -516,7 +723,7 @@ static void conn_process(conn *c) {
       total = head_len + consumed;
     } else {
       if (req->content_length > cfg->max_body_bytes) {
-        conn_fail(c, 413);
+        conn_fail(c, 413, NULL);
         break;
       }
       if (n - head_len < req->content_length) {
@@ -592,7 +799,7 @@ static void on_timer(uv_timer_t *t) {
     return;
   }
   if (c->state == OPEN && c->in_request && !c->paused)
-    conn_fail(c, 408);
+    conn_fail(c, 408, NULL);
   else
     conn_close(c);
 }
@@ -658,6 +865,12 @@ sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_
   s->handler = h;
   s->ctx = ctx;
   sl_buf_init(&s->resp.body, NULL);
+  sl_buf_init(&s->inbody, NULL);
+  sl_buf_init(&s->zbuf, NULL);
+  sl_buf_init(&s->extra, NULL);
+  s->rng = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)s;
+  if (!s->rng)
+    s->rng = 1;
   signal(SIGPIPE, SIG_IGN);
 
   union {
@@ -745,6 +958,9 @@ void sl_server_destroy(sl_server *s) {
   while (!s->done)
     uv_run(s->loop, UV_RUN_ONCE);
   sl_buf_free(&s->resp.body);
+  sl_buf_free(&s->inbody);
+  sl_buf_free(&s->zbuf);
+  sl_buf_free(&s->extra);
   free(s);
 }
 

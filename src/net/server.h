@@ -13,8 +13,29 @@
  * Keep-alive per HTTP/1.1. "HTTP/1.1 100 Continue" is sent once when a request
  * expects it and its body has not fully arrived.
  *
+ * Every response carries "Server: Server" (the service's value) and the
+ * CORS headers: Access-Control-Allow-Origin ("*", or the request's Origin
+ * when it is one of cors_origins) with Access-Control-Expose-Headers naming
+ * the service's response headers. A request with method OPTIONS is a CORS
+ * preflight and is answered here, never passed to the handler: 200, no body,
+ * Access-Control-Allow-Methods, Access-Control-Allow-Headers (echoing
+ * Access-Control-Request-Headers) and Access-Control-Max-Age.
+ *
+ * Content codings (net/compress.h): a body sent with Content-Encoding gzip
+ * or deflate reaches the handler decoded (req->body; req->raw_body keeps the
+ * bytes as received, which a signature covers); max_body_bytes bounds the
+ * decoded size as well. A corrupt or truncated body, or one in a coding
+ * other than gzip, deflate or identity, is answered 400 here in the
+ * service's JSON error shape (SerializationException) and the connection
+ * stays usable. A reply of at least SL_COMPRESS_MIN_BYTES to a request whose
+ * Accept-Encoding takes gzip or deflate is compressed, Content-Encoding is
+ * set, and an x-amz-crc32 header set by the handler is recomputed over the
+ * bytes sent (as the service does: botocore checks the CRC of the raw,
+ * undecoded bytes).
+ *
  * Limits (sl_server_config; a zero field takes its default): a head larger
- * than max_head_bytes or with more than SL_HTTP_MAX_HEADERS fields gets 431;
+ * than max_head_bytes or with more than SL_HTTP_MAX_HEADERS fields gets 400
+ * in the service's JSON error shape;
  * a Content-Length or decoded chunked body larger than max_body_bytes gets 413
  * as soon as the length is known, without buffering the body (the encoded
  * chunked body may also be at most 2 x max_body_bytes + 64 KiB); a malformed
@@ -75,6 +96,8 @@ typedef struct {
   uint64_t idle_timeout_ms;    /* keep-alive idle, default 60 s */
   uint64_t request_timeout_ms; /* a started request must complete within, default 30 s */
   bool handle_signals;         /* stop on SIGINT/SIGTERM */
+  /* Origins allowed by CORS, separated by commas; NULL or "*": any. */
+  const char *cors_origins;
 } sl_server_config;
 
 typedef struct sl_server sl_server;

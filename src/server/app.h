@@ -16,6 +16,8 @@
 
 #include "jobs/env.h"
 
+struct sl_sigv4_config;
+
 typedef struct {
   const char *region;     /* "us-east-1" */
   const char *account_id; /* "000000000000" */
@@ -27,6 +29,7 @@ typedef struct {
   const char *profile;    /* "aws" | "unlimited" */
   const char *config_file;
   const char *endpoint_address; /* DescribeEndpoints Address */
+  struct sl_sigv4_config *auth; /* --auth, --credentials, --admin-token (net/sigv4.h); NULL: any */
 } sl_app_config;
 
 typedef struct sl_app {

@@ -200,6 +200,61 @@ static void insights(sl_app *app, sl_str name, sl_http_request *req, sl_http_res
   resp->content_type = SL_STR("application/json");
 }
 
+/* The string member 'key' of a JSON object, or an empty slice. */
+static sl_str json_str(const sl_json *obj, const char *key) {
+  const sl_json *v = obj ? sl_json_get(obj, key) : NULL;
+  return v && v->type == SL_JSON_STRING ? v->str : SL_STR_NULL;
+}
+
+/* POST /_sluice/tables/{name}/insights {"action": "ENABLE"|"DISABLE",
+ * "index": NAME, "mode": "THROTTLED_KEYS"|"ACCESSED_AND_THROTTLED_KEYS"}:
+ * what UpdateContributorInsights does, for the dashboard, which calls the
+ * admin API only (it has no credentials to sign a DynamoDB request with
+ * under --auth sigv4). */
+static void set_insights(sl_app *app, sl_str name, sl_http_request *req, sl_http_response *resp) {
+  sl_table *t = sl_catalog_get(app->env.catalog, name);
+  if (!t) {
+    error(resp, 404, "no such table");
+    return;
+  }
+  sl_json *body = NULL;
+  sl_json_error jerr;
+  if (sl_json_parse(&app->arena, req->body.p, req->body.len, &body, &jerr) != 0 ||
+      body->type != SL_JSON_OBJECT) {
+    error(resp, 400, "the body must be a JSON object");
+    return;
+  }
+  sl_str action = json_str(body, "action"), index = json_str(body, "index");
+  if (!sl_str_eq_c(action, "ENABLE") && !sl_str_eq_c(action, "DISABLE")) {
+    error(resp, 400, "action must be ENABLE or DISABLE");
+    return;
+  }
+  if (index.len) {
+    const sl_index *x = sl_table_index(t, index);
+    if (!x || !x->global) {
+      error(resp, 404, "no such global secondary index");
+      return;
+    }
+  }
+  bool enable = sl_str_eq_c(action, "ENABLE");
+  bool throttled_only = sl_str_eq_c(json_str(body, "mode"), "THROTTLED_KEYS");
+  sl_ci_mode mode = !enable          ? SL_CI_DISABLED
+                    : throttled_only ? SL_CI_THROTTLED_ONLY
+                                     : SL_CI_ACCESSED_AND_THROTTLED;
+  sl_metrics_ci_set(app->env.metrics, t->name, index, sl_str_c(t->uuid), mode);
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "table");
+  sl_jw_str(&w, t->name);
+  sl_jw_key_c(&w, "status");
+  sl_jw_str_c(&w, enable ? "ENABLING" : "DISABLING");
+  sl_jw_obj_end(&w);
+  resp->status = 200;
+  resp->content_type = SL_STR("application/json");
+}
+
 bool sl_metrics_http_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) {
   sl_str path = req->path;
   sl_str tables = SL_STR("/_sluice/tables/"), suffix = SL_STR("/insights");
@@ -208,6 +263,11 @@ bool sl_metrics_http_handle(sl_app *app, sl_http_request *req, sl_http_response 
   if (!insights_path && !sl_str_eq_c(path, "/metrics") && !sl_str_eq_c(path, "/_sluice/metrics") &&
       !sl_str_eq_c(path, "/_sluice/events"))
     return false;
+  if (insights_path && app->env.metrics && sl_str_eq_c(req->method, "POST")) {
+    set_insights(app, sl_str_make(path.p + tables.len, path.len - tables.len - suffix.len), req,
+                 resp);
+    return true;
+  }
   if (!sl_str_eq_c(req->method, "GET")) {
     error(resp, 405, "method not allowed: use GET");
     return true;

@@ -8,6 +8,10 @@
  *                                         recent throttle events, newest first
  *   GET /_sluice/tables/{name}/insights[?minutes=N]
  *                                         Contributor Insights top keys
+ *   POST /_sluice/tables/{name}/insights {"action": "ENABLE"|"DISABLE",
+ *        "index": NAME, "mode": "THROTTLED_KEYS"}
+ *                                         switch Contributor Insights on or off
+ *                                         (the dashboard's button)
  *
  * start and end are ISO 8601 times or epoch milliseconds; end defaults to
  * now, start to end minus an hour (period >= 60) or five minutes (shorter

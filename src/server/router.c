@@ -4,11 +4,18 @@
 #include "server/dashboard.h"
 #include "server/dispatch.h"
 #include "ops/describe.h"
+#include "net/sigv4.h"
 
 void sl_router_handle(void *ctx, sl_http_request *req, sl_http_response *resp) {
   sl_app *app = ctx;
   sl_app_tick(app);
-  if (sl_admin_dashboard_path(req->path)) {
+  /* net-wire hook: the admin API, /metrics and the dashboard under --auth
+   * sigv4 or --admin-token (net/sigv4.h); a refusal is already in resp. */
+  bool admin = sl_admin_dashboard_path(req->path) || sl_str_eq_c(req->path, "/metrics") ||
+               sl_str_starts_with(req->path, SL_STR("/_sluice/"));
+  if (admin && !sl_sigv4_admin_check(app->cfg.auth, req, resp)) {
+    /* Refused. */
+  } else if (sl_admin_dashboard_path(req->path)) {
     sl_admin_dashboard_handle(req, resp);
   } else if (sl_str_starts_with(req->path, SL_STR("/_sluice/")) ||
              sl_str_eq_c(req->path, "/metrics")) {

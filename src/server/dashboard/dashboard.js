@@ -200,24 +200,6 @@
     return body;
   }
 
-  /* A DynamoDB API call. sluice accepts any Authorization header. */
-  async function dynamodb(op, body) {
-    const r = await fetch('/', {
-      method: 'POST',
-      cache: 'no-store',
-      headers: {
-        'Content-Type': 'application/x-amz-json-1.0',
-        'X-Amz-Target': `DynamoDB_20120810.${op}`,
-        Authorization: 'AWS4-HMAC-SHA256 Credential=dashboard/20260101/us-east-1/dynamodb/' +
-            'aws4_request, SignedHeaders=host, Signature=0',
-      },
-      body: JSON.stringify(body),
-    });
-    const reply = await r.json().catch(() => ({}));
-    if (!r.ok)
-      throw new Error(reply.message || reply.Message || `${op} failed (HTTP ${r.status})`);
-    return reply;
-  }
 
   /* Per-second Sum datapoints of one metric over [start, end). */
   async function series(table, index, metric, start, end) {
@@ -882,10 +864,16 @@
   async function enableInsights(button, table, res) {
     button.disabled = true;
     try {
-      const body = {TableName: table, ContributorInsightsAction: 'ENABLE'};
+      /* The admin API, not a DynamoDB call: the page has no credentials to
+       * sign one with (sluice serve --auth sigv4). */
+      const body = {action: 'ENABLE'};
       if (res.kind === 'index')
-        body.IndexName = res.name;
-      await dynamodb('UpdateContributorInsights', body);
+        body.index = res.name;
+      await api(`/_sluice/tables/${encodeURIComponent(table)}/insights`, {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify(body),
+      });
       announce(`Contributor Insights enabled on ${resourceLabel(res, table)}`);
       refreshNow();
     } catch (e) {

@@ -6,6 +6,7 @@
 #include "base/log.h"
 #include "net/http.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -272,6 +273,35 @@ static void test_header_get(void) {
   CHECK(sl_http_header_get(&r, "Host").p == NULL);
 }
 
+/* The JSON media type a reply echoes: the three the SDKs send, parameters
+ * dropped, case ignored; anything else (or nothing) is JSON 1.0. */
+static void test_json_content_type(void) {
+  static const struct {
+    const char *sent, *echoed;
+  } cases[] = {
+      {"application/x-amz-json-1.0", "application/x-amz-json-1.0"},
+      {"application/x-amz-json-1.1", "application/x-amz-json-1.1"},
+      {"application/json", "application/json"},
+      {"application/json; charset=utf-8", "application/json"},
+      {"Application/X-Amz-Json-1.1 ;charset=UTF-8", "application/x-amz-json-1.1"},
+      {"text/plain", "application/x-amz-json-1.0"},
+      {"", "application/x-amz-json-1.0"},
+  };
+  for (size_t i = 0; i < SL_ARRAY_LEN(cases); i++) {
+    char raw[256];
+    int n =
+        snprintf(raw, sizeof(raw), "POST / HTTP/1.1\r\nContent-Type: %s\r\n\r\n", cases[i].sent);
+    sl_http_request r;
+    size_t hl;
+    CHECK_INT(sl_http_parse_head(raw, (size_t)n, &r, &hl), SL_HTTP_OK);
+    CHECK_STR(sl_http_json_content_type(&r), cases[i].echoed);
+  }
+  sl_http_request r;
+  size_t hl;
+  CHECK_INT(sl_http_parse_head("GET / HTTP/1.1\r\n\r\n", 18, &r, &hl), SL_HTTP_OK);
+  CHECK_STR(sl_http_json_content_type(&r), "application/x-amz-json-1.0");
+}
+
 /* ---- whole requests: head + body, fed at every length ------------------- */
 
 /* What the server does with a buffer: parse the head, then find the body.
@@ -465,6 +495,7 @@ int main(void) {
   RUN(test_bad_detected_early);
   RUN(test_header_count_limit);
   RUN(test_header_get);
+  RUN(test_json_content_type);
   RUN(test_whole_requests_every_prefix);
   RUN(test_pipelined_pair_every_prefix);
   RUN(test_dechunk_edges);

@@ -109,7 +109,10 @@ static int call(server *s, const char *op, const char *json, char type[128]) {
   char target[96];
   snprintf(target, sizeof(target), "DynamoDB_20120810.%s", op);
   req.headers[0] = (sl_http_header){SL_STR("x-amz-target"), sl_str_c(target)};
-  req.headers[1] = (sl_http_header){SL_STR("authorization"), SL_STR("AWS4-HMAC-SHA256 x")};
+  /* A well-formed header: --auth any checks its format (net/sigv4.h). */
+  req.headers[1] = (sl_http_header){
+      SL_STR("authorization"), SL_STR("AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/"
+                                      "dynamodb/aws4_request, SignedHeaders=host, Signature=0")};
   req.headers[2] = (sl_http_header){SL_STR("content-type"), SL_STR("application/x-amz-json-1.0")};
   req.n_headers = 3;
   req.body = sl_str_c(json);
