@@ -1,6 +1,5 @@
 /* Items with their index entries; see items.h. */
 #include "store/items.h"
-#include "store/store_int.h"
 #include "base/log.h"
 #include "store/key.h"
 
@@ -225,11 +224,6 @@ static sl_err collection_change(sl_txn *txn, const sl_table *t, const sl_av *pk,
 
 /* ---- the write funnel ---- */
 
-void sl_store_set_capture(sl_store *st, sl_store_capture_fn fn, void *ctx) {
-  sl__store_capture(st)->fn = fn;
-  sl__store_capture(st)->ctx = ctx;
-}
-
 sl_err sl_store_apply(sl_txn *txn, sl_store_change *c, sl_arena *a, sl_failure *f) {
   const sl_table *t = c->t;
   sl_err err = SL_OK;
@@ -252,10 +246,7 @@ sl_err sl_store_apply(sl_txn *txn, sl_store_change *c, sl_arena *a, sl_failure *
   err = c->item ? item_put(txn, t, c->old, c->item, a, f) : item_delete(txn, t, c->old, a, f);
   if (err != SL_OK)
     return err;
-  sl__store_capture_hook *h = sl__store_capture(sl__store_of(txn));
-  if (h->fn)
-    err = h->fn(h->ctx, txn, c, a, f);
-  return err;
+  return sl__store_capture_call(txn, c, a, f);
 }
 
 static void account(uint64_t *count, uint64_t *bytes, bool had, size_t old_size, bool has,

@@ -71,7 +71,7 @@ sl_err sl_store_item_get(sl_txn *txn, const sl_table *t, const sl_keyvals *kv, s
 
 /* One item change: 'old' (the current version read in this transaction,
  * NULL if none) becomes 'item' (NULL: deleted). */
-typedef struct {
+struct sl_store_change {
   const sl_table *t;
   const sl_keyvals *key; /* the item's table key (of 'item', or of 'old' for a delete) */
   const sl_item *old;
@@ -80,12 +80,10 @@ typedef struct {
   /* out, tables with LSIs only */
   bool has_collection;
   int64_t collection_bytes; /* the item collection's size after the change */
-} sl_store_change;
+};
 
-/* The change-capture hook (see above). */
-typedef sl_err (*sl_store_capture_fn)(void *ctx, sl_txn *txn, const sl_store_change *c, sl_arena *a,
-                                      sl_failure *f);
-void sl_store_set_capture(sl_store *st, sl_store_capture_fn fn, void *ctx);
+/* The change-capture hook (see above) is registered with sl_store_set_capture
+ * (store/store.h, where its type is declared). */
 
 /* The write funnel: applies 'c' in 'txn' (collection counter, item, index
  * entries, capture hook). */

@@ -1,6 +1,5 @@
 /* The LMDB environment; see store.h for the design. */
 #include "store/store.h"
-#include "store/store_int.h"
 #include "base/log.h"
 
 #include <errno.h>
@@ -17,7 +16,8 @@ struct sl_txn {
 };
 
 struct sl_store {
-  sl__store_capture_hook capture; /* store/items.h: every item change */
+  sl_store_capture_fn capture; /* store/items.h: every item change */
+  void *capture_ctx;
   MDB_env *env;
   MDB_dbi dbi[3];
   bool durable;
@@ -321,6 +321,12 @@ sl_err sl_store_next_id(sl_txn *txn, uint32_t *out, sl_failure *f) {
   return err;
 }
 
-sl__store_capture_hook *sl__store_capture(sl_store *st) { return &st->capture; }
+void sl_store_set_capture(sl_store *st, sl_store_capture_fn fn, void *ctx) {
+  st->capture = fn;
+  st->capture_ctx = ctx;
+}
 
-sl_store *sl__store_of(sl_txn *txn) { return txn->st; }
+sl_err sl__store_capture_call(sl_txn *txn, const sl_store_change *c, sl_arena *a, sl_failure *f) {
+  sl_store *st = txn->st;
+  return st->capture ? st->capture(st->capture_ctx, txn, c, a, f) : SL_OK;
+}

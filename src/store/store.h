@@ -44,6 +44,17 @@ typedef struct sl_cursor sl_cursor;
 
 typedef enum { SL_DB_ITEMS = 0, SL_DB_CATALOG = 1, SL_DB_META = 2 } sl_db;
 
+/* One item change (store/items.h, the write funnel) and the change-capture
+ * hook it calls; declared here, below items.h, because the store keeps the
+ * hook. */
+typedef struct sl_store_change sl_store_change;
+typedef sl_err (*sl_store_capture_fn)(void *ctx, sl_txn *txn, const sl_store_change *c, sl_arena *a,
+                                      sl_failure *f);
+/* Registers the hook (one at a time; NULL removes it). */
+void sl_store_set_capture(sl_store *st, sl_store_capture_fn fn, void *ctx);
+/* Inside store/ only: the write funnel (items.c) calls the registered hook. */
+sl_err sl__store_capture_call(sl_txn *txn, const sl_store_change *c, sl_arena *a, sl_failure *f);
+
 #define SL_STORE_FORMAT 1u
 
 typedef struct {
