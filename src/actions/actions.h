@@ -4,15 +4,24 @@
  * validated request (req->body), checks it in the service's order, runs it
  * through the request services of ops/, and writes the reply into req->w.
  *
- * actions/actions.def lists them; it drives these prototypes and the
- * dispatch table of server/dispatch.c.
+ * actions/actions.def lists them, each with its service
+ * (actions/services.def); the two drive these prototypes and the dispatch
+ * table of server/dispatch.c.
  */
 #ifndef SL_ACTIONS_ACTIONS_H
 #define SL_ACTIONS_ACTIONS_H
 
 #include "ops/req.h"
 
-#define X(name, func, flags) sl_err sl_action_##func(sl_req *req);
+/* The services of actions/services.def. */
+typedef enum {
+#define S(id, prefix, signing, ctype) SL_SVC_##id,
+#include "actions/services.def"
+#undef S
+  SL_SVC__COUNT
+} sl_service;
+
+#define X(service, name, func, flags) sl_err sl_action_##func(sl_req *req);
 #include "actions/actions.def"
 #undef X
 

@@ -13,24 +13,33 @@
 typedef sl_err (*action_fn)(sl_req *);
 
 static const struct {
+  sl_service service;
   const char *name;
   action_fn fn;
   int flags;
 } ops[] = {
-#define X(name, func, flags) {#name, sl_action_##func, flags},
+#define X(service, name, func, flags) {SL_SVC_##service, #name, sl_action_##func, flags},
 #include "actions/actions.def"
 #undef X
 };
 
-static const char target_prefix[] = "DynamoDB_20120810.";
+static const struct {
+  const char *prefix; /* X-Amz-Target before the '.' */
+} services[] = {
+#define S(id, prefix, signing, ctype) {prefix},
+#include "actions/services.def"
+#undef S
+};
 
+/* The operation an X-Amz-Target names: "<service prefix>.<Operation>". */
 static int find_op(sl_str target) {
-  sl_str prefix = SL_STR(target_prefix);
-  if (!sl_str_starts_with(target, prefix))
+  const char *dot = memchr(target.p, '.', target.len);
+  if (!dot)
     return -1;
-  sl_str name = sl_str_make(target.p + prefix.len, target.len - prefix.len);
+  sl_str prefix = sl_str_make(target.p, (size_t)(dot - target.p));
+  sl_str name = sl_str_make(dot + 1, target.len - prefix.len - 1);
   for (size_t i = 0; i < SL_ARRAY_LEN(ops); i++)
-    if (sl_str_eq_c(name, ops[i].name))
+    if (sl_str_eq_c(name, ops[i].name) && sl_str_eq_c(prefix, services[ops[i].service].prefix))
       return (int)i;
   return -1;
 }
