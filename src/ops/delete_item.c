@@ -4,18 +4,13 @@
 sl_err sl_delete_item(sl_req *req, const sl_delete_item_in *in, sl_delete_item_out *out) {
   sl_txn *txn;
   sl_item old;
-  bool found;
-  sl_err err = sl_store_begin(req->env->store, true, &req->fail, &txn);
+  const sl_item *oldp;
+  sl_err err = sl_write_begin(req, in->t, &in->kv, &txn, &old, &oldp);
   if (err != SL_OK)
     return err;
-  if ((err = sl_store_item_get(txn, in->t, &in->kv, req->arena, &old, &found, NULL)) != SL_OK) {
-    sl_store_abort(txn);
-    return err;
-  }
-  const sl_item *oldp = found ? &old : NULL;
   bool ok = sl_expr_eval(in->ex->cond, oldp);
   sl_write_plan_init(req, &out->plan, in->t, &in->kv, oldp, NULL);
   sl_write_plan_price(req, &out->plan, false, !ok);
   return sl_write_plan_finish(req, txn, &out->plan, ok, in->ex, oldp,
-                              found && in->return_old ? &old : NULL, &out->res);
+                              oldp && in->return_old ? oldp : NULL, &out->res);
 }

@@ -5,16 +5,11 @@
 sl_err sl_update_item(sl_req *req, const sl_update_item_in *in, sl_update_item_out *out) {
   sl_txn *txn;
   sl_item old, item;
-  bool found;
+  const sl_item *oldp;
   sl_write_exprs *ex = in->ex;
-  sl_err err = sl_store_begin(req->env->store, true, &req->fail, &txn);
+  sl_err err = sl_write_begin(req, in->t, &in->kv, &txn, &old, &oldp);
   if (err != SL_OK)
     return err;
-  if ((err = sl_store_item_get(txn, in->t, &in->kv, req->arena, &old, &found, NULL)) != SL_OK) {
-    sl_store_abort(txn);
-    return err;
-  }
-  const sl_item *oldp = found ? &old : NULL;
   bool ok = sl_expr_eval(ex->cond, oldp);
   bool nothing = false;
   if (ok &&
@@ -25,7 +20,7 @@ sl_err sl_update_item(sl_req *req, const sl_update_item_in *in, sl_update_item_o
   sl_item attrs = {NULL, 0};
   if (ok) {
     if (in->rv == SL_RV_ALL_OLD && oldp)
-      attrs = old;
+      attrs = *oldp;
     else if (in->rv == SL_RV_ALL_NEW && !nothing)
       attrs = item;
     else if (in->rv == SL_RV_UPDATED_OLD && oldp && ex->update)

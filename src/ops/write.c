@@ -5,6 +5,20 @@
 #include "cap/charge.h"
 #include "cap/cost.h"
 
+sl_err sl_write_begin(sl_req *req, const sl_table *t, const sl_keyvals *kv, sl_txn **txn,
+                      sl_item *old, const sl_item **oldp) {
+  bool found;
+  sl_err err = sl_store_begin(req->env->store, true, &req->fail, txn);
+  if (err != SL_OK)
+    return err;
+  if ((err = sl_store_item_get(*txn, t, kv, req->arena, old, &found, NULL)) != SL_OK) {
+    sl_store_abort(*txn);
+    return err;
+  }
+  *oldp = found ? old : NULL;
+  return SL_OK;
+}
+
 void sl_write_plan_init(sl_req *req, sl_write_plan *p, sl_table *t, const sl_keyvals *kv,
                         const sl_item *old, const sl_item *item) {
   memset(p, 0, sizeof(*p));

@@ -48,6 +48,12 @@ typedef struct {
   int64_t collection_bytes; /* the item collection's size after the write */
 } sl_write_plan;
 
+/* Begins the write transaction of a single-item write and reads the current
+ * item: *oldp is 'old' when it exists, NULL otherwise. On failure nothing is
+ * left open. */
+sl_err sl_write_begin(sl_req *req, const sl_table *t, const sl_keyvals *kv, sl_txn **txn,
+                      sl_item *old, const sl_item **oldp);
+
 /* 'kv' must be the table key of 'item' (or of 'old' for a delete). */
 void sl_write_plan_init(sl_req *req, sl_write_plan *p, sl_table *t, const sl_keyvals *kv,
                         const sl_item *old, const sl_item *item);
