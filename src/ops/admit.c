@@ -222,42 +222,6 @@ static void note_throttled(sl_req *req, const sl_cap_charge *charges, size_t n,
   }
 }
 
-/* A throttle known only by its verdict: one event per (resource,
- * direction) among the reasons, without keys. */
-static void note_verdict(sl_req *req, const sl_cap_verdict *v) {
-#ifdef SL_METRICS_OFF
-  return;
-#endif
-  sl_metrics *m = req->env->metrics;
-  if (!m)
-    return;
-  sl_err code;
-  const char *message;
-  sl_throttle_exception(v, &code, &message);
-  for (uint32_t i = 0; i < v->n_reasons; i++) {
-    const sl_cap_reason *r = &v->reasons[i];
-    bool seen = false;
-    for (uint32_t j = 0; j < i; j++)
-      seen |= v->reasons[j].res == r->res && v->reasons[j].dir == r->dir;
-    if (seen)
-      continue;
-    unsigned limits = 0;
-    for (uint32_t j = i; j < v->n_reasons; j++)
-      if (v->reasons[j].res == r->res && v->reasons[j].dir == r->dir)
-        limits |= 1u << v->reasons[j].limit;
-    sl_str table, index;
-    res_names(r->res, &table, &index);
-    sl_metrics_throttle_event(m, table, index, r->dir == SL_CAP_WRITE, limits, req->op_name,
-                              sl_err_name(code), SL_STR_NULL, SL_STR_NULL,
-                              i == 0 ? v->partition : -1);
-  }
-}
-
-sl_err sl_req_throttled(sl_req *req, const sl_cap_verdict *v) {
-  note_verdict(req, v);
-  return fail_throttled(req, v);
-}
-
 sl_err sl_req_admit(sl_req *req, const sl_cap_charge *charges, size_t n) {
   sl_cap_verdict v;
   if (sl_cap_admit(req->env->cap, charges, n, &v)) {

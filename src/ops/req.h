@@ -149,9 +149,6 @@ void sl_req_write_consumed(sl_req *req, const sl_consumed *c, sl_rcc mode);
 /* Admits the charges, or fails the request with the exception, message and
  * ThrottlingReasons the service sends (facts §1.2–1.4). */
 sl_err sl_req_admit(sl_req *req, const sl_cap_charge *charges, size_t n);
-/* Fails the request for a throttled verdict (recorded in metrics without
- * keys: prefer sl_req_check, which knows the charges). */
-sl_err sl_req_throttled(sl_req *req, const sl_cap_verdict *v);
 /* Batch items: admits like sl_req_admit, but a throttle only records its
  * events in metrics and returns false with the verdict in 'out' (the item
  * comes back unprocessed). When every item was throttled, fail the request
