@@ -1,5 +1,7 @@
 /*
- * DescribeEndpoints — the endpoint clients should use: this server.
+ * DescribeEndpoints — the endpoint clients should use: this server, as the
+ * client reached it (its Host header, as the service names the host the
+ * client used); the service's regional name when the request had no Host.
  * Pinned by tests/conformance/test_describe_endpoints.py.
  */
 #include "actions/actions.h"
@@ -12,8 +14,10 @@ sl_err sl_action_describe_endpoints(sl_req *req) {
   sl_jw_arr_begin(w);
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "Address");
-  sl_jw_str_c(w, req->env->endpoint_address ? req->env->endpoint_address
-                                            : "dynamodb.us-east-1.amazonaws.com");
+  if (req->host.len)
+    sl_jw_str(w, req->host);
+  else
+    sl_jw_str(w, sl_arena_printf(req->arena, "dynamodb.%s.amazonaws.com", req->env->region));
   sl_jw_key_c(w, "CachePeriodInMinutes");
   sl_jw_int(w, 1440);
   sl_jw_obj_end(w);

@@ -27,10 +27,9 @@ typedef struct sl_env {
   struct sl_cap *cap;
   struct sl_metrics *metrics;
   sl_clock *clock;
-  const char *region;           /* "us-east-1" */
-  const char *account_id;       /* "000000000000" */
-  const char *endpoint_address; /* DescribeEndpoints Address; NULL: from the region */
-  uint64_t rng;                 /* xorshift64* state (request ids, table ids) */
+  const char *region;     /* "us-east-1" */
+  const char *account_id; /* "000000000000" */
+  uint64_t rng;           /* xorshift64* state (request ids, table ids) */
 } sl_env;
 
 /* 64 random bits (xorshift64*; not for secrets). */

@@ -59,6 +59,7 @@ struct sl_req {
   char request_id[56];
   sl_table *table;  /* the table the request is about, once resolved (metrics) */
   sl_txn *snapshot; /* the request's read transaction (sl_req_snapshot), or NULL */
+  sl_str host;      /* the Host header as sent (DescribeEndpoints), may be empty */
   sl_req_metrics metrics;
 };
 

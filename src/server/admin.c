@@ -87,11 +87,32 @@ static void post_clock(sl_app *app, sl_http_request *req, sl_http_response *resp
   write_clock(app, resp);
 }
 
-static void reset(sl_app *app, sl_http_response *resp) {
+/* POST /_sluice/reset [{"prefix":"t_"}]: drops every table, or only those
+ * whose name starts with the prefix (parallel test workers sharing one
+ * server, each with its own prefix). */
+static void reset(sl_app *app, sl_http_request *req, sl_http_response *resp) {
   sl_failure f;
   sl_failure_init(&f, &app->arena);
-  while (sl_catalog_count(app->env.catalog) > 0) {
-    sl_table *t = sl_catalog_at(app->env.catalog, 0);
+  sl_str prefix = SL_STR_NULL;
+  if (req->body.len) {
+    sl_json *body;
+    sl_json_error jerr;
+    const sl_json *p = NULL;
+    if (sl_json_parse(&app->arena, req->body.p, req->body.len, &body, &jerr) != 0 ||
+        body->type != SL_JSON_OBJECT ||
+        ((p = sl_json_get(body, "prefix")) && p->type != SL_JSON_STRING)) {
+      error(resp, 400, "expected {} or {\"prefix\":\"...\"}");
+      return;
+    }
+    if (p)
+      prefix = p->str;
+  }
+  for (size_t i = 0; i < sl_catalog_count(app->env.catalog);) {
+    sl_table *t = sl_catalog_at(app->env.catalog, i);
+    if (!sl_str_starts_with(t->name, prefix)) {
+      i++;
+      continue;
+    }
     if (sl_tables_drop(&app->env, t, &f) != SL_OK) {
       error(resp, 500, "reset failed: storage error");
       return;
@@ -222,7 +243,7 @@ void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) 
   else if (sl_str_eq_c(req->path, "/_sluice/clock") && post)
     post_clock(app, req, resp);
   else if (sl_str_eq_c(req->path, "/_sluice/reset") && post)
-    reset(app, resp);
+    reset(app, req, resp);
   else
     error(resp, 404, "no such endpoint");
 }

@@ -32,7 +32,6 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   env->clock = &app->clock;
   env->region = app->cfg.region;
   env->account_id = app->cfg.account_id;
-  env->endpoint_address = app->cfg.endpoint_address;
   sl_store_config sc = {.data_dir = cfg->data_dir, .map_size = cfg->map_size};
   sl_err err = sl_store_open(&sc, f, &env->store);
   if (err != SL_OK)

@@ -28,7 +28,6 @@ typedef struct {
   int64_t clock_start_ms; /* < 0: now */
   const char *profile;    /* "aws" | "unlimited" */
   const char *config_file;
-  const char *endpoint_address; /* DescribeEndpoints Address */
   struct sl_sigv4_config *auth; /* --auth, --credentials, --admin-token (net/sigv4.h); NULL: any */
 } sl_app_config;
 

@@ -138,9 +138,22 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
   sl_str target = sl_http_header_get(hreq, "x-amz-target");
   int op = find_op(target);
   if (op < 0) {
-    sl_failf(&req.fail, SL_E_UNKNOWN_OPERATION, NULL);
+    /* An operation of DynamoDB's model that sluice does not serve is named
+     * (the service's envelope carries no message for a target it does not
+     * know at all). */
+    sl_str prefix = SL_STR("DynamoDB_20120810.");
+    sl_str name = sl_str_make(target.p + prefix.len, target.len - prefix.len);
+    if (sl_str_starts_with(target, prefix) && name.len && sl_api_op_known(name)) {
+      sl_info("unsupported operation %.*s", SL_STR_FMT(name));
+      sl_failf(&req.fail, SL_E_UNKNOWN_OPERATION,
+               "sluice does not support the %.*s operation (see README: Not supported)",
+               SL_STR_FMT(name));
+    } else {
+      sl_failf(&req.fail, SL_E_UNKNOWN_OPERATION, NULL);
+    }
     goto error;
   }
+  req.host = sl_http_header_get(hreq, "host");
   req.op_name = ops[op].name;
   req.op_flags = (unsigned)ops[op].flags;
   /* 3. The request is signed (net/sigv4.h; under --auth any, its format only). */

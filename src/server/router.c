@@ -25,7 +25,12 @@ void sl_router_handle(void *ctx, sl_http_request *req, sl_http_response *resp) {
     resp->status = 200;
     resp->content_type = SL_STR("text/plain");
     resp->body.len = 0;
-    sl_buf_printf(&resp->body, "healthy: dynamodb.%s.amazonaws.com ", app->cfg.region);
+    /* Naming the host the client used, as the service does. */
+    sl_str host = sl_http_header_get(req, "host");
+    if (host.len)
+      sl_buf_printf(&resp->body, "healthy: %.*s ", SL_STR_FMT(host));
+    else
+      sl_buf_printf(&resp->body, "healthy: dynamodb.%s.amazonaws.com ", app->cfg.region);
   } else if (!sl_str_eq_c(req->method, "POST")) {
     resp->status = 404;
     resp->content_type = SL_STR("application/x-amz-json-1.0");

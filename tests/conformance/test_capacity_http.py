@@ -311,3 +311,19 @@ def test_unlimited_profile(configured):
     client = configured(unlimited=1)
     create(client, "free", ProvisionedThroughput={"ReadCapacityUnits": 1, "WriteCapacityUnits": 1})
     assert all(put(client, "free", "k")[0] == 200 for _ in range(2000))
+
+
+# POST /_sluice/reset with a prefix drops only the tables whose name starts with it, so
+# parallel test workers sharing one server do not wipe each other's tables; without a body
+# it drops every table; anything but {} or {"prefix": string} is a 400.
+@pytest.mark.sluice_only
+def test_reset_by_prefix(client):
+    for name in ("w1_a", "w1_b", "w2_a"):
+        client.create_table(name)
+    status, _ = admin(client.ep, "POST", "/_sluice/reset", {"prefix": "w1_"})
+    assert status == 200
+    status, names = client.call("ListTables", {})
+    assert names["TableNames"] == ["w2_a"]
+    assert admin(client.ep, "POST", "/_sluice/reset", {"prefix": 3})[0] == 400
+    assert admin(client.ep, "POST", "/_sluice/reset")[0] == 200
+    assert client.call("ListTables", {})[1]["TableNames"] == []

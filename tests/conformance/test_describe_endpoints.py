@@ -25,3 +25,10 @@ def test_shape(raw):
 def test_boto3(ddb):
     eps = ddb.describe_endpoints()["Endpoints"]
     assert len(eps) == 1 and eps[0]["Address"]
+
+
+# The address is the host the client used (its Host header), as the service names its own
+# regional host: endpoint discovery then keeps talking to this server.
+def test_address_is_the_host_used(raw, endpoint):
+    r = raw.call("DescribeEndpoints", {})
+    assert r.json["Endpoints"][0]["Address"] == endpoint.split("//", 1)[1]

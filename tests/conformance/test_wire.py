@@ -132,6 +132,30 @@ def test_unknown_operation(raw):
     assert r.error_type == "UnknownOperationException"
 
 
+# An operation DynamoDB has and sluice does not serve is named in the message, so that a user
+# sees what is missing (the README lists them); a target DynamoDB does not know keeps the
+# service's envelope, without a message.
+@pytest.mark.sluice_only
+def test_unsupported_operation_is_named(raw):
+    r = raw.call("ExecuteStatement", {"Statement": "SELECT * FROM t"})
+    assert r.status == 400
+    assert r.json == {"__type": "com.amazon.coral.service#UnknownOperationException",
+                      "message": "sluice does not support the ExecuteStatement operation "
+                                 "(see README: Not supported)"}
+    r = raw.call("Bogus", {}, target="DynamoDB_20120810.Bogus")
+    assert r.json == {"__type": "com.amazon.coral.service#UnknownOperationException"}
+
+
+# GET / is the service's health check, naming the host the client used (issue 11's record
+# of the service; not checked against DynamoDB Local, hence sluice_only).
+@pytest.mark.sluice_only
+def test_health_check_names_the_host(endpoint):
+    import urllib.request
+    with urllib.request.urlopen(endpoint + "/", timeout=10) as r:
+        assert r.status == 200
+        assert r.read().decode() == "healthy: " + endpoint.split("//", 1)[1] + " "
+
+
 # The front end, not DynamoDB, answers it, and so does any malformed target.
 # ddblocal_differs: DynamoDB Local uses the com.amazonaws.dynamodb.v20120810 namespace and
 # answers HTTP 500 InternalFailure for targets without the DynamoDB_20120810 prefix.
