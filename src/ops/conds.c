@@ -89,5 +89,5 @@ sl_err sl_conds_apply_update(sl_req *req, sl_write_exprs *ex, const sl_table *t,
   if (sl_item_size(out) > SL_ITEM_MAX_BYTES)
     return sl_fail(req, SL_E_VALIDATION,
                    "Item size to update has exceeded the maximum allowed size");
-  return sl_req_check_index_keys(req, t, out);
+  return sl_req_check_index_key_types(req, t, out);
 }

@@ -214,11 +214,33 @@ sl_err sl_req_check_item_keys(sl_req *req, const sl_table *t, const sl_item *it,
   return sl_req_check_index_keys(req, t, it);
 }
 
-sl_err sl_req_check_index_keys(sl_req *req, const sl_table *t, const sl_item *it) {
+/* The indexes of 't' in name order: when an attribute keys several indexes,
+ * the service names the first of them (ExtendDB's and dynoxide's captures of
+ * the live messages). */
+static uint32_t indexes_by_name(const sl_table *t, uint32_t order[SL_MAX_INDEXES]) {
+  uint32_t n = t->n_indexes < SL_MAX_INDEXES ? t->n_indexes : SL_MAX_INDEXES;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t j = i;
+    for (; j > 0 && sl_str_cmp(t->indexes[order[j - 1]].name, t->indexes[i].name) > 0; j--)
+      order[j] = order[j - 1];
+    order[j] = i;
+  }
+  return n;
+}
+
+/* An index key value the service refuses: an empty S or B. */
+static bool empty_key_value(const sl_av *v) {
+  return v && (v->type == SL_AV_S || v->type == SL_AV_B) && v->s.len == 0;
+}
+
+static sl_err check_index_keys(sl_req *req, const sl_table *t, const sl_item *it, bool empties) {
   /* An item need not carry an index's key (sparse indexes), but when it does
-   * the types must be the index's (dynalite's live text). */
-  for (uint32_t i = 0; i < t->n_indexes; i++) {
-    const sl_index *x = &t->indexes[i];
+   * the types must be the index's (dynalite's live text) and a string or
+   * binary value must not be empty (the live text, e.g. dynalite issue 184). */
+  uint32_t order[SL_MAX_INDEXES];
+  uint32_t n = indexes_by_name(t, order);
+  for (uint32_t o = 0; o < n; o++) {
+    const sl_index *x = &t->indexes[order[o]];
     const sl_str names[2] = {x->key.hash, x->key.range};
     const uint8_t types[2] = {x->key.hash_type, x->key.range_type};
     for (int k = 0; k < (sl_key_has_range(&x->key) ? 2 : 1); k++) {
@@ -230,6 +252,43 @@ sl_err sl_req_check_index_keys(sl_req *req, const sl_table *t, const sl_item *it
             "Expected: %s Actual: %s IndexName: %.*s",
             SL_STR_FMT(names[k]), sl_av_type_name((sl_av_type)types[k]),
             sl_av_type_name((sl_av_type)v->type), SL_STR_FMT(x->name));
+      if (empties && empty_key_value(v))
+        return sl_fail(req, SL_E_VALIDATION,
+                       "One or more parameter values are not valid. A value specified for a "
+                       "secondary index key is not supported. The AttributeValue for a key "
+                       "attribute cannot contain an empty %s value. IndexName: %.*s, IndexKey: "
+                       "%.*s",
+                       v->type == SL_AV_S ? "string" : "binary", SL_STR_FMT(x->name),
+                       SL_STR_FMT(names[k]));
+    }
+  }
+  return SL_OK;
+}
+
+sl_err sl_req_check_index_keys(sl_req *req, const sl_table *t, const sl_item *it) {
+  return check_index_keys(req, t, it, true);
+}
+
+sl_err sl_req_check_index_key_types(sl_req *req, const sl_table *t, const sl_item *it) {
+  return check_index_keys(req, t, it, false);
+}
+
+sl_err sl_req_check_updated_index_keys(sl_req *req, const sl_table *t, const sl_item *old,
+                                       const sl_item *it) {
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    const sl_index *x = &t->indexes[i];
+    const sl_str names[2] = {x->key.hash, x->key.range};
+    for (int k = 0; k < (sl_key_has_range(&x->key) ? 2 : 1); k++) {
+      const sl_av *v = sl_item_get(it, names[k]);
+      const sl_av *was = old ? sl_item_get(old, names[k]) : NULL;
+      /* Only a value the update changed is checked. */
+      if (empty_key_value(v) && !(was && sl_av_eq(was, v)))
+        return sl_fail(req, SL_E_VALIDATION,
+                       "One or more parameter values are not valid. The update expression "
+                       "attempted to update a secondary index key to a value that is not "
+                       "supported. The AttributeValue for a key attribute cannot contain an "
+                       "empty %s value.",
+                       v->type == SL_AV_S ? "string" : "binary");
     }
   }
   return SL_OK;

@@ -117,6 +117,15 @@ sl_err sl_req_check_key(sl_req *req, const sl_table *t, const sl_item *key, sl_k
 sl_err sl_req_check_item(sl_req *req, const sl_table *t, const sl_item *item, sl_keyvals *kv);
 /* Index key attributes present in an item must have the index's types. */
 sl_err sl_req_check_index_keys(sl_req *req, const sl_table *t, const sl_item *it);
+/* The types only (an update's result: its empty values are
+ * sl_req_check_updated_index_keys's). */
+sl_err sl_req_check_index_key_types(sl_req *req, const sl_table *t, const sl_item *it);
+/* An update may not set an index key attribute to an empty S or B value
+ * (the service's update-expression text; a value the update did not change
+ * is not checked). A ValidationException of the whole request, also in a
+ * transaction. */
+sl_err sl_req_check_updated_index_keys(sl_req *req, const sl_table *t, const sl_item *old,
+                                       const sl_item *it);
 /* Checks the key attributes of an item built by an update (same rules). */
 sl_err sl_req_check_item_keys(sl_req *req, const sl_table *t, const sl_item *it, sl_keyvals *kv);
 

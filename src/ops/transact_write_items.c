@@ -25,6 +25,10 @@ static sl_err execute_action(sl_req *req, sl_txn *txn, sl_tw_action *a) {
     else
       req->fail = saved;
     a->removes_nothing = nothing;
+    /* An empty index key value fails the whole request, not the action (the
+     * live service's TransactWriteItems answer). */
+    if (!a->invalid.len && !nothing)
+      return sl_req_check_updated_index_keys(req, a->t, oldp, &a->next);
   }
   return SL_OK;
 }

@@ -13,7 +13,10 @@ sl_err sl_update_item(sl_req *req, const sl_update_item_in *in, sl_update_item_o
   bool ok = sl_expr_eval(ex->cond, oldp);
   bool nothing = false;
   if (ok &&
-      (err = sl_conds_apply_update(req, ex, in->t, &in->kv, oldp, &item, &nothing)) != SL_OK) {
+      (err = sl_conds_apply_update(req, ex, in->t, &in->kv, oldp, &item, &nothing)) == SL_OK &&
+      !nothing)
+    err = sl_req_check_updated_index_keys(req, in->t, oldp, &item);
+  if (err != SL_OK) {
     sl_store_abort(txn);
     return err;
   }

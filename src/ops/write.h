@@ -29,8 +29,6 @@
 
 #include "ops/req.h"
 
-#define SL_MAX_INDEXES 25
-
 typedef struct {
   sl_table *t;
   const sl_item *old;  /* current item, NULL if absent */

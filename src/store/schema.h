@@ -79,6 +79,9 @@ typedef struct {
   uint64_t last_ppr_update_ms;      /* BillingModeSummary.LastUpdateToPayPerRequestDateTime */
 } sl_throughput;
 
+/* Most indexes a table has: 5 LSIs and 20 GSIs (facts §3). */
+#define SL_MAX_INDEXES 25
+
 /* Longest storage key a cursor may hold (LMDB keys are at most 511 bytes). */
 #define SL_CURSOR_KEY_MAX 512
 
