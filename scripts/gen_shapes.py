@@ -24,16 +24,21 @@ already uses is named "<model id>.<name>" (botocore shape names hold no '.'). Th
 prints the part after the last '.' where the service prints a shape name, and the Java type
 names use each model's own name and package, so no message changes.
 
-Regex patterns: the model uses a handful of Java regexes. They are compiled here into a tiny
+Regex patterns: the models use a handful of Java regexes. They are compiled here into a tiny
 program (classes of code-point ranges, groups, counted repetition) that src/server/validate.c
 interprets. Anything outside that subset (alternation, backreferences, lookaround, a '^' or
 '$' that is not at an end, ...) stops generation with an error, so a new model cannot slip an
-unchecked pattern past us. The patterns reachable from inputs in botocore 1.43 are:
+unchecked pattern past us, unless PATTERN_EQUIVALENT gives it a checked equivalent inside the
+subset. The patterns reachable from inputs in botocore 1.43 are, for DynamoDB:
   [a-zA-Z0-9_.-]+   [0-9]{12}   ^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$   [,;:|\\t ]   ^[^\\$]+$
   ([0-9a-f]{16})+   [\\u0020-\\uD7FF\\uE000-\\uFFFD\\uD800\\uDC00-\\uDBFF\\uDFFF\\r\\n\\t]*
   [\\x20-\\x21\\x23-\\x2B\\x2D-\\x7E]*   \\p{Print}+
+for Streams, [a-zA-Z0-9_.-]+ again; for Application Auto Scaling, two of DynamoDB's and
+  ^arn:.+:application-autoscaling:.+:[0-9]+:scalable-target\\/[a-zA-Z0-9-]+$
+  (?!((^[ ]+.*)|(.*([\\u0000-\\u001f]|[\\u007f-\\u009f]|[:/|])+.*)|(.*[ ]+$))).+   (through its equivalent)
 Java semantics kept: String.matches() is a full match; \\w is [a-zA-Z0-9_]; \\p{Print} is
-POSIX ASCII [\\x20-\\x7E]; a \\uD8xx\\uDCxx surrogate pair is one supplementary code point.
+POSIX ASCII [\\x20-\\x7E]; '.' is any code point but \\n \\r \\u0085 \\u2028 \\u2029; a
+\\uD8xx\\uDCxx surrogate pair is one supplementary code point.
 """
 
 import gzip
