@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Generate src/server/shapes.gen.c from botocore's DynamoDB service model.
+"""Generate src/server/shapes.gen.c from botocore's models of the APIs served on the one listener.
 
-Usage:  python3 scripts/gen_shapes.py [path/to/service-2.json[.gz]] > src/server/shapes.gen.c
-        (without a path, the model of the botocore installed in this interpreter is used)
+Usage:  python3 scripts/gen_shapes.py [path/to/botocore/data] > src/server/shapes.gen.c
+        (without a path, the models of the botocore installed in this interpreter are used)
 
-The output is committed; the build never runs this script. It is deterministic: the same
-model gives the same bytes (shapes are numbered in a stable depth-first order from the
-operations sorted by name).
+The models (MODELS below): DynamoDB 2012-08-10, DynamoDB Streams 2012-08-10 and Application Auto
+Scaling 2016-02-06. The output is committed; the build never runs this script. It is
+deterministic: the same models give the same bytes (shapes are numbered in a stable depth-first
+order from each model's operations sorted by name, the models in MODELS order, so DynamoDB's
+shapes keep their indexes whatever the other models hold).
 
 What it emits (types in src/server/shapes.h):
   - every shape reachable from an operation's input: type, min/max, enum values (with the
@@ -14,18 +16,29 @@ What it emits (types in src/server/shapes.h):
     the Java type name the service prints in serialization errors;
   - structure members with their wire name, lowerCamel message name and required flag, in
     the order the validator walks them (the model's order unless MEMBER_ORDER says otherwise);
-  - the operation table (name -> input shape), sorted by name for binary search.
+  - the operation table ((target prefix, name) -> input shape), sorted by target prefix, then
+    name, for binary search.
 
-Regex patterns: the model uses a handful of Java regexes. They are compiled here into a tiny
+Shape names are unique across the models: a shape of a later model whose name an earlier model
+already uses is named "<model id>.<name>" (botocore shape names hold no '.'). The validator
+prints the part after the last '.' where the service prints a shape name, and the Java type
+names use each model's own name and package, so no message changes.
+
+Regex patterns: the models use a handful of Java regexes. They are compiled here into a tiny
 program (classes of code-point ranges, groups, counted repetition) that src/server/validate.c
 interprets. Anything outside that subset (alternation, backreferences, lookaround, a '^' or
 '$' that is not at an end, ...) stops generation with an error, so a new model cannot slip an
-unchecked pattern past us. The patterns reachable from inputs in botocore 1.43 are:
+unchecked pattern past us, unless PATTERN_EQUIVALENT gives it a checked equivalent inside the
+subset. The patterns reachable from inputs in botocore 1.43 are, for DynamoDB:
   [a-zA-Z0-9_.-]+   [0-9]{12}   ^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$   [,;:|\\t ]   ^[^\\$]+$
   ([0-9a-f]{16})+   [\\u0020-\\uD7FF\\uE000-\\uFFFD\\uD800\\uDC00-\\uDBFF\\uDFFF\\r\\n\\t]*
   [\\x20-\\x21\\x23-\\x2B\\x2D-\\x7E]*   \\p{Print}+
+for Streams, [a-zA-Z0-9_.-]+ again; for Application Auto Scaling, two of DynamoDB's and
+  ^arn:.+:application-autoscaling:.+:[0-9]+:scalable-target\\/[a-zA-Z0-9-]+$
+  (?!((^[ ]+.*)|(.*([\\u0000-\\u001f]|[\\u007f-\\u009f]|[:/|])+.*)|(.*[ ]+$))).+   (through its equivalent)
 Java semantics kept: String.matches() is a full match; \\w is [a-zA-Z0-9_]; \\p{Print} is
-POSIX ASCII [\\x20-\\x7E]; a \\uD8xx\\uDCxx surrogate pair is one supplementary code point.
+POSIX ASCII [\\x20-\\x7E]; '.' is any code point but \\n \\r \\u0085 \\u2028 \\u2029; a
+\\uD8xx\\uDCxx surrogate pair is one supplementary code point.
 """
 
 import gzip
@@ -103,7 +116,21 @@ ENUM_ORDER = {
 # PutItem (2026 captures), neither of which the TableArn shape alone would produce.
 NAME_OR_ARN = ("TableName", "TableArn", "TableName")  # (member name, model shape, name shape)
 
-JAVA_PACKAGE = "com.amazonaws.dynamodb.v20120810."
+# The models, in emission order: (id, botocore folder, API version, Java package of its shapes).
+# The overrides above name DynamoDB shapes and apply to the first model only; the others use
+# their model's member and enum orders (no evidence of another order so far).
+# Java packages: DynamoDB's is its __type namespace (facts §1.1). The other two are inferred the
+# same way from the namespaces of their own exceptions, as AWS's early generated clients list
+# them (aws-sdk-js-v3 before the Smithy renaming: "com.amazonaws.dynamodb.streams.v20120810#
+# ExpiredIteratorException", "com.amazonaws.autoscaling.anyscale.frontend#ValidationException";
+# see src/base/errors.def); no service message printing one has been seen.
+MODELS = [
+    ("dynamodb", "dynamodb", "2012-08-10", "com.amazonaws.dynamodb.v20120810."),
+    ("dynamodbstreams", "dynamodbstreams", "2012-08-10",
+     "com.amazonaws.dynamodb.streams.v20120810."),
+    ("application-autoscaling", "application-autoscaling", "2016-02-06",
+     "com.amazonaws.autoscaling.anyscale.frontend."),
+]
 SOURCE_NOTE = ""
 
 # ---------------------------------------------------------------------------------------------
@@ -114,26 +141,128 @@ def die(msg):
     sys.exit(1)
 
 
-def load_model(path):
-    if path is None:
-        import botocore  # noqa: deferred so a path works without botocore
-        global SOURCE_NOTE
-        SOURCE_NOTE = "botocore %s, " % botocore.__version__
-        base = os.path.join(os.path.dirname(botocore.__file__), "data", "dynamodb", "2012-08-10")
-        for name in ("service-2.json", "service-2.json.gz"):
-            if os.path.exists(os.path.join(base, name)):
-                path = os.path.join(base, name)
-                break
-        else:
-            die("no service-2.json[.gz] under %s" % base)
+def load_model(data_dir, folder, version):
+    base = os.path.join(data_dir, folder, version)
+    for name in ("service-2.json", "service-2.json.gz"):
+        path = os.path.join(base, name)
+        if os.path.exists(path):
+            break
+    else:
+        die("no service-2.json[.gz] under %s" % base)
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as f:
-        return json.loads(f.read().decode("utf-8")), path
+        return json.loads(f.read().decode("utf-8"))
+
+
+def botocore_data_dir():
+    import botocore  # noqa: deferred so a path works without botocore
+    global SOURCE_NOTE
+    SOURCE_NOTE = "botocore %s" % botocore.__version__
+    return os.path.join(os.path.dirname(botocore.__file__), "data")
+
+
+def merge_models(data_dir):
+    """Loads MODELS into one shape dictionary with names unique across the models. Returns
+    (shapes, ops, descriptions): ops is a list of (model index, target prefix, operation name,
+    operation) in visiting order; each shape gets '_model' (its model's index) and '_name' (its
+    name in its model)."""
+    shapes = {}
+    ops = []
+    descriptions = []
+    for mi, (mid, folder, version, _) in enumerate(MODELS):
+        model = load_model(data_dir, folder, version)
+        meta = model["metadata"]
+        if meta.get("apiVersion") != version or meta.get("protocol") != "json":
+            die("%s: expected a JSON-protocol model of version %s" % (mid, version))
+        descriptions.append("%s %s" % (mid, version))
+        rename = {}
+        for name in sorted(model["shapes"]):
+            key = name if name not in shapes else "%s.%s" % (mid, name)
+            if "." in name or key in shapes or key in rename.values():
+                die("%s: cannot give shape %s a unique name" % (mid, name))
+            rename[name] = key
+        for name, s in model["shapes"].items():
+            s = json.loads(json.dumps(s))  # a private copy
+            if s["type"] == "structure":
+                for m in s["members"].values():
+                    m["shape"] = rename[m["shape"]]
+            elif s["type"] == "list":
+                s["member"]["shape"] = rename[s["member"]["shape"]]
+            elif s["type"] == "map":
+                s["key"]["shape"] = rename[s["key"]["shape"]]
+                s["value"]["shape"] = rename[s["value"]["shape"]]
+            s["_model"] = mi
+            s["_name"] = name
+            shapes[rename[name]] = s
+        for opname, op in sorted(model["operations"].items()):
+            op = dict(op)
+            if "input" in op:
+                op["input"] = {"shape": rename[op["input"]["shape"]]}
+            ops.append((mi, meta["targetPrefix"], opname, op))
+    return shapes, ops, descriptions
 
 
 # --- regex compiler ---------------------------------------------------------------------------
 
 INF = 0xFFFF
+
+# What Java's '.' does not match (java.util.regex.Pattern, no DOTALL, no UNIX_LINES).
+JAVA_LINE_TERMINATORS = [(0x0A, 0x0A), (0x0D, 0x0D), (0x85, 0x85), (0x2028, 0x2029)]
+
+# Patterns outside the subset, each with an equivalent one inside it. The message still prints
+# the model's pattern; main() checks each equivalence on every string of up to four code points
+# drawn from the characters that matter (PATTERN_PROBE), with Python's re standing in for Java's.
+#   Application Auto Scaling ScheduledActionName: a lookahead forbids a leading space, any C0/C1
+#   control or ':' '/' '|', and a trailing space; '.+' forbids line terminators. The same set:
+#   one allowed character that is not a space, then optionally more allowed characters ending in
+#   one that is not a space.
+_SAN_FORBIDDEN = "\\x00-\\x1F\\x7F-\\x9F:/|\\u2028\\u2029"
+PATTERN_EQUIVALENT = {
+    "(?!((^[ ]+.*)|(.*([\\u0000-\\u001f]|[\\u007f-\\u009f]|[:/|])+.*)|(.*[ ]+$))).+":
+        "[^ %s]([^%s]*[^ %s])?" % (_SAN_FORBIDDEN, _SAN_FORBIDDEN, _SAN_FORBIDDEN),
+}
+PATTERN_PROBE = "a \t\n\r\x00\x1f\x7f\x85\x9f\xa0:/|\u2028\u2029\u00e9\U0001F600"
+
+
+def java_to_python_regex(src):
+    """The Java pattern as a Python one for re.fullmatch: '.' without the line terminators,
+    '$' at the very end only."""
+    out = []
+    i = 0
+    in_class = False
+    while i < len(src):
+        c = src[i]
+        if c == "\\":
+            out.append(src[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+            out.append(c)
+        elif c == "[":
+            in_class = True
+            out.append(c)
+        elif c == ".":
+            out.append("[^\\n\\r\\x85\\u2028\\u2029]")
+        elif c == "$":
+            out.append("\\Z")
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def check_pattern_equivalents():
+    import itertools
+    import re
+    for java, subset in PATTERN_EQUIVALENT.items():
+        a = re.compile(java_to_python_regex(java))
+        b = re.compile(java_to_python_regex(subset))
+        for n in range(5):
+            for t in itertools.product(PATTERN_PROBE, repeat=n):
+                s = "".join(t)
+                if bool(a.fullmatch(s)) != bool(b.fullmatch(s)):
+                    die("PATTERN_EQUIVALENT: %r and %r differ on %r" % (java, subset, s))
 
 
 class Regex:
@@ -189,7 +318,9 @@ class Regex:
             elif c == "[":
                 atom = ["class"] + list(self.cls())
             elif c == ".":
-                self.fail("'.' (Java's excludes line terminators; not needed so far)")
+                # Java's '.' (without DOTALL): any code point but a line terminator.
+                self.i += 1
+                atom = ["class", list(JAVA_LINE_TERMINATORS), 1]
             elif c in "*+?{":
                 self.fail("quantifier without atom")
             else:
@@ -362,7 +493,7 @@ def java_type(shapes, name):
     s = shapes[name]
     t = s["type"]
     if t == "structure":
-        return "class " + JAVA_PACKAGE + name
+        return "class " + MODELS[s.get("_model", 0)][3] + s.get("_name", name)
     if t == "list":
         return "java.util.List<%s>" % bare(java_type(shapes, s["member"]["shape"]))
     if t == "map":
@@ -425,14 +556,9 @@ def check_attribute_value(shapes):
 
 
 def main():
-    model, path = load_model(sys.argv[1] if len(sys.argv) > 1 else None)
-    shapes = model["shapes"]
-    ops = sorted(model["operations"].items())
-
-    for t in set(s["type"] for s in shapes.values()):
-        if t not in TYPE_ENUM:
-            # Only a problem if reachable; checked below.
-            pass
+    data_dir = sys.argv[1] if len(sys.argv) > 1 else botocore_data_dir()
+    shapes, ops, descriptions = merge_models(data_dir)
+    check_pattern_equivalents()
 
     order = []  # shape names in emission order
     index = {}
@@ -456,14 +582,16 @@ def main():
             visit(s["key"]["shape"])
             visit(s["value"]["shape"])
 
-    empty_input = None
-    for _, op in ops:
-        if "input" in op:
-            visit(op["input"]["shape"])
-    if any("input" not in op for _, op in ops):
-        empty_input = "__EmptyInput"
-        shapes[empty_input] = {"type": "structure", "members": {}}
-        visit(empty_input)
+    # Model by model, so that a model's shapes keep their indexes when a later one changes.
+    empty_input = "__EmptyInput"
+    for mi in range(len(MODELS)):
+        model_ops = [op for m, _, _, op in ops if m == mi]
+        for op in model_ops:
+            if "input" in op:
+                visit(op["input"]["shape"])
+        if any("input" not in op for op in model_ops) and empty_input not in shapes:
+            shapes[empty_input] = {"type": "structure", "members": {}}
+            visit(empty_input)
 
     for sname, names in (list(MEMBER_ORDER.items()) + list(ENUM_ORDER.items()) +
                          list(REQUIRED_EXTRA.items()) + list(BOUNDS_EXTRA.items())):
@@ -584,7 +712,7 @@ def main():
             if "pattern" in s:
                 src = s["pattern"]
                 if src not in regex_index:
-                    f, n = emit_items(Regex(src).parse())
+                    f, n = emit_items(Regex(PATTERN_EQUIVALENT.get(src, src)).parse())
                     regex_index[src] = len(regexes) + 1
                     regexes.append((src, f, n))
                 pattern = regex_index[src]
@@ -603,9 +731,9 @@ def main():
         die("tables too large for 16-bit indexes")
 
     w = sys.stdout.write
-    w("/* GENERATED by scripts/gen_shapes.py from botocore's DynamoDB model %s\n"
-      " * (%s%s). Do not edit; rerun the script. Types: src/server/shapes.h. */\n"
-      % (model["metadata"].get("apiVersion", "?"), SOURCE_NOTE, os.path.basename(path)))
+    w("/* GENERATED by scripts/gen_shapes.py from botocore's models %s\n"
+      " * (%s). Do not edit; rerun the script. Types: src/server/shapes.h. */\n"
+      % (", ".join(descriptions), SOURCE_NOTE or "models read from " + data_dir))
     w('#include "server/shapes.h"\n\n')
 
     w("const sl_re_range sl_re_ranges[] = {\n")
@@ -645,10 +773,11 @@ def main():
     w("};\n")
     w("const size_t sl_shapes_n = %d;\n\n" % len(rows))
 
+    # Sorted by (target prefix, name), bytewise like sl_str_cmp (all ASCII).
     w("const sl_shape_op sl_shape_ops[] = {\n")
-    for opname, op in ops:
+    for _, prefix, opname, op in sorted(ops, key=lambda o: (o[1].encode(), o[2].encode())):
         shape = index[op["input"]["shape"]] if "input" in op else index[empty_input]
-        w("    {%s, %d},\n" % (c_str(opname), shape))
+        w("    {%s, %s, %d},\n" % (c_str(prefix), c_str(opname), shape))
     w("};\n")
     w("const size_t sl_shape_ops_n = %d;\n" % len(ops))
 

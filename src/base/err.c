@@ -5,11 +5,12 @@
 #include <string.h>
 
 static const struct {
+  const char *service;
   const char *type;
   int status;
   const char *key;
 } err_table[] = {
-#define X(code, type, status, key) {type, status, key},
+#define X(code, service, type, status, key) {#service, type, status, key},
 #include "base/errors.def"
 #undef X
 };
@@ -44,3 +45,5 @@ const char *sl_err_name(sl_err code) {
 int sl_err_status(sl_err code) { return err_table[code].status; }
 
 const char *sl_err_message_key(sl_err code) { return err_table[code].key; }
+
+const char *sl_err_service(sl_err code) { return err_table[code].service; }

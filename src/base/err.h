@@ -1,8 +1,11 @@
 /*
  * err.h — sl_err, the one error type, and how a failure carries its message.
  *
- * Design: errors are data (STYLE.md). Every DynamoDB exception sluice can send
- * is one row of errors.def; sl_err is its enum, SL_OK (0) means success. A
+ * Design: errors are data (STYLE.md). Every exception sluice can send, for
+ * any API on the listener, is one row of errors.def; sl_err is its enum,
+ * SL_OK (0) means success. Each row names the API whose model declares it
+ * (sl_err_service: "DYNAMODB", "STREAMS", "AUTOSCALING", or "ANY" for the
+ * Coral front end's own exceptions), so an API's errors can be listed. A
  * function that can fail for a client-visible reason returns sl_err and, when
  * it fails, fills an sl_failure through sl_failf(): the code, the message
  * (formatted into the request arena) and optionally extra JSON members for the
@@ -22,7 +25,7 @@
 #include "base/arena.h"
 
 typedef enum {
-#define X(code, type, status, key) code,
+#define X(code, service, type, status, key) code,
 #include "base/errors.def"
 #undef X
   SL_E__COUNT
@@ -49,5 +52,9 @@ const char *sl_err_type(sl_err code);
 const char *sl_err_name(sl_err code);
 int sl_err_status(sl_err code);
 const char *sl_err_message_key(sl_err code);
+/* The API whose model declares the exception, as errors.def spells its id
+ * ("DYNAMODB", "STREAMS", "AUTOSCALING"), or "ANY" for the Coral front end's
+ * exceptions that every API answers. */
+const char *sl_err_service(sl_err code);
 
 #endif

@@ -165,7 +165,8 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
     goto error;
   }
   req.body = body;
-  if (sl_api_validate(&req.fail, sl_str_c(ops[op].name), body) != SL_OK) {
+  if (sl_api_validate(&req.fail, sl_str_c(services[ops[op].service].prefix), sl_str_c(ops[op].name),
+                      body) != SL_OK) {
     /* TagResource checks its tags with its own texts before the model's
      * constraints (live texts, tests/conformance/test_tags.py). */
     if (strcmp(req.op_name, "TagResource") == 0 && req.fail.code == SL_E_VALIDATION) {

@@ -1,11 +1,14 @@
 /*
- * shapes.h — the DynamoDB request model as static tables (the input half of
- * botocore's service-2.json), and the regex subset its patterns use.
+ * shapes.h — the request models of the APIs on the one listener (DynamoDB,
+ * DynamoDB Streams, Application Auto Scaling) as static tables (the input
+ * half of botocore's service-2.json files), and the regex subset their
+ * patterns use.
  *
- * Design: scripts/gen_shapes.py reads botocore's model and writes
+ * Design: scripts/gen_shapes.py reads botocore's models and writes
  * src/server/shapes.gen.c, which is committed (the build never runs Python).
  * Every shape reachable from an operation's input is one sl_shape row;
- * shapes refer to each other by index into sl_shapes[]. A structure's members
+ * shapes refer to each other by index into sl_shapes[], across models too.
+ * An operation is named by its service's X-Amz-Target prefix and its name. A structure's members
  * are a contiguous run of sl_shape_members[] in the order the validator walks
  * them (the service's order where it is known, else the model's; see the
  * generator); a structure whose walk order differs also has a second run in
@@ -18,8 +21,9 @@
  * match over the code points of a UTF-8 string (Java String.matches), see
  * sl_api_regex_match() in server/validate.h.
  *
- * Invariants: indexes are in range (the generator checks); sl_shape_ops[] is
- * sorted by operation name (bytewise), so it can be binary-searched.
+ * Invariants: indexes are in range (the generator checks); shape names are
+ * unique across the models; sl_shape_ops[] is sorted by (service, name),
+ * bytewise as sl_str_cmp orders them, so it can be binary-searched.
  * Ownership and threads: read-only static data, shared freely.
  */
 #ifndef SL_SERVER_SHAPES_H
@@ -53,7 +57,11 @@ typedef enum {
 #define SL_SHAPE_ATTRIBUTE_VALUE 16u
 
 typedef struct {
-  sl_str name;     /* model shape name, e.g. "KeySchemaElement" */
+  /* Model shape name, e.g. "KeySchemaElement"; unique across the models: a
+   * shape of a later model whose name an earlier one uses is prefixed with its
+   * model's id and a '.' ("dynamodbstreams.TableName"). The service prints the
+   * part after the last '.'. */
+  sl_str name;
   sl_str java;     /* Java type printed by the service, e.g. "class java.lang.String" */
   sl_str enum_msg; /* "Member must satisfy enum value set: [...]" or empty */
   uint8_t type;    /* sl_shape_type */
@@ -78,7 +86,8 @@ typedef struct {
 } sl_shape_member;
 
 typedef struct {
-  sl_str name; /* "CreateTable" */
+  sl_str service; /* the X-Amz-Target prefix of its API, "DynamoDB_20120810" */
+  sl_str name;    /* "CreateTable" */
   uint16_t input;
 } sl_shape_op;
 

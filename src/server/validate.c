@@ -1,6 +1,6 @@
 /*
  * The generic request validator (see server/validate.h): one walk over the
- * request, driven by the shape tables of api/shapes.gen.c.
+ * request, driven by the shape tables of server/shapes.gen.c.
  *
  * Evidence, and the choices made where it runs out
  * ------------------------------------------------
@@ -75,6 +75,14 @@
  * records both shapes (sl_shape_member.arn_shape).
  *
  * Null elements inside lists and maps are skipped (no evidence either way).
+ *
+ * DynamoDB Streams and Application Auto Scaling (JSON 1.1) share the walk and
+ * every text: both are Coral services, whose front end words serialization
+ * and constraint errors the same way whatever the service (inferred: no
+ * capture of either's validation texts yet). Their shapes take their model's
+ * member and enum orders; the DynamoDB-specific rules here (TableName or ARN,
+ * the "TableName is required" operations, AttributeValue) apply to DynamoDB's
+ * shapes and operations only.
  *
  * DynamoDB Local is no reference here (checked against its 2.x jar): it
  * coerces mistyped scalars (ListTables {"Limit":"23"} and CreateTable
@@ -461,6 +469,16 @@ static const char *type_error_slow(walk *w, const sl_shape *sh, const sl_json *v
 
 static void render(sl_buf *b, const sl_shape *sh, const sl_json *v);
 
+/* The shape's name in its model, as the service prints it: sl_shape.name
+ * without the model prefix that keeps names unique across models. */
+static sl_str model_name(const sl_shape *sh) {
+  sl_str n = sh->name;
+  for (size_t i = n.len; i > 0; i--)
+    if (n.p[i - 1] == '.')
+      return sl_str_make(n.p + i, n.len - i);
+  return n;
+}
+
 static uint32_t value_hash(const sl_json *v) {
   uint32_t h = 2166136261u;
   if (v->type == SL_JSON_STRING || v->type == SL_JSON_NUMBER) {
@@ -556,7 +574,7 @@ static void render(sl_buf *b, const sl_shape *sh, const sl_json *v) {
       sl_buf_printf(b, "com.amazonaws.dynamodb.v20120810.AttributeValue@%08x", value_hash(v));
       return;
     }
-    sl_buf_puts(b, sh->name);
+    sl_buf_puts(b, model_name(sh));
     sl_buf_putc(b, '(');
     for (size_t i = 0; i < sh->b; i++) {
       const sl_shape_member *m = &sl_shape_members[sh->a + i];
@@ -999,11 +1017,13 @@ static const char *first_type_error(walk *w, const sl_shape *sh, const sl_json *
 
 /* ---- operations ----------------------------------------------------------------------------- */
 
-static const sl_shape_op *find_op(sl_str op) {
+static const sl_shape_op *find_op(sl_str service, sl_str op) {
   size_t lo = 0, hi = sl_shape_ops_n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    int c = sl_str_cmp(sl_shape_ops[mid].name, op);
+    int c = sl_str_cmp(sl_shape_ops[mid].service, service);
+    if (c == 0)
+      c = sl_str_cmp(sl_shape_ops[mid].name, op);
     if (c == 0)
       return &sl_shape_ops[mid];
     if (c < 0)
@@ -1014,10 +1034,10 @@ static const sl_shape_op *find_op(sl_str op) {
   return NULL;
 }
 
-bool sl_api_op_known(sl_str op) { return find_op(op) != NULL; }
+bool sl_api_op_known(sl_str service, sl_str op) { return find_op(service, op) != NULL; }
 
-/* Operations whose missing TableName gets its own message instead of the
- * generic "Value null at 'tableName'": dynalite marks TableName `required`
+/* DynamoDB operations whose missing TableName gets its own message instead of
+ * the generic "Value null at 'tableName'": dynalite marks TableName `required`
  * for exactly these (validations/<operation>.js); for CreateTable the live service
  * still sent it in 2026. PutItem and GetItem use the generic form (dynalite
  * test/getItem.js; 2026 captures of PutItem). */
@@ -1031,8 +1051,8 @@ static bool table_name_missing(const sl_json *body) {
   return !t || t->type == SL_JSON_NULL;
 }
 
-sl_err sl_api_validate(sl_failure *f, sl_str op, const sl_json *body) {
-  const sl_shape_op *o = find_op(op);
+sl_err sl_api_validate(sl_failure *f, sl_str service, sl_str op, const sl_json *body) {
+  const sl_shape_op *o = find_op(service, op);
   if (!o)
     return sl_failf(f, SL_E_UNKNOWN_OPERATION, NULL);
   const sl_shape *input = &sl_shapes[o->input];
@@ -1051,8 +1071,9 @@ sl_err sl_api_validate(sl_failure *f, sl_str op, const sl_json *body) {
     return sl_failf(f, SL_E_SERIALIZATION, "%s", te ? te : w.ser);
   }
 
-  for (size_t i = 0; i < sizeof(table_name_required_ops) / sizeof(table_name_required_ops[0]);
-       i++) {
+  bool dynamodb = sl_str_eq_c(service, "DynamoDB_20120810");
+  for (size_t i = 0;
+       dynamodb && i < sizeof(table_name_required_ops) / sizeof(table_name_required_ops[0]); i++) {
     if (sl_str_eq_c(op, table_name_required_ops[i]) && table_name_missing(body))
       return sl_failf(f, SL_E_VALIDATION,
                       "The parameter 'TableName' is required but was not present in the request");

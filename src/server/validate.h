@@ -1,6 +1,9 @@
 /*
- * validate.h — the generic request validator: DynamoDB's checks that come
- * before any operation-specific logic, driven by the model in server/shapes.h.
+ * validate.h — the generic request validator: the checks that come before
+ * any operation-specific logic, driven by the models in server/shapes.h.
+ * DynamoDB, DynamoDB Streams and Application Auto Scaling answer from the
+ * same Coral front end, so one walk and one set of texts serves all three;
+ * an operation is named by its service (X-Amz-Target prefix) and its name.
  *
  * Design: the service checks a request in a fixed order, and so does
  * sl_api_validate():
@@ -41,15 +44,16 @@
 /* The most validation errors one message lists (the service's cap). */
 #define SL_API_MAX_VALIDATION_ERRORS 10
 
-/* True if 'op' (e.g. "PutItem") is an operation of the model. */
-bool sl_api_op_known(sl_str op);
+/* True if 'op' (e.g. "PutItem") is an operation of the model of 'service',
+ * given as its X-Amz-Target prefix (e.g. "DynamoDB_20120810"). */
+bool sl_api_op_known(sl_str service, sl_str op);
 
-/* Validates 'body' (the parsed request; NULL counts as {}) for operation 'op'.
- * Returns SL_OK, or fills 'f' with SL_E_SERIALIZATION or SL_E_VALIDATION and
- * the service's message and returns that code. An unknown 'op' gives
- * SL_E_UNKNOWN_OPERATION without a message (callers check sl_api_op_known
- * first). */
-sl_err sl_api_validate(sl_failure *f, sl_str op, const sl_json *body);
+/* Validates 'body' (the parsed request; NULL counts as {}) for operation 'op'
+ * of 'service' (its X-Amz-Target prefix). Returns SL_OK, or fills 'f' with
+ * SL_E_SERIALIZATION or SL_E_VALIDATION and the service's message and returns
+ * that code. An unknown operation gives SL_E_UNKNOWN_OPERATION without a
+ * message (callers check sl_api_op_known first). */
+sl_err sl_api_validate(sl_failure *f, sl_str service, sl_str op, const sl_json *body);
 
 /* Full match of UTF-8 string 's' against regex number 're' (1-based index into
  * sl_res, as in sl_shape.pattern). Exposed for tests. */

@@ -11,6 +11,10 @@
  * dynalite compares several errors as a set (its assertValidation with an
  * array ignores order), in which case the order pinned here is ours.
  *
+ * DynamoDB Streams and Application Auto Scaling requests go through the same
+ * walk with their own models (test_streams, test_autoscaling): the texts are
+ * the generic Coral ones, the constraints their models'.
+ *
  * Bodies use ' for " to stay readable; body() swaps them back.
  */
 #include "harness.h"
@@ -21,9 +25,14 @@
 
 static sl_arena A;
 
+/* The X-Amz-Target prefixes of the three models. */
+#define DDB "DynamoDB_20120810"
+#define STREAMS "DynamoDBStreams_20120810"
+#define ASG "AnyScaleFrontendService"
+
 /* ---- helpers -------------------------------------------------------------------------------- */
 
-static sl_err run(const char *op, const char *text, sl_failure *f) {
+static sl_err run(const char *svc, const char *op, const char *text, sl_failure *f) {
   size_t len = strlen(text);
   char *json = sl_arena_alloc(&A, len + 1);
   for (size_t i = 0; i <= len; i++)
@@ -35,12 +44,13 @@ static sl_err run(const char *op, const char *text, sl_failure *f) {
     fprintf(stderr, "bad test JSON: %s (%s)\n", text, e.msg);
     return SL_E__COUNT;
   }
-  return sl_api_validate(f, sl_str_c(op), j);
+  return sl_api_validate(f, sl_str_c(svc), sl_str_c(op), j);
 }
 
-static void expect(int line, const char *op, const char *text, sl_err code, const char *msg) {
+static void expect(int line, const char *svc, const char *op, const char *text, sl_err code,
+                   const char *msg) {
   sl_failure f;
-  sl_err rc = run(op, text, &f);
+  sl_err rc = run(svc, op, text, &f);
   bool ok = rc == code;
   if (msg)
     ok = ok && f.has_message && f.message.len == strlen(msg) &&
@@ -81,11 +91,16 @@ static const char *nn(const char *path) {
       .p;
 }
 
-#define VALID(op, text) expect(__LINE__, (op), (text), SL_OK, NULL)
-#define SER(op, text, msg) expect(__LINE__, (op), (text), SL_E_SERIALIZATION, (msg))
-#define VAL(op, text, msg) expect(__LINE__, (op), (text), SL_E_VALIDATION, (msg))
-#define VALS(op, text, ...)                                                                        \
-  expect(__LINE__, (op), (text), SL_E_VALIDATION, joined((const char *const[]){__VA_ARGS__, NULL}))
+/* DynamoDB operations; the _IN forms name the service. */
+#define VALID_IN(svc, op, text) expect(__LINE__, (svc), (op), (text), SL_OK, NULL)
+#define SER_IN(svc, op, text, msg) expect(__LINE__, (svc), (op), (text), SL_E_SERIALIZATION, (msg))
+#define VAL_IN(svc, op, text, msg) expect(__LINE__, (svc), (op), (text), SL_E_VALIDATION, (msg))
+#define VALS_IN(svc, op, text, ...)                                                                \
+  VAL_IN((svc), (op), (text), joined((const char *const[]){__VA_ARGS__, NULL}))
+#define VALID(op, text) VALID_IN(DDB, (op), (text))
+#define SER(op, text, msg) SER_IN(DDB, (op), (text), (msg))
+#define VAL(op, text, msg) VAL_IN(DDB, (op), (text), (msg))
+#define VALS(op, text, ...) VALS_IN(DDB, (op), (text), __VA_ARGS__)
 
 #define NAME_RE "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
 #define GE_LEN(n) "Member must have length greater than or equal to " #n
@@ -296,7 +311,7 @@ static void test_error_cap(void) {
 
   /* Twelve problems are counted and listed as ten. */
   sl_failure f;
-  CHECK_INT(run("CreateTable",
+  CHECK_INT(run(DDB, "CreateTable",
                 "{'TableName':'a;','AttributeDefinitions':[{},{},{},{},{},{}],'KeySchema':[]}", &f),
             SL_E_VALIDATION);
   CHECK(f.message.len > 31 && memcmp(f.message.p, "10 validation errors detected: ", 31) == 0);
@@ -467,7 +482,7 @@ static void test_put_item(void) {
   sl_failure f;
   const char *item =
       sl_arena_printf(&A, "{'TableName':'abc','Item':{'%s':{'S':'x'}}}", repeat('k', 65536)).p;
-  CHECK_INT(run("PutItem", item, &f), SL_E_VALIDATION);
+  CHECK_INT(run(DDB, "PutItem", item, &f), SL_E_VALIDATION);
   static const char head[] = "1 validation error detected: Value '{kkk";
   static const char tail[] = "' at 'item' failed to satisfy constraint: Map keys must satisfy "
                              "constraint: [Member must have length less than or equal to 65535]";
@@ -555,7 +570,7 @@ static void test_other_kinds(void) {
     sl_buf_printf(&b, "]}}}");
     sl_buf_putc(&b, 0);
     sl_failure f;
-    CHECK_INT(run("BatchGetItem", b.p, &f), SL_E_VALIDATION);
+    CHECK_INT(run(DDB, "BatchGetItem", b.p, &f), SL_E_VALIDATION);
     CHECK(strstr(f.message.p, "' at 'requestItems.tbl.member.keys' failed to satisfy constraint: "
                               "Member must have length less than or equal to 100") != NULL);
   }
@@ -579,17 +594,167 @@ static void test_other_kinds(void) {
 
   sl_failure f;
   sl_failure_init(&f, &A);
-  CHECK_INT(sl_api_validate(&f, SL_STR("ListTables"), NULL), SL_OK);
+  CHECK_INT(sl_api_validate(&f, SL_STR(DDB), SL_STR("ListTables"), NULL), SL_OK);
   sl_failure_init(&f, &A);
-  CHECK_INT(sl_api_validate(&f, SL_STR("NoSuchOp"), NULL), SL_E_UNKNOWN_OPERATION);
-  CHECK(sl_api_op_known(SL_STR("PutItem")));
-  CHECK(sl_api_op_known(SL_STR("BatchExecuteStatement")));
-  CHECK(sl_api_op_known(SL_STR("UpdateTimeToLive")));
-  CHECK(!sl_api_op_known(SL_STR("putItem")));
-  CHECK(!sl_api_op_known(SL_STR("")));
-  CHECK(!sl_api_op_known(SL_STR("PutItemX")));
-  for (size_t i = 1; i < sl_shape_ops_n; i++)
-    CHECK(sl_str_cmp(sl_shape_ops[i - 1].name, sl_shape_ops[i].name) < 0);
+  CHECK_INT(sl_api_validate(&f, SL_STR(DDB), SL_STR("NoSuchOp"), NULL), SL_E_UNKNOWN_OPERATION);
+  sl_failure_init(&f, &A);
+  CHECK_INT(sl_api_validate(&f, SL_STR(STREAMS), SL_STR("ListTables"), NULL),
+            SL_E_UNKNOWN_OPERATION);
+  CHECK(sl_api_op_known(SL_STR(DDB), SL_STR("PutItem")));
+  CHECK(sl_api_op_known(SL_STR(DDB), SL_STR("BatchExecuteStatement")));
+  CHECK(sl_api_op_known(SL_STR(DDB), SL_STR("UpdateTimeToLive")));
+  CHECK(!sl_api_op_known(SL_STR(DDB), SL_STR("putItem")));
+  CHECK(!sl_api_op_known(SL_STR(DDB), SL_STR("")));
+  CHECK(!sl_api_op_known(SL_STR(DDB), SL_STR("PutItemX")));
+  /* Each service knows its own operations only; TagResource is in two. */
+  CHECK(sl_api_op_known(SL_STR(STREAMS), SL_STR("GetRecords")));
+  CHECK(sl_api_op_known(SL_STR(STREAMS), SL_STR("DescribeStream")));
+  CHECK(!sl_api_op_known(SL_STR(DDB), SL_STR("GetRecords")));
+  CHECK(!sl_api_op_known(SL_STR(STREAMS), SL_STR("PutItem")));
+  CHECK(sl_api_op_known(SL_STR(ASG), SL_STR("RegisterScalableTarget")));
+  CHECK(sl_api_op_known(SL_STR(ASG), SL_STR("TagResource")));
+  CHECK(sl_api_op_known(SL_STR(DDB), SL_STR("TagResource")));
+  CHECK(!sl_api_op_known(SL_STR(DDB), SL_STR("RegisterScalableTarget")));
+  CHECK(!sl_api_op_known(SL_STR("DynamoDB_2012081"), SL_STR("PutItem")));
+  CHECK(!sl_api_op_known(SL_STR(""), SL_STR("PutItem")));
+  CHECK_INT(sl_shape_ops_n, 57 + 4 + 14);
+  for (size_t i = 1; i < sl_shape_ops_n; i++) {
+    int c = sl_str_cmp(sl_shape_ops[i - 1].service, sl_shape_ops[i].service);
+    CHECK(c < 0 || (c == 0 && sl_str_cmp(sl_shape_ops[i - 1].name, sl_shape_ops[i].name) < 0));
+  }
+}
+
+/* ---- DynamoDB Streams ----------------------------------------------------------------------- */
+
+/* The model's constraints (botocore dynamodbstreams 2012-08-10) with the generic texts. */
+static void test_streams(void) {
+  VALID_IN(STREAMS, "GetRecords", "{'ShardIterator':'it','Limit':1}");
+  VAL_IN(STREAMS, "GetRecords", "{'ShardIterator':'it','Limit':0}",
+         "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
+         "Member must have value greater than or equal to 1");
+  /* The model bounds Limit below only (PositiveIntegerObject, shared with
+   * DescribeStream and ListStreams); the 1,000-record cap of GetRecords is the
+   * operation's to enforce, not the generic walk's. */
+  VALID_IN(STREAMS, "GetRecords", "{'ShardIterator':'it','Limit':1001}");
+  VAL_IN(STREAMS, "GetRecords", "{}", joined((const char *const[]){nn("shardIterator"), NULL}));
+  VAL_IN(STREAMS, "GetRecords", "{'ShardIterator':''}",
+         joined((const char *const[]){bad("", "shardIterator", GE_LEN(1)), NULL}));
+  SER_IN(STREAMS, "GetRecords", "{'ShardIterator':'it','Limit':'5'}",
+         "STRING_VALUE cannot be converted to Integer");
+  /* The Java package is inferred from the namespace of Streams' own exceptions. */
+  SER_IN(STREAMS, "GetRecords", "[]",
+         "Unrecognized collection type "
+         "class com.amazonaws.dynamodb.streams.v20120810.GetRecordsInput");
+
+  const char *arn =
+      "arn:aws:dynamodb:us-east-1:123456789012:table/t/stream/2026-12-01T00:00:00.000";
+  const char *shard = "shardId-00000001700000000000-abcdef01";
+  VALID_IN(STREAMS, "GetShardIterator",
+           sl_arena_printf(&A, "{'StreamArn':'%s','ShardId':'%s','ShardIteratorType':'LATEST'}",
+                           arn, shard)
+               .p);
+  VAL_IN(STREAMS, "GetShardIterator",
+         sl_arena_printf(&A, "{'StreamArn':'%s','ShardId':'%s'}", arn, shard).p,
+         joined((const char *const[]){nn("shardIteratorType"), NULL}));
+  VAL_IN(STREAMS, "GetShardIterator",
+         sl_arena_printf(&A, "{'StreamArn':'%s','ShardId':'%s','ShardIteratorType':'FIRST'}", arn,
+                         shard)
+             .p,
+         joined((const char *const[]){
+             bad("FIRST", "shardIteratorType",
+                 ENUM("[TRIM_HORIZON, LATEST, AT_SEQUENCE_NUMBER, AFTER_SEQUENCE_NUMBER]")),
+             NULL}));
+  /* Missing members in model order. */
+  VALS_IN(STREAMS, "GetShardIterator", "{}", nn("streamArn"), nn("shardId"),
+          nn("shardIteratorType"));
+  VALS_IN(STREAMS, "GetShardIterator",
+          "{'StreamArn':'arn','ShardId':'s','ShardIteratorType':'AT_SEQUENCE_NUMBER',"
+          "'SequenceNumber':'1'}",
+          bad("arn", "streamArn", GE_LEN(37)), bad("s", "shardId", GE_LEN(28)),
+          bad("1", "sequenceNumber", GE_LEN(21)));
+
+  /* Streams' TableName is a plain name: DynamoDB's name-or-ARN rule does not
+   * apply, and an ARN breaks the pattern. */
+  VALID_IN(STREAMS, "ListStreams", "{'TableName':'abc','Limit':100}");
+  VAL_IN(STREAMS, "ListStreams", "{'TableName':'ab'}",
+         joined((const char *const[]){bad("ab", "tableName", GE_LEN(3)), NULL}));
+  VAL_IN(STREAMS, "ListStreams", "{'TableName':'arn:aws:dynamodb:us-east-1:1:table/abc'}",
+         joined((const char *const[]){
+             bad("arn:aws:dynamodb:us-east-1:1:table/abc", "tableName", NAME_RE), NULL}));
+  /* DescribeStream has no TableName: no "TableName is required" message. */
+  VAL_IN(STREAMS, "DescribeStream", "{}", joined((const char *const[]){nn("streamArn"), NULL}));
+}
+
+/* ---- Application Auto Scaling --------------------------------------------------------------- */
+
+#define ASG_NAMESPACES                                                                             \
+  "[ecs, elasticmapreduce, ec2, appstream, dynamodb, rds, sagemaker, custom-resource, "            \
+  "comprehend, lambda, cassandra, kafka, elasticache, neptune, workspaces]"
+#define ASG_DIMENSIONS                                                                             \
+  "[ecs:service:DesiredCount, ec2:spot-fleet-request:TargetCapacity, "                             \
+  "elasticmapreduce:instancegroup:InstanceCount, appstream:fleet:DesiredCapacity, "                \
+  "dynamodb:table:ReadCapacityUnits, dynamodb:table:WriteCapacityUnits, "                          \
+  "dynamodb:index:ReadCapacityUnits, dynamodb:index:WriteCapacityUnits, "                          \
+  "rds:cluster:ReadReplicaCount, sagemaker:variant:DesiredInstanceCount, "                         \
+  "custom-resource:ResourceType:Property, "                                                        \
+  "comprehend:document-classifier-endpoint:DesiredInferenceUnits, "                                \
+  "comprehend:entity-recognizer-endpoint:DesiredInferenceUnits, "                                  \
+  "lambda:function:ProvisionedConcurrency, cassandra:table:ReadCapacityUnits, "                    \
+  "cassandra:table:WriteCapacityUnits, kafka:broker-storage:VolumeSize, "                          \
+  "elasticache:cache-cluster:Nodes, elasticache:replication-group:NodeGroups, "                    \
+  "elasticache:replication-group:Replicas, neptune:cluster:ReadReplicaCount, "                     \
+  "sagemaker:variant:DesiredProvisionedConcurrency, "                                              \
+  "sagemaker:inference-component:DesiredCopyCount, workspaces:workspacespool:DesiredUserSessions]"
+#define SCHEDULED_ACTION_NAME_RE                                                                   \
+  "Member must satisfy regular expression pattern: "                                               \
+  "(?!((^[ ]+.*)|(.*([\\u0000-\\u001f]|[\\u007f-\\u009f]|[:/|])+.*)|(.*[ ]+$))).+"
+
+/* JSON 1.1, the same Coral texts; the model's constraints (botocore
+ * application-autoscaling 2016-02-06), enums in model order. */
+static void test_autoscaling(void) {
+  VALID_IN(ASG, "RegisterScalableTarget",
+           "{'ServiceNamespace':'dynamodb','ResourceId':'table/t',"
+           "'ScalableDimension':'dynamodb:table:ReadCapacityUnits','MinCapacity':1,"
+           "'MaxCapacity':10}");
+  VAL_IN(ASG, "RegisterScalableTarget",
+         "{'ResourceId':'table/t','ScalableDimension':'dynamodb:table:ReadCapacityUnits'}",
+         joined((const char *const[]){nn("serviceNamespace"), NULL}));
+  VAL_IN(ASG, "RegisterScalableTarget",
+         "{'ServiceNamespace':'dynamodb','ResourceId':'table/t',"
+         "'ScalableDimension':'dynamodb:table:ReadUnits'}",
+         joined((const char *const[]){
+             bad("dynamodb:table:ReadUnits", "scalableDimension", ENUM(ASG_DIMENSIONS)), NULL}));
+  VALS_IN(ASG, "RegisterScalableTarget", "{'ServiceNamespace':'DynamoDB','ResourceId':''}",
+          bad("DynamoDB", "serviceNamespace", ENUM(ASG_NAMESPACES)),
+          bad("", "resourceId", GE_LEN(1)), nn("scalableDimension"));
+  SER_IN(ASG, "RegisterScalableTarget",
+         "{'ServiceNamespace':'dynamodb','ResourceId':'table/t',"
+         "'ScalableDimension':'dynamodb:table:ReadCapacityUnits','MinCapacity':'1'}",
+         "STRING_VALUE cannot be converted to Integer");
+  SER_IN(ASG, "DescribeScalableTargets", "{'ServiceNamespace':'dynamodb','ResourceIds':'table/t'}",
+         "Unexpected field type");
+
+  /* ScheduledActionName's lookahead pattern, through its equivalent. */
+  const char *put = "{'ServiceNamespace':'dynamodb','ResourceId':'table/t',"
+                    "'ScalableDimension':'dynamodb:table:WriteCapacityUnits',"
+                    "'ScheduledActionName':'%s'}";
+  VALID_IN(ASG, "PutScheduledAction", sl_arena_printf(&A, put, "nightly scale-in").p);
+  VAL_IN(ASG, "PutScheduledAction", sl_arena_printf(&A, put, " nightly").p,
+         joined((const char *const[]){
+             bad(" nightly", "scheduledActionName", SCHEDULED_ACTION_NAME_RE), NULL}));
+  VAL_IN(ASG, "PutScheduledAction", sl_arena_printf(&A, put, "a:b").p,
+         joined((const char *const[]){bad("a:b", "scheduledActionName", SCHEDULED_ACTION_NAME_RE),
+                                      NULL}));
+
+  VALID_IN(ASG, "ListTagsForResource",
+           "{'ResourceARN':'arn:aws:application-autoscaling:us-east-1:123456789012:"
+           "scalable-target/0123456789abcdef'}");
+  VAL_IN(ASG, "ListTagsForResource", "{'ResourceARN':'arn:aws:dynamodb:us-east-1:1:table/t'}",
+         joined((const char *const[]){
+             bad("arn:aws:dynamodb:us-east-1:1:table/t", "resourceARN",
+                 "Member must satisfy regular expression pattern: "
+                 "^arn:.+:application-autoscaling:.+:[0-9]+:scalable-target\\/[a-zA-Z0-9-]+$"),
+             NULL}));
 }
 
 /* ---- regex ---------------------------------------------------------------------------------- */
@@ -668,6 +833,32 @@ static void test_regex(void) {
   CHECK(!MATCH(print, "tab\there"));
   CHECK(!MATCH(print, "\xc3\xa9"));
 
+  /* Application Auto Scaling: '.' is any code point but a line terminator. */
+  unsigned target = re_index("^arn:.+:application-autoscaling:.+:[0-9]+:scalable-target\\/"
+                             "[a-zA-Z0-9-]+$");
+  CHECK(MATCH(target, "arn:aws:application-autoscaling:us-east-1:123456789012:"
+                      "scalable-target/0abc-1"));
+  CHECK(MATCH(target, "arn:x\xc3\xa9:application-autoscaling:r:1:scalable-target/a"));
+  CHECK(!MATCH(target, "arn:aws\n:application-autoscaling:r:1:scalable-target/a"));
+  CHECK(!MATCH(target, "arn::application-autoscaling:r:1:scalable-target/a"));
+  CHECK(!MATCH(target, "arn:aws:application-autoscaling:r:x:scalable-target/a"));
+  CHECK(!MATCH(target, "arn:aws:application-autoscaling:r:1:scalable-target/a_b"));
+  unsigned action = re_index("(?!((^[ ]+.*)|(.*([\\u0000-\\u001f]|[\\u007f-\\u009f]|[:/|])+.*)|"
+                             "(.*[ ]+$))).+");
+  CHECK(MATCH(action, "a"));
+  CHECK(MATCH(action, "a b"));
+  CHECK(MATCH(action, "\xc3\xa9t\xc3\xa9 \xf0\x9f\x98\x80"));
+  CHECK(!MATCH(action, ""));
+  CHECK(!MATCH(action, " "));
+  CHECK(!MATCH(action, " a"));
+  CHECK(!MATCH(action, "a "));
+  CHECK(!MATCH(action, "a/b"));
+  CHECK(!MATCH(action, "a|b"));
+  CHECK(!MATCH(action, "a\tb"));
+  CHECK(!MATCH(action, "a\xc2\x85")); /* U+0085, a C1 control */
+  CHECK(!MATCH(action, "a\xe2\x80\xa8"
+                       "b")); /* U+2028, a line terminator */
+
   /* Long inputs stay linear for the class-only patterns. */
   char *longname = repeat('a', 100000);
   CHECK(sl_api_regex_match(name, sl_str_c(longname)));
@@ -688,6 +879,8 @@ int main(void) {
   RUN(test_put_item);
   RUN(test_update_table);
   RUN(test_other_kinds);
+  RUN(test_streams);
+  RUN(test_autoscaling);
   RUN(test_regex);
   sl_arena_destroy(&A);
   return DONE();
