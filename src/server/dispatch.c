@@ -143,7 +143,8 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
      * know at all). */
     sl_str prefix = SL_STR("DynamoDB_20120810.");
     sl_str name = sl_str_make(target.p + prefix.len, target.len - prefix.len);
-    if (sl_str_starts_with(target, prefix) && name.len && sl_api_op_known(name)) {
+    if (sl_str_starts_with(target, prefix) && name.len &&
+        sl_api_op_known(SL_STR("DynamoDB_20120810"), name)) {
       sl_info("unsupported operation %.*s", SL_STR_FMT(name));
       sl_failf(&req.fail, SL_E_UNKNOWN_OPERATION,
                "sluice does not support the %.*s operation (see README: Not supported)",
