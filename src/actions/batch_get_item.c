@@ -90,7 +90,7 @@ static sl_err parse_table(sl_req *req, const sl_json *spec, uint32_t table, sl_b
 /* Step 3 for one table: its projection members (a KeysAndAttributes entry
  * has GetItem's member names). */
 static sl_err parse_projection(sl_req *req, sl_bg_table *gt) {
-  sl_err err = sl_reads_parse_of(req, gt->spec, gt->t, NULL, SL_READS_GET, &gt->ex);
+  sl_err err = sl_reads_parse_of(req, gt->spec, false, SL_READS_GET, &gt->ex);
   gt->consistent = sl_req_bool(gt->spec, "ConsistentRead", false);
   return err;
 }

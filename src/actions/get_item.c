@@ -18,7 +18,7 @@ sl_err sl_action_get_item(sl_req *req) {
   sl_err err = sl_item_from_json(&req->fail, req->arena, sl_json_get(req->body, "Key"), &key);
   if (err != SL_OK)
     return err;
-  if ((err = sl_reads_parse(req, NULL, NULL, SL_READS_GET, &ex)) != SL_OK)
+  if ((err = sl_reads_parse(req, false, SL_READS_GET, &ex)) != SL_OK)
     return err;
   if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
     return err;

@@ -9,9 +9,10 @@
  * (AttributesToGet), Select, ScanIndexForward, Limit, ExclusiveStartKey,
  * ConsistentRead, ExpressionAttributeNames/Values, ReturnConsumedCapacity.
  *
- * Checks, in this order: the table, the index, a key condition present, the
- * read members (ops/reads.h), the key condition, unused names and values,
- * the filter on no key attribute, ConsistentRead on a GSI. Then the core
+ * Checks, in this order: a key condition present, the read members
+ * (ops/reads.h) — no table needed — then the table, the index, the key
+ * condition against its key schema, unused names and values, the filter on
+ * no key attribute, ConsistentRead on a GSI, the index's projection. Then the core
  * (ops/query.h: range, ExclusiveStartKey, page read, price, admit) and the
  * reply (actions/reply.h).
  */
@@ -24,19 +25,22 @@ sl_err sl_action_query(sl_req *req) {
   sl_read_exprs ex;
   sl_item esk_item;
   sl_query_in in = {.ex = &ex};
-  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t);
-  if (err != SL_OK)
-    return err;
-  if ((err = sl_reads_index(req, in.t, &in.x)) != SL_OK)
-    return err;
-  const sl_key_schema *ks = in.x ? &in.x->key : &in.t->key;
+  /* Everything that needs no table first (the service validates the whole
+   * request before it looks the table up). */
   bool has_kce = sl_req_has(body, "KeyConditionExpression");
   if (!has_kce && !sl_req_has(body, "KeyConditions"))
     return sl_fail(req, SL_E_VALIDATION,
                    "Either the KeyConditions or KeyConditionExpression parameter must be specified "
                    "in the request.");
-  if ((err = sl_reads_parse(req, in.t, in.x, SL_READS_QUERY, &ex)) != SL_OK)
+  sl_err err = sl_reads_parse(req, sl_req_has(body, "IndexName"), SL_READS_QUERY, &ex);
+  if (err != SL_OK)
     return err;
+  /* The key condition is read against the key schema: after the table. */
+  if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
+    return err;
+  if ((err = sl_reads_index(req, in.t, &in.x)) != SL_OK)
+    return err;
+  const sl_key_schema *ks = in.x ? &in.x->key : &in.t->key;
   sl_expr_ctx *cx = ex.ctx;
   if (has_kce)
     err = sl_expr_parse_key_condition(cx, sl_req_str(body, "KeyConditionExpression"), ks, &in.kc);
@@ -52,6 +56,8 @@ sl_err sl_action_query(sl_req *req) {
   if (in.consistent && in.x && in.x->global)
     return sl_fail(req, SL_E_VALIDATION,
                    "Consistent reads are not supported on global secondary indexes");
+  if ((err = sl_reads_bind(req, in.t, in.x, &ex)) != SL_OK)
+    return err;
   in.forward = sl_req_bool(body, "ScanIndexForward", true);
   in.limit = sl_req_int(body, "Limit", 0);
   const sl_json *esk = sl_json_get(body, "ExclusiveStartKey");

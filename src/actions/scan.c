@@ -8,10 +8,10 @@
  * ScanFilter / ConditionalOperator / AttributesToGet (translated by the
  * expression layer), ReturnConsumedCapacity.
  *
- * Checks, in this order: the table, the index, ConsistentRead on a GSI,
- * Segment and TotalSegments together and in range, the read members
- * (ops/reads.h), ExclusiveStartKey's values. Then the core (ops/scan.h) and
- * the reply (actions/reply.h).
+ * Checks, in this order: what needs no table — Segment and TotalSegments
+ * together and in range, the read members (ops/reads.h), ExclusiveStartKey's
+ * values — then the table, the index, ConsistentRead on a GSI, the index's
+ * projection. Then the core (ops/scan.h) and the reply (actions/reply.h).
  */
 #include "actions/actions.h"
 #include "actions/reply.h"
@@ -22,16 +22,10 @@ sl_err sl_action_scan(sl_req *req) {
   sl_read_exprs ex;
   sl_item esk_item;
   sl_scan_in in = {.ex = &ex};
-  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t);
-  if (err != SL_OK)
-    return err;
-  if ((err = sl_reads_index(req, in.t, &in.x)) != SL_OK)
-    return err;
+  /* Everything that needs no table first (the service validates the whole
+   * request before it looks the table up). */
+  sl_err err;
   in.consistent = sl_req_bool(body, "ConsistentRead", false);
-  if (in.consistent && in.x && in.x->global)
-    return sl_fail(req, SL_E_VALIDATION,
-                   "Consistent reads are not supported on global secondary indexes");
-
   /* Parallel scan: both members or neither. */
   bool has_seg = sl_req_has(body, "Segment"), has_total = sl_req_has(body, "TotalSegments");
   in.segment = sl_req_int(body, "Segment", 0);
@@ -47,7 +41,7 @@ sl_err sl_action_scan(sl_req *req) {
                    "The Segment parameter is zero-based and must be less than parameter "
                    "TotalSegments: Segment: %lld is not less than TotalSegments: %lld",
                    (long long)in.segment, (long long)in.total);
-  if ((err = sl_reads_parse(req, in.t, in.x, SL_READS_SCAN, &ex)) != SL_OK)
+  if ((err = sl_reads_parse(req, sl_req_has(body, "IndexName"), SL_READS_SCAN, &ex)) != SL_OK)
     return err;
   in.limit = sl_req_int(body, "Limit", 0);
   const sl_json *esk = sl_json_get(body, "ExclusiveStartKey");
@@ -56,6 +50,16 @@ sl_err sl_action_scan(sl_req *req) {
       return err;
     in.start = &esk_item;
   }
+  /* Then the table and what needs it. */
+  if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
+    return err;
+  if ((err = sl_reads_index(req, in.t, &in.x)) != SL_OK)
+    return err;
+  if (in.consistent && in.x && in.x->global)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Consistent reads are not supported on global secondary indexes");
+  if ((err = sl_reads_bind(req, in.t, in.x, &ex)) != SL_OK)
+    return err;
 
   sl_page_result page;
   if ((err = sl_scan(req, &in, &page)) != SL_OK)

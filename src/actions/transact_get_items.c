@@ -37,7 +37,7 @@ static sl_err parse_action(sl_req *req, const sl_json *elem, sl_tg_action *a) {
   if (err != SL_OK)
     return err;
   /* A Get has GetItem's member names. */
-  return sl_reads_parse_of(req, a->obj, NULL, NULL, SL_READS_GET, &a->ex);
+  return sl_reads_parse_of(req, a->obj, false, SL_READS_GET, &a->ex);
 }
 
 sl_err sl_action_transact_get_items(sl_req *req) {

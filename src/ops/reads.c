@@ -36,13 +36,12 @@ static bool projected(const sl_table *t, const sl_index *x, const sl_expr_proj *
   return true;
 }
 
-sl_err sl_reads_parse(sl_req *req, const sl_table *t, const sl_index *x, sl_reads_kind kind,
-                      sl_read_exprs *out) {
-  return sl_reads_parse_of(req, req->body, t, x, kind, out);
+sl_err sl_reads_parse(sl_req *req, bool indexed, sl_reads_kind kind, sl_read_exprs *out) {
+  return sl_reads_parse_of(req, req->body, indexed, kind, out);
 }
 
-sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, const sl_table *t, const sl_index *x,
-                         sl_reads_kind kind, sl_read_exprs *out) {
+sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, bool indexed, sl_reads_kind kind,
+                         sl_read_exprs *out) {
   memset(out, 0, sizeof(*out));
   const sl_json *body = obj;
   sl_err err;
@@ -94,7 +93,7 @@ sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, const sl_table *t, con
     out->select = SL_SELECT_ALL_PROJECTED_ATTRIBUTES;
   else if (sl_str_eq_c(select, "SPECIFIC_ATTRIBUTES") || (!has_select && proj))
     out->select = SL_SELECT_SPECIFIC_ATTRIBUTES;
-  else if (!has_select && x && kind != SL_READS_GET)
+  else if (!has_select && indexed && kind != SL_READS_GET)
     out->select = SL_SELECT_ALL_PROJECTED_ATTRIBUTES; /* an index's default */
   if (kind != SL_READS_GET) {
     /* Texts captured on the live service (tests/conformance/
@@ -114,27 +113,32 @@ sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, const sl_table *t, con
           req, SL_E_VALIDATION,
           "Must specify the AttributesToGet or ProjectionExpression when choosing to get "
           "SPECIFIC_ATTRIBUTES");
-    if (out->select == SL_SELECT_ALL_PROJECTED_ATTRIBUTES && !x)
+    if (out->select == SL_SELECT_ALL_PROJECTED_ATTRIBUTES && !indexed)
       return sl_fail(req, SL_E_VALIDATION,
                      "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
-  }
-  if (x && x->projection != SL_PROJ_ALL) {
-    bool all = out->select == SL_SELECT_ALL_ATTRIBUTES;
-    if (x->global && all)
-      return sl_fail(req, SL_E_VALIDATION,
-                     "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not "
-                     "supported for global secondary index %.*s because its projection type is not "
-                     "ALL",
-                     SL_STR_FMT(x->name));
-    /* An LSI can serve any attribute by fetching the base item (facts §2.2:
-     * at the cost of one more read of it). */
-    if (!x->global && (all || (proj && !projected(t, x, proj))))
-      out->fetch_base = true;
   }
   if (kind != SL_READS_QUERY) {
     if ((err = sl_expr_ctx_finish(cx)) != SL_OK)
       return err;
   }
+  return SL_OK;
+}
+
+sl_err sl_reads_bind(sl_req *req, const sl_table *t, const sl_index *x, sl_read_exprs *ex) {
+  if (!x || x->projection == SL_PROJ_ALL)
+    return SL_OK;
+  bool all = ex->select == SL_SELECT_ALL_ATTRIBUTES;
+  if (x->global && all)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not "
+                   "supported for global secondary index %.*s because its projection type is not "
+                   "ALL",
+                   SL_STR_FMT(x->name));
+  /* An LSI can serve any attribute by fetching the base item (facts §2.2: at
+   * the cost of one more read of it). */
+  const sl_expr_proj *proj = ex->projection;
+  if (!x->global && (all || (proj && !projected(t, x, proj))))
+    ex->fetch_base = true;
   return SL_OK;
 }
 

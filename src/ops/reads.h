@@ -35,13 +35,18 @@ typedef struct {
  * table has no such index. */
 sl_err sl_reads_index(sl_req *req, const sl_table *t, const sl_index **out);
 /* Parses Select, projection and filter members (expression or legacy) and
- * checks their combinations. */
-sl_err sl_reads_parse(sl_req *req, const sl_table *t, const sl_index *x, sl_reads_kind kind,
-                      sl_read_exprs *out);
+ * checks their combinations, before the table is looked up (the service
+ * validates a request whole before it looks for its table): 'indexed' says
+ * whether the request names an index (IndexName present). */
+sl_err sl_reads_parse(sl_req *req, bool indexed, sl_reads_kind kind, sl_read_exprs *out);
 /* The same for the members of another object (a BatchGetItem table entry, a
  * TransactGetItems Get). */
-sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, const sl_table *t, const sl_index *x,
-                         sl_reads_kind kind, sl_read_exprs *out);
+sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, bool indexed, sl_reads_kind kind,
+                         sl_read_exprs *out);
+/* Once the table and index are known: the checks that need the index's
+ * projection (Select ALL_ATTRIBUTES on a GSI that does not project all; an
+ * LSI read of attributes outside its projection fetches the base item). */
+sl_err sl_reads_bind(sl_req *req, const sl_table *t, const sl_index *x, sl_read_exprs *ex);
 /* Fills the filter, count and fetch options of a page. */
 void sl_reads_page_opts(sl_read_exprs *ex, sl_page_opts *o);
 /* Applies the projection (if any) to an item. */
