@@ -4,13 +4,13 @@
  *
  * Order of checks after the model validation (the service's, as dynalite
  * recorded it from the live service): billing mode vs throughput, key schema,
- * local then global secondary indexes, unused attribute definitions, then
- * existence (ResourceInUseException), then capacity quotas.
- * The table is created CREATING and becomes ACTIVE after the configured
- * delay (0 by default: the first DescribeTable already sees ACTIVE); the
- * response always describes it as CREATING, as the service's does.
+ * local then global secondary indexes, unused attribute definitions; they
+ * build the new table. Then the core (ops/create_table.h: existence, table
+ * count, capacity quotas, commit) and the reply, which describes the table
+ * as CREATING.
  */
 #include "actions/actions.h"
+#include "ops/create_table.h"
 #include "ops/describe.h"
 #include "ops/tables.h"
 #include "ops/throughput.h"
@@ -273,54 +273,19 @@ static sl_err build(sl_req *req, sl_table *t) {
 }
 
 sl_err sl_action_create_table(sl_req *req) {
-  sl_txn *txn = NULL;
   sl_table *t = sl_table_new();
   sl_err err = build(req, t);
-  if (err != SL_OK)
-    goto out;
-  if (sl_catalog_get(req->env->catalog, t->name)) {
-    err = sl_fail(req, SL_E_RESOURCE_IN_USE, "Table already exists: %.*s", SL_STR_FMT(t->name));
-    goto out;
+  if (err != SL_OK) {
+    sl_table_free(t);
+    return err;
   }
-  const sl_cap_params *p = sl_cap_params_of(req->env->cap);
-  if ((int64_t)sl_catalog_count(req->env->catalog) >= p->max_tables) {
-    err = sl_fail(req, SL_E_LIMIT_EXCEEDED,
-                  "Subscriber limit exceeded: You have exceeded the maximum number of tables "
-                  "allowed (%lld) for the account in %s",
-                  (long long)p->max_tables, req->env->region);
-    goto out;
-  }
-  if ((err = sl_tp_check_quotas(req, t, NULL)) != SL_OK)
-    goto out;
-  t->created_ms = (uint64_t)req->now_ms;
-  t->status = SL_STATUS_CREATING;
-  t->status_until_ms = (uint64_t)(req->now_ms + p->table_create_delay_ms);
-  for (uint32_t i = 0; i < t->n_indexes; i++) {
-    t->indexes[i].status = SL_STATUS_CREATING;
-    t->indexes[i].status_until_ms = (uint64_t)(req->now_ms + p->index_create_delay_ms);
-  }
-  if ((err = sl_store_begin(req->env->store, true, &req->fail, &txn)) != SL_OK)
-    goto out;
-  if ((err = sl_tables_identity(req, txn, t)) != SL_OK)
-    goto out;
-  t->version = 1;
-  if ((err = sl_catalog_save(txn, t, &req->fail)) != SL_OK)
-    goto out;
-  err = sl_store_commit(txn, &req->fail);
-  txn = NULL;
-  if (err != SL_OK)
-    goto out;
-  sl_tables_attach_capacity(req->env, t);
-  sl_catalog_install(req->env->catalog, t);
-  req->table = t;
+  if ((err = sl_create_table(req, t)) != SL_OK)
+    return err;
+  /* The reply always describes the new table as CREATING, as the service's
+   * does. */
   sl_jw_obj_begin(&req->w);
   sl_jw_key_c(&req->w, "TableDescription");
-  sl_describe_table(req, t, SL_STATUS_CREATING);
+  sl_describe_table(req, req->table, SL_STATUS_CREATING);
   sl_jw_obj_end(&req->w);
-  t = NULL; /* the catalog owns it now */
-out:
-  if (txn)
-    sl_store_abort(txn);
-  sl_table_free(t);
-  return err;
+  return SL_OK;
 }

@@ -78,14 +78,17 @@ void sl_catalog_install(sl_catalog *c, sl_table *t) {
   c->n++;
 }
 
-void sl_catalog_remove(sl_catalog *c, sl_str name) {
+sl_table *sl_catalog_take(sl_catalog *c, sl_str name) {
   size_t i = lower_bound(c, name);
   if (i >= c->n || !sl_str_eq(c->tables[i]->name, name))
-    return;
-  sl_table_free(c->tables[i]);
+    return NULL;
+  sl_table *t = c->tables[i];
   memmove(&c->tables[i], &c->tables[i + 1], (c->n - i - 1) * sizeof(*c->tables));
   c->n--;
+  return t;
 }
+
+void sl_catalog_remove(sl_catalog *c, sl_str name) { sl_table_free(sl_catalog_take(c, name)); }
 
 /* ---- record format ---- */
 

@@ -49,5 +49,7 @@ sl_err sl_catalog_erase(sl_txn *txn, sl_str name, sl_failure *f);
  * one), or removes the table. */
 void sl_catalog_install(sl_catalog *c, sl_table *t);
 void sl_catalog_remove(sl_catalog *c, sl_str name);
+/* Removes the table without freeing it: the caller owns it (NULL if none). */
+sl_table *sl_catalog_take(sl_catalog *c, sl_str name);
 
 #endif

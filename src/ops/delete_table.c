@@ -1,0 +1,24 @@
+/* DeleteTable's core; see delete_table.h. Pinned by tests/conformance/test_delete_table.py. */
+#include "ops/delete_table.h"
+#include "ops/indexes.h"
+#include "ops/tables.h"
+
+sl_err sl_delete_table(sl_req *req, sl_table *t, sl_table **out) {
+  sl_err err;
+  if (t->status == SL_STATUS_CREATING || t->status == SL_STATUS_DELETING)
+    return sl_fail(req, SL_E_RESOURCE_IN_USE,
+                   "Attempt to change a resource which is still in use: Table is being %s: %.*s",
+                   t->status == SL_STATUS_CREATING ? "created" : "deleted", SL_STR_FMT(t->name));
+  if ((err = sl_indexes_check_delete_table(req, t)) != SL_OK)
+    return err;
+  if (t->deletion_protection)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Resource cannot be deleted as it is currently protected against deletion. "
+                   "Disable deletion protection first.");
+  if ((err = sl_tables_drop(req->env, t, &req->fail)) != SL_OK)
+    return err;
+  req->table = NULL;
+  sl_tables_detach_capacity(req->env, t);
+  *out = sl_catalog_take(req->env->catalog, t->name);
+  return SL_OK;
+}
