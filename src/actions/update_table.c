@@ -9,6 +9,7 @@
  * catalog record is committed: a rejected update changes nothing.
  */
 #include "actions/actions.h"
+#include "ops/update_table.h"
 #include "ops/describe.h"
 #include "ops/indexes.h"
 #include "ops/tables.h"
@@ -190,29 +191,8 @@ sl_err sl_action_update_table(sl_req *req) {
     }
     changed = true;
   }
-  if (changed) {
-    t->status = SL_STATUS_UPDATING;
-    t->status_until_ms =
-        (uint64_t)(req->now_ms + sl_cap_params_of(req->env->cap)->table_update_delay_ms);
-  }
-  if (gsi.created || gsi.deleted) {
-    /* The table is UPDATING while the index's resources are allocated or
-     * released (DDB-TABLE-148). */
-    const sl_cap_params *p = sl_cap_params_of(req->env->cap);
-    t->status = SL_STATUS_UPDATING;
-    t->status_until_ms = (uint64_t)(req->now_ms + (gsi.created ? p->index_create_delay_ms
-                                                               : p->table_update_delay_ms));
-  }
-  if ((err = sl_indexes_assign_ids(req, t)) != SL_OK)
-    goto out;
-  if ((err = sl_tables_commit_version(req, old, t)) != SL_OK)
-    goto out;
-  sl_indexes_committed(req, t, &gsi);
-  if (t->cap)
-    sl_cap_res_configure(req->env->cap, t->cap, &t->tp);
-  for (uint32_t i = 0; i < t->n_indexes; i++)
-    if (t->indexes[i].cap)
-      sl_cap_res_configure(req->env->cap, t->indexes[i].cap, &t->indexes[i].tp);
+  if ((err = sl_update_table(req, old, t, &gsi, changed)) != SL_OK)
+    return err; /* the core freed 't' */
   req->table = t;
   sl_jw_obj_begin(&req->w);
   sl_jw_key_c(&req->w, "TableDescription");
