@@ -269,7 +269,15 @@ static sl_err build(sl_req *req, sl_table *t) {
     label[23] = 0; /* "2026-11-30T12:00:00.000" */
     t->stream_label = sl_table_str(t, sl_str_c(label));
   }
-  return SL_OK;
+  static const sl_unsupported unsupported[] = {
+      {"ResourcePolicy", "resource-based policies"},
+      {"GlobalTableSourceArn", "global tables"},
+      {"GlobalTableSettingsReplicationMode", "global tables"},
+  };
+  if ((err = sl_req_refuse_unsupported(req, body, unsupported,
+                                       sizeof(unsupported) / sizeof(unsupported[0]))) != SL_OK)
+    return err;
+  return sl_tables_refuse_kms(req, body);
 }
 
 sl_err sl_action_create_table(sl_req *req) {

@@ -107,10 +107,21 @@ sl_err sl_action_update_table(sl_req *req) {
   sl_table *old, *t = NULL;
   bool changed = false;
   sl_index_updates gsi = {0};
-  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_CONTROL, &old);
+  const sl_json *body = req->body;
+  static const sl_unsupported unsupported[] = {
+      {"ReplicaUpdates", "global tables"},
+      {"MultiRegionConsistency", "global tables"},
+      {"GlobalTableWitnessUpdates", "global tables"},
+      {"GlobalTableSettingsReplicationMode", "global tables"},
+  };
+  sl_err err = sl_req_refuse_unsupported(req, body, unsupported,
+                                         sizeof(unsupported) / sizeof(unsupported[0]));
+  if (err == SL_OK)
+    err = sl_tables_refuse_kms(req, body);
+  if (err == SL_OK)
+    err = sl_req_table(req, "TableName", SL_LOOKUP_CONTROL, &old);
   if (err != SL_OK)
     return err;
-  const sl_json *body = req->body;
   static const char *const members[] = {"ProvisionedThroughput",
                                         "BillingMode",
                                         "GlobalSecondaryIndexUpdates",

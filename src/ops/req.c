@@ -35,6 +35,16 @@ bool sl_req_has(const sl_json *obj, const char *member) {
   return v && v->type != SL_JSON_NULL;
 }
 
+sl_err sl_req_refuse_unsupported(sl_req *req, const sl_json *obj, const sl_unsupported *list,
+                                 size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (sl_req_has(obj, list[i].member))
+      return sl_fail(req, SL_E_VALIDATION,
+                     "sluice does not support %s (%s); see README: Not supported", list[i].member,
+                     list[i].what);
+  return SL_OK;
+}
+
 bool sl_req_bool(const sl_json *obj, const char *member, bool dflt) {
   const sl_json *v = sl_json_get(obj, member);
   if (!v || (v->type != SL_JSON_TRUE && v->type != SL_JSON_FALSE))

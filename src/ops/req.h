@@ -81,6 +81,18 @@ bool sl_req_has(const sl_json *obj, const char *member);
 bool sl_req_bool(const sl_json *obj, const char *member, bool dflt);
 int64_t sl_req_int(const sl_json *obj, const char *member, int64_t dflt);
 
+/* A member of the service's model that sluice does not honour, and what it
+ * is for (the error's words). */
+typedef struct {
+  const char *member;
+  const char *what;
+} sl_unsupported;
+/* The first of 'list' present in 'obj' is refused with a ValidationException
+ * naming it: an honest error, never a silent 200 that ignored it. Actions
+ * call it before any table lookup, as the service validates first. */
+sl_err sl_req_refuse_unsupported(sl_req *req, const sl_json *obj, const sl_unsupported *list,
+                                 size_t n);
+
 /* ---- tables ---- */
 
 typedef enum {

@@ -27,6 +27,15 @@ sl_err sl_tables_check_tags(sl_failure *f, const sl_json *tags) {
   return SL_OK;
 }
 
+sl_err sl_tables_refuse_kms(sl_req *req, const sl_json *body) {
+  const sl_json *sse = sl_json_get(body, "SSESpecification");
+  if (sse && sse->type == SL_JSON_OBJECT && sl_req_bool(sse, "Enabled", false))
+    return sl_fail(req, SL_E_VALIDATION,
+                   "sluice does not support SSESpecification with Enabled true (server-side "
+                   "encryption with a KMS key); see README: Not supported");
+  return SL_OK;
+}
+
 sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags) {
   if (!tags || tags->type != SL_JSON_ARRAY)
     return SL_OK;

@@ -17,6 +17,12 @@ sl_err sl_tables_check_tags(sl_failure *f, const sl_json *tags);
  * rules and messages. */
 sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags);
 
+/* SSESpecification asking for a KMS key (Enabled true) is refused with a
+ * ValidationException naming it: sluice has no KMS, and a table reported
+ * as encrypted with a key that does not exist would mislead. Enabled false
+ * (the service's default, an AWS owned key) is accepted. */
+sl_err sl_tables_refuse_kms(sl_req *req, const sl_json *body);
+
 /* Fresh storage ids and identity for a new table (inside 'txn'). */
 sl_err sl_tables_identity(sl_req *req, sl_txn *txn, sl_table *t);
 

@@ -18,7 +18,7 @@ sl_err sl_update_table(sl_req *req, sl_table *old, sl_table *t, sl_index_updates
     const sl_cap_params *p = sl_cap_params_of(req->env->cap);
     t->status = SL_STATUS_UPDATING;
     t->status_until_ms = (uint64_t)(req->now_ms + (gsi->created ? p->index_create_delay_ms
-                                                               : p->table_update_delay_ms));
+                                                                : p->table_update_delay_ms));
   }
   if ((err = sl_indexes_assign_ids(req, t)) != SL_OK)
     goto out;
