@@ -91,12 +91,13 @@ def proc_sample(pid):
             "rss": int(st.get("VmRSS", 0)), "shmem": int(st.get("RssShmem", 0))}
 
 
-def wrk(port, conns, seconds, op="put", script="put.lua"):
-    """The 32-connection load (and warm-ups): wrk, whose own latency table is not used."""
-    threads = 1 if conns == 1 else 2
-    out = subprocess.run(["wrk", f"-t{threads}", f"-c{conns}", f"-d{seconds}s", "-s",
-                          os.path.join(BENCH, script), f"http://127.0.0.1:{port}/"],
-                         capture_output=True, text=True, env=dict(os.environ, OP=op)).stdout
+def wrk(port, conns, seconds, prefix):
+    """The 32-connection PutItem load: wrk with bench/put.lua, fresh keys under 'prefix'
+    (wrk's own latency table is not used)."""
+    out = subprocess.run(["wrk", "-t2", f"-c{conns}", f"-d{seconds}s", "-s",
+                          os.path.join(BENCH, "put.lua"), f"http://127.0.0.1:{port}/"],
+                         capture_output=True, text=True,
+                         env=dict(os.environ, PUT_PREFIX=prefix)).stdout
     m = re.search(r"(\d+) requests in", out)
     errs = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     return {"requests": int(m.group(1)) if m else 0, "errors": int(errs.group(1)) if errs else 0}
@@ -232,11 +233,12 @@ def main():
         if a.put:
             for i in range(a.repeats):
                 measure(f"PutItem, 10,000 items #{i + 1}", pid, PORT, a.seconds, "put", a.rate)
-        loaded, t0 = 0, time.monotonic()
+        loaded, chunk, t0 = 0, 0, time.monotonic()
         before = proc_sample(pid)
         while loaded < a.load_items and time.monotonic() - t0 < a.load_seconds:
             left = a.load_seconds - (time.monotonic() - t0)
-            r = wrk(PORT, 32, max(1, min(10, int(left))), "put", "put.lua")
+            r = wrk(PORT, 32, max(1, min(10, int(left))), f"load{chunk}-")
+            chunk += 1
             loaded += r["requests"] - r["errors"]
         after = proc_sample(pid)
         el = time.monotonic() - t0
