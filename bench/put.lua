@@ -2,6 +2,9 @@
 local pad = string.rep("x", 960)
 local n = 0
 local thread_id = 0
+-- PUT_PREFIX: another key prefix ("k" by default), so that successive runs add items
+-- instead of overwriting those of the run before (bench/tail.py).
+local prefix = os.getenv("PUT_PREFIX") or "k"
 function setup(thread)
   thread:set("id", thread_id)
   thread_id = thread_id + 1
@@ -14,7 +17,7 @@ function init(args)
 end
 function request()
   n = n + 1
-  local body = '{"TableName":"bench","Item":{"pk":{"S":"k' .. id .. '-' .. n ..
+  local body = '{"TableName":"bench","Item":{"pk":{"S":"' .. prefix .. id .. '-' .. n ..
     '"},"n":{"N":"' .. n .. '"},"pad":{"S":"' .. pad .. '"}}}'
   return wrk.format(nil, "/", nil, body)
 end

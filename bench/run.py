@@ -2,6 +2,7 @@
 """sluice benchmarks, side by side with peers measured in the same run.
 
     bench/run.py [--sluice build/sluice] [--seconds 5] [--only put,get,query]
+    BENCH_QUICK=1 bench/run.py     (2 s runs, no DynamoDB Local: under a minute)
 
 For each workload (PutItem and GetItem of ~1 KB items, Query of 100 items of
 ~1 KB) it runs wrk at 1 and 32 connections against:
@@ -169,9 +170,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", default=os.path.join(ROOT, "build", "sluice"))
     ap.add_argument("--micro-http", default=os.path.join(ROOT, "build", "bench", "micro_http"))
-    ap.add_argument("--seconds", type=int, default=int(os.environ.get("BENCH_SECONDS", "5")))
+    quick = os.environ.get("BENCH_QUICK") == "1"  # under a minute: 2 s runs, sluice only
+    ap.add_argument("--seconds", type=int,
+                    default=int(os.environ.get("BENCH_SECONDS", "2" if quick else "5")))
     ap.add_argument("--only", default="put,get,query")
-    ap.add_argument("--no-ddblocal", action="store_true")
+    ap.add_argument("--no-ddblocal", action="store_true", default=quick)
     a = ap.parse_args()
     workloads = [w for w in (("put", "PutItem ~1 KB", "put.lua"), ("get", "GetItem ~1 KB", "get.lua"),
                              ("query", "Query 100 x ~1 KB", "query.lua"))

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 struct sl_txn {
@@ -54,7 +55,7 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
   if ((rc = mdb_env_create(&st->env)) != 0)
     goto fail;
   mdb_env_set_maxdbs(st->env, 4);
-  mdb_env_set_mapsize(st->env, cfg->map_size ? cfg->map_size : (uint64_t)64 << 30);
+  uint64_t map_size = cfg->map_size ? cfg->map_size : (uint64_t)64 << 30;
   unsigned flags = MDB_NOTLS;
   if (cfg->data_dir) {
     st->durable = true;
@@ -75,7 +76,25 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
     }
     snprintf(path, sizeof(path), "%s/data.mdb", tmpdir);
     flags |= MDB_NOSUBDIR | MDB_NOLOCK | MDB_NOSYNC | MDB_NOMETASYNC | MDB_WRITEMAP;
+    /* A write into the sparse map past the file system's free space is a
+     * SIGBUS, not an error LMDB can return: keep the map within that space,
+     * so that filling it is the handled "storage is full" (store.h). */
+    struct statvfs vfs;
+    if (statvfs(tmpdir, &vfs) == 0) {
+      uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+      if (avail < map_size) {
+        if (cfg->map_size)
+          sl_warn("--map-size %llu exceeds the %llu bytes free in %s; in-memory storage is "
+                  "limited to those",
+                  (unsigned long long)cfg->map_size, (unsigned long long)avail, base);
+        else
+          sl_debug("in-memory storage limited to the %llu bytes free in %s",
+                   (unsigned long long)avail, base);
+        map_size = avail;
+      }
+    }
   }
+  mdb_env_set_mapsize(st->env, map_size);
   if ((rc = mdb_env_open(st->env, path, flags, 0644)) != 0)
     goto fail;
   if (tmpdir[0]) {

@@ -19,7 +19,10 @@
  * Modes:
  *  - in memory (data_dir NULL): a file in a fresh temporary directory (on
  *    /dev/shm when it exists), unlinked right after opening, so nothing is
- *    left behind even after kill -9; no locking, no fsync, MDB_WRITEMAP.
+ *    left behind even after kill -9; no locking, no fsync, MDB_WRITEMAP. The
+ *    map is at most the free space of that file system at open: a write into
+ *    the sparse file past it would be a SIGBUS, where a full map is the
+ *    handled "storage is full" error (space others take later is not seen).
  *  - durable (data_dir set): LMDB's default synchronous commits, so a write
  *    acknowledged to a client survives kill -9 and power loss; the LMDB lock
  *    file keeps a second sluice off the same directory.
