@@ -3,8 +3,9 @@
  * Pinned by tests/conformance/test_delete_table.py.
  *
  * The table by name or ARN; then the core (ops/delete_table.h: in-use and
- * protection checks, the drop) and the reply, which describes the table as
- * DELETING (the service's shape); the data is gone when the call returns.
+ * protection checks, the drop) and the reply, the service's short
+ * description of a table being DELETING (ops/describe.h); the data is gone
+ * when the call returns.
  */
 #include "actions/actions.h"
 #include "ops/delete_table.h"
@@ -19,7 +20,7 @@ sl_err sl_action_delete_table(sl_req *req) {
     return err;
   sl_jw_obj_begin(&req->w);
   sl_jw_key_c(&req->w, "TableDescription");
-  sl_describe_table(req, gone, SL_STATUS_DELETING);
+  sl_describe_deleted_table(req, gone);
   sl_jw_obj_end(&req->w);
   sl_table_free(gone);
   return SL_OK;

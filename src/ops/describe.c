@@ -136,6 +136,60 @@ static void write_index(sl_jw *w, const sl_table *t, const sl_index *x, int stat
   sl_jw_obj_end(w);
 }
 
+/* BillingModeSummary, for on-demand tables and those that ever were. */
+static void write_billing_summary(sl_jw *w, const sl_table *t) {
+  if (t->tp.billing != SL_BILLING_PAY_PER_REQUEST && !t->tp.last_ppr_update_ms)
+    return;
+  sl_jw_key_c(w, "BillingModeSummary");
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "BillingMode");
+  sl_jw_str_c(w, t->tp.billing == SL_BILLING_PAY_PER_REQUEST ? "PAY_PER_REQUEST" : "PROVISIONED");
+  sl_jw_key_c(w, "LastUpdateToPayPerRequestDateTime");
+  sl_req_write_time(w,
+                    (int64_t)(t->tp.last_ppr_update_ms ? t->tp.last_ppr_update_ms : t->created_ms));
+  sl_jw_obj_end(w);
+}
+
+/* TableClassSummary, for tables not of the default class. */
+static void write_class_summary(sl_jw *w, const sl_table *t) {
+  if (t->table_class != 1)
+    return;
+  sl_jw_key_c(w, "TableClassSummary");
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "TableClass");
+  sl_jw_str_c(w, "STANDARD_INFREQUENT_ACCESS");
+  sl_jw_obj_end(w);
+}
+
+/* The members every description starts its counters and identity with. */
+static void write_size_and_identity(sl_jw *w, const sl_table *t) {
+  sl_jw_key_c(w, "TableSizeBytes");
+  sl_jw_uint(w, t->size_bytes);
+  sl_jw_key_c(w, "ItemCount");
+  sl_jw_uint(w, t->item_count);
+  sl_jw_key_c(w, "TableArn");
+  sl_jw_str(w, t->arn);
+  sl_jw_key_c(w, "TableId");
+  sl_jw_str_c(w, t->uuid);
+}
+
+void sl_describe_deleted_table(sl_req *req, const sl_table *t) {
+  sl_jw *w = &req->w;
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "TableName");
+  sl_jw_str(w, t->name);
+  sl_jw_key_c(w, "TableStatus");
+  sl_jw_str_c(w, sl_status_name(SL_STATUS_DELETING));
+  sl_jw_key_c(w, "ProvisionedThroughput");
+  write_provisioned(w, &t->tp, req->now_ms);
+  write_size_and_identity(w, t);
+  write_billing_summary(w, t);
+  write_class_summary(w, t);
+  sl_jw_key_c(w, "DeletionProtectionEnabled");
+  sl_jw_bool(w, t->deletion_protection);
+  sl_jw_obj_end(w);
+}
+
 void sl_describe_table(sl_req *req, const sl_table *t, int status) {
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
@@ -160,24 +214,8 @@ void sl_describe_table(sl_req *req, const sl_table *t, int status) {
   sl_req_write_time(w, (int64_t)t->created_ms);
   sl_jw_key_c(w, "ProvisionedThroughput");
   write_provisioned(w, &t->tp, req->now_ms);
-  sl_jw_key_c(w, "TableSizeBytes");
-  sl_jw_uint(w, t->size_bytes);
-  sl_jw_key_c(w, "ItemCount");
-  sl_jw_uint(w, t->item_count);
-  sl_jw_key_c(w, "TableArn");
-  sl_jw_str(w, t->arn);
-  sl_jw_key_c(w, "TableId");
-  sl_jw_str_c(w, t->uuid);
-  if (t->tp.billing == SL_BILLING_PAY_PER_REQUEST || t->tp.last_ppr_update_ms) {
-    sl_jw_key_c(w, "BillingModeSummary");
-    sl_jw_obj_begin(w);
-    sl_jw_key_c(w, "BillingMode");
-    sl_jw_str_c(w, t->tp.billing == SL_BILLING_PAY_PER_REQUEST ? "PAY_PER_REQUEST" : "PROVISIONED");
-    sl_jw_key_c(w, "LastUpdateToPayPerRequestDateTime");
-    sl_req_write_time(
-        w, (int64_t)(t->tp.last_ppr_update_ms ? t->tp.last_ppr_update_ms : t->created_ms));
-    sl_jw_obj_end(w);
-  }
+  write_size_and_identity(w, t);
+  write_billing_summary(w, t);
   for (int global = 0; global < 2; global++) {
     bool any = false;
     for (uint32_t i = 0; i < t->n_indexes; i++) {
@@ -209,13 +247,7 @@ void sl_describe_table(sl_req *req, const sl_table *t, int status) {
     sl_jw_str(w, sl_arena_printf(req->arena, "%.*s/stream/%.*s", SL_STR_FMT(t->arn),
                                  SL_STR_FMT(t->stream_label)));
   }
-  if (t->table_class == 1) {
-    sl_jw_key_c(w, "TableClassSummary");
-    sl_jw_obj_begin(w);
-    sl_jw_key_c(w, "TableClass");
-    sl_jw_str_c(w, "STANDARD_INFREQUENT_ACCESS");
-    sl_jw_obj_end(w);
-  }
+  write_class_summary(w, t);
   sl_jw_key_c(w, "DeletionProtectionEnabled");
   sl_jw_bool(w, t->deletion_protection);
   write_on_demand(w, &t->tp);

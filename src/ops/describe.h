@@ -1,6 +1,7 @@
 /*
  * describe.h — TableDescription, the shape DescribeTable, CreateTable,
- * UpdateTable and DeleteTable return (botocore's TableDescription), and the
+ * UpdateTable return (botocore's TableDescription), DeleteTable's shorter
+ * one, and the
  * key schema / index definitions parsed from requests (CreateTable,
  * UpdateTable's GlobalSecondaryIndexUpdates), with the service's messages.
  */
@@ -10,9 +11,14 @@
 #include "ops/req.h"
 
 /* Writes a TableDescription object. 'status' overrides the table's state in
- * replies that describe the request's own effect (CreateTable: CREATING,
- * DeleteTable: DELETING); pass -1 to use the table's. */
+ * replies that describe the request's own effect (CreateTable: CREATING);
+ * pass -1 to use the table's. */
 void sl_describe_table(sl_req *req, const sl_table *t, int status);
+/* DeleteTable's TableDescription: the service returns only the table's
+ * name, status (DELETING), throughput, size, count and identity, billing and
+ * class summaries and deletion protection, not its schema, indexes or
+ * stream (live outputs in tests/conformance/test_delete_table.py). */
+void sl_describe_deleted_table(sl_req *req, const sl_table *t);
 
 /* Parses a KeySchema list into 'out' (names copied into the table's arena),
  * checking element order and types against 'defs' with the service's
