@@ -202,13 +202,18 @@ sl_err sl_action_update_table(sl_req *req) {
     }
     changed = true;
   }
-  if ((err = sl_update_table(req, old, t, &gsi, changed)) != SL_OK)
+  /* The reply shows the units before the change; committing frees 'old'. */
+  sl_table *before = sl_table_clone(old);
+  if ((err = sl_update_table(req, old, t, &gsi, changed)) != SL_OK) {
+    sl_table_free(before);
     return err; /* the core freed 't' */
+  }
   req->table = t;
   sl_jw_obj_begin(&req->w);
   sl_jw_key_c(&req->w, "TableDescription");
-  sl_describe_table(req, t, -1);
+  sl_describe_updated_table(req, before, t);
   sl_jw_obj_end(&req->w);
+  sl_table_free(before);
   return SL_OK;
 out:
   sl_table_free(t);

@@ -41,7 +41,12 @@ static void write_projection(sl_jw *w, const sl_index *x) {
   sl_jw_obj_end(w);
 }
 
-static void write_provisioned(sl_jw *w, const sl_throughput *tp, int64_t now_ms) {
+/* 'shown': the throughput whose units the reply shows, when it is not
+ * 'tp' (UpdateTable's reply: the units before the change takes effect). */
+static void write_provisioned(sl_jw *w, const sl_throughput *tp, const sl_throughput *shown,
+                              int64_t now_ms) {
+  if (!shown || shown->billing != SL_BILLING_PROVISIONED)
+    shown = tp;
   sl_jw_obj_begin(w);
   if (tp->last_increase_ms) {
     sl_jw_key_c(w, "LastIncreaseDateTime");
@@ -54,9 +59,9 @@ static void write_provisioned(sl_jw *w, const sl_throughput *tp, int64_t now_ms)
   sl_jw_key_c(w, "NumberOfDecreasesToday");
   sl_jw_int(w, sl_cap_decreases_today(tp, now_ms));
   sl_jw_key_c(w, "ReadCapacityUnits");
-  sl_jw_int(w, tp->billing == SL_BILLING_PROVISIONED ? tp->rcu : 0);
+  sl_jw_int(w, tp->billing == SL_BILLING_PROVISIONED ? shown->rcu : 0);
   sl_jw_key_c(w, "WriteCapacityUnits");
-  sl_jw_int(w, tp->billing == SL_BILLING_PROVISIONED ? tp->wcu : 0);
+  sl_jw_int(w, tp->billing == SL_BILLING_PROVISIONED ? shown->wcu : 0);
   sl_jw_obj_end(w);
 }
 
@@ -104,7 +109,8 @@ static void write_warm(sl_jw *w, const sl_throughput *tp, const struct sl_cap_re
   sl_jw_obj_end(w);
 }
 
-static void write_index(sl_jw *w, const sl_table *t, const sl_index *x, int status,
+/* 'before': the index in the table's previous version, or NULL. */
+static void write_index(sl_jw *w, const sl_index *x, const sl_index *before, int status,
                         int64_t now_ms) {
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "IndexName");
@@ -116,12 +122,14 @@ static void write_index(sl_jw *w, const sl_table *t, const sl_index *x, int stat
   if (x->global) {
     sl_jw_key_c(w, "IndexStatus");
     sl_jw_str_c(w, sl_status_name(status >= 0 ? (sl_status)status : (sl_status)x->status));
-    if (x->backfilling) {
+    /* An index created on a live table says whether its backfill runs yet;
+     * one created with the table never has the member (facts §7). */
+    if (x->backfilling || (x->online && x->status == SL_STATUS_CREATING)) {
       sl_jw_key_c(w, "Backfilling");
-      sl_jw_bool(w, true);
+      sl_jw_bool(w, x->backfilling);
     }
     sl_jw_key_c(w, "ProvisionedThroughput");
-    write_provisioned(w, &x->tp, now_ms);
+    write_provisioned(w, &x->tp, before ? &before->tp : NULL, now_ms);
   }
   sl_jw_key_c(w, "IndexSizeBytes");
   sl_jw_uint(w, x->size_bytes);
@@ -181,7 +189,7 @@ void sl_describe_deleted_table(sl_req *req, const sl_table *t) {
   sl_jw_key_c(w, "TableStatus");
   sl_jw_str_c(w, sl_status_name(SL_STATUS_DELETING));
   sl_jw_key_c(w, "ProvisionedThroughput");
-  write_provisioned(w, &t->tp, req->now_ms);
+  write_provisioned(w, &t->tp, NULL, req->now_ms);
   write_size_and_identity(w, t);
   write_billing_summary(w, t);
   write_class_summary(w, t);
@@ -190,7 +198,9 @@ void sl_describe_deleted_table(sl_req *req, const sl_table *t) {
   sl_jw_obj_end(w);
 }
 
-void sl_describe_table(sl_req *req, const sl_table *t, int status) {
+/* 'before': the table's previous version whose provisioned units the reply
+ * shows, or NULL. */
+static void describe(sl_req *req, const sl_table *t, int status, const sl_table *before) {
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "AttributeDefinitions");
@@ -213,7 +223,7 @@ void sl_describe_table(sl_req *req, const sl_table *t, int status) {
   sl_jw_key_c(w, "CreationDateTime");
   sl_req_write_time(w, (int64_t)t->created_ms);
   sl_jw_key_c(w, "ProvisionedThroughput");
-  write_provisioned(w, &t->tp, req->now_ms);
+  write_provisioned(w, &t->tp, before ? &before->tp : NULL, req->now_ms);
   write_size_and_identity(w, t);
   write_billing_summary(w, t);
   for (int global = 0; global < 2; global++) {
@@ -227,8 +237,8 @@ void sl_describe_table(sl_req *req, const sl_table *t, int status) {
         sl_jw_arr_begin(w);
         any = true;
       }
-      write_index(w, t, x, status == SL_STATUS_CREATING && global ? SL_STATUS_CREATING : -1,
-                  req->now_ms);
+      write_index(w, x, before ? sl_table_index(before, x->name) : NULL,
+                  status == SL_STATUS_CREATING && global ? SL_STATUS_CREATING : -1, req->now_ms);
     }
     if (any)
       sl_jw_arr_end(w);
@@ -253,6 +263,14 @@ void sl_describe_table(sl_req *req, const sl_table *t, int status) {
   write_on_demand(w, &t->tp);
   write_warm(w, &t->tp, t->cap);
   sl_jw_obj_end(w);
+}
+
+void sl_describe_table(sl_req *req, const sl_table *t, int status) {
+  describe(req, t, status, NULL);
+}
+
+void sl_describe_updated_table(sl_req *req, const sl_table *old, const sl_table *t) {
+  describe(req, t, -1, old);
 }
 
 /* ---- request parsing ---- */

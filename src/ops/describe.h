@@ -14,6 +14,11 @@
  * replies that describe the request's own effect (CreateTable: CREATING);
  * pass -1 to use the table's. */
 void sl_describe_table(sl_req *req, const sl_table *t, int status);
+/* UpdateTable's TableDescription of 't', the new version of 'old': the
+ * provisioned units are still those of 'old' (table and indexes), as the
+ * service's reply shows them before the change takes effect (botocore's
+ * UpdateTable example: 10/10 requested, 1/1 and UPDATING answered). */
+void sl_describe_updated_table(sl_req *req, const sl_table *old, const sl_table *t);
 /* DeleteTable's TableDescription: the service returns only the table's
  * name, status (DELETING), throughput, size, count and identity, billing and
  * class summaries and deletion protection, not its schema, indexes or

@@ -204,6 +204,25 @@ def test_increase_throughput(raw, ddb, make_table):
     assert (p["ReadCapacityUnits"], p["WriteCapacityUnits"]) == (5, 4)
 
 
+# The reply describes the table before the change takes effect: UPDATING, with the units it
+# had; the new ones show once it is ACTIVE.
+# ddblocal_differs: DynamoDB Local answers ACTIVE with the new units.
+# Source: botocore's UpdateTable example and aws-cli's update-table example (10/10 requested
+# on a 1/1 table: the reply says UPDATING with ReadCapacityUnits 1, WriteCapacityUnits 1).
+@pytest.mark.ddblocal_differs
+def test_reply_shows_units_before_the_change(raw, ddb, make_table):
+    name = make_table(ProvisionedThroughput=pt(1, 1))
+    r = raw.call("UpdateTable", {"TableName": name, "ProvisionedThroughput": pt(10, 10)})
+    assert r.status == 200, r
+    d = r.json["TableDescription"]
+    assert d["TableStatus"] == "UPDATING"
+    p = d["ProvisionedThroughput"]
+    assert (p["ReadCapacityUnits"], p["WriteCapacityUnits"]) == (1, 1)
+    wait_active(ddb, name)
+    p = raw.call("DescribeTable", {"TableName": name}).json["Table"]["ProvisionedThroughput"]
+    assert (p["ReadCapacityUnits"], p["WriteCapacityUnits"]) == (10, 10)
+
+
 # An increase stamps LastIncreaseDateTime; the response says UPDATING while it applies.
 # ddblocal_differs: DynamoDB Local answers ACTIVE and leaves LastIncreaseDateTime at 0.
 # Source: ACKQ DDB-TABLE-058/-060 (live: response TableStatus=UPDATING, LastIncreaseDateTime=now).
