@@ -38,10 +38,10 @@ import sys
 import tempfile
 import time
 
+from run import AUTH, wait_port  # bench/run.py: the shared helpers
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
-AUTH = ("AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/aws4_request, "
-        "SignedHeaders=host, Signature=0")
 PORT = 8160
 
 
@@ -73,21 +73,6 @@ class Conn:
         if r.status != 200:
             raise RuntimeError(f"{op}: {r.status} {out[:300]!r}")
         return json.loads(out)
-
-
-def wait_port(port, timeout=60.0):
-    t0 = time.monotonic()
-    while True:
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            c.request("GET", "/")
-            c.getresponse().read()
-            c.close()
-            return
-        except OSError:
-            if time.monotonic() - t0 > timeout:
-                raise
-            time.sleep(0.05)
 
 
 def status(pid):

@@ -133,6 +133,7 @@ class Proc:
             self.p.wait(timeout=20)
         except (ProcessLookupError, subprocess.TimeoutExpired):
             os.killpg(self.p.pid, signal.SIGKILL)
+            self.p.wait()
 
 
 def ddb_local_jar():

@@ -38,39 +38,11 @@ import sys
 import tempfile
 import time
 
+from run import AUTH, Proc, call, wait_port  # bench/run.py: the shared client and process helpers
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
-AUTH = ("AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/aws4_request, "
-        "SignedHeaders=host, Signature=0")
 PORT = 8140
-
-
-def call(port, op, body):
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    c.request("POST", "/", body=json.dumps(body), headers={
-        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810." + op,
-        "Authorization": AUTH})
-    r = c.getresponse()
-    data = r.read()
-    c.close()
-    if r.status != 200:
-        raise RuntimeError(f"{op}: {r.status} {data[:200]!r}")
-    return json.loads(data)
-
-
-def wait_port(port, timeout=30.0):
-    t0 = time.monotonic()
-    while True:
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            c.request("GET", "/")
-            c.getresponse().read()
-            c.close()
-            return
-        except OSError:
-            if time.monotonic() - t0 > timeout:
-                raise
-            time.sleep(0.01)
 
 
 def proc_sample(pid):
@@ -146,20 +118,6 @@ def measure(label, pid, port, seconds, op="get", rate=0):
 
 HEADER = (f"{'':<34}{'req/s':>9}{'p50 us':>8}{'p99 ms':>9}{'p99.9':>9}{'max ms':>9}"
           f"{'>1ms':>7}{'>10ms':>6}{'cpu us':>8}{'waitms/s':>10}{'minflt/s':>9}{'majf':>6}{'errors':>7}")
-
-
-class Proc:
-    def __init__(self, args):
-        self.p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                  start_new_session=True)
-
-    def stop(self):
-        try:
-            os.killpg(self.p.pid, signal.SIGTERM)
-            self.p.wait(timeout=20)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            os.killpg(self.p.pid, signal.SIGKILL)
-            self.p.wait()
 
 
 def ceiling(a, label):
