@@ -91,6 +91,8 @@ static sl_err parse_table(sl_req *req, const sl_json *spec, uint32_t table, sl_b
  * has GetItem's member names). */
 static sl_err parse_projection(sl_req *req, sl_bg_table *gt) {
   sl_err err = sl_reads_parse_of(req, gt->spec, false, SL_READS_GET, &gt->ex);
+  if (err == SL_OK)
+    err = sl_reads_bind(req, gt->t, NULL, &gt->ex);
   gt->consistent = sl_req_bool(gt->spec, "ConsistentRead", false);
   return err;
 }

@@ -164,7 +164,15 @@ sl_err sl_action_batch_write_item(sl_req *req) {
   /* 1. Shapes and values, table by table. */
   for (size_t i = 0; i < n_members; i++) {
     const sl_json_member *m = &items->obj.members[i];
-    if (sl_batch_member_shadowed(items, i) || !m->value || m->value->type != SL_JSON_ARRAY)
+    if (sl_batch_member_shadowed(items, i))
+      continue;
+    /* The model's checks skip a null list; the service's own then refuses
+     * it (the text DynamoDB Local shares with it). */
+    if (!m->value || m->value->type == SL_JSON_NULL)
+      return sl_fail(req, SL_E_VALIDATION,
+                     "The batch write request list for a table cannot be null or empty: %.*s",
+                     SL_STR_FMT(m->key));
+    if (m->value->type != SL_JSON_ARRAY)
       continue;
     tables[n_tables].given = m->key;
     if ((err = parse_table(req, m->value, n_tables, reqs, &n)) != SL_OK)

@@ -22,6 +22,8 @@ sl_err sl_action_get_item(sl_req *req) {
     return err;
   if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
     return err;
+  if ((err = sl_reads_bind(req, in.t, NULL, &ex)) != SL_OK)
+    return err;
   if ((err = sl_req_check_key(req, in.t, &key, &in.kv)) != SL_OK)
     return err;
   in.consistent = sl_req_bool(req->body, "ConsistentRead", false);

@@ -66,6 +66,8 @@ sl_err sl_action_transact_get_items(sl_req *req) {
   bool any_invalid = false;
   for (size_t i = 0; i < n; i++) {
     sl_tg_action *a = &acts[i];
+    if ((err = sl_reads_bind(req, a->t, NULL, &a->ex)) != SL_OK)
+      return err;
     if ((err = sl_transact_check_key(req, a->t, &a->key, &a->kv, &a->invalid)) != SL_OK)
       return err;
     if (a->invalid.len) {

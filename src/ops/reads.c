@@ -124,7 +124,29 @@ sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, bool indexed, sl_reads
   return SL_OK;
 }
 
+/* A projected path into a primary-key attribute (pk.a, sk[0]) is an error:
+ * key attributes are scalars (the text DynamoDB Local shares with the
+ * service's key-condition check, expr/keycond.c). */
+static sl_err check_key_paths(sl_req *req, const sl_table *t, const sl_expr_proj *proj) {
+  for (uint32_t i = 0; proj && i < proj->n; i++) {
+    const sl_expr_path *p = &proj->paths[i];
+    if (p->n < 2 || p->e[0].kind != SL_EXPR_ELEM_NAME)
+      continue;
+    sl_str name = p->e[0].name;
+    if (sl_str_eq(name, t->key.hash) ||
+        (sl_key_has_range(&t->key) && sl_str_eq(name, t->key.range)))
+      return sl_fail(req, SL_E_VALIDATION,
+                     "Key attributes must be scalars; list random access '[]' and map lookup '.' "
+                     "are not allowed: Key: %.*s",
+                     SL_STR_FMT(name));
+  }
+  return SL_OK;
+}
+
 sl_err sl_reads_bind(sl_req *req, const sl_table *t, const sl_index *x, sl_read_exprs *ex) {
+  sl_err err = check_key_paths(req, t, ex->projection);
+  if (err != SL_OK)
+    return err;
   if (!x || x->projection == SL_PROJ_ALL)
     return SL_OK;
   bool all = ex->select == SL_SELECT_ALL_ATTRIBUTES;

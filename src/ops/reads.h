@@ -43,9 +43,11 @@ sl_err sl_reads_parse(sl_req *req, bool indexed, sl_reads_kind kind, sl_read_exp
  * TransactGetItems Get). */
 sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, bool indexed, sl_reads_kind kind,
                          sl_read_exprs *out);
-/* Once the table and index are known: the checks that need the index's
- * projection (Select ALL_ATTRIBUTES on a GSI that does not project all; an
- * LSI read of attributes outside its projection fetches the base item). */
+/* Once the table and index are known ('x' NULL for the table): the checks
+ * that need the key schema (a projected path into a key attribute is an
+ * error) and the index's projection (Select ALL_ATTRIBUTES on a GSI that
+ * does not project all; an LSI read of attributes outside its projection
+ * fetches the base item). */
 sl_err sl_reads_bind(sl_req *req, const sl_table *t, const sl_index *x, sl_read_exprs *ex);
 /* Fills the filter, count and fetch options of a page. */
 void sl_reads_page_opts(sl_read_exprs *ex, sl_page_opts *o);

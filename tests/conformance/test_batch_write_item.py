@@ -100,6 +100,14 @@ def test_table_list_length_bounds(raw, n):
     assert re.fullmatch(MAP_VALUE_BOUNDS, r.message), r.message
 
 
+# A table's list given as null is refused by the service's own check after the model's
+# (which skips null map values); DynamoDB Local has the same text.
+def test_null_table_list_is_validation_exception(raw):
+    r = batch(raw, {"abc": None})
+    assert (r.status, r.error_type) == (400, "ValidationException")
+    assert r.message == "The batch write request list for a table cannot be null or empty: abc"
+
+
 MAP_KEY_NAME = (r"1 validation error detected: Value '\{.+\}' at 'requestItems' failed to "
                 r"satisfy constraint: Map keys must satisfy constraint: \[Member must have length "
                 r"less than or equal to 255, Member must have length greater than or equal to 3, "

@@ -236,3 +236,32 @@ def test_projection_and_count_on_query_message(raw, range_table, part):
     r = query(raw, range_table, part, ProjectionExpression="a", Select="COUNT")
     assert r.message == ("1 validation error detected: Cannot specify the ProjectionExpression when choosing to get "
                          "only the Count")
+
+
+# --- paths into key attributes -------------------------------------------------------------
+
+KEY_SCALARS = ("Key attributes must be scalars; list random access '[]' and map lookup '.' are "
+               "not allowed: Key: ")
+
+
+# A projected path into a primary-key attribute is an error in every read, not an empty
+# item: key attributes are scalars.
+@pytest.mark.parametrize("pe,key", [("pk.x", "pk"), ("b, sk[0]", "sk"), ("#k.y", "pk")])
+@pytest.mark.parametrize("op", ["GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems"])
+def test_nested_path_into_key_attribute_is_validation_exception(raw, range_table, op, pe, key):
+    spec = {"ProjectionExpression": pe}
+    if pe.startswith("#"):
+        spec["ExpressionAttributeNames"] = {"#k": "pk"}
+    k = {"pk": S("nokey"), "sk": N(1)}
+    body = {
+        "GetItem": lambda: dict(TableName=range_table, Key=k, **spec),
+        "Query": lambda: dict(TableName=range_table, KeyConditionExpression="pk = :p",
+                              ExpressionAttributeValues={":p": S("nokey")}, **spec),
+        "Scan": lambda: dict(TableName=range_table, **spec),
+        "BatchGetItem": lambda: {"RequestItems": {range_table: dict(Keys=[k], **spec)}},
+        "TransactGetItems": lambda: {"TransactItems": [
+            {"Get": dict(TableName=range_table, Key=k, **spec)}]},
+    }[op]()
+    if op == "Query" and "ExpressionAttributeNames" in spec:
+        body["ExpressionAttributeNames"] = spec["ExpressionAttributeNames"]
+    assert error_of(raw.call(op, body)) == (400, "ValidationException", KEY_SCALARS + key)
