@@ -12,8 +12,11 @@
 
 sl_err sl_action_tag_resource(sl_req *req) {
   sl_table *old;
-  sl_err err = sl_tables_by_arn(req, &old);
+  /* The tags are checked before the table is looked up. */
+  sl_err err = sl_tables_check_tags(&req->fail, sl_json_get(req->body, "Tags"));
   if (err != SL_OK)
+    return err;
+  if ((err = sl_tables_by_arn(req, &old)) != SL_OK)
     return err;
   sl_table *t = sl_table_clone(old);
   if ((err = sl_tables_parse_tags(req, t, sl_json_get(req->body, "Tags"))) != SL_OK ||

@@ -1,5 +1,6 @@
 /*
- * UntagResource — removes tags by key; a missing key is not an error.
+ * UntagResource — removes tags by key; a missing key is not an error. The
+ * keys are checked (ops/tables.h) before the table is looked up.
  * Pinned by tests/conformance/test_tags.py.
  */
 #include "actions/actions.h"
@@ -7,12 +8,12 @@
 
 sl_err sl_action_untag_resource(sl_req *req) {
   sl_table *old;
-  sl_err err = sl_tables_by_arn(req, &old);
+  const sl_json *keys = sl_json_get(req->body, "TagKeys");
+  sl_err err = sl_tables_check_tag_keys(&req->fail, keys);
   if (err != SL_OK)
     return err;
-  const sl_json *keys = sl_json_get(req->body, "TagKeys");
-  if (!keys || keys->type != SL_JSON_ARRAY || keys->arr.n == 0)
-    return sl_fail(req, SL_E_VALIDATION, "Atleast one Tag Key needs to be provided as Input.");
+  if ((err = sl_tables_by_arn(req, &old)) != SL_OK)
+    return err;
   sl_table *t = sl_table_clone(old);
   uint32_t n = 0;
   for (uint32_t i = 0; i < t->n_tags; i++) {

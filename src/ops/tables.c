@@ -4,6 +4,32 @@
 #include "cap/cap.h"
 
 #include <stdio.h>
+#include <string.h>
+
+/* Tag text: Unicode letters, digits and spaces and _ . : / = + - @ (the
+ * service's pattern ^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$), 'max' code points
+ * at most. Characters outside ASCII are taken as letters: sluice carries no
+ * Unicode tables, so a non-ASCII symbol the service refuses passes here. */
+static bool tag_text_ok(sl_str s, size_t min, size_t max) {
+  size_t points = 0;
+  for (size_t i = 0; i < s.len; i++) {
+    unsigned char c = (unsigned char)s.p[i];
+    if ((c & 0xC0) != 0x80)
+      points++;
+    if (c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+      continue;
+    if (!strchr(" _.:/=+-@", c) || c == 0)
+      return false;
+  }
+  return points >= min && points <= max;
+}
+
+static sl_err check_tag_key(sl_failure *f, const sl_json *k) {
+  if (!k || k->type != SL_JSON_STRING || !tag_text_ok(k->str, 1, 128))
+    return sl_failf(f, SL_E_VALIDATION, "The Tag Key provided is invalid, Key: %.*s",
+                    SL_STR_FMT(k && k->type == SL_JSON_STRING ? k->str : SL_STR("null")));
+  return SL_OK;
+}
 
 sl_err sl_tables_check_tags(sl_failure *f, const sl_json *tags) {
   if (!tags || tags->type != SL_JSON_ARRAY)
@@ -13,16 +39,34 @@ sl_err sl_tables_check_tags(sl_failure *f, const sl_json *tags) {
   for (size_t i = 0; i < tags->arr.n; i++) {
     const sl_json *k = sl_json_get(tags->arr.items[i], "Key");
     const sl_json *v = sl_json_get(tags->arr.items[i], "Value");
-    sl_str ks = k && k->type == SL_JSON_STRING ? k->str : SL_STR("null");
-    if (!k || k->type != SL_JSON_STRING || k->str.len == 0 || k->str.len > 128)
-      return sl_failf(f, SL_E_VALIDATION, "The Tag Key provided is invalid, Key: %.*s",
-                      SL_STR_FMT(ks));
-    if (v && v->type == SL_JSON_STRING && v->str.len > 256)
+    sl_err err = check_tag_key(f, k);
+    if (err != SL_OK)
+      return err;
+    if (!v || v->type != SL_JSON_STRING || !tag_text_ok(v->str, 0, 256))
       return sl_failf(f, SL_E_VALIDATION, "The Tag Value provided is invalid, Value: %.*s",
-                      SL_STR_FMT(v->str));
+                      SL_STR_FMT(v && v->type == SL_JSON_STRING ? v->str : SL_STR("null")));
     if (sl_str_starts_with(k->str, SL_STR("aws:")))
       return sl_failf(f, SL_E_VALIDATION, "Tag Key cannot be prefixed with aws:, Key: %.*s",
                       SL_STR_FMT(k->str));
+    for (size_t j = 0; j < i; j++)
+      if (sl_str_eq(sl_req_str(tags->arr.items[j], "Key"), k->str))
+        return sl_failf(f, SL_E_VALIDATION,
+                        "Duplicate Tag Keys provided as input: Duplicate Tag Key found %.*s",
+                        SL_STR_FMT(k->str));
+  }
+  return SL_OK;
+}
+
+sl_err sl_tables_check_tag_keys(sl_failure *f, const sl_json *keys) {
+  if (!keys || keys->type != SL_JSON_ARRAY || keys->arr.n == 0)
+    return sl_failf(f, SL_E_VALIDATION, "Atleast one Tag Key needs to be provided as Input.");
+  if (keys->arr.n > SL_TABLE_MAX_TAGS)
+    return sl_failf(f, SL_E_VALIDATION,
+                    "Number of Tags exceed the current limit for the provided ResourceArn");
+  for (size_t i = 0; i < keys->arr.n; i++) {
+    sl_err err = check_tag_key(f, keys->arr.items[i]);
+    if (err != SL_OK)
+      return err;
   }
   return SL_OK;
 }
@@ -63,7 +107,7 @@ sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags) {
       n++;
     }
   }
-  if (n > 50)
+  if (n > SL_TABLE_MAX_TAGS)
     return sl_fail(req, SL_E_VALIDATION,
                    "Number of Tags exceed the current limit for the provided ResourceArn");
   t->tags = out;

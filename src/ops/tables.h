@@ -10,9 +10,17 @@
 #include "jobs/tables.h"
 #include "ops/req.h"
 
+/* Tags a table may carry (facts: "Number of Tags exceed the current limit"). */
+#define SL_TABLE_MAX_TAGS 50
+
 /* The tag rules that come before the model's constraints, with their live
- * texts: key length 1..128, value length 0..256, no "aws:" prefix. */
+ * texts (ack-api-quirks DDB-TABLE-110 and its TagResource sibling): key 1..128
+ * and value 0..256 characters of the allowed set, no "aws:" prefix, no key
+ * twice in one request. */
 sl_err sl_tables_check_tags(sl_failure *f, const sl_json *tags);
+/* UntagResource's TagKeys by the same rules: present, at most 50, each a
+ * valid key. */
+sl_err sl_tables_check_tag_keys(sl_failure *f, const sl_json *keys);
 /* Parses a Tags list into 't' (replacing same keys), with TagResource's
  * rules and messages. */
 sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags);

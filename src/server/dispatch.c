@@ -168,12 +168,15 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
   req.body = body;
   if (sl_api_validate(&req.fail, sl_str_c(services[ops[op].service].prefix), sl_str_c(ops[op].name),
                       body) != SL_OK) {
-    /* TagResource checks its tags with its own texts before the model's
-     * constraints (live texts, tests/conformance/test_tags.py). */
-    if (strcmp(req.op_name, "TagResource") == 0 && req.fail.code == SL_E_VALIDATION) {
+    /* TagResource and UntagResource check their tags with their own texts
+     * before the model's constraints (live texts, tests/conformance/
+     * test_tags.py). */
+    bool tag = strcmp(req.op_name, "TagResource") == 0;
+    if ((tag || strcmp(req.op_name, "UntagResource") == 0) && req.fail.code == SL_E_VALIDATION) {
       sl_failure tag_fail;
       sl_failure_init(&tag_fail, req.arena);
-      if (sl_tables_check_tags(&tag_fail, sl_json_get(body, "Tags")) != SL_OK)
+      if ((tag ? sl_tables_check_tags(&tag_fail, sl_json_get(body, "Tags"))
+               : sl_tables_check_tag_keys(&tag_fail, sl_json_get(body, "TagKeys"))) != SL_OK)
         req.fail = tag_fail;
     }
     goto error;

@@ -99,6 +99,63 @@ def test_tag_key_and_value_length_limits(raw, arn):
 
 
 # A string that is not an ARN is a validation error, not "not found".
+# Keys and values hold Unicode letters, digits, spaces and _ . : / = + - @ only; '#' in a
+# key is refused (ACKQ DDB-TABLE-110, live; the pattern is the tagging API's
+# ^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$). Lengths count characters, not bytes.
+@pytest.mark.parametrize("key,value,message", [
+    ("a#b", "x", "The Tag Key provided is invalid, Key: a#b"),
+    ("->>;-)", "ok", "The Tag Key provided is invalid, Key: ->>;-)"),
+    ("ok", "#!%^&", "The Tag Value provided is invalid, Value: #!%^&"),
+    ("tab\tkey", "x", "The Tag Key provided is invalid, Key: tab\tkey"),
+])
+def test_tag_characters_rejected(raw, arn, key, value, message):
+    r = raw.call("TagResource", {"ResourceArn": arn, "Tags": [{"Key": key, "Value": value}]})
+    assert (r.error_type, r.message) == ("ValidationException", message)
+    assert tags_of(raw, arn) == {}
+
+
+def test_tag_allowed_characters_accepted(raw, arn):
+    tags = {"Env name_1.2:x/y=z+w-v@q": "a b_c.d:e/f=g+h-i@j", "ключ": "значение" * 30,
+            " ": ""}
+    r = raw.call("TagResource", {"ResourceArn": arn, "Tags": tag_list(tags)})
+    assert r.status == 200, r
+    assert wait_tags(raw, arn, tags) == tags
+
+
+# A key given twice in one request is refused and nothing is applied.
+# Source: ACKQ evidence table/tags/validation-upsert-limits (live text, 2026-10).
+def test_duplicate_keys_in_one_request_rejected(raw, arn):
+    r = raw.call("TagResource", {"ResourceArn": arn, "Tags": [
+        {"Key": "ok", "Value": "1"}, {"Key": "dup", "Value": "1"}, {"Key": "dup", "Value": "2"}]})
+    assert (r.error_type, r.message) == (
+        "ValidationException", "Duplicate Tag Keys provided as input: Duplicate Tag Key found dup")
+    assert tags_of(raw, arn) == {}
+
+
+# UntagResource checks its keys the same way, and at most 50 of them.
+# Source: ACKQ evidence table/tags/validation-upsert-limits (live: a 129-character key, 51
+# keys); '#' by the TagResource rule.
+def test_untag_key_rules(raw, arn):
+    r = raw.call("UntagResource", {"ResourceArn": arn, "TagKeys": ["k" * 129]})
+    assert (r.error_type, r.message) == (
+        "ValidationException", "The Tag Key provided is invalid, Key: " + "k" * 129)
+    r = raw.call("UntagResource", {"ResourceArn": arn, "TagKeys": ["a#b"]})
+    assert (r.error_type, r.message) == (
+        "ValidationException", "The Tag Key provided is invalid, Key: a#b")
+    r = raw.call("UntagResource", {"ResourceArn": arn, "TagKeys": [f"k{i}" for i in range(51)]})
+    assert (r.error_type, r.message) == (
+        "ValidationException", "Number of Tags exceed the current limit for the provided ResourceArn")
+
+
+# The tag rules are checked before the table is looked up.
+def test_tag_rules_before_table_lookup(raw):
+    missing = "arn:aws:dynamodb:us-east-1:000000000000:table/missing_" + uuid.uuid4().hex[:8]
+    r = raw.call("TagResource", {"ResourceArn": missing, "Tags": [{"Key": "a#b", "Value": "x"}]})
+    assert r.message == "The Tag Key provided is invalid, Key: a#b"
+    r = raw.call("UntagResource", {"ResourceArn": missing, "TagKeys": ["a#b"]})
+    assert r.message == "The Tag Key provided is invalid, Key: a#b"
+
+
 @pytest.mark.parametrize("op,body", [("TagResource", {"Tags": [{"Key": "a", "Value": "b"}]}),
                                      ("UntagResource", {"TagKeys": ["a"]}),
                                      ("ListTagsOfResource", {})])
