@@ -123,7 +123,7 @@ static void write_index(sl_jw *w, const sl_index *x, const sl_index *before, int
     sl_jw_key_c(w, "IndexStatus");
     sl_jw_str_c(w, sl_status_name(status >= 0 ? (sl_status)status : (sl_status)x->status));
     /* An index created on a live table says whether its backfill runs yet;
-     * one created with the table never has the member (facts §7). */
+     * one created with the table never has the member (facts §10). */
     if (x->backfilling || (x->online && x->status == SL_STATUS_CREATING)) {
       sl_jw_key_c(w, "Backfilling");
       sl_jw_bool(w, x->backfilling);
