@@ -14,15 +14,19 @@
  *     not mixed; each key's values (the item codec), no key twice ("Provided
  *     list of item keys contains duplicates", before the table is even looked
  *     up), and the running count: the 101st key is "Too many items requested
- *     for the BatchGetItem call"; AttributesToGet without duplicates;
+ *     for the BatchGetItem call"; AttributesToGet without duplicates; the
+ *     projection and its names parsed (ops/reads.h) — the service's order,
+ *     which validates a request whole before it looks a table up (DynamoDB
+ *     Local looks the table up first: tests/conformance/
+ *     test_validation_order.py);
  *  2. every table exists (ResourceNotFoundException). DynamoDB Local looks
  *     each table up and checks its keys table by table, in the order of its
  *     hash map, so which error wins between a bad key in one table and an
  *     unknown other table depends on the names; sluice looks every table up
  *     first, in request order;
- *  3. per table: its projection (ops/reads.h), then each key against the key
- *     schema, and no item asked twice across a table named once by name and
- *     once by ARN.
+ *  3. per table: its projection against the key schema (no path into a key
+ *     attribute), then each key against the key schema, and no item asked twice across a table
+ * named once by name and once by ARN.
  *
  * Then the core (ops/batch_get_item.h: per-key admission in request order,
  * the 16 MB limit) and the reply: Responses lists each table's items
@@ -89,12 +93,11 @@ static sl_err parse_table(sl_req *req, const sl_json *spec, uint32_t table, sl_b
 
 /* Step 3 for one table: its projection members (a KeysAndAttributes entry
  * has GetItem's member names). */
+/* Step 1 for one table's projection: parsed before any table is looked up,
+ * as the service validates a request whole first. */
 static sl_err parse_projection(sl_req *req, sl_bg_table *gt) {
-  sl_err err = sl_reads_parse_of(req, gt->spec, false, SL_READS_GET, &gt->ex);
-  if (err == SL_OK)
-    err = sl_reads_bind(req, gt->t, NULL, &gt->ex);
   gt->consistent = sl_req_bool(gt->spec, "ConsistentRead", false);
-  return err;
+  return sl_reads_parse_of(req, gt->spec, false, SL_READS_GET, &gt->ex);
 }
 
 /* Step 3 for one key: the schema, and no earlier key on the same item. */
@@ -175,14 +178,15 @@ sl_err sl_action_batch_get_item(sl_req *req) {
   uint32_t n_tables = 0, n = 0;
   sl_err err;
 
-  /* 1. Values, table by table. */
+  /* 1. Values and projections, table by table. */
   for (size_t i = 0; i < n_members; i++) {
     const sl_json_member *m = &items->obj.members[i];
     if (sl_batch_member_shadowed(items, i) || !m->value || m->value->type != SL_JSON_OBJECT)
       continue;
     tables[n_tables].given = m->key;
     tables[n_tables].spec = m->value;
-    if ((err = parse_table(req, m->value, n_tables, keys, &n)) != SL_OK)
+    if ((err = parse_table(req, m->value, n_tables, keys, &n)) != SL_OK ||
+        (err = parse_projection(req, &tables[n_tables])) != SL_OK)
       return err;
     n_tables++;
   }
@@ -190,9 +194,9 @@ sl_err sl_action_batch_get_item(sl_req *req) {
   for (uint32_t ti = 0; ti < n_tables; ti++)
     if ((err = sl_batch_table(req, tables[ti].given, &tables[ti].t)) != SL_OK)
       return err;
-  /* 3. Projections, keys against their tables, duplicates across tables. */
+  /* 3. Projections and keys against their tables, duplicates across tables. */
   for (uint32_t ti = 0, i = 0; ti < n_tables; ti++) {
-    if ((err = parse_projection(req, &tables[ti])) != SL_OK)
+    if ((err = sl_reads_bind(req, tables[ti].t, NULL, &tables[ti].ex)) != SL_OK)
       return err;
     for (; i < n && keys[i].table == ti; i++)
       if ((err = check_key(req, tables[ti].t, keys, i)) != SL_OK)

@@ -19,7 +19,10 @@ MISSING = "no_such_table_" + new_key()[2:10]
 
 
 def error_type(raw, op, body):
-    r = raw.call(op, dict(TableName=MISSING, **body))
+    if op == "BatchGetItem":
+        r = raw.call(op, {"RequestItems": {MISSING: body}})
+    else:
+        r = raw.call(op, dict(TableName=MISSING, **body))
     assert r.status == 400, r
     return r.error_type
 
@@ -42,6 +45,8 @@ CASES = [
     ("Query", {"KeyConditionExpression": "pk = :p", "Select": "ALL_PROJECTED_ATTRIBUTES",
                "ExpressionAttributeValues": {":p": S("x")}}),
     ("GetItem", {"Key": {"pk": S("k")}, "ProjectionExpression": "a,"}),
+    ("BatchGetItem", {"Keys": [{"pk": S("k")}], "ProjectionExpression": "a,,b"}),
+    ("BatchGetItem", {"Keys": [{"pk": S("k")}], "ProjectionExpression": "#nope"}),
     ("PutItem", {"Item": {"pk": S("k")}, "ConditionExpression": "attribute_exists("}),
     ("DeleteItem", {"Key": {"pk": S("k")}, "ConditionExpression": "a = :v"}),
     ("UpdateItem", {"Key": {"pk": S("k")}, "UpdateExpression": "SET"}),
@@ -57,6 +62,7 @@ def test_malformed_request_to_missing_table_is_validation(raw, op, body):
 @pytest.mark.parametrize("op,body", [
     ("Scan", {"FilterExpression": "a = :v", "ExpressionAttributeValues": {":v": N(1)}}),
     ("Query", {"KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": S("x")}}),
+    ("BatchGetItem", {"Keys": [{"pk": S("k")}], "ProjectionExpression": "a, b"}),
 ])
 def test_well_formed_request_to_missing_table(raw, op, body):
     assert error_type(raw, op, body) == "ResourceNotFoundException"
