@@ -90,18 +90,34 @@ def rss_mb(pid):
     return total / 1024.0, shmem / 1024.0
 
 
-def wrk(port, script, conns, seconds):
+def cpu_seconds(pid):
+    """User + system CPU time of a process (all its threads), in seconds."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
+def wrk(port, script, conns, seconds, pid=None):
+    """(requests/s, errors, wrk's p99, server CPU µs per request or None). The CPU cost per
+    request is the steadier number on a shared VM, where throughput varies run to run."""
     threads = 1 if conns == 1 else 2
     args = ["wrk", f"-t{threads}", f"-c{conns}", f"-d{seconds}s", "--latency"]
     if script:
         args += ["-s", os.path.join(BENCH, script)]
     args.append(f"http://127.0.0.1:{port}/")
+    cpu0 = cpu_seconds(pid) if pid else 0.0
     out = subprocess.run(args, capture_output=True, text=True).stdout
+    cpu = cpu_seconds(pid) - cpu0 if pid else 0.0
     m = re.search(r"Requests/sec:\s+([\d.]+)", out)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     p99 = re.search(r"99%\s+([\d.]+\w+)", out)
+    n = re.search(r"(\d+) requests in", out)
+    cpu_us = cpu * 1e6 / int(n.group(1)) if pid and n and int(n.group(1)) else None
     return (float(m.group(1)) if m else 0.0, int(errors.group(1)) if errors else 0,
-            p99.group(1) if p99 else "?")
+            p99.group(1) if p99 else "?", cpu_us)
 
 
 def setup_tables(port):
@@ -197,7 +213,8 @@ def main():
             for key, label, script in workloads:
                 for conns in (1, 32):
                     wrk(port, script, conns, 1)  # warm-up
-                    results[(name, key, conns)] = wrk(port, script, conns, a.seconds)
+                    results[(name, key, conns)] = wrk(port, script, conns, a.seconds,
+                                                      proc.p.pid)
             results[(name, "rss")] = rss_mb(proc.p.pid)
             results[(name, "startup")] = startup
         finally:
@@ -214,14 +231,18 @@ def main():
 
     print(f"\nsluice benchmarks ({a.seconds} s per run, wrk, loopback, {os.cpu_count()} cores)\n")
     print(f"{'workload':<22}{'conns':>6}{'sluice req/s':>14}{'DDB Local req/s':>17}{'ratio':>8}"
-          f"{'sluice p99':>12}{'errors':>8}")
+          f"{'sluice p99':>12}{'errors':>8}{'sluice cpu us':>15}{'DDB Local cpu us':>18}")
     for key, label, _ in workloads:
         for conns in (1, 32):
-            s = results.get(("sluice", key, conns), (0, 0, "?"))
-            d = results.get(("DynamoDB Local", key, conns), (0, 0, "?"))
+            s = results.get(("sluice", key, conns), (0, 0, "?", None))
+            d = results.get(("DynamoDB Local", key, conns), (0, 0, "?", None))
             ratio = f"{s[0] / d[0]:.1f}x" if d[0] else "-"
+            cpu_s = f"{s[3]:.1f}" if s[3] else "-"
+            cpu_d = f"{d[3]:.1f}" if d[3] else "-"
             print(f"{label:<22}{conns:>6}{s[0]:>14,.0f}{d[0]:>17,.0f}{ratio:>8}{s[2]:>12}"
-                  f"{s[1] + d[1]:>8}")
+                  f"{s[1] + d[1]:>8}{cpu_s:>15}{cpu_d:>18}")
+    print("(cpu us: the server's CPU time per request, user + system, all threads; steadier "
+          "than req/s on a shared machine)")
     if ceiling:
         best = max(results.get(("sluice", k, 32), (0,))[0] for k, _, _ in workloads
                    if k in ("put", "get"))
