@@ -137,7 +137,7 @@ test: unit conformance browser
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_OBJS := $(SRCS:%.c=build-fuzz/obj/%.o)
-FUZZ_CFLAGS = -std=c17 -D_GNU_SOURCE -g -O1 -Isrc -fsanitize=fuzzer-no-link,address,undefined -MMD -MP
+FUZZ_CFLAGS = -std=c17 -D_GNU_SOURCE -g -O1 -Isrc -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -MMD -MP
 FUZZ_SECONDS ?= 0
 
 build-fuzz/obj/%.o: %.c | $(DEPS_TEST_STAMP)

@@ -90,6 +90,8 @@ static bool unreserved(unsigned char c) {
  * '/' is kept when 'keep_slash'. */
 static void uri_encode(sl_buf *b, sl_str s, bool keep_slash) {
   static const char digits[] = "0123456789ABCDEF";
+  if (s.len == 0)
+    return; /* b->p may still be NULL: no pointer arithmetic on it */
   sl_buf_reserve(b, s.len * 3);
   char *w = b->p + b->len;
   for (size_t i = 0; i < s.len; i++) {
@@ -116,6 +118,8 @@ static int hexval(unsigned char c) {
 /* Appends 's' with its %XX escapes decoded (a '%' not followed by two hex
  * digits stays as it is). */
 static void uri_decode(sl_buf *b, sl_str s) {
+  if (s.len == 0)
+    return; /* b->p may still be NULL: no pointer arithmetic on it */
   sl_buf_reserve(b, s.len);
   char *w = b->p + b->len;
   for (size_t i = 0; i < s.len; i++) {

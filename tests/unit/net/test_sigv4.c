@@ -271,6 +271,11 @@ static void test_failures_in_order(void) {
              "'X-Amz-SignedHeaders'. Re-examine the query-string parameters.");
   parse("POST /?X-Amz-Algorithm=AWS4-HMAC-SHA256 HTTP/1.1\r\nHost: h\r\n" AUTH_OK "\r\n", "");
   CHECK_INT(check(&(sl_failure){0}, NOW), SL_E_INVALID_SIGNATURE);
+  /* Empty query names and values go through the canonical query as empty
+   * components (the fuzzer's case: no arithmetic on an unallocated buffer). */
+  parse("POST /?a=&=b&&c HTTP/1.1\r\nHost: h\r\nX-Amz-Date: 20150830T123600Z\r\n" AUTH_OK "\r\n",
+        "");
+  CHECK_INT(check(&(sl_failure){0}, NOW), SL_E_INVALID_SIGNATURE);
 }
 
 /* --auth any: only the format; any key, date and signature pass. */
