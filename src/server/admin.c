@@ -14,17 +14,6 @@ static void reply(sl_http_response *resp, int status) {
   resp->content_type = SL_STR("application/json");
 }
 
-static void error(sl_http_response *resp, int status, const char *msg) {
-  resp->body.len = 0;
-  sl_jw w;
-  sl_jw_init(&w, &resp->body);
-  sl_jw_obj_begin(&w);
-  sl_jw_key_c(&w, "error");
-  sl_jw_str_c(&w, msg);
-  sl_jw_obj_end(&w);
-  reply(resp, status);
-}
-
 static void write_clock(sl_app *app, sl_http_response *resp) {
   char iso[32];
   int64_t now = sl_clock_now_ms(&app->clock);
@@ -47,12 +36,13 @@ static void post_clock(sl_app *app, sl_http_request *req, sl_http_response *resp
   sl_json *body;
   sl_json_error jerr;
   if (app->clock.mode != SL_CLOCK_MANUAL) {
-    error(resp, 400, "the clock is not manual: start sluice with --clock manual");
+    sl_admin_error(resp, 400, "the clock is not manual: start sluice with --clock manual");
     return;
   }
   if (sl_json_parse(&app->arena, req->body.p, req->body.len, &body, &jerr) != 0 ||
       body->type != SL_JSON_OBJECT) {
-    error(resp, 400, "expected a JSON object: {\"advance_ms\":N} or {\"set\":\"ISO8601\"}");
+    sl_admin_error(resp, 400,
+                   "expected a JSON object: {\"advance_ms\":N} or {\"set\":\"ISO8601\"}");
     return;
   }
   const sl_json *adv = sl_json_get(body, "advance_ms");
@@ -65,23 +55,23 @@ static void post_clock(sl_app *app, sl_http_request *req, sl_http_response *resp
     char *end;
     long long ms = strtoll(tmp, &end, 10);
     if (*end || ms < 0) {
-      error(resp, 400, "advance_ms must be a non-negative integer");
+      sl_admin_error(resp, 400, "advance_ms must be a non-negative integer");
       return;
     }
     sl_clock_advance(&app->clock, ms);
   } else if (set && set->type == SL_JSON_STRING) {
     int64_t ms;
     if (!sl_time_parse_iso(set->str, &ms)) {
-      error(resp, 400, "set must be an ISO 8601 time, e.g. 2026-11-30T12:00:00Z");
+      sl_admin_error(resp, 400, "set must be an ISO 8601 time, e.g. 2026-11-30T12:00:00Z");
       return;
     }
     if (ms * 1000 < app->clock.manual_us) {
-      error(resp, 400, "the clock cannot go backwards");
+      sl_admin_error(resp, 400, "the clock cannot go backwards");
       return;
     }
     sl_clock_set(&app->clock, ms);
   } else {
-    error(resp, 400, "expected {\"advance_ms\":N} or {\"set\":\"ISO8601\"}");
+    sl_admin_error(resp, 400, "expected {\"advance_ms\":N} or {\"set\":\"ISO8601\"}");
     return;
   }
   write_clock(app, resp);
@@ -101,7 +91,7 @@ static void reset(sl_app *app, sl_http_request *req, sl_http_response *resp) {
     if (sl_json_parse(&app->arena, req->body.p, req->body.len, &body, &jerr) != 0 ||
         body->type != SL_JSON_OBJECT ||
         ((p = sl_json_get(body, "prefix")) && p->type != SL_JSON_STRING)) {
-      error(resp, 400, "expected {} or {\"prefix\":\"...\"}");
+      sl_admin_error(resp, 400, "expected {} or {\"prefix\":\"...\"}");
       return;
     }
     if (p)
@@ -114,7 +104,7 @@ static void reset(sl_app *app, sl_http_request *req, sl_http_response *resp) {
       continue;
     }
     if (sl_tables_drop(&app->env, t, &f) != SL_OK) {
-      error(resp, 500, "reset failed: storage error");
+      sl_admin_error(resp, 500, "reset failed: storage error");
       return;
     }
     sl_tables_detach_capacity(&app->env, t);
@@ -132,7 +122,7 @@ static void reset(sl_app *app, sl_http_request *req, sl_http_response *resp) {
 static void table_capacity(sl_app *app, sl_str name, sl_http_response *resp) {
   sl_table *t = sl_catalog_get(app->env.catalog, name);
   if (!t) {
-    error(resp, 404, "no such table");
+    sl_admin_error(resp, 404, "no such table");
     return;
   }
   resp->body.len = 0;
@@ -245,5 +235,5 @@ void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) 
   else if (sl_str_eq_c(req->path, "/_sluice/reset") && post)
     reset(app, req, resp);
   else
-    error(resp, 404, "no such endpoint");
+    sl_admin_error(resp, 404, "no such endpoint");
 }

@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-static void error(sl_http_response *resp, int status, const char *msg) {
+void sl_admin_error(sl_http_response *resp, int status, const char *msg) {
   resp->body.len = 0;
   sl_jw w;
   sl_jw_init(&w, &resp->body);
@@ -115,25 +115,26 @@ static void datapoints(sl_app *app, sl_http_request *req, sl_http_response *resp
   sl_str end_s = query_get(a, req->query, "end", &has_end);
   int metric = sl_metrics_find(metric_name);
   if (metric < 0) {
-    error(resp, 400, "metric must be a CloudWatch metric name, e.g. ConsumedReadCapacityUnits");
+    sl_admin_error(resp, 400,
+                   "metric must be a CloudWatch metric name, e.g. ConsumedReadCapacityUnits");
     return;
   }
   if (table.len == 0 && metric != SL_M_USER_ERRORS) {
-    error(resp, 400, "table is required");
+    sl_admin_error(resp, 400, "table is required");
     return;
   }
   int64_t period = 60, start, end = sl_clock_now_ms(&app->clock);
   if (has_period && !parse_int(period_s, &period)) {
-    error(resp, 400, "period must be a number of seconds");
+    sl_admin_error(resp, 400, "period must be a number of seconds");
     return;
   }
   if (has_end && !parse_time(end_s, &end)) {
-    error(resp, 400, "end must be an ISO 8601 time or epoch milliseconds");
+    sl_admin_error(resp, 400, "end must be an ISO 8601 time or epoch milliseconds");
     return;
   }
   start = end - (period >= 60 ? 3600 * 1000 : 300 * 1000);
   if (has_start && !parse_time(start_s, &start)) {
-    error(resp, 400, "start must be an ISO 8601 time or epoch milliseconds");
+    sl_admin_error(resp, 400, "start must be an ISO 8601 time or epoch milliseconds");
     return;
   }
   if (metric == SL_M_PROVISIONED_READ || metric == SL_M_PROVISIONED_WRITE)
@@ -144,7 +145,7 @@ static void datapoints(sl_app *app, sl_http_request *req, sl_http_response *resp
   const char *err = NULL;
   if (!sl_metrics_write_datapoints(app->env.metrics, &w, table, index, operation, (sl_metric)metric,
                                    period, start, end, &err)) {
-    error(resp, 400, err);
+    sl_admin_error(resp, 400, err);
     return;
   }
   resp->status = 200;
@@ -157,7 +158,7 @@ static void events(sl_app *app, sl_http_request *req, sl_http_response *resp) {
   sl_str limit_s = query_get(&app->arena, req->query, "limit", &has_limit);
   int64_t limit = 100;
   if (has_limit && (!parse_int(limit_s, &limit) || limit < 1 || limit > SL_METRICS_EVENTS)) {
-    error(resp, 400, "limit must be 1..1000");
+    sl_admin_error(resp, 400, "limit must be 1..1000");
     return;
   }
   resp->body.len = 0;
@@ -175,14 +176,14 @@ static void events(sl_app *app, sl_http_request *req, sl_http_response *resp) {
 
 static void insights(sl_app *app, sl_str name, sl_http_request *req, sl_http_response *resp) {
   if (!sl_catalog_get(app->env.catalog, name)) {
-    error(resp, 404, "no such table");
+    sl_admin_error(resp, 404, "no such table");
     return;
   }
   bool has_minutes;
   sl_str minutes_s = query_get(&app->arena, req->query, "minutes", &has_minutes);
   int64_t minutes = 5;
   if (has_minutes && (!parse_int(minutes_s, &minutes) || minutes < 1 || minutes > SL_CI_MINUTES)) {
-    error(resp, 400, "minutes must be 1..60");
+    sl_admin_error(resp, 400, "minutes must be 1..60");
     return;
   }
   resp->body.len = 0;
@@ -214,25 +215,25 @@ static sl_str json_str(const sl_json *obj, const char *key) {
 static void set_insights(sl_app *app, sl_str name, sl_http_request *req, sl_http_response *resp) {
   sl_table *t = sl_catalog_get(app->env.catalog, name);
   if (!t) {
-    error(resp, 404, "no such table");
+    sl_admin_error(resp, 404, "no such table");
     return;
   }
   sl_json *body = NULL;
   sl_json_error jerr;
   if (sl_json_parse(&app->arena, req->body.p, req->body.len, &body, &jerr) != 0 ||
       body->type != SL_JSON_OBJECT) {
-    error(resp, 400, "the body must be a JSON object");
+    sl_admin_error(resp, 400, "the body must be a JSON object");
     return;
   }
   sl_str action = json_str(body, "action"), index = json_str(body, "index");
   if (!sl_str_eq_c(action, "ENABLE") && !sl_str_eq_c(action, "DISABLE")) {
-    error(resp, 400, "action must be ENABLE or DISABLE");
+    sl_admin_error(resp, 400, "action must be ENABLE or DISABLE");
     return;
   }
   if (index.len) {
     const sl_index *x = sl_table_index(t, index);
     if (!x || !x->global) {
-      error(resp, 404, "no such global secondary index");
+      sl_admin_error(resp, 404, "no such global secondary index");
       return;
     }
   }
@@ -269,11 +270,11 @@ bool sl_metrics_http_handle(sl_app *app, sl_http_request *req, sl_http_response 
     return true;
   }
   if (!sl_str_eq_c(req->method, "GET")) {
-    error(resp, 405, "method not allowed: use GET");
+    sl_admin_error(resp, 405, "method not allowed: use GET");
     return true;
   }
   if (!app->env.metrics)
-    error(resp, 404, "metrics are off");
+    sl_admin_error(resp, 404, "metrics are off");
   else if (insights_path)
     insights(app, sl_str_make(path.p + tables.len, path.len - tables.len - suffix.len), req, resp);
   else if (sl_str_eq_c(path, "/metrics"))

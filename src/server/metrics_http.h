@@ -27,6 +27,10 @@
 #include "server/app.h"
 #include "net/server.h"
 
+/* The admin API's error reply: {"error": msg} with 'status' (this file's
+ * endpoints and server/admin.c). */
+void sl_admin_error(sl_http_response *resp, int status, const char *msg);
+
 /* Answers the request if its path is one of the above (true), else leaves
  * it alone (false). */
 bool sl_metrics_http_handle(sl_app *app, sl_http_request *req, sl_http_response *resp);
