@@ -251,7 +251,12 @@ static sl_err build(sl_req *req, sl_table *t) {
     return err;
 
   /* Everything else the service accepts at creation. */
-  if ((err = sl_tables_parse_tags(req, t, sl_json_get(body, "Tags"))) != SL_OK)
+  /* An empty Tags list is accepted at creation, unlike TagResource's
+   * (ack-api-quirks DDB-TABLE-110). */
+  const sl_json *tags = sl_json_get(body, "Tags");
+  if (tags && tags->type == SL_JSON_ARRAY && tags->arr.n > 0 &&
+      ((err = sl_tables_check_tags(&req->fail, tags)) != SL_OK ||
+       (err = sl_tables_parse_tags(req, t, tags)) != SL_OK))
     return err;
   t->deletion_protection = sl_req_bool(body, "DeletionProtectionEnabled", false);
   t->table_class = sl_str_eq_c(sl_req_str(body, "TableClass"), "STANDARD_INFREQUENT_ACCESS");

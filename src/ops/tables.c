@@ -83,9 +83,6 @@ sl_err sl_tables_refuse_kms(sl_req *req, const sl_json *body) {
 sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags) {
   if (!tags || tags->type != SL_JSON_ARRAY)
     return SL_OK;
-  sl_err err = sl_tables_check_tags(&req->fail, tags);
-  if (err != SL_OK)
-    return err;
   size_t total = t->n_tags + tags->arr.n;
   sl_tag *out = SL_NEW_ARRAY(&t->mem, sl_tag, total + 1);
   if (t->n_tags)

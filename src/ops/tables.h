@@ -21,8 +21,8 @@ sl_err sl_tables_check_tags(sl_failure *f, const sl_json *tags);
 /* UntagResource's TagKeys by the same rules: present, at most 50, each a
  * valid key. */
 sl_err sl_tables_check_tag_keys(sl_failure *f, const sl_json *keys);
-/* Parses a Tags list into 't' (replacing same keys), with TagResource's
- * rules and messages. */
+/* Merges a Tags list that passed sl_tables_check_tags into 't' (replacing
+ * same keys); more than 50 in all is the service's error. */
 sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags);
 
 /* SSESpecification asking for a KMS key (Enabled true) is refused with a

@@ -365,3 +365,12 @@ def test_invalid_tag_on_create_creates_nothing(raw, created):
     assert r.error_type == "ValidationException"
     assert r.message == "Tag Key cannot be prefixed with aws:, Key: aws:foo"
     assert raw.call("DescribeTable", {"TableName": b["TableName"]}).error_type == "ResourceNotFoundException"
+
+
+# An empty Tags list is accepted at creation (TagResource refuses one).
+# Source: ACKQ DDB-TABLE-110 (live: CreateTable Tags=[] -> 200).
+def test_empty_tags_on_create_accepted(raw, created):
+    b = body(Tags=[])
+    created.append(b["TableName"])
+    r = raw.call("CreateTable", b)
+    assert r.status == 200, r
