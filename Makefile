@@ -57,7 +57,12 @@ LAYERS_jobs := jobs cap metrics store base
 LAYERS_ops := ops jobs cap expr metrics store base
 LAYERS_actions := actions $(LAYERS_ops)
 LAYERS_server := server actions $(LAYERS_ops) net
-layer_objs = $(filter $(foreach l,$(LAYERS_$(1)),$(BUILD)/obj/src/$(l)/%),$(OBJS))
+# The tools (tools/tools.h) link the capacity engine, base/ and only the pure
+# files of store/ (items, keys, schema, index entries): no LMDB, no ops/, no HTTP.
+LAYERS_tools := tools cap base
+STORE_PURE := item item_codec item_json key project schema
+layer_objs = $(filter $(foreach l,$(LAYERS_$(1)),$(BUILD)/obj/src/$(l)/%),$(OBJS)) \
+  $(if $(filter tools,$(1)),$(STORE_PURE:%=$(BUILD)/obj/src/store/%.o))
 UNIT_SRCS := $(sort $(wildcard tests/unit/*/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 GENERATED := src/server/assets.gen.c

@@ -1,5 +1,6 @@
 /*
- * sluice — the command line: a table of subcommands (serve, version, help).
+ * sluice — the command line: a table of subcommands (serve, size, simulate,
+ * version, help).
  *
  * `sluice serve` parses its flags into an sl_app_config, opens the app
  * (storage, catalog, clock, capacity engine) and runs the HTTP server until
@@ -12,6 +13,7 @@
 #include "cap/cap.h"
 #include "net/server.h"
 #include "net/sigv4.h"
+#include "tools/tools.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,14 +223,17 @@ static int cmd_version(int argc, char **argv) {
 
 static int cmd_help(int argc, char **argv);
 
-/* The subcommands. The tools of DESIGN.md (bench, size, explain, simulate,
- * streams tail) join this table with their issues, in src/tools/. */
+/* The subcommands. The tools of DESIGN.md live in src/tools/ (tools/tools.h);
+ * bench, explain and streams tail join this table with their issues. */
 static const struct {
   const char *name;
   int (*run)(int argc, char **argv);
   const char *summary;
 } commands[] = {
     {"serve", cmd_serve, "run the DynamoDB-compatible server (sluice serve --help)"},
+    {"size", sl_tool_size, "item size and the read/write units it costs (sluice size --help)"},
+    {"simulate", sl_tool_simulate,
+     "play a workload against a table design offline (sluice simulate --help)"},
     {"version", cmd_version, "print the version"},
     {"help", cmd_help, "list the commands"},
 };
