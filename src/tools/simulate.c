@@ -1,2 +1,1859 @@
+/*
+ * `sluice simulate`: a scenario played against the capacity engine on a
+ * manual clock; see simulate.h. docs/simulate.md documents the scenario
+ * and the report; tests/conformance/test_simulate_tool.py checks the
+ * examples against capacity-model.md's calibration targets and against the
+ * server over HTTP.
+ */
+#include "tools/simulate.h"
 #include "tools/tools.h"
-int sl_tool_simulate(int argc, char **argv) { (void)argc; (void)argv; return 2; }
+#include "cap/cap.h"
+#include "cap/cost.h"
+#include "store/key.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SEC 1000000LL
+#define LAT_BUCKETS 1201 /* 0..119,999 ms in 100 ms buckets (and the first 100 ms by ms) */
+#define MAX_ITEMS 100
+#define MAX_CHARGES (MAX_ITEMS * (1 + SL_SIM_MAX_GSIS))
+#define TOP_KEYS 10
+#define MAX_TRACKED_KEYS 1000000
+
+/* ---- random numbers: splitmix64 (seeding) and xorshift64* ---- */
+
+static uint64_t splitmix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+typedef struct {
+  uint64_t s;
+} rng;
+
+static void rng_seed(rng *r, uint64_t seed) { r->s = splitmix(seed) | 1; }
+static uint64_t rng_next(rng *r) {
+  r->s ^= r->s >> 12;
+  r->s ^= r->s << 25;
+  r->s ^= r->s >> 27;
+  return r->s * 0x2545F4914F6CDD1Dull;
+}
+/* [0, 1) */
+static double rng_unit(rng *r) { return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
+static uint64_t rng_below(rng *r, uint64_t n) { return n <= 1 ? 0 : rng_next(r) % n; }
+
+/* ---- keys ---- */
+
+/* Zipf ranks 1..n with P(k) ~ k^-s: rejection-inversion sampling
+ * (Hörmann and Derflinger), constant time for any n. */
+static double zipf_h1(double x) {
+  return fabs(x) > 1e-8 ? log1p(x) / x : 1 - x * (0.5 - x * (1.0 / 3 - 0.25 * x));
+}
+static double zipf_h2(double x) {
+  return fabs(x) > 1e-8 ? expm1(x) / x : 1 + x * 0.5 * (1 + x / 3 * (1 + 0.25 * x));
+}
+static double zipf_H(double s, double x) {
+  double l = log(x);
+  return zipf_h2((1 - s) * l) * l;
+}
+static double zipf_Hinv(double s, double x) {
+  double t = x * (1 - s);
+  if (t < -1)
+    t = -1;
+  return exp(zipf_h1(t) * x);
+}
+static double zipf_h(double s, double x) { return exp(-s * log(x)); }
+
+static uint64_t zipf_draw(const sl_sim_keys *k, rng *r) {
+  double s = k->exponent, n = (double)k->count;
+  double hx1 = zipf_H(s, 1.5) - 1, hn = zipf_H(s, n + 0.5);
+  double sc = 2 - zipf_Hinv(s, zipf_H(s, 2.5) - zipf_h(s, 2));
+  for (;;) {
+    double u = hn + rng_unit(r) * (hx1 - hn);
+    double x = zipf_Hinv(s, u);
+    double kk = floor(x + 0.5);
+    if (kk < 1)
+      kk = 1;
+    else if (kk > n)
+      kk = n;
+    if (kk - x <= sc || u >= zipf_H(s, kk + 0.5) - zipf_h(s, kk))
+      return (uint64_t)kk - 1;
+  }
+}
+
+/* The key index a request uses ('seq': the workload's running item number,
+ * for the sequential distribution). Hot keys are indexes 0..hot_keys-1. */
+static uint64_t key_draw(const sl_sim_keys *k, rng *r, uint64_t seq) {
+  switch (k->kind) {
+  case SL_KEYS_ZIPF:
+    return zipf_draw(k, r);
+  case SL_KEYS_HOT:
+    if (rng_unit(r) < k->hot_share)
+      return rng_below(r, k->hot_keys);
+    return k->hot_keys + rng_below(r, k->count);
+  case SL_KEYS_SEQUENTIAL:
+    return seq;
+  case SL_KEYS_NAMED: {
+    double u = rng_unit(r);
+    uint32_t lo = 0, hi = k->n_names - 1;
+    while (lo < hi) {
+      uint32_t mid = (lo + hi) / 2;
+      if (k->weights[mid] > u)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    return lo;
+  }
+  case SL_KEYS_UNIFORM:
+  default:
+    return rng_below(r, k->count);
+  }
+}
+
+static uint64_t keys_space(const sl_sim_keys *k) {
+  return k->kind == SL_KEYS_HOT ? k->count + k->hot_keys : k->count;
+}
+
+/* The key's text (an S value): prefix + number, "hot" + number for hot
+ * keys, or the name. */
+static sl_str key_text(const sl_sim_keys *k, uint64_t idx, char *buf) {
+  if (k->kind == SL_KEYS_NAMED)
+    return k->names[idx];
+  sl_str prefix = k->prefix;
+  if (k->kind == SL_KEYS_HOT) {
+    if (idx < k->hot_keys)
+      prefix = SL_STR("hot");
+    else
+      idx -= k->hot_keys;
+  }
+  size_t n = prefix.len > 64 ? 64 : prefix.len;
+  memcpy(buf, prefix.p, n);
+  char digits[24];
+  int d = 0;
+  do {
+    digits[d++] = (char)('0' + idx % 10);
+    idx /= 10;
+  } while (idx);
+  while (d)
+    buf[n++] = digits[--d];
+  return sl_str_make(buf, n);
+}
+
+static uint64_t key_hash(const sl_sim_keys *k, uint64_t idx) {
+  char buf[96];
+  sl_av v = {.type = SL_AV_S};
+  v.s = key_text(k, idx, buf);
+  return sl_key_hash(&v);
+}
+
+/* ---- state ---- */
+
+typedef enum { OUT_OK, OUT_THROTTLING, OUT_PTEE, OUT_RLE, OUT_TXN_CANCELED } outcome;
+static const char *const outcome_names[] = {"OK", "ThrottlingException",
+                                            "ProvisionedThroughputExceededException",
+                                            "RequestLimitExceeded", "TransactionCanceledException"};
+
+/* Per resource and direction, per step. */
+typedef struct {
+  int64_t *offered_mu, *accepted_mu;
+  uint32_t *accepted, *throttled[4]; /* events; throttles by sl_cap_limit */
+  int64_t total_offered_mu, total_accepted_mu;
+  uint64_t total_accepted, total_throttled[4];
+  int64_t first_throttle_us; /* -1: none */
+  int64_t *provisioned;      /* units, per step */
+} dir_series;
+
+typedef struct {
+  sl_cap_res *res;
+  sl_throughput tp;
+  bool is_index;
+  uint32_t table;
+  int32_t gsi;
+  sl_str name, arn, label; /* label: "table T" or "GSI I of T" */
+  dir_series d[2];
+  uint16_t *partitions; /* per step */
+  uint32_t splits;
+  double provisioned_unit_hours[2];
+} res_state;
+
+typedef struct {
+  const sl_sim_workload *w;
+  uint32_t phase;
+  int64_t phase_start;
+  uint64_t in_phase; /* arrivals so far in this phase */
+  int64_t next_t;    /* INT64_MAX: done */
+  uint64_t seq;      /* requests issued */
+  uint64_t item_seq; /* items issued (sequential keys) */
+  uint64_t scan_page;
+  rng jitter;
+  int64_t quota; /* retry quota tokens (standard modes) */
+  /* adaptive mode: botocore's ClientRateLimiter, RateClocker, TokenBucket, CubicCalculator */
+  bool ad_enabled;
+  double ad_fill, ad_cap, ad_tokens, ad_last;
+  double ad_measured, ad_bucket;
+  uint64_t ad_count;
+  double cubic_wmax, cubic_k, cubic_last_fail;
+  /* statistics */
+  uint64_t requests, attempts, succeeded, failed, throttled_attempts, resends, in_flight_end;
+  uint64_t outcomes[5];
+  uint32_t *key_req, *key_thr; /* per key index, when the key space is small */
+  uint64_t n_keys;
+  uint64_t lat_hist[LAT_BUCKETS];
+  double lat_sum_ms;
+  int64_t lat_max_us;
+  uint32_t *s_requests, *s_attempts, *s_throttled, *s_succeeded, *s_failed;
+  double *s_rate_limit; /* adaptive: the client's send rate limit at each step (0: off) */
+} wl_state;
+
+typedef struct {
+  int64_t t;
+  uint64_t order;
+  uint32_t wl;
+  uint32_t attempt; /* attempts made so far */
+  uint32_t resends;
+  bool token_held; /* adaptive: the token for this send was taken when it was queued */
+  int64_t first_t;
+  uint64_t req_seed;
+  uint64_t item_base;  /* the request's first item number (sequential keys) */
+  uint64_t pending[2]; /* items still to do (batches), bit i = item i */
+  uint32_t quota_held; /* retry quota taken for this request */
+} ev;
+
+struct sl_sim {
+  const sl_scenario *s;
+  sl_cap_params params;
+  sl_clock clock;
+  sl_cap *cap;
+  int64_t t0, end;
+  size_t n_steps;
+  uint32_t n_res;
+  res_state *res;
+  uint32_t *table_res; /* the resource of each table */
+  uint32_t gsi_res[SL_SIM_MAX_TABLES][SL_SIM_MAX_GSIS];
+  wl_state wl[SL_SIM_MAX_WORKLOADS];
+  ev *heap;
+  size_t n_heap, heap_cap;
+  uint64_t order;
+  size_t next_sample; /* the next step whose partitions are sampled */
+  uint32_t next_action;
+  double wall_s;
+  uint64_t total_attempts;
+  /* one attempt's charges */
+  sl_cap_charge charges[MAX_CHARGES];
+  uint32_t charge_res[MAX_CHARGES];
+  uint8_t charge_item[MAX_CHARGES];
+};
+
+/* ---- event heap ---- */
+
+static bool ev_before(const ev *a, const ev *b) {
+  return a->t < b->t || (a->t == b->t && a->order < b->order);
+}
+
+static void heap_push(sl_sim *m, ev e) {
+  if (m->n_heap == m->heap_cap) {
+    m->heap_cap = m->heap_cap ? 2 * m->heap_cap : 1024;
+    m->heap = realloc(m->heap, m->heap_cap * sizeof(ev));
+    if (!m->heap)
+      abort();
+  }
+  e.order = m->order++;
+  size_t i = m->n_heap++;
+  while (i) {
+    size_t p = (i - 1) / 2;
+    if (!ev_before(&e, &m->heap[p]))
+      break;
+    m->heap[i] = m->heap[p];
+    i = p;
+  }
+  m->heap[i] = e;
+}
+
+static ev heap_pop(sl_sim *m) {
+  ev top = m->heap[0], last = m->heap[--m->n_heap];
+  size_t i = 0, n = m->n_heap;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n)
+      break;
+    if (c + 1 < n && ev_before(&m->heap[c + 1], &m->heap[c]))
+      c++;
+    if (!ev_before(&m->heap[c], &last))
+      break;
+    m->heap[i] = m->heap[c];
+    i = c;
+  }
+  if (n)
+    m->heap[i] = last;
+  return top;
+}
+
+/* ---- set-up ---- */
+
+static sl_throughput tp_of(bool on_demand, int64_t rcu, int64_t wcu, int64_t max_r, int64_t max_w,
+                           int64_t warm_r, int64_t warm_w) {
+  sl_throughput tp = {0};
+  tp.billing = on_demand ? SL_BILLING_PAY_PER_REQUEST : SL_BILLING_PROVISIONED;
+  tp.rcu = on_demand ? 0 : rcu;
+  tp.wcu = on_demand ? 0 : wcu;
+  tp.highest_rcu = tp.rcu;
+  tp.highest_wcu = tp.wcu;
+  tp.max_read_ru = max_r;
+  tp.max_write_ru = max_w;
+  tp.warm_read = warm_r;
+  tp.warm_write = warm_w;
+  tp.warm_status = SL_STATUS_ACTIVE;
+  return tp;
+}
+
+static void *xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p) {
+    fprintf(stderr, "sluice simulate: out of memory\n");
+    exit(1);
+  }
+  return p;
+}
+
+static void series_alloc(dir_series *d, size_t n) {
+  d->offered_mu = xcalloc(n, sizeof(int64_t));
+  d->accepted_mu = xcalloc(n, sizeof(int64_t));
+  d->accepted = xcalloc(n, sizeof(uint32_t));
+  for (int l = 0; l < 4; l++)
+    d->throttled[l] = xcalloc(n, sizeof(uint32_t));
+  d->provisioned = xcalloc(n, sizeof(int64_t));
+  d->first_throttle_us = -1;
+}
+
+static void series_free(dir_series *d) {
+  free(d->offered_mu);
+  free(d->accepted_mu);
+  free(d->accepted);
+  for (int l = 0; l < 4; l++)
+    free(d->throttled[l]);
+  free(d->provisioned);
+}
+
+static uint32_t res_add(sl_sim *m, uint32_t table, int32_t gsi, const sl_throughput *tp) {
+  const sl_sim_table *t = &m->s->tables[table];
+  res_state *r = &m->res[m->n_res];
+  r->tp = *tp;
+  r->is_index = gsi >= 0;
+  r->table = table;
+  r->gsi = gsi;
+  r->name = gsi >= 0 ? t->gsis[gsi].name : t->name;
+  char buf[512];
+  if (gsi >= 0)
+    snprintf(buf, sizeof(buf), "arn:aws:dynamodb:us-east-1:000000000000:table/%.*s/index/%.*s",
+             SL_STR_FMT(t->name), SL_STR_FMT(t->gsis[gsi].name));
+  else
+    snprintf(buf, sizeof(buf), "arn:aws:dynamodb:us-east-1:000000000000:table/%.*s",
+             SL_STR_FMT(t->name));
+  r->arn = sl_str_make(strdup(buf), strlen(buf));
+  if (gsi >= 0)
+    snprintf(buf, sizeof(buf), "GSI %.*s of table %.*s", SL_STR_FMT(t->gsis[gsi].name),
+             SL_STR_FMT(t->name));
+  else
+    snprintf(buf, sizeof(buf), "table %.*s", SL_STR_FMT(t->name));
+  r->label = sl_str_make(strdup(buf), strlen(buf));
+  sl_cap_res_init init = {.is_index = gsi >= 0,
+                          .name = r->name,
+                          .table = t->name,
+                          .arn = r->arn,
+                          .tp = &r->tp,
+                          .has_lsi = t->n_lsis > 0};
+  r->res = sl_cap_res_new(m->cap, &init);
+  for (int d = 0; d < 2; d++)
+    series_alloc(&r->d[d], m->n_steps);
+  r->partitions = xcalloc(m->n_steps, sizeof(uint16_t));
+  return m->n_res++;
+}
+
+static void wl_init(sl_sim *m, uint32_t i) {
+  wl_state *w = &m->wl[i];
+  memset(w, 0, sizeof(*w));
+  w->w = &m->s->workloads[i];
+  w->phase_start = m->t0;
+  rng_seed(&w->jitter, m->s->seed * 1000003 + i * 7919 + 17);
+  w->quota = 500;
+  w->ad_cap = 1; /* botocore: TokenBucket(max_rate=1), enabled after the first throttle */
+  w->ad_fill = 1;
+  w->ad_tokens = 0;
+  w->ad_last = -1;
+  w->ad_bucket = floor((double)m->t0 / SEC);
+  w->cubic_wmax = 0;
+  w->cubic_k = 0;
+  w->cubic_last_fail = (double)m->t0 / SEC;
+  uint64_t space = keys_space(&w->w->keys);
+  if (w->w->keys.kind != SL_KEYS_SEQUENTIAL && space <= MAX_TRACKED_KEYS) {
+    w->n_keys = space;
+    w->key_req = xcalloc(space, sizeof(uint32_t));
+    w->key_thr = xcalloc(space, sizeof(uint32_t));
+  }
+  size_t n = m->n_steps;
+  w->s_requests = xcalloc(n, sizeof(uint32_t));
+  w->s_attempts = xcalloc(n, sizeof(uint32_t));
+  w->s_throttled = xcalloc(n, sizeof(uint32_t));
+  w->s_succeeded = xcalloc(n, sizeof(uint32_t));
+  w->s_failed = xcalloc(n, sizeof(uint32_t));
+  w->s_rate_limit = xcalloc(n, sizeof(double));
+}
+
+/* The time of the workload's next arrival after 'in_phase' arrivals of the
+ * current phase, moving through phases; INT64_MAX when the phases end. */
+static void wl_schedule(sl_sim *m, wl_state *w) {
+  const sl_sim_workload *wl = w->w;
+  while (w->phase < wl->n_phases) {
+    const sl_sim_phase *p = &wl->phases[w->phase];
+    int64_t t;
+    if (p->rate_from == p->rate_to) {
+      double rate = p->rate_from;
+      t = rate > 0 ? w->phase_start + (int64_t)((double)w->in_phase * 1e6 / rate) : INT64_MAX;
+    } else {
+      /* A linear ramp: the n-th arrival where the integral of the rate
+       * reaches n. */
+      double d = (double)p->duration_us / 1e6, a = p->rate_from, b = (p->rate_to - a) / d;
+      double n = (double)w->in_phase, x;
+      if (fabs(b) < 1e-12)
+        x = a > 0 ? n / a : 1e300;
+      else {
+        double disc = a * a + 2 * b * n;
+        x = disc < 0 ? 1e300 : (-a + sqrt(disc)) / b;
+      }
+      t = x < 1e12 ? w->phase_start + (int64_t)(x * 1e6) : INT64_MAX;
+    }
+    if (t < w->phase_start + p->duration_us) {
+      if (wl->per_ms)
+        t = t / 1000 * 1000;
+      w->next_t = t;
+      return;
+    }
+    w->phase_start += p->duration_us;
+    w->phase++;
+    w->in_phase = 0;
+  }
+  w->next_t = INT64_MAX;
+}
+
+static bool set_params(sl_sim *m, char *err, size_t err_len) {
+  sl_cap_params_default(&m->params, "aws");
+  for (uint32_t i = 0; i < m->s->n_params; i++)
+    if (!sl_cap_params_set(&m->params, m->s->param_names[i], m->s->param_values[i])) {
+      snprintf(err, err_len,
+               "params.%.*s: unknown capacity parameter or not a number: '%.*s' (sluice serve "
+               "--help lists them)",
+               SL_STR_FMT(m->s->param_names[i]), SL_STR_FMT(m->s->param_values[i]));
+      return false;
+    }
+  return true;
+}
+
+sl_sim *sl_sim_new(const sl_scenario *s, char *err, size_t err_len) {
+  sl_sim *m = xcalloc(1, sizeof(*m));
+  m->s = s;
+  if (!set_params(m, err, err_len)) {
+    free(m);
+    return NULL;
+  }
+  m->t0 = s->start_ms * 1000;
+  m->end = m->t0 + s->duration_us;
+  m->n_steps = (size_t)((s->duration_us + s->step_us - 1) / s->step_us);
+  uint32_t n_res = 0;
+  for (uint32_t i = 0; i < s->n_tables; i++)
+    n_res += 1 + s->tables[i].n_gsis;
+  if (m->n_steps * n_res > 4000000) {
+    snprintf(err, err_len,
+             "step_s: %zu steps for %u tables and GSIs is too many series points (at most "
+             "4,000,000): use a larger step_s",
+             m->n_steps, n_res);
+    free(m);
+    return NULL;
+  }
+  sl_clock_init(&m->clock, SL_CLOCK_MANUAL, 1, s->start_ms);
+  m->cap = sl_cap_new(&m->params, &m->clock);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < s->n_tables; i++)
+    n += 1 + s->tables[i].n_gsis;
+  m->res = xcalloc(n, sizeof(res_state));
+  m->table_res = xcalloc(s->n_tables, sizeof(uint32_t));
+  for (uint32_t i = 0; i < s->n_tables; i++) {
+    const sl_sim_table *t = &s->tables[i];
+    sl_throughput tp =
+        tp_of(t->on_demand, t->rcu, t->wcu, t->max_read, t->max_write, t->warm_read, t->warm_write);
+    m->table_res[i] = res_add(m, i, -1, &tp);
+    for (uint32_t g = 0; g < t->n_gsis; g++) {
+      const sl_sim_gsi *x = &t->gsis[g];
+      sl_throughput gtp = tp_of(t->on_demand, x->rcu, x->wcu, x->max_read, x->max_write,
+                                x->warm_read, x->warm_write);
+      m->gsi_res[i][g] = res_add(m, i, (int32_t)g, &gtp);
+    }
+  }
+  for (uint32_t i = 0; i < s->n_workloads; i++) {
+    wl_init(m, i);
+    wl_schedule(m, &m->wl[i]);
+  }
+  return m;
+}
+
+void sl_sim_free(sl_sim *m) {
+  if (!m)
+    return;
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    for (int d = 0; d < 2; d++)
+      series_free(&m->res[i].d[d]);
+    free(m->res[i].partitions);
+    free((void *)m->res[i].arn.p);
+    free((void *)m->res[i].label.p);
+  }
+  for (uint32_t i = 0; i < m->s->n_workloads; i++) {
+    wl_state *w = &m->wl[i];
+    free(w->key_req);
+    free(w->key_thr);
+    free(w->s_requests);
+    free(w->s_attempts);
+    free(w->s_throttled);
+    free(w->s_succeeded);
+    free(w->s_failed);
+    free(w->s_rate_limit);
+  }
+  sl_cap_free(m->cap);
+  free(m->res);
+  free(m->table_res);
+  free(m->heap);
+  free(m);
+}
+
+/* ---- one attempt ---- */
+
+static size_t step_of(const sl_sim *m, int64_t t) {
+  size_t s = (size_t)((t - m->t0) / m->s->step_us);
+  return s < m->n_steps ? s : m->n_steps - 1;
+}
+
+static uint32_t item_bytes(const sl_sim_size *z, rng *r) {
+  return z->min == z->max ? z->min : z->min + (uint32_t)rng_below(r, z->max - z->min + 1);
+}
+
+/* The charges of item 'j' of a request: appended to m->charges. Returns
+ * the key index of the item (for the hottest keys). */
+static uint64_t item_charges(sl_sim *m, const wl_state *w, const ev *e, uint32_t j, size_t *n,
+                             bool transactional, bool *new_item, uint64_t *bytes_out) {
+  const sl_sim_workload *wl = w->w;
+  const sl_sim_table *t = &m->s->tables[wl->table];
+  rng r;
+  rng_seed(&r, e->req_seed + (uint64_t)j * 0x9E3779B97F4A7C15ull);
+  uint64_t kidx = key_draw(&wl->keys, &r, e->item_base + j);
+  uint32_t bytes = item_bytes(&wl->item, &r);
+  *bytes_out = bytes;
+  *new_item = wl->keys.kind == SL_KEYS_SEQUENTIAL;
+  sl_cap_dir dir = sl_sim_op_writes((sl_sim_op)wl->op) ? SL_CAP_WRITE : SL_CAP_READ;
+  uint32_t ri = wl->index >= 0 ? m->gsi_res[wl->table][wl->index] : m->table_res[wl->table];
+  int64_t mu;
+  sl_cost_read how = wl->index >= 0 || !wl->consistent ? SL_COST_EVENTUAL : SL_COST_STRONG;
+  if (transactional)
+    how = SL_COST_TRANSACTIONAL;
+  switch ((sl_sim_op)wl->op) {
+  case SL_OP_QUERY:
+  case SL_OP_SCAN: {
+    size_t sizes[1] = {(size_t)bytes * wl->items};
+    mu = sl_cost_page_mu(sizes, 1, how);
+    break;
+  }
+  case SL_OP_GET:
+  case SL_OP_BATCH_GET:
+  case SL_OP_TRANSACT_GET:
+    mu = sl_cost_read_units_mu(bytes, how);
+    break;
+  default:
+    mu = sl_cost_write_units_mu(bytes, transactional);
+    /* LSI entries are charged to the table (facts §2.2). */
+    for (uint32_t l = 0; l < t->n_lsis; l++) {
+      sl_cost_index_change c = {.has = wl->op != SL_OP_DELETE,
+                                .had = wl->op != SL_OP_PUT && wl->op != SL_OP_BATCH_WRITE &&
+                                       wl->op != SL_OP_TRANSACT_WRITE,
+                                .changed = true,
+                                .old_size = t->lsi_entry_bytes[l],
+                                .new_size = t->lsi_entry_bytes[l]};
+      mu += sl_cost_index_write_mu(&c, transactional);
+    }
+    break;
+  }
+  sl_cap_charge *c = &m->charges[*n];
+  memset(c, 0, sizeof(*c));
+  c->res = m->res[ri].res;
+  c->dir = (uint8_t)dir;
+  c->cost_mu = mu;
+  if (wl->op == SL_OP_SCAN) {
+    /* A Scan page reads the next stretch of the hash space. */
+    uint64_t pages = wl->keys.count / wl->items + 1;
+    c->hash = (uint64_t)((e->item_base + j) % pages) * (UINT64_MAX / pages);
+  } else {
+    const sl_sim_keys *k = wl->index >= 0 ? &t->gsis[wl->index].keys : &wl->keys;
+    uint64_t kk = wl->index >= 0 ? key_draw(k, &r, e->item_base + j) : kidx;
+    c->hash = key_hash(k, kk);
+  }
+  m->charge_res[*n] = ri;
+  m->charge_item[*n] = (uint8_t)j;
+  (*n)++;
+  if (dir != SL_CAP_WRITE)
+    return kidx;
+  for (uint32_t g = 0; g < t->n_gsis; g++) {
+    const sl_sim_gsi *x = &t->gsis[g];
+    if (x->share < 1 && rng_unit(&r) >= x->share)
+      continue;
+    uint64_t gk = key_draw(&x->keys, &r, e->item_base + j);
+    uint32_t eb = x->entry.max ? item_bytes(&x->entry, &r) : bytes;
+    sl_cost_index_change ic = {.new_size = eb, .old_size = eb};
+    if (wl->op == SL_OP_DELETE) {
+      ic.had = true;
+    } else if (wl->op == SL_OP_UPDATE) {
+      ic.had = ic.has = true;
+      ic.key_changed = x->keys_change;
+      ic.changed = true;
+    } else {
+      ic.has = true;
+    }
+    sl_cap_charge *gc = &m->charges[*n];
+    memset(gc, 0, sizeof(*gc));
+    gc->res = m->res[m->gsi_res[wl->table][g]].res;
+    gc->dir = SL_CAP_WRITE;
+    gc->hash = key_hash(&x->keys, gk);
+    gc->cost_mu = sl_cost_index_write_mu(&ic, transactional);
+    m->charge_res[*n] = m->gsi_res[wl->table][g];
+    m->charge_item[*n] = (uint8_t)j;
+    (*n)++;
+  }
+  return kidx;
+}
+
+static res_state *res_of_ptr(sl_sim *m, const sl_cap_res *p) {
+  for (uint32_t i = 0; i < m->n_res; i++)
+    if (m->res[i].res == p)
+      return &m->res[i];
+  return &m->res[0];
+}
+
+/* Records one admission of charges [from, to). */
+static void record(sl_sim *m, size_t from, size_t to, bool admitted, const sl_cap_verdict *v,
+                   int64_t t) {
+  size_t s = step_of(m, t);
+  for (size_t i = from; i < to; i++) {
+    dir_series *d = &m->res[m->charge_res[i]].d[m->charges[i].dir];
+    d->offered_mu[s] += m->charges[i].cost_mu;
+    d->total_offered_mu += m->charges[i].cost_mu;
+    if (admitted) {
+      d->accepted_mu[s] += m->charges[i].cost_mu;
+      d->total_accepted_mu += m->charges[i].cost_mu;
+      d->accepted[s]++;
+      d->total_accepted++;
+    }
+  }
+  if (admitted)
+    return;
+  for (uint32_t i = 0; i < v->n_reasons; i++) {
+    res_state *r = res_of_ptr(m, v->reasons[i].res);
+    dir_series *d = &r->d[v->reasons[i].dir];
+    d->throttled[v->reasons[i].limit][s]++;
+    d->total_throttled[v->reasons[i].limit]++;
+    if (d->first_throttle_us < 0)
+      d->first_throttle_us = t - m->t0;
+  }
+}
+
+/* The exception a throttled request gets (spec §3): from its first reason. */
+static outcome outcome_of(sl_sim *m, const sl_cap_verdict *v) {
+  if (!v->n_reasons)
+    return OUT_THROTTLING;
+  const sl_cap_reason *r = &v->reasons[0];
+  switch ((sl_cap_limit)r->limit) {
+  case SL_LIMIT_MAX_ON_DEMAND:
+    return OUT_THROTTLING;
+  case SL_LIMIT_ACCOUNT:
+    return m->params.account_limit_exception ? OUT_THROTTLING : OUT_RLE;
+  case SL_LIMIT_PROVISIONED:
+    return OUT_PTEE;
+  case SL_LIMIT_KEY_RANGE:
+  default:
+    return sl_cap_res_on_demand(r->res) ? OUT_THROTTLING : OUT_PTEE;
+  }
+}
+
+/* ---- the client ---- */
+
+/* botocore RateClocker.record: the measured response rate. */
+static void ad_record(wl_state *w, double now) {
+  double bucket = floor(now * 2) / 2;
+  w->ad_count++;
+  if (bucket > w->ad_bucket) {
+    double rate = (double)w->ad_count / (bucket - w->ad_bucket);
+    w->ad_measured = rate * 0.8 + w->ad_measured * 0.2;
+    w->ad_count = 0;
+    w->ad_bucket = bucket;
+  }
+}
+
+static void ad_refill(wl_state *w, double now) {
+  if (w->ad_last < 0) {
+    w->ad_last = now;
+    return;
+  }
+  w->ad_tokens += (now - w->ad_last) * w->ad_fill;
+  if (w->ad_tokens > w->ad_cap)
+    w->ad_tokens = w->ad_cap;
+  w->ad_last = now;
+}
+
+static void ad_set_rate(wl_state *w, double now, double rate) {
+  ad_refill(w, now);
+  w->ad_fill = rate > 0.5 ? rate : 0.5;
+  w->ad_cap = rate >= 1 ? rate : 1;
+  if (w->ad_tokens > w->ad_cap)
+    w->ad_tokens = w->ad_cap;
+}
+
+/* botocore ClientRateLimiter.on_receiving_response. */
+static void ad_response(wl_state *w, double now, bool throttled) {
+  ad_record(w, now);
+  double rate;
+  if (!throttled) {
+    double dt = now - w->cubic_last_fail - w->cubic_k;
+    rate = 0.4 * dt * dt * dt + w->cubic_wmax;
+  } else {
+    double use = w->ad_enabled && w->ad_fill < w->ad_measured ? w->ad_fill : w->ad_measured;
+    w->cubic_wmax = use;
+    w->cubic_k = cbrt(use * (1 - 0.7) / 0.4);
+    w->cubic_last_fail = now;
+    rate = use * 0.7;
+    w->ad_enabled = true;
+  }
+  double cap = 2 * w->ad_measured;
+  ad_set_rate(w, now, rate < cap ? rate : cap);
+}
+
+static bool retryable(sl_sim_retry p, outcome o) {
+  switch (p) {
+  case SL_RETRY_NONE:
+    return false;
+  case SL_RETRY_LEGACY: /* _retry.json: not RequestLimitExceeded */
+    return o == OUT_THROTTLING || o == OUT_PTEE;
+  case SL_RETRY_IMMEDIATE:
+    return true;
+  default: /* standard modes: the throttling codes; TransactionCanceled is not one */
+    return o == OUT_THROTTLING || o == OUT_PTEE || o == OUT_RLE;
+  }
+}
+
+/* The delay before retry number 'n' (1 = the first retry), in µs. */
+static int64_t retry_delay(wl_state *w, uint32_t n) {
+  const sl_sim_client *c = &w->w->client;
+  double e = ldexp(1, (int)(n - 1 < 30 ? n - 1 : 30));
+  switch ((sl_sim_retry)c->retry) {
+  case SL_RETRY_LEGACY:
+    return (int64_t)(0.05 * e * 1e6);
+  case SL_RETRY_STANDARD:
+  case SL_RETRY_ADAPTIVE:
+    return (int64_t)(rng_unit(&w->jitter) * (e < 20 ? e : 20) * 1e6);
+  case SL_RETRY_2026:
+    return (int64_t)(rng_unit(&w->jitter) * (e < 20 ? e : 20) * 1e6);
+  case SL_RETRY_IMMEDIATE:
+    return (int64_t)c->delay_ms * 1000;
+  case SL_RETRY_NONE:
+  default:
+    return 0;
+  }
+}
+
+static void finish(sl_sim *m, wl_state *w, const ev *e, int64_t t, bool ok) {
+  size_t s = step_of(m, t);
+  if (ok) {
+    w->succeeded++;
+    w->s_succeeded[s]++;
+  } else {
+    w->failed++;
+    w->s_failed[s]++;
+  }
+  int64_t lat = t - e->first_t;
+  double ms = (double)lat / 1000;
+  w->lat_sum_ms += ms;
+  if (lat > w->lat_max_us)
+    w->lat_max_us = lat;
+  size_t b = ms < 100 ? (size_t)ms : 100 + (size_t)((ms - 100) / 100);
+  w->lat_hist[b < LAT_BUCKETS ? b : LAT_BUCKETS - 1]++;
+  /* standard modes: the retry quota's refund (botocore quota.py). */
+  if (ok && (w->w->client.retry == SL_RETRY_STANDARD || w->w->client.retry == SL_RETRY_ADAPTIVE ||
+             w->w->client.retry == SL_RETRY_2026)) {
+    w->quota += e->quota_held ? e->quota_held : 1;
+    if (w->quota > 500)
+      w->quota = 500;
+  }
+}
+
+/* Makes one attempt of 'e' at its time. */
+static void attempt(sl_sim *m, ev *e) {
+  wl_state *w = &m->wl[e->wl];
+  const sl_sim_workload *wl = w->w;
+  const sl_sim_client *cl = &wl->client;
+  double now = (double)e->t / SEC;
+  /* adaptive: take a token before sending, or wait for one. */
+  if (cl->retry == SL_RETRY_ADAPTIVE && w->ad_enabled && !e->token_held) {
+    ad_refill(w, now);
+    w->ad_tokens -= 1;
+    if (w->ad_tokens < 0) {
+      e->token_held = true;
+      e->t += (int64_t)ceil(-w->ad_tokens / w->ad_fill * 1e6);
+      heap_push(m, *e);
+      return;
+    }
+  }
+  e->token_held = false;
+  m->clock.manual_us = e->t;
+  e->attempt++;
+  w->attempts++;
+  m->total_attempts++;
+  size_t s = step_of(m, e->t);
+  w->s_attempts[s]++;
+  sl_sim_op op = (sl_sim_op)wl->op;
+  bool batch = op == SL_OP_BATCH_GET || op == SL_OP_BATCH_WRITE;
+  bool txn = op == SL_OP_TRANSACT_GET || op == SL_OP_TRANSACT_WRITE;
+  uint32_t n_items = batch || txn ? wl->items : 1;
+  size_t n = 0;
+  uint64_t keys[MAX_ITEMS];
+  bool new_item[MAX_ITEMS];
+  uint64_t bytes[MAX_ITEMS];
+  size_t first_charge[MAX_ITEMS + 1];
+  for (uint32_t j = 0; j < n_items; j++) {
+    first_charge[j] = n;
+    if (!(e->pending[j / 64] >> (j % 64) & 1)) {
+      keys[j] = UINT64_MAX;
+      continue;
+    }
+    keys[j] = item_charges(m, w, e, j, &n, txn, &new_item[j], &bytes[j]);
+  }
+  first_charge[n_items] = n;
+  outcome out = OUT_OK;
+  uint32_t throttled_items = 0, tried_items = 0;
+  sl_cap_verdict v;
+  if (op == SL_OP_QUERY || op == SL_OP_SCAN) {
+    /* Check before the page, debit its cost after reading it (spec §3). */
+    bool ok = sl_cap_check(m->cap, m->charges, n, &v);
+    if (ok)
+      sl_cap_debit(m->cap, m->charges, n);
+    else
+      sl_cap_record_throttle(m->cap, m->charges, n, &v);
+    record(m, 0, n, ok, &v, e->t);
+    if (!ok)
+      out = outcome_of(m, &v);
+    tried_items = 1;
+    throttled_items = !ok;
+  } else if (batch) {
+    for (uint32_t j = 0; j < n_items; j++) {
+      size_t a = first_charge[j], b = first_charge[j + 1];
+      if (a == b)
+        continue;
+      tried_items++;
+      bool ok = sl_cap_admit(m->cap, m->charges + a, b - a, &v);
+      record(m, a, b, ok, &v, e->t);
+      if (ok) {
+        e->pending[j / 64] &= ~(1ull << (j % 64));
+        if (new_item[j])
+          sl_cap_note_bytes(m->cap, m->charges[a].res, m->charges[a].hash, SL_STR_NULL,
+                            (int64_t)bytes[j]);
+      } else {
+        throttled_items++;
+        if (out == OUT_OK || throttled_items == 1)
+          out = outcome_of(m, &v);
+      }
+    }
+    /* Only a batch whose every item was throttled fails (spec §3). */
+    if (throttled_items < tried_items)
+      out = OUT_OK;
+  } else {
+    bool ok = sl_cap_admit(m->cap, m->charges, n, &v);
+    record(m, 0, n, ok, &v, e->t);
+    tried_items = n_items;
+    if (ok) {
+      e->pending[0] = e->pending[1] = 0;
+      if (sl_sim_op_writes(op))
+        for (uint32_t j = 0; j < n_items; j++)
+          if (new_item[j])
+            sl_cap_note_bytes(m->cap, m->charges[first_charge[j]].res,
+                              m->charges[first_charge[j]].hash, SL_STR_NULL, (int64_t)bytes[j]);
+    } else {
+      throttled_items = n_items;
+      out = txn ? OUT_TXN_CANCELED : outcome_of(m, &v);
+    }
+  }
+  /* hottest keys */
+  if (w->key_req)
+    for (uint32_t j = 0; j < n_items; j++)
+      if (keys[j] != UINT64_MAX && keys[j] < w->n_keys) {
+        w->key_req[keys[j]]++;
+        bool thr = batch ? (e->pending[j / 64] >> (j % 64) & 1) : out != OUT_OK;
+        if (thr)
+          w->key_thr[keys[j]]++;
+      }
+  bool throttled = throttled_items > 0;
+  if (throttled) {
+    w->throttled_attempts++;
+    w->s_throttled[s]++;
+  }
+  if (cl->retry == SL_RETRY_ADAPTIVE)
+    ad_response(w, now, out != OUT_OK);
+  w->outcomes[out]++;
+  if (out == OUT_OK) {
+    bool left = e->pending[0] || e->pending[1];
+    if (!left) {
+      finish(m, w, e, e->t, true);
+      return;
+    }
+    /* UnprocessedItems: the SDK does not resend them; the application may. */
+    if (cl->resend_unprocessed && e->resends < cl->resend_max) {
+      e->resends++;
+      w->resends++;
+      double base = (double)cl->resend_base_ms * 1000 * ldexp(1, (int)e->resends - 1);
+      e->t += (int64_t)(rng_unit(&w->jitter) * base) + 1;
+      heap_push(m, *e);
+      return;
+    }
+    finish(m, w, e, e->t, false);
+    return;
+  }
+  /* A failed call: retry as the policy says. */
+  if (e->attempt < cl->max_attempts && retryable((sl_sim_retry)cl->retry, out)) {
+    if (cl->retry == SL_RETRY_STANDARD || cl->retry == SL_RETRY_ADAPTIVE ||
+        cl->retry == SL_RETRY_2026) {
+      if (w->quota < 5) {
+        finish(m, w, e, e->t, false);
+        return;
+      }
+      w->quota -= 5;
+      e->quota_held = 5;
+    }
+    e->t += retry_delay(w, e->attempt) + (cl->retry == SL_RETRY_IMMEDIATE ? 0 : 1);
+    heap_push(m, *e);
+    return;
+  }
+  finish(m, w, e, e->t, false);
+}
+
+/* ---- the run ---- */
+
+static void sample(sl_sim *m, size_t s) {
+  int64_t t = m->t0 + (int64_t)(s + 1) * m->s->step_us;
+  if (t > m->end)
+    t = m->end;
+  double hours = (double)(t - (m->t0 + (int64_t)s * m->s->step_us)) / 3.6e9;
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    res_state *r = &m->res[i];
+    size_t parts = sl_cap_res_partitions(r->res);
+    r->partitions[s] = (uint16_t)(parts > 65535 ? 65535 : parts);
+    if (s > 0 && r->partitions[s] > r->partitions[s - 1])
+      r->splits += r->partitions[s] - r->partitions[s - 1];
+    bool od = r->tp.billing == SL_BILLING_PAY_PER_REQUEST;
+    r->d[0].provisioned[s] = od ? 0 : r->tp.rcu;
+    r->d[1].provisioned[s] = od ? 0 : r->tp.wcu;
+    if (!od) {
+      r->provisioned_unit_hours[0] += (double)r->tp.rcu * hours;
+      r->provisioned_unit_hours[1] += (double)r->tp.wcu * hours;
+    }
+  }
+  for (uint32_t i = 0; i < m->s->n_workloads; i++) {
+    wl_state *w = &m->wl[i];
+    w->s_rate_limit[s] = w->ad_enabled ? w->ad_fill : 0;
+  }
+}
+
+static void apply_action(sl_sim *m, const sl_sim_action *a) {
+  uint32_t ri = a->index >= 0 ? m->gsi_res[a->table][a->index] : m->table_res[a->table];
+  m->clock.manual_us = m->t0 + a->at_us;
+  /* A mode switch is the table's and its GSIs'. */
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    res_state *r = &m->res[i];
+    bool self = i == ri;
+    bool mode = a->on_demand >= 0 && r->table == a->table;
+    if (!self && !mode)
+      continue;
+    sl_throughput tp = r->tp;
+    if (mode) {
+      tp.billing = a->on_demand ? SL_BILLING_PAY_PER_REQUEST : SL_BILLING_PROVISIONED;
+      if (!a->on_demand && !tp.rcu) {
+        tp.rcu = a->rcu > 0 ? a->rcu : 1;
+        tp.wcu = a->wcu > 0 ? a->wcu : 1;
+      }
+      if (a->on_demand) {
+        tp.rcu = tp.wcu = 0;
+      }
+    }
+    if (self) {
+      if (a->rcu > 0 && tp.billing == SL_BILLING_PROVISIONED)
+        tp.rcu = a->rcu;
+      if (a->wcu > 0 && tp.billing == SL_BILLING_PROVISIONED)
+        tp.wcu = a->wcu;
+      if (a->max_read != -2)
+        tp.max_read_ru = a->max_read;
+      if (a->max_write != -2)
+        tp.max_write_ru = a->max_write;
+      if (a->warm_read > 0)
+        tp.warm_read = a->warm_read;
+      if (a->warm_write > 0)
+        tp.warm_write = a->warm_write;
+    }
+    if (tp.rcu > tp.highest_rcu)
+      tp.highest_rcu = tp.rcu;
+    if (tp.wcu > tp.highest_wcu)
+      tp.highest_wcu = tp.wcu;
+    r->tp = tp;
+    sl_cap_res_configure(m->cap, r->res, &r->tp);
+  }
+}
+
+void sl_sim_run(sl_sim *m) {
+  struct timespec a, b;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  const sl_scenario *s = m->s;
+  for (;;) {
+    /* The earliest of: a workload's arrival, a retry. */
+    int64_t t = INT64_MAX;
+    int wi = -1;
+    for (uint32_t i = 0; i < s->n_workloads; i++)
+      if (m->wl[i].next_t < t) {
+        t = m->wl[i].next_t;
+        wi = (int)i;
+      }
+    bool retry = m->n_heap && m->heap[0].t <= t;
+    if (retry)
+      t = m->heap[0].t;
+    if (t >= m->end)
+      break;
+    while (m->next_action < s->n_actions && m->t0 + s->actions[m->next_action].at_us <= t)
+      apply_action(m, &s->actions[m->next_action++]);
+    while (m->next_sample < m->n_steps && m->t0 + (int64_t)(m->next_sample + 1) * s->step_us <= t) {
+      m->clock.manual_us = m->t0 + (int64_t)(m->next_sample + 1) * s->step_us;
+      sample(m, m->next_sample++);
+    }
+    ev e;
+    if (retry) {
+      e = heap_pop(m);
+    } else {
+      wl_state *w = &m->wl[wi];
+      memset(&e, 0, sizeof(e));
+      e.t = t;
+      e.first_t = t;
+      e.wl = (uint32_t)wi;
+      e.req_seed = splitmix(s->seed ^ ((uint64_t)wi << 56) ^ w->seq);
+      const sl_sim_workload *wl = w->w;
+      bool multi = wl->op == SL_OP_BATCH_GET || wl->op == SL_OP_BATCH_WRITE ||
+                   wl->op == SL_OP_TRANSACT_GET || wl->op == SL_OP_TRANSACT_WRITE;
+      uint32_t items = multi ? wl->items : 1;
+      e.item_base = wl->op == SL_OP_SCAN ? w->scan_page++ : w->item_seq;
+      w->item_seq += items;
+      for (uint32_t j = 0; j < items; j++)
+        e.pending[j / 64] |= 1ull << (j % 64);
+      w->seq++;
+      w->requests++;
+      w->s_requests[step_of(m, t)]++;
+      w->in_phase++;
+      wl_schedule(m, w);
+    }
+    attempt(m, &e);
+  }
+  for (size_t i = 0; i < m->n_heap; i++)
+    m->wl[m->heap[i].wl].in_flight_end++;
+  while (m->next_action < s->n_actions && s->actions[m->next_action].at_us < s->duration_us)
+    apply_action(m, &s->actions[m->next_action++]);
+  while (m->next_sample < m->n_steps) {
+    int64_t ts = m->t0 + (int64_t)(m->next_sample + 1) * s->step_us;
+    m->clock.manual_us = ts < m->end ? ts : m->end;
+    sample(m, m->next_sample++);
+  }
+  clock_gettime(CLOCK_MONOTONIC, &b);
+  m->wall_s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+}
+
+/* ---- what the run found ---- */
+
+static const char *const limit_names[4] = {"MaxOnDemandThroughputExceeded", "AccountLimitExceeded",
+                                           "ProvisionedThroughputExceeded",
+                                           "KeyRangeThroughputExceeded"};
+
+static bool res_on_demand(const res_state *r) {
+  return r->tp.billing == SL_BILLING_PAY_PER_REQUEST;
+}
+
+static const char *unit_name(const res_state *r, int dir) {
+  if (res_on_demand(r))
+    return dir ? "WRU" : "RRU";
+  return dir ? "WCU" : "RCU";
+}
+
+static uint64_t throttles_of(const dir_series *d) {
+  return d->total_throttled[0] + d->total_throttled[1] + d->total_throttled[2] +
+         d->total_throttled[3];
+}
+
+/* Highest accepted units per second over the steps. */
+static double peak_rate(const sl_sim *m, const dir_series *d, const int64_t *v) {
+  double step_s = (double)m->s->step_us / 1e6, best = 0;
+  for (size_t i = 0; i < m->n_steps; i++) {
+    double x = (double)v[i] / 1000 / step_s;
+    best = x > best ? x : best;
+  }
+  return best;
+}
+
+typedef struct {
+  uint32_t wl;
+  uint64_t idx;
+  uint32_t requests, throttled;
+} hot_key;
+
+static size_t hottest_keys(const sl_sim *m, hot_key *out) {
+  size_t n = 0;
+  for (uint32_t i = 0; i < m->s->n_workloads; i++) {
+    const wl_state *w = &m->wl[i];
+    for (uint64_t k = 0; k < w->n_keys; k++) {
+      uint32_t req = w->key_req[k];
+      if (!req || (n == TOP_KEYS && req <= out[n - 1].requests))
+        continue;
+      size_t at = n < TOP_KEYS ? n++ : TOP_KEYS - 1;
+      while (at > 0 && out[at - 1].requests < req) {
+        out[at] = out[at - 1];
+        at--;
+      }
+      out[at] = (hot_key){i, k, req, w->key_thr[k]};
+    }
+  }
+  return n;
+}
+
+/* The partition of 'r' holding 'hash'. */
+static size_t partition_of(sl_sim *m, res_state *r, uint64_t hash) {
+  size_t n = sl_cap_res_partitions(r->res);
+  for (size_t i = 0; i < n; i++) {
+    sl_cap_partition_info p;
+    if (sl_cap_res_partition(m->cap, r->res, i, &p) && hash >= p.lo_hash &&
+        (p.hi_hash == 0 || hash < p.hi_hash))
+      return i;
+  }
+  return 0;
+}
+
+/* The workload whose keys dominate the traffic of 'ri', and its top key's
+ * share of its requests. */
+static double top_key_share(sl_sim *m, uint32_t ri, int dir, uint32_t *wl_out, uint64_t *key_out) {
+  double best = 0;
+  for (uint32_t i = 0; i < m->s->n_workloads; i++) {
+    const wl_state *w = &m->wl[i];
+    const sl_sim_workload *wl = w->w;
+    uint32_t target = wl->index >= 0 ? m->gsi_res[wl->table][wl->index] : m->table_res[wl->table];
+    if (target != ri || (int)sl_sim_op_writes((sl_sim_op)wl->op) != dir || !w->key_req)
+      continue;
+    uint64_t total = 0, top = 0, topk = 0;
+    for (uint64_t k = 0; k < w->n_keys; k++) {
+      total += w->key_req[k];
+      if (w->key_req[k] > top) {
+        top = w->key_req[k];
+        topk = k;
+      }
+    }
+    double share = total ? (double)top / (double)total : 0;
+    if (share > best) {
+      best = share;
+      *wl_out = i;
+      *key_out = topk;
+    }
+  }
+  return best;
+}
+
+static void fmt_num(sl_buf *b, double x) {
+  /* 1234567.8 -> "1,234,568" */
+  char tmp[48];
+  snprintf(tmp, sizeof(tmp), "%.0f", x);
+  size_t n = strlen(tmp), lead = tmp[0] == '-';
+  for (size_t i = 0; i < n; i++) {
+    sl_buf_putc(b, tmp[i]);
+    size_t left = n - 1 - i;
+    if (i >= lead && left && left % 3 == 0)
+      sl_buf_putc(b, ',');
+  }
+}
+
+/* The diagnosis, one finding per line, in the seeds' terms: the limit, the
+ * resource, why, and what fixes it. */
+static void diagnose(sl_sim *m, sl_buf *b, size_t *n_out, sl_str *lines, size_t max) {
+  size_t n = 0;
+  for (uint32_t ri = 0; ri < m->n_res && n < max; ri++) {
+    res_state *r = &m->res[ri];
+    for (int dir = 0; dir < 2 && n < max; dir++) {
+      dir_series *d = &r->d[dir];
+      uint64_t thr = throttles_of(d);
+      if (!thr)
+        continue;
+      int lim = 0;
+      for (int l = 1; l < 4; l++)
+        if (d->total_throttled[l] > d->total_throttled[lim])
+          lim = l;
+      const char *u = unit_name(r, dir);
+      double peak = peak_rate(m, d, d->accepted_mu);
+      size_t start = b->len;
+      sl_buf_printf(b, "%s: %s throttled %llu times (first after %.2f s; %s, reason %s). ",
+                    r->label.p, dir ? "writes" : "reads", (unsigned long long)thr,
+                    (double)d->first_throttle_us / 1e6, limit_names[lim],
+                    sl_cap_reason_name(r->is_index, (sl_cap_dir)dir, (sl_cap_limit)lim));
+      if (lim == SL_LIMIT_KEY_RANGE) {
+        uint32_t wi = 0;
+        uint64_t key = 0;
+        double share = top_key_share(m, ri, dir, &wi, &key);
+        const sl_sim_table *t = &m->s->tables[r->table];
+        const sl_sim_keys *gk = r->is_index ? &t->gsis[r->gsi].keys : NULL;
+        if (share >= 0.05) {
+          char kb[96];
+          const sl_sim_keys *k = &m->wl[wi].w->keys;
+          sl_str text = key_text(k, key, kb);
+          size_t part = partition_of(m, r, key_hash(k, key));
+          sl_buf_printf(
+              b,
+              "Partition %zu of %s is held at about %.0f %s/s by one key, '%.*s' "
+              "(%.0f %% of the requests): a partition serves at most 1,000 WCU / "
+              "3,000 RCU per second and one key never splits away, so more table "
+              "capacity will not help. Fix: shard the key (write it as '%.*s#1' .. "
+              "'%.*s#N' and read all N), or cache its reads.",
+              part, r->label.p,
+              dir ? m->params.partition_write_rate * (1 + m->params.key_range_tolerance_ppm / 1e6)
+                  : m->params.partition_read_rate * (1 + m->params.key_range_tolerance_ppm / 1e6),
+              u, SL_STR_FMT(text), share * 100, SL_STR_FMT(text), SL_STR_FMT(text));
+        } else if (gk && (gk->kind == SL_KEYS_HOT || gk->kind == SL_KEYS_NAMED || gk->count < 16)) {
+          sl_buf_printf(b,
+                        "The GSI's partition key has few distinct values (%llu), so its writes "
+                        "pile onto a few partitions: each takes at most 1,000 WCU/s, and GSI "
+                        "back-pressure rejects the table's writes with it. Fix: add a "
+                        "random suffix to the GSI key (and query every suffix), or choose a "
+                        "key with more values.",
+                        (unsigned long long)keys_space(gk));
+        } else if (res_on_demand(r)) {
+          sl_buf_printf(b,
+                        "Keys are spread, so this is the on-demand table's ceiling: it serves "
+                        "twice its previous peak (a new table: 4,000 WRU / 12,000 RRU per "
+                        "second on %zu partitions) and grows only by splitting partitions for "
+                        "heat (the first after ~8 minutes of heat, then one per 10 minutes, "
+                        "~1,000 WRU/s each); accepted peaked at %.0f %s/s. Fix: pre-warm with "
+                        "WarmThroughput (%s set to the peak you expect), or ramp traffic up.",
+                        sl_cap_res_partitions(r->res), peak, u,
+                        dir ? "WriteUnitsPerSecond" : "ReadUnitsPerSecond");
+        } else {
+          sl_buf_printf(b,
+                        "Keys are spread, so the table's %zu partitions are the limit (1,000 "
+                        "WCU / 3,000 RCU each); accepted peaked at %.0f %s/s. Fix: raise the "
+                        "provisioned capacity (more partitions), or wait for splits for heat.",
+                        sl_cap_res_partitions(r->res), peak, u);
+        }
+      } else if (lim == SL_LIMIT_PROVISIONED) {
+        double offered = peak_rate(m, d, d->offered_mu);
+        sl_buf_printf(b,
+                      "%s is provisioned at %lld %s/s and was offered up to %.0f %s/s; burst "
+                      "capacity (up to 300 s of unused capacity) covers short spikes only. "
+                      "Fix: provision at least %.0f %s, switch to on-demand, or scale with "
+                      "auto scaling.",
+                      r->label.p, (long long)(dir ? r->tp.wcu : r->tp.rcu), u, offered, u,
+                      ceil(offered * 1.1), u);
+      } else if (lim == SL_LIMIT_MAX_ON_DEMAND) {
+        sl_buf_printf(b,
+                      "The configured OnDemandThroughput %s = %lld caps %s. Fix: raise it, or "
+                      "remove it (-1).",
+                      dir ? "MaxWriteRequestUnits" : "MaxReadRequestUnits",
+                      (long long)(dir ? r->tp.max_write_ru : r->tp.max_read_ru), r->label.p);
+      } else {
+        sl_buf_printf(b,
+                      "The per-table quota (%lld %s/s) caps %s. Fix: ask AWS for a higher quota "
+                      "(and raise table_quota_* in params to simulate it).",
+                      (long long)(dir ? m->params.table_quota_write : m->params.table_quota_read),
+                      u, r->label.p);
+      }
+      if (r->is_index && dir == SL_CAP_WRITE)
+        sl_buf_printf(b,
+                      " GSI back-pressure: every write to table %.*s that lands in this "
+                      "index is rejected with it.",
+                      SL_STR_FMT(m->s->tables[r->table].name));
+      lines[n++] = sl_str_make((const char *)(uintptr_t)start, b->len - start);
+      sl_buf_putc(b, 0);
+    }
+  }
+  for (uint32_t i = 0; i < m->s->n_workloads && n < max; i++) {
+    const wl_state *w = &m->wl[i];
+    if (!w->requests)
+      continue;
+    double amp = (double)w->attempts / (double)w->requests;
+    if (amp < 1.2)
+      continue;
+    size_t start = b->len;
+    sl_buf_printf(b,
+                  "Workload '%.*s' (retry %s) sent %.2f attempts per request: retries add load "
+                  "where capacity is already short, so the throttled resource sees more "
+                  "requests than the application makes, and backoff added %.0f ms per request "
+                  "on average (worst %.1f s). Backoff with jitter (standard, adaptive) "
+                  "spreads them; fixing the limit above removes them.",
+                  SL_STR_FMT(w->w->name), sl_sim_retry_name((sl_sim_retry)w->w->client.retry), amp,
+                  w->lat_sum_ms / (double)(w->succeeded + w->failed ? w->succeeded + w->failed : 1),
+                  (double)w->lat_max_us / 1e6);
+    lines[n++] = sl_str_make((const char *)(uintptr_t)start, b->len - start);
+    sl_buf_putc(b, 0);
+  }
+  if (!n) {
+    size_t start = b->len;
+    sl_buf_puts(b, SL_STR("No throttling: the design serves the offered load."));
+    for (uint32_t ri = 0; ri < m->n_res; ri++) {
+      res_state *r = &m->res[ri];
+      for (int dir = 0; dir < 2; dir++) {
+        double peak = peak_rate(m, &r->d[dir], r->d[dir].accepted_mu);
+        if (peak <= 0)
+          continue;
+        sl_buf_printf(b, " %s peaked at %.0f %s/s %s", r->label.p, peak, unit_name(r, dir),
+                      dir ? "of writes" : "of reads");
+        if (!res_on_demand(r))
+          sl_buf_printf(b, " of %lld provisioned", (long long)(dir ? r->tp.wcu : r->tp.rcu));
+        sl_buf_putc(b, '.');
+      }
+    }
+    lines[n++] = sl_str_make((const char *)(uintptr_t)start, b->len - start);
+    sl_buf_putc(b, 0);
+  }
+  /* Offsets become pointers now that the buffer stops moving. */
+  for (size_t i = 0; i < n; i++)
+    lines[i].p = b->p + (uintptr_t)lines[i].p;
+  *n_out = n;
+}
+
+typedef struct {
+  double read_units, write_units; /* billed request units (on demand) */
+  double rcu_hours, wcu_hours;    /* provisioned */
+  double dollars;
+} cost;
+
+static cost cost_of(const sl_sim *m, const res_state *r) {
+  const sl_sim_prices *p = &m->s->prices;
+  cost c = {0};
+  if (res_on_demand(r)) {
+    c.read_units = (double)r->d[0].total_accepted_mu / 1000;
+    c.write_units = (double)r->d[1].total_accepted_mu / 1000;
+  }
+  c.rcu_hours = r->provisioned_unit_hours[0];
+  c.wcu_hours = r->provisioned_unit_hours[1];
+  c.dollars = c.read_units / 1e6 * p->read_per_million +
+              c.write_units / 1e6 * p->write_per_million + c.rcu_hours * p->rcu_hour +
+              c.wcu_hours * p->wcu_hour;
+  return c;
+}
+
+static double lat_quantile(const wl_state *w, double q) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < LAT_BUCKETS; i++)
+    total += w->lat_hist[i];
+  if (!total)
+    return 0;
+  uint64_t want = (uint64_t)ceil(q * (double)total), seen = 0;
+  for (size_t i = 0; i < LAT_BUCKETS; i++) {
+    seen += w->lat_hist[i];
+    if (seen >= want)
+      return i < 100 ? (double)i : 100 + (double)(i - 100) * 100;
+  }
+  return 0;
+}
+
+/* ---- JSON ---- */
+
+static void j_u32s(sl_jw *w, const char *key, const uint32_t *v, size_t n) {
+  sl_jw_key_c(w, key);
+  sl_jw_arr_begin(w);
+  for (size_t i = 0; i < n; i++)
+    sl_jw_uint(w, v[i]);
+  sl_jw_arr_end(w);
+}
+
+static void j_num(sl_jw *w, const char *key, double v) {
+  char buf[64];
+  if (v == floor(v) && fabs(v) < 1e15)
+    snprintf(buf, sizeof(buf), "%.0f", v);
+  else
+    snprintf(buf, sizeof(buf), "%.6g", v);
+  sl_jw_key_c(w, key);
+  sl_jw_number_raw(w, sl_str_c(buf));
+}
+
+static void j_nums(sl_jw *w, const char *key, const int64_t *v, size_t n, double scale) {
+  sl_jw_key_c(w, key);
+  sl_jw_arr_begin(w);
+  char buf[64];
+  for (size_t i = 0; i < n; i++) {
+    double x = (double)v[i] * scale;
+    if (x == floor(x) && fabs(x) < 1e15)
+      snprintf(buf, sizeof(buf), "%.0f", x);
+    else
+      snprintf(buf, sizeof(buf), "%.6g", x);
+    sl_jw_number_raw(w, sl_str_c(buf));
+  }
+  sl_jw_arr_end(w);
+}
+
+static void j_str(sl_jw *w, const char *key, sl_str v) {
+  sl_jw_key_c(w, key);
+  sl_jw_str(w, v);
+}
+
+void sl_sim_write_json(sl_sim *m, sl_buf *out) {
+  const sl_scenario *s = m->s;
+  sl_jw w;
+  sl_jw_init(&w, out);
+  double step_s = (double)s->step_us / 1e6;
+  double sim_s = (double)s->duration_us / 1e6;
+  sl_jw_obj_begin(&w);
+  j_str(&w, "scenario", s->name);
+  j_num(&w, "seed", (double)s->seed);
+  j_num(&w, "duration_s", sim_s);
+  j_num(&w, "step_s", step_s);
+  j_num(&w, "wall_s", m->wall_s);
+  j_num(&w, "simulated_seconds_per_wall_second", m->wall_s > 0 ? sim_s / m->wall_s : 0);
+  j_num(&w, "attempts", (double)m->total_attempts);
+  sl_jw_key_c(&w, "time_s");
+  sl_jw_arr_begin(&w);
+  for (size_t i = 0; i < m->n_steps; i++) {
+    char buf[32];
+    snprintf(buf, sizeof(buf), "%.6g", (double)i * step_s);
+    sl_jw_number_raw(&w, sl_str_c(buf));
+  }
+  sl_jw_arr_end(&w);
+  sl_jw_key_c(&w, "resources");
+  sl_jw_arr_begin(&w);
+  double total_dollars = 0;
+  for (uint32_t ri = 0; ri < m->n_res; ri++) {
+    res_state *r = &m->res[ri];
+    sl_jw_obj_begin(&w);
+    j_str(&w, "name", r->name);
+    sl_jw_key_c(&w, "kind");
+    sl_jw_str_c(&w, r->is_index ? "GSI" : "table");
+    j_str(&w, "table", s->tables[r->table].name);
+    j_str(&w, "arn", r->arn);
+    sl_jw_key_c(&w, "billing_mode");
+    sl_jw_str_c(&w, res_on_demand(r) ? "PAY_PER_REQUEST" : "PROVISIONED");
+    j_num(&w, "partitions", (double)sl_cap_res_partitions(r->res));
+    j_num(&w, "splits", r->splits);
+    for (int dir = 0; dir < 2; dir++) {
+      dir_series *d = &r->d[dir];
+      sl_jw_key_c(&w, dir ? "write" : "read");
+      sl_jw_obj_begin(&w);
+      sl_jw_key_c(&w, "units");
+      sl_jw_str_c(&w, unit_name(r, dir));
+      j_num(&w, "offered_units", (double)d->total_offered_mu / 1000);
+      j_num(&w, "accepted_units", (double)d->total_accepted_mu / 1000);
+      j_num(&w, "accepted_events", (double)d->total_accepted);
+      j_num(&w, "throttled_events", (double)throttles_of(d));
+      j_num(&w, "peak_accepted_units_per_s", peak_rate(m, d, d->accepted_mu));
+      sl_jw_key_c(&w, "first_throttle_s");
+      if (d->first_throttle_us < 0)
+        sl_jw_null(&w);
+      else
+        sl_jw_double(&w, (double)d->first_throttle_us / 1e6);
+      sl_jw_key_c(&w, "throttled_by_reason");
+      sl_jw_obj_begin(&w);
+      for (int l = 0; l < 4; l++)
+        if (d->total_throttled[l])
+          j_num(&w, sl_cap_reason_name(r->is_index, (sl_cap_dir)dir, (sl_cap_limit)l),
+                (double)d->total_throttled[l]);
+      sl_jw_obj_end(&w);
+      sl_jw_key_c(&w, "series");
+      sl_jw_obj_begin(&w);
+      j_nums(&w, "offered_units_per_s", d->offered_mu, m->n_steps, 1.0 / 1000 / step_s);
+      j_nums(&w, "accepted_units_per_s", d->accepted_mu, m->n_steps, 1.0 / 1000 / step_s);
+      j_u32s(&w, "accepted_events", d->accepted, m->n_steps);
+      for (int l = 0; l < 4; l++)
+        if (d->total_throttled[l])
+          j_u32s(&w, limit_names[l], d->throttled[l], m->n_steps);
+      if (!res_on_demand(r))
+        j_nums(&w, "provisioned_units", d->provisioned, m->n_steps, 1);
+      sl_jw_obj_end(&w);
+      sl_jw_obj_end(&w);
+    }
+    sl_jw_key_c(&w, "partitions_series");
+    sl_jw_arr_begin(&w);
+    for (size_t i = 0; i < m->n_steps; i++)
+      sl_jw_uint(&w, r->partitions[i]);
+    sl_jw_arr_end(&w);
+    sl_jw_key_c(&w, "partitions_at_end");
+    sl_jw_arr_begin(&w);
+    size_t np = sl_cap_res_partitions(r->res);
+    for (size_t i = 0; i < np; i++) {
+      sl_cap_partition_info p;
+      if (!sl_cap_res_partition(m->cap, r->res, i, &p))
+        continue;
+      sl_jw_obj_begin(&w);
+      char hb[24];
+      snprintf(hb, sizeof(hb), "%016llx", (unsigned long long)p.lo_hash);
+      sl_jw_key_c(&w, "from_hash");
+      sl_jw_str_c(&w, hb);
+      for (int dir = 0; dir < 2; dir++) {
+        sl_jw_key_c(&w, dir ? "write" : "read");
+        sl_jw_obj_begin(&w);
+        j_num(&w, "consumed_last_minute_per_s", (double)p.consumed_minute_mu[dir] / 1000 / 60);
+        j_num(&w, "limit_per_s", (double)p.rate_mu[dir] / 1000);
+        j_num(&w, "throttles", (double)p.throttles[dir]);
+        sl_jw_obj_end(&w);
+      }
+      sl_jw_key_c(&w, "hot");
+      sl_jw_bool(&w, p.hot);
+      sl_jw_obj_end(&w);
+    }
+    sl_jw_arr_end(&w);
+    cost c = cost_of(m, r);
+    total_dollars += c.dollars;
+    sl_jw_key_c(&w, "cost");
+    sl_jw_obj_begin(&w);
+    j_num(&w, "read_request_units", c.read_units);
+    j_num(&w, "write_request_units", c.write_units);
+    j_num(&w, "rcu_hours", c.rcu_hours);
+    j_num(&w, "wcu_hours", c.wcu_hours);
+    j_num(&w, "dollars", c.dollars);
+    sl_jw_obj_end(&w);
+    sl_jw_obj_end(&w);
+  }
+  sl_jw_arr_end(&w);
+  sl_jw_key_c(&w, "workloads");
+  sl_jw_arr_begin(&w);
+  for (uint32_t i = 0; i < s->n_workloads; i++) {
+    wl_state *x = &m->wl[i];
+    sl_jw_obj_begin(&w);
+    j_str(&w, "name", x->w->name);
+    sl_jw_key_c(&w, "operation");
+    sl_jw_str_c(&w, sl_sim_op_name((sl_sim_op)x->w->op));
+    sl_jw_key_c(&w, "retry");
+    sl_jw_str_c(&w, sl_sim_retry_name((sl_sim_retry)x->w->client.retry));
+    j_num(&w, "requests", (double)x->requests);
+    j_num(&w, "attempts", (double)x->attempts);
+    j_num(&w, "attempts_per_request", x->requests ? (double)x->attempts / (double)x->requests : 0);
+    j_num(&w, "throttled_attempts", (double)x->throttled_attempts);
+    j_num(&w, "succeeded", (double)x->succeeded);
+    j_num(&w, "failed", (double)x->failed);
+    j_num(&w, "unprocessed_resends", (double)x->resends);
+    j_num(&w, "in_flight_at_end", (double)x->in_flight_end);
+    sl_jw_key_c(&w, "errors");
+    sl_jw_obj_begin(&w);
+    for (int o = 1; o < 5; o++)
+      if (x->outcomes[o])
+        j_num(&w, outcome_names[o], (double)x->outcomes[o]);
+    sl_jw_obj_end(&w);
+    sl_jw_key_c(&w, "latency_added_ms");
+    sl_jw_obj_begin(&w);
+    uint64_t done = x->succeeded + x->failed;
+    j_num(&w, "mean", done ? x->lat_sum_ms / (double)done : 0);
+    j_num(&w, "p50", lat_quantile(x, 0.5));
+    j_num(&w, "p99", lat_quantile(x, 0.99));
+    j_num(&w, "max", (double)x->lat_max_us / 1000);
+    sl_jw_obj_end(&w);
+    sl_jw_key_c(&w, "series");
+    sl_jw_obj_begin(&w);
+    j_u32s(&w, "requests", x->s_requests, m->n_steps);
+    j_u32s(&w, "attempts", x->s_attempts, m->n_steps);
+    j_u32s(&w, "throttled_attempts", x->s_throttled, m->n_steps);
+    j_u32s(&w, "succeeded", x->s_succeeded, m->n_steps);
+    j_u32s(&w, "failed", x->s_failed, m->n_steps);
+    if (x->w->client.retry == SL_RETRY_ADAPTIVE) {
+      sl_jw_key_c(&w, "client_rate_limit");
+      sl_jw_arr_begin(&w);
+      for (size_t k = 0; k < m->n_steps; k++) {
+        char buf[32];
+        snprintf(buf, sizeof(buf), "%.1f", x->s_rate_limit[k]);
+        sl_jw_number_raw(&w, sl_str_c(buf));
+      }
+      sl_jw_arr_end(&w);
+    }
+    sl_jw_obj_end(&w);
+    sl_jw_obj_end(&w);
+  }
+  sl_jw_arr_end(&w);
+  hot_key hk[TOP_KEYS];
+  size_t nk = hottest_keys(m, hk);
+  sl_jw_key_c(&w, "hottest_keys");
+  sl_jw_arr_begin(&w);
+  for (size_t i = 0; i < nk; i++) {
+    char kb[96];
+    const sl_sim_keys *k = &m->wl[hk[i].wl].w->keys;
+    sl_jw_obj_begin(&w);
+    j_str(&w, "key", key_text(k, hk[i].idx, kb));
+    j_str(&w, "workload", m->wl[hk[i].wl].w->name);
+    j_num(&w, "requests", hk[i].requests);
+    j_num(&w, "throttled", hk[i].throttled);
+    sl_jw_obj_end(&w);
+  }
+  sl_jw_arr_end(&w);
+  sl_jw_key_c(&w, "cost");
+  sl_jw_obj_begin(&w);
+  j_num(&w, "dollars", total_dollars);
+  sl_jw_key_c(&w, "prices");
+  sl_jw_obj_begin(&w);
+  j_str(&w, "date", s->prices.date);
+  j_num(&w, "write_request_per_million", s->prices.write_per_million);
+  j_num(&w, "read_request_per_million", s->prices.read_per_million);
+  j_num(&w, "wcu_hour", s->prices.wcu_hour);
+  j_num(&w, "rcu_hour", s->prices.rcu_hour);
+  sl_jw_obj_end(&w);
+  sl_jw_obj_end(&w);
+  sl_buf db;
+  sl_buf_init(&db, NULL);
+  sl_str lines[64];
+  size_t nl;
+  diagnose(m, &db, &nl, lines, 64);
+  sl_jw_key_c(&w, "diagnosis");
+  sl_jw_arr_begin(&w);
+  for (size_t i = 0; i < nl; i++)
+    sl_jw_str(&w, lines[i]);
+  sl_jw_arr_end(&w);
+  sl_buf_free(&db);
+  sl_jw_obj_end(&w);
+  sl_buf_putc(out, '\n');
+}
+
+/* ---- text ---- */
+
+void sl_sim_write_text(sl_sim *m, sl_buf *b) {
+  const sl_scenario *s = m->s;
+  double sim_s = (double)s->duration_us / 1e6;
+  sl_buf_printf(b, "scenario: %.*s (seed %llu)\n", SL_STR_FMT(s->name),
+                (unsigned long long)s->seed);
+  sl_buf_printf(b, "simulated %.0f s in %.2f s of wall time (%.0f simulated seconds per second), ",
+                sim_s, m->wall_s, m->wall_s > 0 ? sim_s / m->wall_s : 0);
+  fmt_num(b, (double)m->total_attempts);
+  sl_buf_puts(b, SL_STR(" attempts\n\nresources\n"));
+  double total = 0;
+  for (uint32_t ri = 0; ri < m->n_res; ri++) {
+    res_state *r = &m->res[ri];
+    sl_buf_printf(b, "  %s (%s, %zu partitions at the end, %u splits)\n", r->label.p,
+                  res_on_demand(r) ? "on-demand" : "provisioned", sl_cap_res_partitions(r->res),
+                  r->splits);
+    for (int dir = 0; dir < 2; dir++) {
+      dir_series *d = &r->d[dir];
+      if (!d->total_offered_mu && res_on_demand(r))
+        continue;
+      sl_buf_printf(b, "    %-6s offered ", dir ? "writes" : "reads");
+      fmt_num(b, (double)d->total_offered_mu / 1000);
+      sl_buf_printf(b, " %s, accepted ", unit_name(r, dir));
+      fmt_num(b, (double)d->total_accepted_mu / 1000);
+      sl_buf_printf(b, " (peak %.0f/s)", peak_rate(m, d, d->accepted_mu));
+      if (!res_on_demand(r))
+        sl_buf_printf(b, ", provisioned %lld", (long long)(dir ? r->tp.wcu : r->tp.rcu));
+      uint64_t thr = throttles_of(d);
+      if (thr) {
+        sl_buf_puts(b, SL_STR(", throttled "));
+        fmt_num(b, (double)thr);
+        sl_buf_printf(b, " (first after %.2f s:", (double)d->first_throttle_us / 1e6);
+        for (int l = 0; l < 4; l++)
+          if (d->total_throttled[l]) {
+            sl_buf_printf(b, " %s ",
+                          sl_cap_reason_name(r->is_index, (sl_cap_dir)dir, (sl_cap_limit)l));
+            fmt_num(b, (double)d->total_throttled[l]);
+          }
+        sl_buf_putc(b, ')');
+      }
+      sl_buf_putc(b, '\n');
+    }
+    cost c = cost_of(m, r);
+    total += c.dollars;
+  }
+  sl_buf_puts(b, SL_STR("\nworkloads\n"));
+  for (uint32_t i = 0; i < s->n_workloads; i++) {
+    wl_state *x = &m->wl[i];
+    sl_buf_printf(b, "  %.*s (%s, retry %s): ", SL_STR_FMT(x->w->name),
+                  sl_sim_op_name((sl_sim_op)x->w->op),
+                  sl_sim_retry_name((sl_sim_retry)x->w->client.retry));
+    fmt_num(b, (double)x->requests);
+    sl_buf_puts(b, SL_STR(" requests, "));
+    fmt_num(b, (double)x->attempts);
+    sl_buf_printf(b, " attempts (%.2f per request), ",
+                  x->requests ? (double)x->attempts / (double)x->requests : 0);
+    fmt_num(b, (double)x->succeeded);
+    sl_buf_puts(b, SL_STR(" succeeded, "));
+    fmt_num(b, (double)x->failed);
+    uint64_t done = x->succeeded + x->failed;
+    sl_buf_printf(b, " failed; latency added by backoff: mean %.1f ms, p99 %.0f ms",
+                  done ? x->lat_sum_ms / (double)done : 0, lat_quantile(x, 0.99));
+    if (x->in_flight_end) {
+      sl_buf_puts(b, SL_STR("; "));
+      fmt_num(b, (double)x->in_flight_end);
+      sl_buf_puts(b, SL_STR(" still waiting to be sent or retried at the end"));
+    }
+    sl_buf_putc(b, '\n');
+  }
+  hot_key hk[TOP_KEYS];
+  size_t nk = hottest_keys(m, hk);
+  if (nk) {
+    sl_buf_puts(b, SL_STR("\nhottest keys\n"));
+    for (size_t i = 0; i < nk && i < 5; i++) {
+      char kb[96];
+      sl_str t = key_text(&m->wl[hk[i].wl].w->keys, hk[i].idx, kb);
+      sl_buf_printf(b, "  %-24.*s %u requests, %u throttled (workload %.*s)\n", SL_STR_FMT(t),
+                    hk[i].requests, hk[i].throttled, SL_STR_FMT(m->wl[hk[i].wl].w->name));
+    }
+  }
+  sl_buf_printf(b,
+                "\ncost: $%.3f (prices of %.*s: $%g per million WRU, $%g per million RRU, $%g "
+                "per WCU-hour, $%g per RCU-hour)\n",
+                total, SL_STR_FMT(s->prices.date), s->prices.write_per_million,
+                s->prices.read_per_million, s->prices.wcu_hour, s->prices.rcu_hour);
+  sl_buf db;
+  sl_buf_init(&db, NULL);
+  sl_str lines[64];
+  size_t nl;
+  diagnose(m, &db, &nl, lines, 64);
+  sl_buf_puts(b, SL_STR("\ndiagnosis\n"));
+  for (size_t i = 0; i < nl; i++)
+    sl_buf_printf(b, "  - %.*s\n", SL_STR_FMT(lines[i]));
+  sl_buf_free(&db);
+}
+
+/* ---- CSV ---- */
+
+void sl_sim_write_csv(sl_sim *m, sl_buf *b) {
+  double step_s = (double)m->s->step_us / 1e6;
+  sl_buf_puts(b, SL_STR("time_s,resource,kind,direction,units,offered_units_per_s,"
+                        "accepted_units_per_s,accepted_events,MaxOnDemandThroughputExceeded,"
+                        "AccountLimitExceeded,ProvisionedThroughputExceeded,"
+                        "KeyRangeThroughputExceeded,provisioned,partitions\n"));
+  for (size_t i = 0; i < m->n_steps; i++)
+    for (uint32_t ri = 0; ri < m->n_res; ri++) {
+      res_state *r = &m->res[ri];
+      for (int dir = 0; dir < 2; dir++) {
+        dir_series *d = &r->d[dir];
+        sl_buf_printf(b, "%g,%.*s,%s,%s,%s,%g,%g,%u,%u,%u,%u,%u,%lld,%u\n", (double)i * step_s,
+                      SL_STR_FMT(r->name), r->is_index ? "GSI" : "table", dir ? "write" : "read",
+                      unit_name(r, dir), (double)d->offered_mu[i] / 1000 / step_s,
+                      (double)d->accepted_mu[i] / 1000 / step_s, d->accepted[i], d->throttled[0][i],
+                      d->throttled[1][i], d->throttled[2][i], d->throttled[3][i],
+                      (long long)d->provisioned[i], r->partitions[i]);
+      }
+    }
+}
+
+/* ---- the command ---- */
+
+static const char simulate_usage[] =
+    "usage: sluice simulate [flags] SCENARIO.json\n"
+    "\n"
+    "Plays the scenario's workload against its table design on the capacity\n"
+    "engine, offline and deterministically (docs/simulate.md: the format).\n"
+    "\n"
+    "  --json         the whole report as JSON (every series) on stdout\n"
+    "  --csv          the per-step series as CSV on stdout\n"
+    "  --out FILE     write the report (text, or --json / --csv) to FILE\n"
+    "  --seed N       override the scenario's seed\n"
+    "  --check        only read and check the scenario\n";
+
+int sl_tool_simulate(int argc, char **argv) {
+  const char *path = NULL, *out_path = NULL;
+  bool json = false, csv = false, check = false;
+  bool have_seed = false;
+  unsigned long long seed = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      fputs(simulate_usage, stdout);
+      return 0;
+    } else if (strcmp(a, "--json") == 0) {
+      json = true;
+    } else if (strcmp(a, "--csv") == 0) {
+      csv = true;
+    } else if (strcmp(a, "--check") == 0) {
+      check = true;
+    } else if (strcmp(a, "--out") == 0 || strcmp(a, "--seed") == 0) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "sluice simulate: %s needs a value\n\n%s", a, simulate_usage);
+        return 2;
+      }
+      if (strcmp(a, "--out") == 0) {
+        out_path = argv[++i];
+      } else {
+        char *end;
+        seed = strtoull(argv[++i], &end, 10);
+        if (*end || !*argv[i]) {
+          fprintf(stderr, "sluice simulate: invalid seed '%s'\n", argv[i]);
+          return 2;
+        }
+        have_seed = true;
+      }
+    } else if (strncmp(a, "--", 2) == 0) {
+      fprintf(stderr, "sluice simulate: unknown flag '%s'\n\n%s", a, simulate_usage);
+      return 2;
+    } else if (path) {
+      fprintf(stderr, "sluice simulate: one scenario at a time\n\n%s", simulate_usage);
+      return 2;
+    } else {
+      path = a;
+    }
+  }
+  if (!path || (json && csv)) {
+    fprintf(stderr, "sluice simulate: %s\n\n%s",
+            path ? "--json and --csv exclude each other" : "no scenario file", simulate_usage);
+    return 2;
+  }
+  int rc = 1;
+  sl_arena a;
+  sl_arena_init(&a);
+  sl_buf in, out;
+  sl_buf_init(&in, &a);
+  sl_buf_init(&out, NULL);
+  sl_sim *sim = NULL;
+  FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!fp) {
+    fprintf(stderr, "sluice simulate: cannot read '%s': %s\n", path, strerror(errno));
+    goto out;
+  }
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+    sl_buf_append(&in, chunk, n);
+  if (fp != stdin)
+    fclose(fp);
+  sl_scenario sc;
+  char err[1024];
+  if (!sl_scenario_parse(&a, in.p ? in.p : "", in.len, &sc, err, sizeof(err))) {
+    fprintf(stderr, "sluice simulate: %s: %s\n", path, err);
+    goto out;
+  }
+  if (have_seed)
+    sc.seed = seed;
+  if (!(sim = sl_sim_new(&sc, err, sizeof(err)))) {
+    fprintf(stderr, "sluice simulate: %s: %s\n", path, err);
+    goto out;
+  }
+  if (check) {
+    printf("%s: ok\n", path);
+    rc = 0;
+    goto out;
+  }
+  sl_sim_run(sim);
+  if (json)
+    sl_sim_write_json(sim, &out);
+  else if (csv)
+    sl_sim_write_csv(sim, &out);
+  else
+    sl_sim_write_text(sim, &out);
+  FILE *of = out_path ? fopen(out_path, "wb") : stdout;
+  if (!of) {
+    fprintf(stderr, "sluice simulate: cannot write '%s': %s\n", out_path, strerror(errno));
+    goto out;
+  }
+  fwrite(out.p, 1, out.len, of);
+  if (of != stdout)
+    fclose(of);
+  rc = 0;
+out:
+  sl_sim_free(sim);
+  sl_buf_free(&out);
+  sl_arena_destroy(&a);
+  return rc;
+}

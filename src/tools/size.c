@@ -177,8 +177,7 @@ static sl_err index_desc(sl_failure *f, sl_arena *a, sl_table *t, const sl_json 
     const sl_json *nk = sl_json_get(p, "NonKeyAttributes");
     if (!nk || nk->type != SL_JSON_ARRAY || nk->arr.n > 64)
       return sl_failf(f, SL_E_VALIDATION,
-                      "%s.Projection.NonKeyAttributes: expected a list of at most 64 names",
-                      where);
+                      "%s.Projection.NonKeyAttributes: expected a list of at most 64 names", where);
     out->non_key = SL_NEW_ARRAY(a, sl_str, nk->arr.n ? nk->arr.n : 1);
     for (size_t k = 0; k < nk->arr.n; k++) {
       if (nk->arr.items[k]->type != SL_JSON_STRING)
@@ -233,8 +232,7 @@ sl_err sl_size_table(sl_failure *f, sl_arena *a, const sl_json *j, sl_table *t) 
   size_t n = (lsis && lsis->type == SL_JSON_ARRAY ? lsis->arr.n : 0) +
              (gsis && gsis->type == SL_JSON_ARRAY ? gsis->arr.n : 0);
   if (n > SL_MAX_INDEXES)
-    return sl_failf(f, SL_E_VALIDATION, "table description: more than %d indexes",
-                    SL_MAX_INDEXES);
+    return sl_failf(f, SL_E_VALIDATION, "table description: more than %d indexes", SL_MAX_INDEXES);
   t->indexes = SL_NEW_ARRAY(a, sl_index, n ? n : 1);
   for (int g = 0; g < 2; g++) {
     const sl_json *list = g ? gsis : lsis;
@@ -292,13 +290,14 @@ static void warn(sl_arena *a, sl_size_report *r, sl_str w) {
 
 /* The service's key checks of a PutItem (ops/req.c and the developer guide's
  * limits: partition key 2,048 bytes, sort key 1,024). */
-static void check_key(sl_arena *a, sl_size_report *r, const sl_item *it, sl_str name,
-                      uint8_t type, bool range) {
+static void check_key(sl_arena *a, sl_size_report *r, const sl_item *it, sl_str name, uint8_t type,
+                      bool range) {
   const sl_av *v = sl_item_get(it, name);
   if (!v) {
     warn(a, r,
-         sl_arena_printf(a, "One or more parameter values were invalid: Missing the key %.*s in "
-                            "the item",
+         sl_arena_printf(a,
+                         "One or more parameter values were invalid: Missing the key %.*s in "
+                         "the item",
                          SL_STR_FMT(name)));
     return;
   }

@@ -50,11 +50,11 @@ typedef struct {
 typedef struct {
   sl_str name;
   bool global;
-  bool in_index;           /* the new item has an entry */
-  size_t entry_bytes;      /* its size (index keys + projected attributes) */
-  uint32_t writes;         /* 0, 1 or 2 (a key change: delete + put) */
-  int64_t write_mu;        /* standard */
-  int64_t txn_write_mu;    /* transactional */
+  bool in_index;        /* the new item has an entry */
+  size_t entry_bytes;   /* its size (index keys + projected attributes) */
+  uint32_t writes;      /* 0, 1 or 2 (a key change: delete + put) */
+  int64_t write_mu;     /* standard */
+  int64_t txn_write_mu; /* transactional */
 } sl_size_index;
 
 #define SL_SIZE_MAX_WARNINGS 8
@@ -65,16 +65,16 @@ typedef struct {
   uint32_t depth;   /* deepest nesting of lists and maps (0: scalars only) */
   uint32_t n_attrs;
   sl_size_attr *attrs;
-  int64_t read_mu[3];       /* sl_cost_read: eventual, strong, transactional */
-  int64_t write_mu;         /* the table part, standard */
-  int64_t txn_write_mu;     /* the table part, transactional */
+  int64_t read_mu[3];   /* sl_cost_read: eventual, strong, transactional */
+  int64_t write_mu;     /* the table part, standard */
+  int64_t txn_write_mu; /* the table part, transactional */
   bool has_table;
   uint32_t n_indexes;
   sl_size_index *indexes;
   int64_t table_charged_mu; /* what the table is charged: its part + LSIs */
   int64_t total_mu;         /* table + every index */
   int64_t total_txn_mu;
-  size_t lsi_bytes;         /* item + its LSI entries (the 400 KB rule with LSIs) */
+  size_t lsi_bytes; /* item + its LSI entries (the 400 KB rule with LSIs) */
   uint32_t n_warnings;
   sl_str warnings[SL_SIZE_MAX_WARNINGS];
 } sl_size_report;
