@@ -49,8 +49,8 @@ static void test_guide_example(void) {
   CHECK_INT(r.n_warnings, 0);
   /* The same in plain JSON, and wrapped as GetItem answers. */
   CHECK_INT(analyse("{\"shirt-color\":\"R\",\"shirt-size\":\"M\"}", true, NULL, NULL).bytes, 23);
-  CHECK_INT(analyse("{\"Item\":{\"shirt-color\":{\"S\":\"R\"},\"shirt-size\":{\"S\":\"M\"}}}", false,
-                    NULL, NULL)
+  CHECK_INT(analyse("{\"Item\":{\"shirt-color\":{\"S\":\"R\"},\"shirt-size\":{\"S\":\"M\"}}}",
+                    false, NULL, NULL)
                 .bytes,
             23);
 }
@@ -58,8 +58,8 @@ static void test_guide_example(void) {
 /* Lists and maps: 3 bytes plus 1 per element (facts §2.1); numbers about 1
  * byte per two significant digits plus 1; BOOL and NULL 1 byte. */
 static void test_nested_and_numbers(void) {
-  sl_size_report r = analyse("{\"a\":[1,2,{\"b\":\"cc\"}],\"n\":123.45,\"z\":null,\"t\":true}",
-                             true, NULL, NULL);
+  sl_size_report r =
+      analyse("{\"a\":[1,2,{\"b\":\"cc\"}],\"n\":123.45,\"z\":null,\"t\":true}", true, NULL, NULL);
   /* a: L 3 + (2+1) + (2+1) + (M 3 + (1+2+1) + 1) = 17; n: 4; z, t: 1. */
   CHECK_INT(r.bytes, 1 + 17 + 1 + 4 + 1 + 1 + 1 + 1);
   CHECK_INT(r.attrs[0].overhead_bytes, 10);
