@@ -7,7 +7,6 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-
 sl_str sl_in_str(const sl_json *obj, const char *member) {
   const sl_json *v = sl_json_get(obj, member);
   return v && v->type == SL_JSON_STRING ? v->str : SL_STR_NULL;
@@ -19,7 +18,7 @@ bool sl_in_has(const sl_json *obj, const char *member) {
 }
 
 sl_err sl_in_refuse_unsupported(sl_req *req, const sl_json *obj, const sl_unsupported *list,
-                                 size_t n) {
+                                size_t n) {
   for (size_t i = 0; i < n; i++)
     if (sl_in_has(obj, list[i].member))
       return sl_fail(req, SL_E_VALIDATION,
@@ -57,7 +56,6 @@ int64_t sl_in_int(const sl_json *obj, const char *member, int64_t dflt) {
   return (int64_t)d;
 }
 
-
 sl_err sl_in_table(sl_req *req, const char *member, sl_lookup how, sl_table **out) {
   return sl_req_lookup(req, sl_in_str(req->body, member), how, out);
 }
@@ -75,7 +73,6 @@ sl_rcc sl_in_rcc(const sl_json *body) {
     return SL_RCC_INDEXES;
   return SL_RCC_NONE;
 }
-
 
 bool sl_in_member_shadowed(const sl_json *obj, size_t i) {
   for (size_t j = i + 1; j < obj->obj.n; j++)
@@ -219,7 +216,6 @@ sl_err sl_in_check_tag_keys(sl_failure *f, const sl_json *keys) {
   return SL_OK;
 }
 
-
 void sl_in_tags(sl_arena *a, const sl_json *tags, sl_tag **out, uint32_t *n) {
   *out = NULL;
   *n = 0;
@@ -240,7 +236,6 @@ sl_err sl_in_refuse_kms(sl_req *req, const sl_json *body) {
                    "encryption with a KMS key); see README: Not supported");
   return SL_OK;
 }
-
 
 /* ---- transactions ---- */
 
@@ -300,7 +295,6 @@ const sl_json *sl_in_transact_action(sl_req *req, const sl_json *elem, const cha
       obj->obj.members[obj->obj.n++] = src->obj.members[i];
   return obj;
 }
-
 
 void sl_in_fingerprint(sl_req *req, const sl_json *items, uint8_t out[16]) {
   sl_buf b;
