@@ -93,31 +93,26 @@ const sl_json *sl_in_arr(const sl_json *obj, const char *member) {
 
 /* ---- table definitions ---- */
 
-sl_key_schema_in sl_in_key_schema(sl_arena *a, const sl_json *list) {
-  sl_key_schema_in in = {NULL, 0};
+/* The AttributeName and 'second' members of a list's objects (KeySchema,
+ * AttributeDefinitions), in arena memory; NULL when 'list' is no array. */
+static sl_attr_in *attr_list(sl_arena *a, const sl_json *list, const char *second) {
   if (!list || list->type != SL_JSON_ARRAY)
-    return in;
-  sl_key_elem_in *e = SL_NEW_ARRAY(a, sl_key_elem_in, list->arr.n + 1);
+    return NULL;
+  sl_attr_in *e = SL_NEW_ARRAY(a, sl_attr_in, list->arr.n + 1);
   for (size_t i = 0; i < list->arr.n; i++)
-    e[i] = (sl_key_elem_in){sl_in_str(list->arr.items[i], "AttributeName"),
-                            sl_in_str(list->arr.items[i], "KeyType")};
-  in.e = e;
-  in.n = (uint32_t)list->arr.n;
-  return in;
+    e[i] = (sl_attr_in){sl_in_str(list->arr.items[i], "AttributeName"),
+                        sl_in_str(list->arr.items[i], second)};
+  return e;
+}
+
+sl_key_schema_in sl_in_key_schema(sl_arena *a, const sl_json *list) {
+  const sl_attr_in *e = attr_list(a, list, "KeyType");
+  return (sl_key_schema_in){e, e ? (uint32_t)list->arr.n : 0};
 }
 
 sl_attr_defs_in sl_in_attr_defs(sl_arena *a, const sl_json *list) {
-  sl_attr_defs_in in = {NULL, 0, false};
-  if (!list || list->type != SL_JSON_ARRAY)
-    return in;
-  sl_attr_def_in *e = SL_NEW_ARRAY(a, sl_attr_def_in, list->arr.n + 1);
-  for (size_t i = 0; i < list->arr.n; i++)
-    e[i] = (sl_attr_def_in){sl_in_str(list->arr.items[i], "AttributeName"),
-                            sl_in_str(list->arr.items[i], "AttributeType")};
-  in.e = e;
-  in.n = (uint32_t)list->arr.n;
-  in.present = true;
-  return in;
+  const sl_attr_in *e = attr_list(a, list, "AttributeType");
+  return (sl_attr_defs_in){e, e ? (uint32_t)list->arr.n : 0, e != NULL};
 }
 
 sl_projection_in sl_in_projection(sl_arena *a, const sl_json *proj) {

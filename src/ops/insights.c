@@ -21,13 +21,12 @@ static sl_err resolve(sl_req *req, sl_str table, sl_str index, sl_ci_entry *out)
   return SL_OK;
 }
 
-sl_err sl_describe_contributor_insights(sl_req *req, sl_str table, sl_str index,
-                                        sl_ci_entry *out) {
+sl_err sl_describe_contributor_insights(sl_req *req, sl_str table, sl_str index, sl_ci_entry *out) {
   sl_err err = resolve(req, table, index, out);
   if (err != SL_OK)
     return err;
-  out->st = sl_metrics_ci_get(req->env->metrics, out->table->name, index,
-                              sl_str_c(out->table->uuid));
+  out->st =
+      sl_metrics_ci_get(req->env->metrics, out->table->name, index, sl_str_c(out->table->uuid));
   return SL_OK;
 }
 
@@ -37,8 +36,8 @@ sl_err sl_update_contributor_insights(sl_req *req, sl_str table, sl_str index, s
   if (err != SL_OK)
     return err;
   sl_metrics_ci_set(req->env->metrics, out->table->name, index, sl_str_c(out->table->uuid), mode);
-  out->st = sl_metrics_ci_get(req->env->metrics, out->table->name, index,
-                              sl_str_c(out->table->uuid));
+  out->st =
+      sl_metrics_ci_get(req->env->metrics, out->table->name, index, sl_str_c(out->table->uuid));
   return SL_OK;
 }
 
@@ -86,8 +85,8 @@ sl_err sl_list_contributor_insights(sl_req *req, sl_str table, int64_t max, sl_s
       }
       if (out->n == max) {
         more = true;
-        out->next_token = sl_arena_printf(req->arena, "%.*s/%.*s", SL_STR_FMT(t->name),
-                                          SL_STR_FMT(index));
+        out->next_token =
+            sl_arena_printf(req->arena, "%.*s/%.*s", SL_STR_FMT(t->name), SL_STR_FMT(index));
         break;
       }
       out->e[out->n++] = (sl_ci_entry){t, index, false, st};

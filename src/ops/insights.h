@@ -24,8 +24,7 @@ typedef struct {
 
 /* The state of the table 'table' names, or of its GSI 'index' (when not
  * empty): ResourceNotFoundException for an unknown table or index. */
-sl_err sl_describe_contributor_insights(sl_req *req, sl_str table, sl_str index,
-                                        sl_ci_entry *out);
+sl_err sl_describe_contributor_insights(sl_req *req, sl_str table, sl_str index, sl_ci_entry *out);
 /* Enables (mode != SL_CI_DISABLED) or disables it, at the current clock
  * time. */
 sl_err sl_update_contributor_insights(sl_req *req, sl_str table, sl_str index, sl_ci_mode mode,
