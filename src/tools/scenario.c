@@ -1,7 +1,8 @@
 /*
  * The scenario reader of `sluice simulate`: JSON -> sl_scenario with every
  * member checked; see scenario.h. docs/simulate.md is the format's
- * reference; tests/unit/tools/test_scenario.c pins the messages.
+ * reference; tests/conformance/test_simulate_tool.py (test_bad_scenarios)
+ * pins the messages and tests/fuzz/fuzz_scenario.c feeds it random bytes.
  */
 #include "tools/scenario.h"
 #include "base/clock.h"

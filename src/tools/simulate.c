@@ -5,7 +5,7 @@
  * examples against capacity-model.md's calibration targets and against the
  * server over HTTP.
  */
-#include "tools/simulate.h"
+#include "tools/sim_int.h"
 #include "tools/tools.h"
 #include "cap/cap.h"
 #include "cap/cost.h"
@@ -18,12 +18,6 @@
 #include <string.h>
 #include <time.h>
 
-#define SEC 1000000LL
-#define LAT_BUCKETS 1201 /* 0..119,999 ms in 100 ms buckets (and the first 100 ms by ms) */
-#define MAX_ITEMS 100
-#define MAX_CHARGES (MAX_ITEMS * (1 + SL_SIM_MAX_GSIS))
-#define TOP_KEYS 10
-#define MAX_TRACKED_KEYS 1000000
 
 /* ---- random numbers: splitmix64 (seeding) and xorshift64* ---- */
 
@@ -34,9 +28,6 @@ static uint64_t splitmix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-typedef struct {
-  uint64_t s;
-} rng;
 
 static void rng_seed(rng *r, uint64_t seed) { r->s = splitmix(seed) | 1; }
 static uint64_t rng_next(rng *r) {
@@ -118,13 +109,13 @@ static uint64_t key_draw(const sl_sim_keys *k, rng *r, uint64_t seq) {
   }
 }
 
-static uint64_t keys_space(const sl_sim_keys *k) {
+uint64_t sl__sim_keys_space(const sl_sim_keys *k) {
   return k->kind == SL_KEYS_HOT ? k->count + k->hot_keys : k->count;
 }
 
 /* The key's text (an S value): prefix + number, "hot" + number for hot
  * keys, or the name. */
-static sl_str key_text(const sl_sim_keys *k, uint64_t idx, char *buf) {
+sl_str sl__sim_key_text(const sl_sim_keys *k, uint64_t idx, char *buf) {
   if (k->kind == SL_KEYS_NAMED)
     return k->names[idx];
   sl_str prefix = k->prefix;
@@ -147,110 +138,16 @@ static sl_str key_text(const sl_sim_keys *k, uint64_t idx, char *buf) {
   return sl_str_make(buf, n);
 }
 
-static uint64_t key_hash(const sl_sim_keys *k, uint64_t idx) {
+uint64_t sl__sim_key_hash(const sl_sim_keys *k, uint64_t idx) {
   char buf[96];
   sl_av v = {.type = SL_AV_S};
-  v.s = key_text(k, idx, buf);
+  v.s = sl__sim_key_text(k, idx, buf);
   return sl_key_hash(&v);
 }
 
-/* ---- state ---- */
-
-typedef enum { OUT_OK, OUT_THROTTLING, OUT_PTEE, OUT_RLE, OUT_TXN_CANCELED } outcome;
-static const char *const outcome_names[] = {"OK", "ThrottlingException",
+const char *const sl__sim_outcome_names[5] = {"OK", "ThrottlingException",
                                             "ProvisionedThroughputExceededException",
                                             "RequestLimitExceeded", "TransactionCanceledException"};
-
-/* Per resource and direction, per step. */
-typedef struct {
-  int64_t *offered_mu, *accepted_mu;
-  uint32_t *accepted, *throttled[4]; /* events; throttles by sl_cap_limit */
-  int64_t total_offered_mu, total_accepted_mu;
-  uint64_t total_accepted, total_throttled[4];
-  int64_t first_throttle_us; /* -1: none */
-  int64_t *provisioned;      /* units, per step */
-} dir_series;
-
-typedef struct {
-  sl_cap_res *res;
-  sl_throughput tp;
-  bool is_index;
-  uint32_t table;
-  int32_t gsi;
-  sl_str name, arn, label; /* label: "table T" or "GSI I of T" */
-  dir_series d[2];
-  uint16_t *partitions; /* per step */
-  uint32_t splits;
-  double provisioned_unit_hours[2];
-} res_state;
-
-typedef struct {
-  const sl_sim_workload *w;
-  uint32_t phase;
-  int64_t phase_start;
-  uint64_t in_phase; /* arrivals so far in this phase */
-  int64_t next_t;    /* INT64_MAX: done */
-  uint64_t seq;      /* requests issued */
-  uint64_t item_seq; /* items issued (sequential keys) */
-  uint64_t scan_page;
-  rng jitter;
-  int64_t quota; /* retry quota tokens (standard modes) */
-  /* adaptive mode: botocore's ClientRateLimiter, RateClocker, TokenBucket, CubicCalculator */
-  bool ad_enabled;
-  double ad_fill, ad_cap, ad_tokens, ad_last;
-  double ad_measured, ad_bucket;
-  uint64_t ad_count;
-  double cubic_wmax, cubic_k, cubic_last_fail;
-  /* statistics */
-  uint64_t requests, attempts, succeeded, failed, throttled_attempts, resends, in_flight_end;
-  uint64_t outcomes[5];
-  uint32_t *key_req, *key_thr; /* per key index, when the key space is small */
-  uint64_t n_keys;
-  uint64_t lat_hist[LAT_BUCKETS];
-  double lat_sum_ms;
-  int64_t lat_max_us;
-  uint32_t *s_requests, *s_attempts, *s_throttled, *s_succeeded, *s_failed;
-  double *s_rate_limit; /* adaptive: the client's send rate limit at each step (0: off) */
-} wl_state;
-
-typedef struct {
-  int64_t t;
-  uint64_t order;
-  uint32_t wl;
-  uint32_t attempt; /* attempts made so far */
-  uint32_t resends;
-  bool token_held; /* adaptive: the token for this send was taken when it was queued */
-  int64_t first_t;
-  uint64_t req_seed;
-  uint64_t item_base;  /* the request's first item number (sequential keys) */
-  uint64_t pending[2]; /* items still to do (batches), bit i = item i */
-  uint32_t quota_held; /* retry quota taken for this request */
-} ev;
-
-struct sl_sim {
-  const sl_scenario *s;
-  sl_cap_params params;
-  sl_clock clock;
-  sl_cap *cap;
-  int64_t t0, end;
-  size_t n_steps;
-  uint32_t n_res;
-  res_state *res;
-  uint32_t *table_res; /* the resource of each table */
-  uint32_t gsi_res[SL_SIM_MAX_TABLES][SL_SIM_MAX_GSIS];
-  wl_state wl[SL_SIM_MAX_WORKLOADS];
-  ev *heap;
-  size_t n_heap, heap_cap;
-  uint64_t order;
-  size_t next_sample; /* the next step whose partitions are sampled */
-  uint32_t next_action;
-  double wall_s;
-  uint64_t total_attempts;
-  /* one attempt's charges */
-  sl_cap_charge charges[MAX_CHARGES];
-  uint32_t charge_res[MAX_CHARGES];
-  uint8_t charge_item[MAX_CHARGES];
-};
 
 /* ---- event heap ---- */
 
@@ -392,7 +289,7 @@ static void wl_init(sl_sim *m, uint32_t i) {
   w->cubic_wmax = 0;
   w->cubic_k = 0;
   w->cubic_last_fail = (double)m->t0 / SEC;
-  uint64_t space = keys_space(&w->w->keys);
+  uint64_t space = sl__sim_keys_space(&w->w->keys);
   if (w->w->keys.kind != SL_KEYS_SEQUENTIAL && space <= MAX_TRACKED_KEYS) {
     w->n_keys = space;
     w->key_req = xcalloc(space, sizeof(uint32_t));
@@ -598,7 +495,7 @@ static uint64_t item_charges(sl_sim *m, const wl_state *w, const ev *e, uint32_t
   } else {
     const sl_sim_keys *k = wl->index >= 0 ? &t->gsis[wl->index].keys : &wl->keys;
     uint64_t kk = wl->index >= 0 ? key_draw(k, &r, e->item_base + j) : kidx;
-    c->hash = key_hash(k, kk);
+    c->hash = sl__sim_key_hash(k, kk);
   }
   m->charge_res[*n] = ri;
   m->charge_item[*n] = (uint8_t)j;
@@ -625,7 +522,7 @@ static uint64_t item_charges(sl_sim *m, const wl_state *w, const ev *e, uint32_t
     memset(gc, 0, sizeof(*gc));
     gc->res = m->res[m->gsi_res[wl->table][g]].res;
     gc->dir = SL_CAP_WRITE;
-    gc->hash = key_hash(&x->keys, gk);
+    gc->hash = sl__sim_key_hash(&x->keys, gk);
     gc->cost_mu = sl_cost_index_write_mu(&ic, transactional);
     m->charge_res[*n] = m->gsi_res[wl->table][g];
     m->charge_item[*n] = (uint8_t)j;
@@ -849,7 +746,9 @@ static void attempt(sl_sim *m, ev *e) {
     else
       sl_cap_record_throttle(m->cap, m->charges, n, &v);
     record(m, 0, n, ok, &v, e->t);
-    if (!ok)
+    if (ok)
+      e->pending[0] = e->pending[1] = 0;
+    else
       out = outcome_of(m, &v);
     tried_items = 1;
     throttled_items = !ok;
@@ -956,7 +855,7 @@ static void sample(sl_sim *m, size_t s) {
     size_t parts = sl_cap_res_partitions(r->res);
     r->partitions[s] = (uint16_t)(parts > 65535 ? 65535 : parts);
     if (s > 0 && r->partitions[s] > r->partitions[s - 1])
-      r->splits += r->partitions[s] - r->partitions[s - 1];
+      r->parts_added += r->partitions[s] - r->partitions[s - 1];
     bool od = r->tp.billing == SL_BILLING_PAY_PER_REQUEST;
     r->d[0].provisioned[s] = od ? 0 : r->tp.rcu;
     r->d[1].provisioned[s] = od ? 0 : r->tp.wcu;
@@ -1078,667 +977,6 @@ void sl_sim_run(sl_sim *m) {
   m->wall_s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
 }
 
-/* ---- what the run found ---- */
-
-static const char *const limit_names[4] = {"MaxOnDemandThroughputExceeded", "AccountLimitExceeded",
-                                           "ProvisionedThroughputExceeded",
-                                           "KeyRangeThroughputExceeded"};
-
-static bool res_on_demand(const res_state *r) {
-  return r->tp.billing == SL_BILLING_PAY_PER_REQUEST;
-}
-
-static const char *unit_name(const res_state *r, int dir) {
-  if (res_on_demand(r))
-    return dir ? "WRU" : "RRU";
-  return dir ? "WCU" : "RCU";
-}
-
-static uint64_t throttles_of(const dir_series *d) {
-  return d->total_throttled[0] + d->total_throttled[1] + d->total_throttled[2] +
-         d->total_throttled[3];
-}
-
-/* Highest accepted units per second over the steps. */
-static double peak_rate(const sl_sim *m, const dir_series *d, const int64_t *v) {
-  double step_s = (double)m->s->step_us / 1e6, best = 0;
-  for (size_t i = 0; i < m->n_steps; i++) {
-    double x = (double)v[i] / 1000 / step_s;
-    best = x > best ? x : best;
-  }
-  return best;
-}
-
-typedef struct {
-  uint32_t wl;
-  uint64_t idx;
-  uint32_t requests, throttled;
-} hot_key;
-
-static size_t hottest_keys(const sl_sim *m, hot_key *out) {
-  size_t n = 0;
-  for (uint32_t i = 0; i < m->s->n_workloads; i++) {
-    const wl_state *w = &m->wl[i];
-    for (uint64_t k = 0; k < w->n_keys; k++) {
-      uint32_t req = w->key_req[k];
-      if (!req || (n == TOP_KEYS && req <= out[n - 1].requests))
-        continue;
-      size_t at = n < TOP_KEYS ? n++ : TOP_KEYS - 1;
-      while (at > 0 && out[at - 1].requests < req) {
-        out[at] = out[at - 1];
-        at--;
-      }
-      out[at] = (hot_key){i, k, req, w->key_thr[k]};
-    }
-  }
-  return n;
-}
-
-/* The partition of 'r' holding 'hash'. */
-static size_t partition_of(sl_sim *m, res_state *r, uint64_t hash) {
-  size_t n = sl_cap_res_partitions(r->res);
-  for (size_t i = 0; i < n; i++) {
-    sl_cap_partition_info p;
-    if (sl_cap_res_partition(m->cap, r->res, i, &p) && hash >= p.lo_hash &&
-        (p.hi_hash == 0 || hash < p.hi_hash))
-      return i;
-  }
-  return 0;
-}
-
-/* The workload whose keys dominate the traffic of 'ri', and its top key's
- * share of its requests. */
-static double top_key_share(sl_sim *m, uint32_t ri, int dir, uint32_t *wl_out, uint64_t *key_out) {
-  double best = 0;
-  for (uint32_t i = 0; i < m->s->n_workloads; i++) {
-    const wl_state *w = &m->wl[i];
-    const sl_sim_workload *wl = w->w;
-    uint32_t target = wl->index >= 0 ? m->gsi_res[wl->table][wl->index] : m->table_res[wl->table];
-    if (target != ri || (int)sl_sim_op_writes((sl_sim_op)wl->op) != dir || !w->key_req)
-      continue;
-    uint64_t total = 0, top = 0, topk = 0;
-    for (uint64_t k = 0; k < w->n_keys; k++) {
-      total += w->key_req[k];
-      if (w->key_req[k] > top) {
-        top = w->key_req[k];
-        topk = k;
-      }
-    }
-    double share = total ? (double)top / (double)total : 0;
-    if (share > best) {
-      best = share;
-      *wl_out = i;
-      *key_out = topk;
-    }
-  }
-  return best;
-}
-
-static void fmt_num(sl_buf *b, double x) {
-  /* 1234567.8 -> "1,234,568" */
-  char tmp[48];
-  snprintf(tmp, sizeof(tmp), "%.0f", x);
-  size_t n = strlen(tmp), lead = tmp[0] == '-';
-  for (size_t i = 0; i < n; i++) {
-    sl_buf_putc(b, tmp[i]);
-    size_t left = n - 1 - i;
-    if (i >= lead && left && left % 3 == 0)
-      sl_buf_putc(b, ',');
-  }
-}
-
-/* The diagnosis, one finding per line, in the seeds' terms: the limit, the
- * resource, why, and what fixes it. */
-static void diagnose(sl_sim *m, sl_buf *b, size_t *n_out, sl_str *lines, size_t max) {
-  size_t n = 0;
-  for (uint32_t ri = 0; ri < m->n_res && n < max; ri++) {
-    res_state *r = &m->res[ri];
-    for (int dir = 0; dir < 2 && n < max; dir++) {
-      dir_series *d = &r->d[dir];
-      uint64_t thr = throttles_of(d);
-      if (!thr)
-        continue;
-      int lim = 0;
-      for (int l = 1; l < 4; l++)
-        if (d->total_throttled[l] > d->total_throttled[lim])
-          lim = l;
-      const char *u = unit_name(r, dir);
-      double peak = peak_rate(m, d, d->accepted_mu);
-      size_t start = b->len;
-      sl_buf_printf(b, "%s: %s throttled %llu times (first after %.2f s; %s, reason %s). ",
-                    r->label.p, dir ? "writes" : "reads", (unsigned long long)thr,
-                    (double)d->first_throttle_us / 1e6, limit_names[lim],
-                    sl_cap_reason_name(r->is_index, (sl_cap_dir)dir, (sl_cap_limit)lim));
-      if (lim == SL_LIMIT_KEY_RANGE) {
-        uint32_t wi = 0;
-        uint64_t key = 0;
-        double share = top_key_share(m, ri, dir, &wi, &key);
-        const sl_sim_table *t = &m->s->tables[r->table];
-        const sl_sim_keys *gk = r->is_index ? &t->gsis[r->gsi].keys : NULL;
-        if (share >= 0.05) {
-          char kb[96];
-          const sl_sim_keys *k = &m->wl[wi].w->keys;
-          sl_str text = key_text(k, key, kb);
-          size_t part = partition_of(m, r, key_hash(k, key));
-          sl_buf_printf(
-              b,
-              "Partition %zu of %s is held at about %.0f %s/s by one key, '%.*s' "
-              "(%.0f %% of the requests): a partition serves at most 1,000 WCU / "
-              "3,000 RCU per second and one key never splits away, so more table "
-              "capacity will not help. Fix: shard the key (write it as '%.*s#1' .. "
-              "'%.*s#N' and read all N), or cache its reads.",
-              part, r->label.p,
-              dir ? m->params.partition_write_rate * (1 + m->params.key_range_tolerance_ppm / 1e6)
-                  : m->params.partition_read_rate * (1 + m->params.key_range_tolerance_ppm / 1e6),
-              u, SL_STR_FMT(text), share * 100, SL_STR_FMT(text), SL_STR_FMT(text));
-        } else if (gk && (gk->kind == SL_KEYS_HOT || gk->kind == SL_KEYS_NAMED || gk->count < 16)) {
-          sl_buf_printf(b,
-                        "The GSI's partition key has few distinct values (%llu), so its writes "
-                        "pile onto a few partitions: each takes at most 1,000 WCU/s, and GSI "
-                        "back-pressure rejects the table's writes with it. Fix: add a "
-                        "random suffix to the GSI key (and query every suffix), or choose a "
-                        "key with more values.",
-                        (unsigned long long)keys_space(gk));
-        } else if (res_on_demand(r)) {
-          sl_buf_printf(b,
-                        "Keys are spread, so this is the on-demand table's ceiling: it serves "
-                        "twice its previous peak (a new table: 4,000 WRU / 12,000 RRU per "
-                        "second on %zu partitions) and grows only by splitting partitions for "
-                        "heat (the first after ~8 minutes of heat, then one per 10 minutes, "
-                        "~1,000 WRU/s each); accepted peaked at %.0f %s/s. Fix: pre-warm with "
-                        "WarmThroughput (%s set to the peak you expect), or ramp traffic up.",
-                        sl_cap_res_partitions(r->res), peak, u,
-                        dir ? "WriteUnitsPerSecond" : "ReadUnitsPerSecond");
-        } else {
-          sl_buf_printf(b,
-                        "Keys are spread, so the table's %zu partitions are the limit (1,000 "
-                        "WCU / 3,000 RCU each); accepted peaked at %.0f %s/s. Fix: raise the "
-                        "provisioned capacity (more partitions), or wait for splits for heat.",
-                        sl_cap_res_partitions(r->res), peak, u);
-        }
-      } else if (lim == SL_LIMIT_PROVISIONED) {
-        double offered = peak_rate(m, d, d->offered_mu);
-        sl_buf_printf(b,
-                      "%s is provisioned at %lld %s/s and was offered up to %.0f %s/s; burst "
-                      "capacity (up to 300 s of unused capacity) covers short spikes only. "
-                      "Fix: provision at least %.0f %s, switch to on-demand, or scale with "
-                      "auto scaling.",
-                      r->label.p, (long long)(dir ? r->tp.wcu : r->tp.rcu), u, offered, u,
-                      ceil(offered * 1.1), u);
-      } else if (lim == SL_LIMIT_MAX_ON_DEMAND) {
-        sl_buf_printf(b,
-                      "The configured OnDemandThroughput %s = %lld caps %s. Fix: raise it, or "
-                      "remove it (-1).",
-                      dir ? "MaxWriteRequestUnits" : "MaxReadRequestUnits",
-                      (long long)(dir ? r->tp.max_write_ru : r->tp.max_read_ru), r->label.p);
-      } else {
-        sl_buf_printf(b,
-                      "The per-table quota (%lld %s/s) caps %s. Fix: ask AWS for a higher quota "
-                      "(and raise table_quota_* in params to simulate it).",
-                      (long long)(dir ? m->params.table_quota_write : m->params.table_quota_read),
-                      u, r->label.p);
-      }
-      if (r->is_index && dir == SL_CAP_WRITE)
-        sl_buf_printf(b,
-                      " GSI back-pressure: every write to table %.*s that lands in this "
-                      "index is rejected with it.",
-                      SL_STR_FMT(m->s->tables[r->table].name));
-      lines[n++] = sl_str_make((const char *)(uintptr_t)start, b->len - start);
-      sl_buf_putc(b, 0);
-    }
-  }
-  for (uint32_t i = 0; i < m->s->n_workloads && n < max; i++) {
-    const wl_state *w = &m->wl[i];
-    if (!w->requests)
-      continue;
-    double amp = (double)w->attempts / (double)w->requests;
-    if (amp < 1.2)
-      continue;
-    size_t start = b->len;
-    sl_buf_printf(b,
-                  "Workload '%.*s' (retry %s) sent %.2f attempts per request: retries add load "
-                  "where capacity is already short, so the throttled resource sees more "
-                  "requests than the application makes, and backoff added %.0f ms per request "
-                  "on average (worst %.1f s). Backoff with jitter (standard, adaptive) "
-                  "spreads them; fixing the limit above removes them.",
-                  SL_STR_FMT(w->w->name), sl_sim_retry_name((sl_sim_retry)w->w->client.retry), amp,
-                  w->lat_sum_ms / (double)(w->succeeded + w->failed ? w->succeeded + w->failed : 1),
-                  (double)w->lat_max_us / 1e6);
-    lines[n++] = sl_str_make((const char *)(uintptr_t)start, b->len - start);
-    sl_buf_putc(b, 0);
-  }
-  if (!n) {
-    size_t start = b->len;
-    sl_buf_puts(b, SL_STR("No throttling: the design serves the offered load."));
-    for (uint32_t ri = 0; ri < m->n_res; ri++) {
-      res_state *r = &m->res[ri];
-      for (int dir = 0; dir < 2; dir++) {
-        double peak = peak_rate(m, &r->d[dir], r->d[dir].accepted_mu);
-        if (peak <= 0)
-          continue;
-        sl_buf_printf(b, " %s peaked at %.0f %s/s %s", r->label.p, peak, unit_name(r, dir),
-                      dir ? "of writes" : "of reads");
-        if (!res_on_demand(r))
-          sl_buf_printf(b, " of %lld provisioned", (long long)(dir ? r->tp.wcu : r->tp.rcu));
-        sl_buf_putc(b, '.');
-      }
-    }
-    lines[n++] = sl_str_make((const char *)(uintptr_t)start, b->len - start);
-    sl_buf_putc(b, 0);
-  }
-  /* Offsets become pointers now that the buffer stops moving. */
-  for (size_t i = 0; i < n; i++)
-    lines[i].p = b->p + (uintptr_t)lines[i].p;
-  *n_out = n;
-}
-
-typedef struct {
-  double read_units, write_units; /* billed request units (on demand) */
-  double rcu_hours, wcu_hours;    /* provisioned */
-  double dollars;
-} cost;
-
-static cost cost_of(const sl_sim *m, const res_state *r) {
-  const sl_sim_prices *p = &m->s->prices;
-  cost c = {0};
-  if (res_on_demand(r)) {
-    c.read_units = (double)r->d[0].total_accepted_mu / 1000;
-    c.write_units = (double)r->d[1].total_accepted_mu / 1000;
-  }
-  c.rcu_hours = r->provisioned_unit_hours[0];
-  c.wcu_hours = r->provisioned_unit_hours[1];
-  c.dollars = c.read_units / 1e6 * p->read_per_million +
-              c.write_units / 1e6 * p->write_per_million + c.rcu_hours * p->rcu_hour +
-              c.wcu_hours * p->wcu_hour;
-  return c;
-}
-
-static double lat_quantile(const wl_state *w, double q) {
-  uint64_t total = 0;
-  for (size_t i = 0; i < LAT_BUCKETS; i++)
-    total += w->lat_hist[i];
-  if (!total)
-    return 0;
-  uint64_t want = (uint64_t)ceil(q * (double)total), seen = 0;
-  for (size_t i = 0; i < LAT_BUCKETS; i++) {
-    seen += w->lat_hist[i];
-    if (seen >= want)
-      return i < 100 ? (double)i : 100 + (double)(i - 100) * 100;
-  }
-  return 0;
-}
-
-/* ---- JSON ---- */
-
-static void j_u32s(sl_jw *w, const char *key, const uint32_t *v, size_t n) {
-  sl_jw_key_c(w, key);
-  sl_jw_arr_begin(w);
-  for (size_t i = 0; i < n; i++)
-    sl_jw_uint(w, v[i]);
-  sl_jw_arr_end(w);
-}
-
-static void j_num(sl_jw *w, const char *key, double v) {
-  char buf[64];
-  if (v == floor(v) && fabs(v) < 1e15)
-    snprintf(buf, sizeof(buf), "%.0f", v);
-  else
-    snprintf(buf, sizeof(buf), "%.6g", v);
-  sl_jw_key_c(w, key);
-  sl_jw_number_raw(w, sl_str_c(buf));
-}
-
-static void j_nums(sl_jw *w, const char *key, const int64_t *v, size_t n, double scale) {
-  sl_jw_key_c(w, key);
-  sl_jw_arr_begin(w);
-  char buf[64];
-  for (size_t i = 0; i < n; i++) {
-    double x = (double)v[i] * scale;
-    if (x == floor(x) && fabs(x) < 1e15)
-      snprintf(buf, sizeof(buf), "%.0f", x);
-    else
-      snprintf(buf, sizeof(buf), "%.6g", x);
-    sl_jw_number_raw(w, sl_str_c(buf));
-  }
-  sl_jw_arr_end(w);
-}
-
-static void j_str(sl_jw *w, const char *key, sl_str v) {
-  sl_jw_key_c(w, key);
-  sl_jw_str(w, v);
-}
-
-void sl_sim_write_json(sl_sim *m, sl_buf *out) {
-  const sl_scenario *s = m->s;
-  sl_jw w;
-  sl_jw_init(&w, out);
-  double step_s = (double)s->step_us / 1e6;
-  double sim_s = (double)s->duration_us / 1e6;
-  sl_jw_obj_begin(&w);
-  j_str(&w, "scenario", s->name);
-  j_num(&w, "seed", (double)s->seed);
-  j_num(&w, "duration_s", sim_s);
-  j_num(&w, "step_s", step_s);
-  j_num(&w, "wall_s", m->wall_s);
-  j_num(&w, "simulated_seconds_per_wall_second", m->wall_s > 0 ? sim_s / m->wall_s : 0);
-  j_num(&w, "attempts", (double)m->total_attempts);
-  sl_jw_key_c(&w, "time_s");
-  sl_jw_arr_begin(&w);
-  for (size_t i = 0; i < m->n_steps; i++) {
-    char buf[32];
-    snprintf(buf, sizeof(buf), "%.6g", (double)i * step_s);
-    sl_jw_number_raw(&w, sl_str_c(buf));
-  }
-  sl_jw_arr_end(&w);
-  sl_jw_key_c(&w, "resources");
-  sl_jw_arr_begin(&w);
-  double total_dollars = 0;
-  for (uint32_t ri = 0; ri < m->n_res; ri++) {
-    res_state *r = &m->res[ri];
-    sl_jw_obj_begin(&w);
-    j_str(&w, "name", r->name);
-    sl_jw_key_c(&w, "kind");
-    sl_jw_str_c(&w, r->is_index ? "GSI" : "table");
-    j_str(&w, "table", s->tables[r->table].name);
-    j_str(&w, "arn", r->arn);
-    sl_jw_key_c(&w, "billing_mode");
-    sl_jw_str_c(&w, res_on_demand(r) ? "PAY_PER_REQUEST" : "PROVISIONED");
-    j_num(&w, "partitions", (double)sl_cap_res_partitions(r->res));
-    j_num(&w, "splits", r->splits);
-    for (int dir = 0; dir < 2; dir++) {
-      dir_series *d = &r->d[dir];
-      sl_jw_key_c(&w, dir ? "write" : "read");
-      sl_jw_obj_begin(&w);
-      sl_jw_key_c(&w, "units");
-      sl_jw_str_c(&w, unit_name(r, dir));
-      j_num(&w, "offered_units", (double)d->total_offered_mu / 1000);
-      j_num(&w, "accepted_units", (double)d->total_accepted_mu / 1000);
-      j_num(&w, "accepted_events", (double)d->total_accepted);
-      j_num(&w, "throttled_events", (double)throttles_of(d));
-      j_num(&w, "peak_accepted_units_per_s", peak_rate(m, d, d->accepted_mu));
-      sl_jw_key_c(&w, "first_throttle_s");
-      if (d->first_throttle_us < 0)
-        sl_jw_null(&w);
-      else
-        sl_jw_double(&w, (double)d->first_throttle_us / 1e6);
-      sl_jw_key_c(&w, "throttled_by_reason");
-      sl_jw_obj_begin(&w);
-      for (int l = 0; l < 4; l++)
-        if (d->total_throttled[l])
-          j_num(&w, sl_cap_reason_name(r->is_index, (sl_cap_dir)dir, (sl_cap_limit)l),
-                (double)d->total_throttled[l]);
-      sl_jw_obj_end(&w);
-      sl_jw_key_c(&w, "series");
-      sl_jw_obj_begin(&w);
-      j_nums(&w, "offered_units_per_s", d->offered_mu, m->n_steps, 1.0 / 1000 / step_s);
-      j_nums(&w, "accepted_units_per_s", d->accepted_mu, m->n_steps, 1.0 / 1000 / step_s);
-      j_u32s(&w, "accepted_events", d->accepted, m->n_steps);
-      for (int l = 0; l < 4; l++)
-        if (d->total_throttled[l])
-          j_u32s(&w, limit_names[l], d->throttled[l], m->n_steps);
-      if (!res_on_demand(r))
-        j_nums(&w, "provisioned_units", d->provisioned, m->n_steps, 1);
-      sl_jw_obj_end(&w);
-      sl_jw_obj_end(&w);
-    }
-    sl_jw_key_c(&w, "partitions_series");
-    sl_jw_arr_begin(&w);
-    for (size_t i = 0; i < m->n_steps; i++)
-      sl_jw_uint(&w, r->partitions[i]);
-    sl_jw_arr_end(&w);
-    sl_jw_key_c(&w, "partitions_at_end");
-    sl_jw_arr_begin(&w);
-    size_t np = sl_cap_res_partitions(r->res);
-    for (size_t i = 0; i < np; i++) {
-      sl_cap_partition_info p;
-      if (!sl_cap_res_partition(m->cap, r->res, i, &p))
-        continue;
-      sl_jw_obj_begin(&w);
-      char hb[24];
-      snprintf(hb, sizeof(hb), "%016llx", (unsigned long long)p.lo_hash);
-      sl_jw_key_c(&w, "from_hash");
-      sl_jw_str_c(&w, hb);
-      for (int dir = 0; dir < 2; dir++) {
-        sl_jw_key_c(&w, dir ? "write" : "read");
-        sl_jw_obj_begin(&w);
-        j_num(&w, "consumed_last_minute_per_s", (double)p.consumed_minute_mu[dir] / 1000 / 60);
-        j_num(&w, "limit_per_s", (double)p.rate_mu[dir] / 1000);
-        j_num(&w, "throttles", (double)p.throttles[dir]);
-        sl_jw_obj_end(&w);
-      }
-      sl_jw_key_c(&w, "hot");
-      sl_jw_bool(&w, p.hot);
-      sl_jw_obj_end(&w);
-    }
-    sl_jw_arr_end(&w);
-    cost c = cost_of(m, r);
-    total_dollars += c.dollars;
-    sl_jw_key_c(&w, "cost");
-    sl_jw_obj_begin(&w);
-    j_num(&w, "read_request_units", c.read_units);
-    j_num(&w, "write_request_units", c.write_units);
-    j_num(&w, "rcu_hours", c.rcu_hours);
-    j_num(&w, "wcu_hours", c.wcu_hours);
-    j_num(&w, "dollars", c.dollars);
-    sl_jw_obj_end(&w);
-    sl_jw_obj_end(&w);
-  }
-  sl_jw_arr_end(&w);
-  sl_jw_key_c(&w, "workloads");
-  sl_jw_arr_begin(&w);
-  for (uint32_t i = 0; i < s->n_workloads; i++) {
-    wl_state *x = &m->wl[i];
-    sl_jw_obj_begin(&w);
-    j_str(&w, "name", x->w->name);
-    sl_jw_key_c(&w, "operation");
-    sl_jw_str_c(&w, sl_sim_op_name((sl_sim_op)x->w->op));
-    sl_jw_key_c(&w, "retry");
-    sl_jw_str_c(&w, sl_sim_retry_name((sl_sim_retry)x->w->client.retry));
-    j_num(&w, "requests", (double)x->requests);
-    j_num(&w, "attempts", (double)x->attempts);
-    j_num(&w, "attempts_per_request", x->requests ? (double)x->attempts / (double)x->requests : 0);
-    j_num(&w, "throttled_attempts", (double)x->throttled_attempts);
-    j_num(&w, "succeeded", (double)x->succeeded);
-    j_num(&w, "failed", (double)x->failed);
-    j_num(&w, "unprocessed_resends", (double)x->resends);
-    j_num(&w, "in_flight_at_end", (double)x->in_flight_end);
-    sl_jw_key_c(&w, "errors");
-    sl_jw_obj_begin(&w);
-    for (int o = 1; o < 5; o++)
-      if (x->outcomes[o])
-        j_num(&w, outcome_names[o], (double)x->outcomes[o]);
-    sl_jw_obj_end(&w);
-    sl_jw_key_c(&w, "latency_added_ms");
-    sl_jw_obj_begin(&w);
-    uint64_t done = x->succeeded + x->failed;
-    j_num(&w, "mean", done ? x->lat_sum_ms / (double)done : 0);
-    j_num(&w, "p50", lat_quantile(x, 0.5));
-    j_num(&w, "p99", lat_quantile(x, 0.99));
-    j_num(&w, "max", (double)x->lat_max_us / 1000);
-    sl_jw_obj_end(&w);
-    sl_jw_key_c(&w, "series");
-    sl_jw_obj_begin(&w);
-    j_u32s(&w, "requests", x->s_requests, m->n_steps);
-    j_u32s(&w, "attempts", x->s_attempts, m->n_steps);
-    j_u32s(&w, "throttled_attempts", x->s_throttled, m->n_steps);
-    j_u32s(&w, "succeeded", x->s_succeeded, m->n_steps);
-    j_u32s(&w, "failed", x->s_failed, m->n_steps);
-    if (x->w->client.retry == SL_RETRY_ADAPTIVE) {
-      sl_jw_key_c(&w, "client_rate_limit");
-      sl_jw_arr_begin(&w);
-      for (size_t k = 0; k < m->n_steps; k++) {
-        char buf[32];
-        snprintf(buf, sizeof(buf), "%.1f", x->s_rate_limit[k]);
-        sl_jw_number_raw(&w, sl_str_c(buf));
-      }
-      sl_jw_arr_end(&w);
-    }
-    sl_jw_obj_end(&w);
-    sl_jw_obj_end(&w);
-  }
-  sl_jw_arr_end(&w);
-  hot_key hk[TOP_KEYS];
-  size_t nk = hottest_keys(m, hk);
-  sl_jw_key_c(&w, "hottest_keys");
-  sl_jw_arr_begin(&w);
-  for (size_t i = 0; i < nk; i++) {
-    char kb[96];
-    const sl_sim_keys *k = &m->wl[hk[i].wl].w->keys;
-    sl_jw_obj_begin(&w);
-    j_str(&w, "key", key_text(k, hk[i].idx, kb));
-    j_str(&w, "workload", m->wl[hk[i].wl].w->name);
-    j_num(&w, "requests", hk[i].requests);
-    j_num(&w, "throttled", hk[i].throttled);
-    sl_jw_obj_end(&w);
-  }
-  sl_jw_arr_end(&w);
-  sl_jw_key_c(&w, "cost");
-  sl_jw_obj_begin(&w);
-  j_num(&w, "dollars", total_dollars);
-  sl_jw_key_c(&w, "prices");
-  sl_jw_obj_begin(&w);
-  j_str(&w, "date", s->prices.date);
-  j_num(&w, "write_request_per_million", s->prices.write_per_million);
-  j_num(&w, "read_request_per_million", s->prices.read_per_million);
-  j_num(&w, "wcu_hour", s->prices.wcu_hour);
-  j_num(&w, "rcu_hour", s->prices.rcu_hour);
-  sl_jw_obj_end(&w);
-  sl_jw_obj_end(&w);
-  sl_buf db;
-  sl_buf_init(&db, NULL);
-  sl_str lines[64];
-  size_t nl;
-  diagnose(m, &db, &nl, lines, 64);
-  sl_jw_key_c(&w, "diagnosis");
-  sl_jw_arr_begin(&w);
-  for (size_t i = 0; i < nl; i++)
-    sl_jw_str(&w, lines[i]);
-  sl_jw_arr_end(&w);
-  sl_buf_free(&db);
-  sl_jw_obj_end(&w);
-  sl_buf_putc(out, '\n');
-}
-
-/* ---- text ---- */
-
-void sl_sim_write_text(sl_sim *m, sl_buf *b) {
-  const sl_scenario *s = m->s;
-  double sim_s = (double)s->duration_us / 1e6;
-  sl_buf_printf(b, "scenario: %.*s (seed %llu)\n", SL_STR_FMT(s->name),
-                (unsigned long long)s->seed);
-  sl_buf_printf(b, "simulated %.0f s in %.2f s of wall time (%.0f simulated seconds per second), ",
-                sim_s, m->wall_s, m->wall_s > 0 ? sim_s / m->wall_s : 0);
-  fmt_num(b, (double)m->total_attempts);
-  sl_buf_puts(b, SL_STR(" attempts\n\nresources\n"));
-  double total = 0;
-  for (uint32_t ri = 0; ri < m->n_res; ri++) {
-    res_state *r = &m->res[ri];
-    sl_buf_printf(b, "  %s (%s, %zu partitions at the end, %u splits)\n", r->label.p,
-                  res_on_demand(r) ? "on-demand" : "provisioned", sl_cap_res_partitions(r->res),
-                  r->splits);
-    for (int dir = 0; dir < 2; dir++) {
-      dir_series *d = &r->d[dir];
-      if (!d->total_offered_mu && res_on_demand(r))
-        continue;
-      sl_buf_printf(b, "    %-6s offered ", dir ? "writes" : "reads");
-      fmt_num(b, (double)d->total_offered_mu / 1000);
-      sl_buf_printf(b, " %s, accepted ", unit_name(r, dir));
-      fmt_num(b, (double)d->total_accepted_mu / 1000);
-      sl_buf_printf(b, " (peak %.0f/s)", peak_rate(m, d, d->accepted_mu));
-      if (!res_on_demand(r))
-        sl_buf_printf(b, ", provisioned %lld", (long long)(dir ? r->tp.wcu : r->tp.rcu));
-      uint64_t thr = throttles_of(d);
-      if (thr) {
-        sl_buf_puts(b, SL_STR(", throttled "));
-        fmt_num(b, (double)thr);
-        sl_buf_printf(b, " (first after %.2f s:", (double)d->first_throttle_us / 1e6);
-        for (int l = 0; l < 4; l++)
-          if (d->total_throttled[l]) {
-            sl_buf_printf(b, " %s ",
-                          sl_cap_reason_name(r->is_index, (sl_cap_dir)dir, (sl_cap_limit)l));
-            fmt_num(b, (double)d->total_throttled[l]);
-          }
-        sl_buf_putc(b, ')');
-      }
-      sl_buf_putc(b, '\n');
-    }
-    cost c = cost_of(m, r);
-    total += c.dollars;
-  }
-  sl_buf_puts(b, SL_STR("\nworkloads\n"));
-  for (uint32_t i = 0; i < s->n_workloads; i++) {
-    wl_state *x = &m->wl[i];
-    sl_buf_printf(b, "  %.*s (%s, retry %s): ", SL_STR_FMT(x->w->name),
-                  sl_sim_op_name((sl_sim_op)x->w->op),
-                  sl_sim_retry_name((sl_sim_retry)x->w->client.retry));
-    fmt_num(b, (double)x->requests);
-    sl_buf_puts(b, SL_STR(" requests, "));
-    fmt_num(b, (double)x->attempts);
-    sl_buf_printf(b, " attempts (%.2f per request), ",
-                  x->requests ? (double)x->attempts / (double)x->requests : 0);
-    fmt_num(b, (double)x->succeeded);
-    sl_buf_puts(b, SL_STR(" succeeded, "));
-    fmt_num(b, (double)x->failed);
-    uint64_t done = x->succeeded + x->failed;
-    sl_buf_printf(b, " failed; latency added by backoff: mean %.1f ms, p99 %.0f ms",
-                  done ? x->lat_sum_ms / (double)done : 0, lat_quantile(x, 0.99));
-    if (x->in_flight_end) {
-      sl_buf_puts(b, SL_STR("; "));
-      fmt_num(b, (double)x->in_flight_end);
-      sl_buf_puts(b, SL_STR(" still waiting to be sent or retried at the end"));
-    }
-    sl_buf_putc(b, '\n');
-  }
-  hot_key hk[TOP_KEYS];
-  size_t nk = hottest_keys(m, hk);
-  if (nk) {
-    sl_buf_puts(b, SL_STR("\nhottest keys\n"));
-    for (size_t i = 0; i < nk && i < 5; i++) {
-      char kb[96];
-      sl_str t = key_text(&m->wl[hk[i].wl].w->keys, hk[i].idx, kb);
-      sl_buf_printf(b, "  %-24.*s %u requests, %u throttled (workload %.*s)\n", SL_STR_FMT(t),
-                    hk[i].requests, hk[i].throttled, SL_STR_FMT(m->wl[hk[i].wl].w->name));
-    }
-  }
-  sl_buf_printf(b,
-                "\ncost: $%.3f (prices of %.*s: $%g per million WRU, $%g per million RRU, $%g "
-                "per WCU-hour, $%g per RCU-hour)\n",
-                total, SL_STR_FMT(s->prices.date), s->prices.write_per_million,
-                s->prices.read_per_million, s->prices.wcu_hour, s->prices.rcu_hour);
-  sl_buf db;
-  sl_buf_init(&db, NULL);
-  sl_str lines[64];
-  size_t nl;
-  diagnose(m, &db, &nl, lines, 64);
-  sl_buf_puts(b, SL_STR("\ndiagnosis\n"));
-  for (size_t i = 0; i < nl; i++)
-    sl_buf_printf(b, "  - %.*s\n", SL_STR_FMT(lines[i]));
-  sl_buf_free(&db);
-}
-
-/* ---- CSV ---- */
-
-void sl_sim_write_csv(sl_sim *m, sl_buf *b) {
-  double step_s = (double)m->s->step_us / 1e6;
-  sl_buf_puts(b, SL_STR("time_s,resource,kind,direction,units,offered_units_per_s,"
-                        "accepted_units_per_s,accepted_events,MaxOnDemandThroughputExceeded,"
-                        "AccountLimitExceeded,ProvisionedThroughputExceeded,"
-                        "KeyRangeThroughputExceeded,provisioned,partitions\n"));
-  for (size_t i = 0; i < m->n_steps; i++)
-    for (uint32_t ri = 0; ri < m->n_res; ri++) {
-      res_state *r = &m->res[ri];
-      for (int dir = 0; dir < 2; dir++) {
-        dir_series *d = &r->d[dir];
-        sl_buf_printf(b, "%g,%.*s,%s,%s,%s,%g,%g,%u,%u,%u,%u,%u,%lld,%u\n", (double)i * step_s,
-                      SL_STR_FMT(r->name), r->is_index ? "GSI" : "table", dir ? "write" : "read",
-                      unit_name(r, dir), (double)d->offered_mu[i] / 1000 / step_s,
-                      (double)d->accepted_mu[i] / 1000 / step_s, d->accepted[i], d->throttled[0][i],
-                      d->throttled[1][i], d->throttled[2][i], d->throttled[3][i],
-                      (long long)d->provisioned[i], r->partitions[i]);
-      }
-    }
-}
-
 /* ---- the command ---- */
 
 static const char simulate_usage[] =
@@ -1749,13 +987,14 @@ static const char simulate_usage[] =
     "\n"
     "  --json         the whole report as JSON (every series) on stdout\n"
     "  --csv          the per-step series as CSV on stdout\n"
-    "  --out FILE     write the report (text, or --json / --csv) to FILE\n"
+    "  --html         a self-contained HTML report with charts\n"
+    "  --out FILE     write the report (text, or --json / --csv / --html) to FILE\n"
     "  --seed N       override the scenario's seed\n"
     "  --check        only read and check the scenario\n";
 
 int sl_tool_simulate(int argc, char **argv) {
   const char *path = NULL, *out_path = NULL;
-  bool json = false, csv = false, check = false;
+  bool json = false, csv = false, html = false, check = false;
   bool have_seed = false;
   unsigned long long seed = 0;
   for (int i = 0; i < argc; i++) {
@@ -1767,6 +1006,8 @@ int sl_tool_simulate(int argc, char **argv) {
       json = true;
     } else if (strcmp(a, "--csv") == 0) {
       csv = true;
+    } else if (strcmp(a, "--html") == 0) {
+      html = true;
     } else if (strcmp(a, "--check") == 0) {
       check = true;
     } else if (strcmp(a, "--out") == 0 || strcmp(a, "--seed") == 0) {
@@ -1795,9 +1036,10 @@ int sl_tool_simulate(int argc, char **argv) {
       path = a;
     }
   }
-  if (!path || (json && csv)) {
+  if (!path || json + csv + html > 1) {
     fprintf(stderr, "sluice simulate: %s\n\n%s",
-            path ? "--json and --csv exclude each other" : "no scenario file", simulate_usage);
+            path ? "--json, --csv and --html exclude each other" : "no scenario file",
+            simulate_usage);
     return 2;
   }
   int rc = 1;
@@ -1840,6 +1082,8 @@ int sl_tool_simulate(int argc, char **argv) {
     sl_sim_write_json(sim, &out);
   else if (csv)
     sl_sim_write_csv(sim, &out);
+  else if (html)
+    sl_sim_write_html(sim, &out);
   else
     sl_sim_write_text(sim, &out);
   FILE *of = out_path ? fopen(out_path, "wb") : stdout;

@@ -31,8 +31,12 @@
  * attempts, successes and failures; at the end, each partition against its
  * own limit, the hottest keys, client latency added by backoff, billed
  * units and their cost, and a diagnosis naming the limit, the resource and
- * the fix. Output: a text summary, JSON of everything, or CSV of the
- * series.
+ * the fix. Output: a text summary, JSON of everything, CSV of the series,
+ * or an HTML report with charts.
+ *
+ * Files: simulate.c (the engine and the command), sim_report.c (the
+ * diagnosis, costs, text, JSON, CSV), sim_html.c (the HTML report), all
+ * over sim_int.h.
  *
  * Memory: sl_sim_new's caller owns the sim (sl_sim_free). Threads: one.
  */
@@ -54,5 +58,7 @@ void sl_sim_write_text(sl_sim *sim, sl_buf *out);
 /* One row per step and resource: time, resource, direction, units and
  * events, throttles by limit type, partitions. */
 void sl_sim_write_csv(sl_sim *sim, sl_buf *out);
+/* One self-contained HTML page with inline SVG charts (tools/sim_html.c). */
+void sl_sim_write_html(sl_sim *sim, sl_buf *out);
 
 #endif
