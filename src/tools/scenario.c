@@ -19,7 +19,8 @@ typedef struct {
   size_t err_len;
 } rd;
 
-static bool fail(rd *r, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool fail(rd *r, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static bool fail(rd *r, const char *path, const char *fmt, ...) {
   int n = snprintf(r->err, r->err_len, "%s: ", path);
   va_list ap;
@@ -50,8 +51,8 @@ static bool only(rd *r, const sl_json *o, const char *path, const char *const *a
       sl_buf_init(&b, r->a);
       for (const char *const *p = allowed; *p; p++)
         sl_buf_printf(&b, "%s%s", p == allowed ? "" : ", ", *p);
-      return fail(r, sub(r, path, sl_arena_strdup(r->a, k).p), "unknown member (expected one of: %.*s)",
-                  SL_STR_FMT(sl_buf_str(&b)));
+      return fail(r, sub(r, path, sl_arena_strdup(r->a, k).p),
+                  "unknown member (expected one of: %.*s)", SL_STR_FMT(sl_buf_str(&b)));
     }
   }
   return true;
@@ -117,8 +118,7 @@ static bool boolean(rd *r, const sl_json *o, const char *key, const char *path, 
   if (!v)
     return true;
   if (v->type != SL_JSON_TRUE && v->type != SL_JSON_FALSE)
-    return fail(r, sub(r, path, key), "expected true or false, got %s",
-                sl_json_type_name(v->type));
+    return fail(r, sub(r, path, key), "expected true or false, got %s", sl_json_type_name(v->type));
   *out = v->type == SL_JSON_TRUE;
   return true;
 }
@@ -181,7 +181,7 @@ static bool keys_of(rd *r, const sl_json *o, const char *key, const char *path, 
     return true;
   const char *p = sub(r, path, key);
   static const char *const ok[] = {"distribution", "count", "exponent", "hot_share", "hot_keys",
-                                   "prefix", "names", "weights", NULL};
+                                   "prefix",       "names", "weights",  NULL};
   static const char *const kinds[] = {"uniform", "zipf", "hot", "sequential", "named", NULL};
   int kind = 0;
   if (!want_obj(r, v, p) || !only(r, v, p, ok) ||
@@ -251,10 +251,10 @@ static bool throughput(rd *r, const sl_json *o, const char *path, int64_t *rcu, 
                        int64_t def) {
   return int_num(r, o, "read_capacity", path, 1, 1000000000, false, def, rcu) &&
          int_num(r, o, "write_capacity", path, 1, 1000000000, false, def, wcu) &&
-         int_num(r, o, "max_read_request_units", path, -1, 1000000000, false,
-                 def == -2 ? -2 : -1, max_r) &&
-         int_num(r, o, "max_write_request_units", path, -1, 1000000000, false,
-                 def == -2 ? -2 : -1, max_w) &&
+         int_num(r, o, "max_read_request_units", path, -1, 1000000000, false, def == -2 ? -2 : -1,
+                 max_r) &&
+         int_num(r, o, "max_write_request_units", path, -1, 1000000000, false, def == -2 ? -2 : -1,
+                 max_w) &&
          int_num(r, o, "warm_read", path, 1, 1000000000, false, def == -2 ? -2 : 0, warm_r) &&
          int_num(r, o, "warm_write", path, 1, 1000000000, false, def == -2 ? -2 : 0, warm_w);
 }
@@ -262,9 +262,17 @@ static bool throughput(rd *r, const sl_json *o, const char *path, int64_t *rcu, 
 static const char *const billing_modes[] = {"PROVISIONED", "PAY_PER_REQUEST", NULL};
 
 static bool table_of(rd *r, const sl_json *v, const char *p, sl_sim_table *t) {
-  static const char *const ok[] = {"name", "billing_mode", "read_capacity", "write_capacity",
-                                   "max_read_request_units", "max_write_request_units",
-                                   "warm_read", "warm_write", "lsis", "gsis", NULL};
+  static const char *const ok[] = {"name",
+                                   "billing_mode",
+                                   "read_capacity",
+                                   "write_capacity",
+                                   "max_read_request_units",
+                                   "max_write_request_units",
+                                   "warm_read",
+                                   "warm_write",
+                                   "lsis",
+                                   "gsis",
+                                   NULL};
   memset(t, 0, sizeof(*t));
   int mode = 1;
   if (!want_obj(r, v, p) || !only(r, v, p, ok) || !str(r, v, "name", p, true, &t->name) ||
@@ -284,8 +292,7 @@ static bool table_of(rd *r, const sl_json *v, const char *p, sl_sim_table *t) {
   if (lsis) {
     const char *lp = sub(r, p, "lsis");
     if (lsis->type != SL_JSON_ARRAY || lsis->arr.n > SL_SIM_MAX_LSIS)
-      return fail(r, lp, "expected a list of at most %d LSI entry sizes in bytes",
-                  SL_SIM_MAX_LSIS);
+      return fail(r, lp, "expected a list of at most %d LSI entry sizes in bytes", SL_SIM_MAX_LSIS);
     for (size_t i = 0; i < lsis->arr.n; i++) {
       const sl_json *e = lsis->arr.items[i];
       double d = e->type == SL_JSON_NUMBER ? strtod(sl_arena_strdup(r->a, e->str).p, NULL) : 0;
@@ -300,10 +307,18 @@ static bool table_of(rd *r, const sl_json *v, const char *p, sl_sim_table *t) {
   const char *gp = sub(r, p, "gsis");
   if (gsis->type != SL_JSON_ARRAY || gsis->arr.n > SL_SIM_MAX_GSIS)
     return fail(r, gp, "expected a list of at most %d GSIs", SL_SIM_MAX_GSIS);
-  static const char *const gok[] = {"name", "read_capacity", "write_capacity",
-                                    "max_read_request_units", "max_write_request_units",
-                                    "warm_read", "warm_write", "keys", "share", "keys_change",
-                                    "entry_bytes", NULL};
+  static const char *const gok[] = {"name",
+                                    "read_capacity",
+                                    "write_capacity",
+                                    "max_read_request_units",
+                                    "max_write_request_units",
+                                    "warm_read",
+                                    "warm_write",
+                                    "keys",
+                                    "share",
+                                    "keys_change",
+                                    "entry_bytes",
+                                    NULL};
   for (size_t i = 0; i < gsis->arr.n; i++) {
     const sl_json *g = gsis->arr.items[i];
     const char *ip = idx(r, gp, i);
@@ -328,13 +343,10 @@ static bool table_of(rd *r, const sl_json *v, const char *p, sl_sim_table *t) {
   return true;
 }
 
-static const char *const op_names[] = {"GetItem",           "PutItem",
-                                       "UpdateItem",        "DeleteItem",
-                                       "Query",             "Scan",
-                                       "BatchGetItem",      "BatchWriteItem",
-                                       "TransactGetItems",  "TransactWriteItems",
-                                       NULL};
-static const char *const retry_names[] = {"none",     "legacy", "standard", "adaptive",
+static const char *const op_names[] = {
+    "GetItem",      "PutItem",        "UpdateItem",       "DeleteItem",         "Query", "Scan",
+    "BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems", NULL};
+static const char *const retry_names[] = {"none",          "legacy",    "standard", "adaptive",
                                           "standard-2026", "immediate", NULL};
 
 const char *sl_sim_op_name(sl_sim_op op) { return op_names[op]; }
@@ -367,7 +379,7 @@ static bool client_of(rd *r, const sl_json *o, const char *path, sl_sim_client *
     return true;
   }
   const char *p = sub(r, path, "client");
-  static const char *const ok[] = {"retry", "max_attempts", "delay_ms", "resend_unprocessed",
+  static const char *const ok[] = {"retry",      "max_attempts",   "delay_ms", "resend_unprocessed",
                                    "resend_max", "resend_base_ms", NULL};
   int retry = 0;
   if (!want_obj(r, v, p) || !only(r, v, p, ok) ||
@@ -397,9 +409,18 @@ static bool client_of(rd *r, const sl_json *o, const char *path, sl_sim_client *
 
 static bool workload_of(rd *r, const sl_json *v, const char *p, sl_scenario *s,
                         sl_sim_workload *w) {
-  static const char *const ok[] = {"name", "table", "index", "operation", "consistent_read",
-                                   "item_bytes", "items_per_request", "keys", "arrival",
-                                   "phases", "client", NULL};
+  static const char *const ok[] = {"name",
+                                   "table",
+                                   "index",
+                                   "operation",
+                                   "consistent_read",
+                                   "item_bytes",
+                                   "items_per_request",
+                                   "keys",
+                                   "arrival",
+                                   "phases",
+                                   "client",
+                                   NULL};
   memset(w, 0, sizeof(*w));
   w->index = -1;
   sl_str table = SL_STR_NULL, index = SL_STR_NULL;
@@ -421,11 +442,10 @@ static bool workload_of(rd *r, const sl_json *v, const char *p, sl_scenario *s,
   if (index.p) {
     int gi = find_gsi(&s->tables[ti], index);
     if (gi < 0)
-      return fail(r, sub(r, p, "index"), "table '%.*s' has no GSI named '%.*s'",
-                  SL_STR_FMT(table), SL_STR_FMT(index));
-    if (sl_sim_op_writes((sl_sim_op)op) || op == SL_OP_TRANSACT_GET)
-      return fail(r, sub(r, p, "index"), "%s cannot target an index (reads only: GetItem, "
-                                         "Query, Scan, BatchGetItem)",
+      return fail(r, sub(r, p, "index"), "table '%.*s' has no GSI named '%.*s'", SL_STR_FMT(table),
+                  SL_STR_FMT(index));
+    if (op != SL_OP_QUERY && op != SL_OP_SCAN)
+      return fail(r, sub(r, p, "index"), "%s cannot target an index (only Query and Scan can)",
                   op_names[op]);
     if (w->consistent)
       return fail(r, sub(r, p, "consistent_read"),
@@ -433,11 +453,11 @@ static bool workload_of(rd *r, const sl_json *v, const char *p, sl_scenario *s,
     w->index = gi;
   }
   /* Per-request item counts: the service's limits (facts §2.2). */
-  uint32_t lim = op == SL_OP_BATCH_WRITE                                  ? 25
-                 : op == SL_OP_BATCH_GET || op == SL_OP_TRANSACT_GET ||
-                         op == SL_OP_TRANSACT_WRITE                       ? 100
-                 : op == SL_OP_QUERY || op == SL_OP_SCAN                  ? 100000
-                                                                          : 1;
+  uint32_t lim = op == SL_OP_BATCH_WRITE ? 25
+                 : op == SL_OP_BATCH_GET || op == SL_OP_TRANSACT_GET || op == SL_OP_TRANSACT_WRITE
+                     ? 100
+                 : op == SL_OP_QUERY || op == SL_OP_SCAN ? 100000
+                                                         : 1;
   uint32_t def = op == SL_OP_BATCH_WRITE ? 25 : op == SL_OP_QUERY || op == SL_OP_SCAN ? 10 : 1;
   double d;
   if (!num(r, v, "items_per_request", p, 1, lim, false, def, &d))
@@ -482,16 +502,23 @@ static bool workload_of(rd *r, const sl_json *v, const char *p, sl_scenario *s,
 
 static bool action_of(rd *r, const sl_json *v, const char *p, const sl_scenario *s,
                       sl_sim_action *x) {
-  static const char *const ok[] = {"at_s", "table", "index", "billing_mode", "read_capacity",
-                                   "write_capacity", "max_read_request_units",
-                                   "max_write_request_units", "warm_read", "warm_write", NULL};
+  static const char *const ok[] = {"at_s",
+                                   "table",
+                                   "index",
+                                   "billing_mode",
+                                   "read_capacity",
+                                   "write_capacity",
+                                   "max_read_request_units",
+                                   "max_write_request_units",
+                                   "warm_read",
+                                   "warm_write",
+                                   NULL};
   memset(x, 0, sizeof(*x));
   sl_str table = SL_STR_NULL, index = SL_STR_NULL;
   double at;
   int mode = -1;
-  if (!want_obj(r, v, p) || !only(r, v, p, ok) ||
-      !num(r, v, "at_s", p, 0, 1e7, true, 0, &at) || !str(r, v, "table", p, true, &table) ||
-      !str(r, v, "index", p, false, &index) ||
+  if (!want_obj(r, v, p) || !only(r, v, p, ok) || !num(r, v, "at_s", p, 0, 1e7, true, 0, &at) ||
+      !str(r, v, "table", p, true, &table) || !str(r, v, "index", p, false, &index) ||
       !choice(r, v, "billing_mode", p, billing_modes, false, &mode) ||
       !throughput(r, v, p, &x->rcu, &x->wcu, &x->max_read, &x->max_write, &x->warm_read,
                   &x->warm_write, -2))
@@ -506,15 +533,16 @@ static bool action_of(rd *r, const sl_json *v, const char *p, const sl_scenario 
   if (index.p) {
     int gi = find_gsi(&s->tables[ti], index);
     if (gi < 0)
-      return fail(r, sub(r, p, "index"), "table '%.*s' has no GSI named '%.*s'",
-                  SL_STR_FMT(table), SL_STR_FMT(index));
+      return fail(r, sub(r, p, "index"), "table '%.*s' has no GSI named '%.*s'", SL_STR_FMT(table),
+                  SL_STR_FMT(index));
     if (mode >= 0)
       return fail(r, sub(r, p, "billing_mode"), "the billing mode is the table's, not an index's");
     x->index = gi;
   }
   if (v->obj.n <= (size_t)(2 + (index.p != NULL)))
-    return fail(r, p, "changes nothing (give billing_mode, capacities, maximums or warm "
-                      "throughput)");
+    return fail(r, p,
+                "changes nothing (give billing_mode, capacities, maximums or warm "
+                "throughput)");
   return true;
 }
 
@@ -531,12 +559,14 @@ static bool prices_of(rd *r, const sl_json *root, sl_sim_prices *pr) {
     }
     if (sl_str_eq_c(v->str, "2024-11-01"))
       return true;
-    return fail(r, "prices", "'%.*s' is not a price table: use \"2024-11-01\" (the default), "
-                             "\"before-2024-11-01\", or an object",
+    return fail(r, "prices",
+                "'%.*s' is not a price table: use \"2024-11-01\" (the default), "
+                "\"before-2024-11-01\", or an object",
                 SL_STR_FMT(v->str));
   }
-  static const char *const ok[] = {"date", "write_request_per_million",
-                                   "read_request_per_million", "wcu_hour", "rcu_hour", NULL};
+  static const char *const ok[] = {
+      "date", "write_request_per_million", "read_request_per_million", "wcu_hour", "rcu_hour",
+      NULL};
   pr->date = SL_STR("user");
   return want_obj(r, v, "prices") && only(r, v, "prices", ok) &&
          str(r, v, "date", "prices", false, &pr->date) &&
@@ -569,8 +599,8 @@ bool sl_scenario_parse(sl_arena *a, const char *text, size_t len, sl_scenario *s
     snprintf(err, err_len, "invalid JSON at byte %zu: %s", je.offset, je.msg);
     return false;
   }
-  static const char *const ok[] = {"name", "seed", "duration_s", "step_s", "start", "params",
-                                   "prices", "tables", "workloads", "actions", NULL};
+  static const char *const ok[] = {"name",   "seed",   "duration_s", "step_s",  "start", "params",
+                                   "prices", "tables", "workloads",  "actions", NULL};
   if (!want_obj(&r, root, "scenario") || !only(&r, root, "", ok))
     return false;
   s->name = SL_STR("scenario");
@@ -639,8 +669,7 @@ bool sl_scenario_parse(sl_arena *a, const char *text, size_t len, sl_scenario *s
       return fail(&r, "actions", "expected a list of at most 10000 actions");
     s->actions = SL_NEW_ARRAY(a, sl_sim_action, acts->arr.n + 1);
     for (size_t i = 0; i < acts->arr.n; i++)
-      if (!action_of(&r, acts->arr.items[i], idx(&r, "actions", i), s,
-                     &s->actions[s->n_actions++]))
+      if (!action_of(&r, acts->arr.items[i], idx(&r, "actions", i), s, &s->actions[s->n_actions++]))
         return false;
     actions_sort(s->actions, s->n_actions);
   }

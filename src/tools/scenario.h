@@ -60,10 +60,10 @@ typedef struct {
   int64_t rcu, wcu;            /* provisioned (the table's mode) */
   int64_t max_read, max_write; /* OnDemandThroughput, -1: none */
   int64_t warm_read, warm_write;
-  sl_sim_keys keys;     /* the index's partition key values */
-  double share;         /* share of the table's items that have an entry */
-  bool keys_change;     /* an UpdateItem moves the entry: a delete plus a put */
-  sl_sim_size entry;    /* entry size; max 0: the item's size (projection ALL) */
+  sl_sim_keys keys;  /* the index's partition key values */
+  double share;      /* share of the table's items that have an entry */
+  bool keys_change;  /* an UpdateItem moves the entry: a delete plus a put */
+  sl_sim_size entry; /* entry size; max 0: the item's size (projection ALL) */
 } sl_sim_gsi;
 
 typedef struct {
@@ -108,10 +108,10 @@ const char *sl_sim_retry_name(sl_sim_retry r);
 typedef struct {
   uint8_t retry; /* sl_sim_retry */
   uint32_t max_attempts;
-  uint32_t delay_ms;          /* SL_RETRY_IMMEDIATE */
-  bool resend_unprocessed;    /* batches: resend UnprocessedItems/Keys with backoff */
-  uint32_t resend_max;        /* resends of one batch's leftovers */
-  uint32_t resend_base_ms;    /* backoff base: U(0,1) x base x 2^n */
+  uint32_t delay_ms;       /* SL_RETRY_IMMEDIATE */
+  bool resend_unprocessed; /* batches: resend UnprocessedItems/Keys with backoff */
+  uint32_t resend_max;     /* resends of one batch's leftovers */
+  uint32_t resend_base_ms; /* backoff base: U(0,1) x base x 2^n */
 } sl_sim_client;
 
 typedef struct {
@@ -126,8 +126,8 @@ typedef struct {
   uint8_t op;    /* sl_sim_op */
   bool consistent;
   sl_sim_size item;
-  uint32_t items;   /* per request: batch items, transaction actions, query page items */
-  bool per_ms;      /* arrivals: each millisecond's requests at its start */
+  uint32_t items; /* per request: batch items, transaction actions, query page items */
+  bool per_ms;    /* arrivals: each millisecond's requests at its start */
   sl_sim_keys keys;
   uint32_t n_phases;
   sl_sim_phase phases[SL_SIM_MAX_PHASES];
@@ -144,7 +144,7 @@ typedef struct {
 } sl_sim_action;
 
 typedef struct {
-  sl_str date; /* the day the prices were published */
+  sl_str date;                                /* the day the prices were published */
   double write_per_million, read_per_million; /* on demand: per million request units */
   double wcu_hour, rcu_hour;                  /* provisioned: per unit-hour */
 } sl_sim_prices;

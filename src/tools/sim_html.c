@@ -66,14 +66,13 @@ typedef struct {
 } line;
 
 typedef struct {
-  size_t n;       /* points */
-  double span_s;  /* seconds the chart covers */
+  size_t n;      /* points */
+  double span_s; /* seconds the chart covers */
 } frame;
 
 /* Buckets a per-step series to at most MAX_POINTS means ('scale' applied). */
-static size_t bucket(const sl_sim *m, double *out, size_t n_steps, double scale,
-                     const int64_t *i64, const uint32_t *u32, const uint16_t *u16,
-                     const double *dbl) {
+static size_t bucket(const sl_sim *m, double *out, size_t n_steps, double scale, const int64_t *i64,
+                     const uint32_t *u32, const uint16_t *u16, const double *dbl) {
   size_t n = n_steps < MAX_POINTS ? n_steps : MAX_POINTS;
   for (size_t k = 0; k < n; k++) {
     size_t a = k * n_steps / n, z = (k + 1) * n_steps / n;
@@ -90,8 +89,8 @@ static void axes(sl_buf *b, const frame *f, double ymax, const char *unit) {
   double pw = CHART_W - PAD_L - PAD_R, ph = CHART_H - PAD_T - PAD_B;
   for (int i = 0; i <= 4; i++) {
     double y = PAD_T + ph - ph * i / 4;
-    sl_buf_printf(b, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", PAD_L,
-                  y, CHART_W - PAD_R, y);
+    sl_buf_printf(b, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", PAD_L, y,
+                  CHART_W - PAD_R, y);
     sl_buf_printf(b, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", PAD_L - 6,
                   y + 4);
     fmt_axis(b, ymax * i / 4);
@@ -102,8 +101,8 @@ static void axes(sl_buf *b, const frame *f, double ymax, const char *unit) {
   double step = nice_max(span / 8);
   for (double t = 0; t <= span + 1e-9; t += step) {
     double x = PAD_L + pw * t / span;
-    sl_buf_printf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>",
-                  x, CHART_H - PAD_B + 16, t);
+    sl_buf_printf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>", x,
+                  CHART_H - PAD_B + 16, t);
   }
   sl_buf_printf(b,
                 "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"end\">time (%s)</text>"
@@ -249,8 +248,8 @@ static void chart_partitions_load(sl_buf *b, sl_sim *m, res_state *r, int dir) {
   double pw = CHART_W - PAD_L - PAD_R, ph = CHART_H - PAD_T - PAD_B;
   for (int i = 0; i <= 4; i++) {
     double y = PAD_T + ph - ph * i / 4;
-    sl_buf_printf(b, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", PAD_L,
-                  y, CHART_W - PAD_R, y);
+    sl_buf_printf(b, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", PAD_L, y,
+                  CHART_W - PAD_R, y);
     sl_buf_printf(b, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", PAD_L - 6,
                   y + 4);
     fmt_axis(b, ymax * i / 4);
@@ -273,11 +272,13 @@ static void chart_partitions_load(sl_buf *b, sl_sim *m, res_state *r, int dir) {
                   "stroke=\"#222\" stroke-width=\"2\"/>",
                   x + bw * 0.05, ly, x + bw * 0.95, ly);
     if (shown <= 32)
-      sl_buf_printf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%zu%s</text>",
+      sl_buf_printf(b,
+                    "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%zu%s</text>",
                     x + bw / 2, CHART_H - PAD_B + 16, i, hot[i] ? " hot" : "");
   }
-  sl_buf_printf(b, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"end\">partition</text>"
-                   "<text class=\"axis\" x=\"4\" y=\"%d\">%s/s</text>",
+  sl_buf_printf(b,
+                "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"end\">partition</text>"
+                "<text class=\"axis\" x=\"4\" y=\"%d\">%s/s</text>",
                 CHART_W - PAD_R, CHART_H - 2, 12, sl__sim_unit_name(r, dir));
   sl_buf_puts(b, SL_STR("</svg></figure>\n"));
 }
@@ -336,8 +337,9 @@ void sl_sim_write_html(sl_sim *m, sl_buf *b) {
   size_t nl;
   sl__sim_diagnose(m, &db, &nl, lines, 64);
   bool ok = nl == 1 && sl_str_starts_with(lines[0], SL_STR("No throttling"));
-  sl_buf_printf(b, "<section class=\"diagnosis%s\"><h2>Diagnosis: which limit, when, why, and "
-                   "what fixes it</h2><ul>",
+  sl_buf_printf(b,
+                "<section class=\"diagnosis%s\"><h2>Diagnosis: which limit, when, why, and "
+                "what fixes it</h2><ul>",
                 ok ? " ok" : "");
   for (size_t i = 0; i < nl; i++) {
     sl_buf_puts(b, SL_STR("<li>"));
@@ -347,7 +349,8 @@ void sl_sim_write_html(sl_sim *m, sl_buf *b) {
   sl_buf_puts(b, SL_STR("</ul></section>\n"));
   sl_buf_free(&db);
   /* summary */
-  sl_buf_puts(b, SL_STR("<section class=\"summary\"><h2>Resources</h2><div class=\"scroll\"><table><tr><th>resource"
+  sl_buf_puts(b, SL_STR("<section class=\"summary\"><h2>Resources</h2><div "
+                        "class=\"scroll\"><table><tr><th>resource"
                         "</th><th>mode</th><th class=\"n\">partitions</th><th>direction</th>"
                         "<th class=\"n\">offered units</th><th class=\"n\">accepted units</th>"
                         "<th class=\"n\">throttled</th><th class=\"n\">first throttle</th>"
@@ -394,7 +397,8 @@ void sl_sim_write_html(sl_sim *m, sl_buf *b) {
       const char *u = sl__sim_unit_name(r, dir);
       bucket(m, offered, m->n_steps, 1 / step_s / 1000, d->offered_mu, NULL, NULL, NULL);
       bucket(m, accepted, m->n_steps, 1 / step_s / 1000, d->accepted_mu, NULL, NULL, NULL);
-      line ls[3] = {{"offered", "#8c8c8c", true, offered}, {"accepted", "#1f77b4", false, accepted}};
+      line ls[3] = {{"offered", "#8c8c8c", true, offered},
+                    {"accepted", "#1f77b4", false, accepted}};
       size_t n = 2;
       if (!sl__sim_on_demand(r)) {
         bucket(m, prov, m->n_steps, 1, d->provisioned, NULL, NULL, NULL);
@@ -412,14 +416,17 @@ void sl_sim_write_html(sl_sim *m, sl_buf *b) {
     bucket(m, parts, m->n_steps, 1, NULL, NULL, r->partitions, NULL);
     line pl[1] = {{"partitions", "#444", false, parts}};
     char title[160];
-    snprintf(title, sizeof(title), "Partitions over time (%u added: splits for heat or size, or more "
-             "capacity)", r->parts_added);
+    snprintf(title, sizeof(title),
+             "Partitions over time (%u added: splits for heat or size, or more "
+             "capacity)",
+             r->parts_added);
     chart_lines(b, "partitions", title, "partitions", &f, pl, 1);
     sl_buf_puts(b, SL_STR("</section>\n"));
   }
   /* clients */
   sl_buf_puts(b, SL_STR("<section class=\"workloads\"><h2>Clients: retries and the latency "
-                        "they add</h2><div class=\"scroll\"><table><tr><th>workload</th><th>operation</th><th>retry "
+                        "they add</h2><div "
+                        "class=\"scroll\"><table><tr><th>workload</th><th>operation</th><th>retry "
                         "policy</th><th class=\"n\">requests</th><th class=\"n\">attempts</th>"
                         "<th class=\"n\">attempts per request</th><th class=\"n\">succeeded</th>"
                         "<th class=\"n\">failed</th><th class=\"n\">added latency mean / p99 / "
@@ -461,7 +468,8 @@ void sl_sim_write_html(sl_sim *m, sl_buf *b) {
   sl__sim_hot_key hk[TOP_KEYS];
   size_t nk = sl__sim_hottest_keys(m, hk);
   if (nk) {
-    sl_buf_puts(b, SL_STR("<section class=\"keys\"><h2>Hottest partition keys</h2><div class=\"scroll\"><table><tr>"
+    sl_buf_puts(b, SL_STR("<section class=\"keys\"><h2>Hottest partition keys</h2><div "
+                          "class=\"scroll\"><table><tr>"
                           "<th>key</th><th>workload</th><th class=\"n\">requests</th>"
                           "<th class=\"n\">throttled</th></tr>"));
     for (size_t i = 0; i < nk; i++) {
@@ -478,10 +486,13 @@ void sl_sim_write_html(sl_sim *m, sl_buf *b) {
     sl_buf_puts(b, SL_STR("</table></div></section>\n"));
   }
   /* cost */
-  sl_buf_puts(b, SL_STR("<section class=\"cost\"><h2>Cost</h2><div class=\"scroll\"><table><tr><th>resource</th>"
-                        "<th class=\"n\">read request units</th><th class=\"n\">write request "
-                        "units</th><th class=\"n\">RCU-hours</th><th class=\"n\">WCU-hours</th>"
-                        "<th class=\"n\">dollars</th></tr>"));
+  sl_buf_puts(
+      b,
+      SL_STR(
+          "<section class=\"cost\"><h2>Cost</h2><div class=\"scroll\"><table><tr><th>resource</th>"
+          "<th class=\"n\">read request units</th><th class=\"n\">write request "
+          "units</th><th class=\"n\">RCU-hours</th><th class=\"n\">WCU-hours</th>"
+          "<th class=\"n\">dollars</th></tr>"));
   double total = 0;
   for (uint32_t ri = 0; ri < m->n_res; ri++) {
     res_state *r = &m->res[ri];
@@ -492,8 +503,9 @@ void sl_sim_write_html(sl_sim *m, sl_buf *b) {
     sl_buf_puts(b, SL_STR("</td>"));
     row_num(b, c.read_units);
     row_num(b, c.write_units);
-    sl_buf_printf(b, "<td class=\"n\">%.2f</td><td class=\"n\">%.2f</td><td class=\"n\">$%.3f"
-                     "</td></tr>",
+    sl_buf_printf(b,
+                  "<td class=\"n\">%.2f</td><td class=\"n\">%.2f</td><td class=\"n\">$%.3f"
+                  "</td></tr>",
                   c.rcu_hours, c.wcu_hours, c.dollars);
   }
   sl_buf_printf(b, "<tr><th colspan=\"5\">total</th><th class=\"n\">$%.3f</th></tr></table></div>",

@@ -12,12 +12,10 @@
 /* ---- what the run found ---- */
 
 const char *const sl__sim_limit_names[4] = {"MaxOnDemandThroughputExceeded", "AccountLimitExceeded",
-                                           "ProvisionedThroughputExceeded",
-                                           "KeyRangeThroughputExceeded"};
+                                            "ProvisionedThroughputExceeded",
+                                            "KeyRangeThroughputExceeded"};
 
-bool sl__sim_on_demand(const res_state *r) {
-  return r->tp.billing == SL_BILLING_PAY_PER_REQUEST;
-}
+bool sl__sim_on_demand(const res_state *r) { return r->tp.billing == SL_BILLING_PAY_PER_REQUEST; }
 
 const char *sl__sim_unit_name(const res_state *r, int dir) {
   if (sl__sim_on_demand(r))

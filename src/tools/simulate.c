@@ -18,7 +18,6 @@
 #include <string.h>
 #include <time.h>
 
-
 /* ---- random numbers: splitmix64 (seeding) and xorshift64* ---- */
 
 static uint64_t splitmix(uint64_t x) {
@@ -27,7 +26,6 @@ static uint64_t splitmix(uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
 }
-
 
 static void rng_seed(rng *r, uint64_t seed) { r->s = splitmix(seed) | 1; }
 static uint64_t rng_next(rng *r) {
@@ -145,9 +143,9 @@ uint64_t sl__sim_key_hash(const sl_sim_keys *k, uint64_t idx) {
   return sl_key_hash(&v);
 }
 
-const char *const sl__sim_outcome_names[5] = {"OK", "ThrottlingException",
-                                            "ProvisionedThroughputExceededException",
-                                            "RequestLimitExceeded", "TransactionCanceledException"};
+const char *const sl__sim_outcome_names[5] = {
+    "OK", "ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded",
+    "TransactionCanceledException"};
 
 /* ---- event heap ---- */
 
