@@ -311,21 +311,30 @@ static const char style[] =
     "overflow-wrap:anywhere}div.scroll{overflow-x:auto}"
     "@media (max-width:900px){body{font-size:14px}main{padding:8px 10px 30px}"
     "section{padding:4px 10px 10px}th,td{padding:3px 4px}}"
-    "footer{color:#555;font-size:.88em}";
+    "footer{color:#555;font-size:.88em}main.compare{max-width:1840px}"
+    ".designs{display:grid;grid-template-columns:minmax(0,1fr);gap:0 20px}"
+    "@media (min-width:1400px){.designs{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}}"
+    ".design>h1{font-size:1.25em}section.comparison table{table-layout:fixed}"
+    "section.comparison tr>:first-child{width:150px}";
 
-void sl_sim_write_html(sl_sim *m, sl_buf *b) {
-  const sl_scenario *s = m->s;
-  double step_s = (double)s->step_us / 1e6;
-  frame f = {m->n_steps < MAX_POINTS ? m->n_steps : MAX_POINTS, (double)s->duration_us / 1e6};
+static void page_open(sl_buf *b, sl_str title, bool compare) {
   sl_buf_puts(b, SL_STR("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                         "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
                         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
                         "'none'; style-src 'unsafe-inline'\"><title>sluice simulate: "));
-  esc(b, s->name);
-  sl_buf_printf(b, "</title><style>%s</style></head><body><main>\n<h1>", style);
-  esc(b, s->name);
+  esc(b, title);
+  sl_buf_printf(b, "</title><style>%s</style></head><body><main%s>\n", style,
+                compare ? " class=\"compare\"" : "");
+}
+
+/* Everything about one run, from its meta line to its bill; 'id' prefixes
+ * the element ids (two reports share a page in a comparison). */
+static void report_body(sl_sim *m, sl_buf *b, const char *id) {
+  const sl_scenario *s = m->s;
+  double step_s = (double)s->step_us / 1e6;
+  frame f = {m->n_steps < MAX_POINTS ? m->n_steps : MAX_POINTS, (double)s->duration_us / 1e6};
   sl_buf_printf(b,
-                "</h1><p class=\"meta\">sluice simulate — seed %llu, %g s of simulated time in "
+                "<p class=\"meta\">sluice simulate — seed %llu, %g s of simulated time in "
                 "steps of %g s, simulated in %.2f s (the capacity engine of the sluice server, "
                 "offline). Units: RCU/WCU for provisioned tables, RRU/WRU for on-demand "
                 "ones.</p>\n",
@@ -387,7 +396,7 @@ void sl_sim_write_html(sl_sim *m, sl_buf *b) {
     res_state *r = &m->res[ri];
     if (!r->d[0].total_offered_mu && !r->d[1].total_offered_mu)
       continue;
-    sl_buf_printf(b, "<section class=\"resource\" id=\"resource-%u\"><h2>", ri);
+    sl_buf_printf(b, "<section class=\"resource\" id=\"%sresource-%u\"><h2>", id, ri);
     escc(b, r->label.p);
     sl_buf_printf(b, " (%s)</h2>", sl__sim_on_demand(r) ? "on-demand" : "provisioned");
     for (int dir = 0; dir < 2; dir++) {
@@ -520,6 +529,9 @@ void sl_sim_write_html(sl_sim *m, sl_buf *b) {
                 "</section>\n",
                 s->prices.write_per_million, s->prices.read_per_million, s->prices.wcu_hour,
                 s->prices.rcu_hour);
+}
+
+static void page_close(sl_buf *b) {
   sl_buf_puts(b,
               SL_STR("<footer><p>How to read this: a partition serves at most 3,000 read and "
                      "1,000 write units per second; a ThrottlingReason names the resource type "
@@ -531,4 +543,85 @@ void sl_sim_write_html(sl_sim *m, sl_buf *b) {
                      "AccountLimitExceeded</span> (the per-table quota). Produced by "
                      "<code>sluice simulate --html</code>; <code>--json</code> has every series."
                      "</p></footer></main></body></html>\n"));
+}
+
+void sl_sim_write_html(sl_sim *m, sl_buf *b) {
+  page_open(b, m->s->name, false);
+  sl_buf_puts(b, SL_STR("<h1>"));
+  esc(b, m->s->name);
+  sl_buf_puts(b, SL_STR("</h1>"));
+  report_body(m, b, "");
+  page_close(b);
+}
+
+static void compare_row(sl_buf *b, const char *what, sl_sim *const *m, int kind) {
+  sl_buf_printf(b, "<tr><th>%s</th>", what);
+  for (int i = 0; i < 2; i++) {
+    double offered = 0, accepted = 0, throttled = 0, dollars = 0, amp = 0;
+    for (uint32_t r = 0; r < m[i]->n_res; r++)
+      for (int d = 0; d < 2; d++) {
+        offered += (double)m[i]->res[r].d[d].total_offered_mu / 1000;
+        accepted += (double)m[i]->res[r].d[d].total_accepted_mu / 1000;
+        throttled += (double)sl__sim_throttles(&m[i]->res[r].d[d]);
+      }
+    for (uint32_t r = 0; r < m[i]->n_res; r++)
+      dollars += sl__sim_cost_of(m[i], &m[i]->res[r]).dollars;
+    uint64_t req = 0, att = 0;
+    for (uint32_t w = 0; w < m[i]->s->n_workloads; w++) {
+      req += m[i]->wl[w].requests;
+      att += m[i]->wl[w].attempts;
+    }
+    amp = req ? (double)att / (double)req : 0;
+    if (kind == 0) {
+      row_num(b, offered);
+    } else if (kind == 1) {
+      row_num(b, accepted);
+    } else if (kind == 2) {
+      row_num(b, throttled);
+    } else if (kind == 3) {
+      sl_buf_printf(b, "<td class=\"n\">%.2f</td>", amp);
+    } else if (kind == 4) {
+      sl_buf_printf(b, "<td class=\"n\">$%.3f</td>", dollars);
+    } else {
+      sl_buf db;
+      sl_buf_init(&db, NULL);
+      sl_str lines[64];
+      size_t nl;
+      sl__sim_diagnose(m[i], &db, &nl, lines, 64);
+      sl_buf_puts(b, SL_STR("<td>"));
+      esc(b, lines[0]);
+      sl_buf_puts(b, SL_STR("</td>"));
+      sl_buf_free(&db);
+    }
+  }
+  sl_buf_puts(b, SL_STR("</tr>"));
+}
+
+void sl_sim_write_html_compare(sl_sim *a, sl_sim *b2, sl_buf *b) {
+  sl_sim *m[2] = {a, b2};
+  page_open(b, SL_STR("comparison"), true);
+  sl_buf_puts(b, SL_STR("<h1>Two designs compared</h1><section class=\"comparison\"><h2>Side by "
+                        "side</h2><div class=\"scroll\"><table><tr><th></th>"));
+  for (int i = 0; i < 2; i++) {
+    sl_buf_printf(b, "<th>%c: ", 'A' + i);
+    esc(b, m[i]->s->name);
+    sl_buf_puts(b, SL_STR("</th>"));
+  }
+  sl_buf_puts(b, SL_STR("</tr>"));
+  compare_row(b, "offered units", m, 0);
+  compare_row(b, "accepted units", m, 1);
+  compare_row(b, "throttled events", m, 2);
+  compare_row(b, "attempts per request", m, 3);
+  compare_row(b, "cost", m, 4);
+  compare_row(b, "first finding", m, 5);
+  sl_buf_puts(b, SL_STR("</table></div></section><div class=\"designs\">"));
+  for (int i = 0; i < 2; i++) {
+    sl_buf_printf(b, "<div class=\"design\" id=\"design-%c\"><h1>%c: ", 'a' + i, 'A' + i);
+    esc(b, m[i]->s->name);
+    sl_buf_puts(b, SL_STR("</h1>"));
+    report_body(m[i], b, i ? "b-" : "a-");
+    sl_buf_puts(b, SL_STR("</div>"));
+  }
+  sl_buf_puts(b, SL_STR("</div>"));
+  page_close(b);
 }

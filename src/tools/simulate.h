@@ -60,5 +60,8 @@ void sl_sim_write_text(sl_sim *sim, sl_buf *out);
 void sl_sim_write_csv(sl_sim *sim, sl_buf *out);
 /* One self-contained HTML page with inline SVG charts (tools/sim_html.c). */
 void sl_sim_write_html(sl_sim *sim, sl_buf *out);
+/* Two runs on one page: a side-by-side table, then both reports (two
+ * columns on a wide screen). */
+void sl_sim_write_html_compare(sl_sim *a, sl_sim *b, sl_buf *out);
 
 #endif

@@ -10,7 +10,8 @@
 // marks; the throttle chart's bars carry AWS's ThrottlingReason; the hot
 // partition is marked (with text, not only colour); no element is wider than
 // the page at 1280 px and at 800 px; the page makes no request beyond its own
-// file and logs no error. Saves full-page screenshots next to the binary
+// file and logs no error; `--compare` puts two designs side by side. Saves
+// full-page screenshots next to the binary
 // (build/simulate-*.png); with DOCS_SCREENSHOT=1 also to docs/.
 //
 // Run through tests/browser/run.sh. Environment: SLUICE_BIN, CHROMIUM
@@ -133,6 +134,26 @@ async function main() {
       check(problems.length === 0, `no console errors, page errors or other requests${problems.length ? ': ' + problems.join('; ') : ''}`);
       await page.close();
     }
+    // --compare: two designs on one page, side by side on a wide screen.
+    const cmp = path.join(tmp, 'compare.html');
+    execFileSync(sluiceBin, ['simulate', '--compare', '--html', '--out', cmp,
+      path.join(root, 'examples', 'hot-key.json'), path.join(root, 'examples', 'hot-key-sharded.json')]);
+    console.log('simulate report: --compare hot-key.json hot-key-sharded.json');
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.setViewportSize({width: 1600, height: 900});
+    await page.goto(pathToFileURL(cmp).href, {waitUntil: 'load'});
+    const table = await page.locator('section.comparison').innerText();
+    check(/by one key, 'hot0'/.test(table) && /No throttling/.test(table), 'the comparison shows both diagnoses');
+    const boxes = await page.locator('div.design').evaluateAll((ds) => ds.map((d) => d.getBoundingClientRect().left));
+    check(boxes.length === 2 && boxes[1] > boxes[0] + 300, 'the two designs stand side by side at 1600 px');
+    const over = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+    check(!over && errors.length === 0, 'nothing overflows and no page error');
+    const shot = path.join(outDir, 'simulate-compare.png');
+    await page.screenshot({path: shot, fullPage: false});
+    console.log(`  screenshot: ${shot}`);
+    await page.close();
   } finally {
     if (context)
       await context.close().catch(() => {});

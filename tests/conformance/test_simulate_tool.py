@@ -218,6 +218,25 @@ def test_prewarmed_launch():
     assert workload(report, "cold launch")["attempts_per_request"] > 1
 
 
+# --compare: two designs in one report (the example: one hot key vs the key sharded
+# 10 ways): the sharded design throttles nothing and accepts everything.
+def test_compare_hot_key_with_sharded():
+    r = subprocess.run([BIN, "simulate", "--compare", "--json",
+                        os.path.join(EXAMPLES, "hot-key.json"),
+                        os.path.join(EXAMPLES, "hot-key-sharded.json")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    both = json.loads(r.stdout)
+    hot, sharded = resource(both["a"], "sessions"), resource(both["b"], "sessions")
+    assert hot["write"]["throttled_events"] > 0
+    assert sharded["write"]["throttled_events"] == 0
+    assert sharded["write"]["accepted_units"] == 2500 * 300
+    assert both["b"]["diagnosis"][0].startswith("No throttling")
+    r = subprocess.run([BIN, "simulate", "--compare", os.path.join(EXAMPLES, "hot-key.json")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "--compare takes two scenario files" in r.stderr
+
+
 # A run is deterministic: the same scenario gives the same report; the seed changes the
 # draws of random keys.
 def test_deterministic():
