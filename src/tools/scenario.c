@@ -589,6 +589,39 @@ static void actions_sort(sl_sim_action *v, uint32_t n) {
   }
 }
 
+/* mode "aggregate": what it can count (docs/simulate.md, "Aggregate mode"). */
+static bool aggregate_of(rd *r, const sl_json *root, sl_scenario *s) {
+  static const char *const modes[] = {"requests", "aggregate", NULL};
+  int mode = 0;
+  double d;
+  if (!choice(r, root, "mode", "", modes, false, &mode) ||
+      !num(r, root, "aggregate_step_ms", "", 1, 60000, false, 100, &d))
+    return false;
+  s->aggregate = mode == 1;
+  s->aggregate_step_us = (int64_t)llround(d * 1000);
+  if (!s->aggregate) {
+    if (sl_json_get(root, "aggregate_step_ms"))
+      return fail(r, "aggregate_step_ms", "only with \"mode\": \"aggregate\"");
+    return true;
+  }
+  for (uint32_t i = 0; i < s->n_workloads; i++) {
+    const sl_sim_workload *w = &s->workloads[i];
+    const char *p = idx(r, "workloads", i);
+    if (w->op != SL_OP_GET && w->op != SL_OP_PUT && w->op != SL_OP_UPDATE && w->op != SL_OP_DELETE)
+      return fail(r, sub(r, p, "operation"),
+                  "the aggregate mode counts GetItem, PutItem, UpdateItem and DeleteItem "
+                  "only (use \"mode\": \"requests\")");
+    if (w->client.retry != SL_RETRY_NONE)
+      return fail(r, sub(r, p, "client.retry"),
+                  "the aggregate mode has no client model: retry must be none");
+    if (sl_sim_op_writes((sl_sim_op)w->op) && s->tables[w->table].n_gsis)
+      return fail(r, sub(r, p, "table"),
+                  "the aggregate mode cannot write to a table with GSIs (use \"mode\": "
+                  "\"requests\")");
+  }
+  return true;
+}
+
 bool sl_scenario_parse(sl_arena *a, const char *text, size_t len, sl_scenario *s, char *err,
                        size_t err_len) {
   rd r = {a, err, err_len};
@@ -599,8 +632,10 @@ bool sl_scenario_parse(sl_arena *a, const char *text, size_t len, sl_scenario *s
     snprintf(err, err_len, "invalid JSON at byte %zu: %s", je.offset, je.msg);
     return false;
   }
-  static const char *const ok[] = {"name",   "seed",   "duration_s", "step_s",  "start", "params",
-                                   "prices", "tables", "workloads",  "actions", NULL};
+  static const char *const ok[] = {"name",      "seed",    "duration_s", "step_s",
+                                   "start",     "params",  "prices",     "tables",
+                                   "workloads", "actions", "mode",       "aggregate_step_ms",
+                                   NULL};
   if (!want_obj(&r, root, "scenario") || !only(&r, root, "", ok))
     return false;
   s->name = SL_STR("scenario");
@@ -673,5 +708,5 @@ bool sl_scenario_parse(sl_arena *a, const char *text, size_t len, sl_scenario *s
         return false;
     actions_sort(s->actions, s->n_actions);
   }
-  return true;
+  return aggregate_of(&r, root, s);
 }

@@ -163,6 +163,10 @@ typedef struct {
   sl_sim_workload workloads[SL_SIM_MAX_WORKLOADS];
   uint32_t n_actions;
   sl_sim_action *actions; /* sorted by time */
+  /* mode "aggregate": requests counted per partition and time step of
+   * aggregate_step_us instead of one by one (tools/simulate.c) */
+  bool aggregate;
+  int64_t aggregate_step_us;
 } sl_scenario;
 
 /* Reads and checks a scenario; on error returns false with the message

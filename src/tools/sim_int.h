@@ -66,12 +66,16 @@ typedef struct {
   /* statistics */
   uint64_t requests, attempts, succeeded, failed, throttled_attempts, resends, in_flight_end;
   uint64_t outcomes[5];
-  uint32_t *key_req, *key_thr; /* per key index, when the key space is small */
+  uint64_t *key_req, *key_thr; /* per key index, when the key space is small */
   uint64_t n_keys;
   uint64_t lat_hist[LAT_BUCKETS];
   double lat_sum_ms;
   int64_t lat_max_us;
   uint32_t *s_requests, *s_attempts, *s_throttled, *s_succeeded, *s_failed;
+  /* aggregate mode: the key space's probability mass in hash order */
+  struct sl__sim_mass *mass; /* NULL: keys spread evenly over the hash space */
+  uint64_t n_mass;
+  double agg_due;       /* arrivals due but not yet counted (fractions) */
   double *s_rate_limit; /* adaptive: the client's send rate limit at each step (0: off) */
 } wl_state;
 
@@ -106,7 +110,7 @@ struct sl_sim {
   uint64_t order;
   size_t next_sample; /* the next step whose partitions are sampled */
   uint32_t next_action;
-  double wall_s;
+  double wall_s, cpu_s;
   uint64_t total_attempts;
   /* one attempt's charges */
   sl_cap_charge charges[MAX_CHARGES];
@@ -132,7 +136,7 @@ double sl__sim_peak_rate(const sl_sim *m, const int64_t *v);
 typedef struct {
   uint32_t wl;
   uint64_t idx;
-  uint32_t requests, throttled;
+  uint64_t requests, throttled;
 } sl__sim_hot_key;
 size_t sl__sim_hottest_keys(const sl_sim *m, sl__sim_hot_key *out);
 

@@ -43,7 +43,7 @@ size_t sl__sim_hottest_keys(const sl_sim *m, sl__sim_hot_key *out) {
   for (uint32_t i = 0; i < m->s->n_workloads; i++) {
     const wl_state *w = &m->wl[i];
     for (uint64_t k = 0; k < w->n_keys; k++) {
-      uint32_t req = w->key_req[k];
+      uint64_t req = w->key_req[k];
       if (!req || (n == TOP_KEYS && req <= out[n - 1].requests))
         continue;
       size_t at = n < TOP_KEYS ? n++ : TOP_KEYS - 1;
@@ -138,22 +138,31 @@ void sl__sim_diagnose(sl_sim *m, sl_buf *b, size_t *n_out, sl_str *lines, size_t
         double share = top_key_share(m, ri, dir, &wi, &key);
         const sl_sim_table *t = &m->s->tables[r->table];
         const sl_sim_keys *gk = r->is_index ? &t->gsis[r->gsi].keys : NULL;
-        if (share >= 0.05) {
+        double part_limit =
+            (double)(dir ? m->params.partition_write_rate : m->params.partition_read_rate) *
+            (1 + (double)m->params.key_range_tolerance_ppm / 1e6);
+        /* One key offered more than a partition serves is a hot key whatever
+         * its share (the head of a Zipf distribution at internet scale). */
+        double key_rate = 0;
+        if (share > 0 && m->wl[wi].requests) {
+          const wl_state *kw = &m->wl[wi];
+          double per_req = (double)d->total_offered_mu / 1000 / (double)kw->requests;
+          key_rate = (double)kw->key_req[key] * per_req / ((double)m->s->duration_us / 1e6);
+        }
+        if (share >= 0.05 || key_rate > part_limit) {
           char kb[96];
           const sl_sim_keys *k = &m->wl[wi].w->keys;
           sl_str text = sl__sim_key_text(k, key, kb);
           size_t part = partition_of(m, r, sl__sim_key_hash(k, key));
-          sl_buf_printf(
-              b,
-              "Partition %zu of %s is held at about %.0f %s/s by one key, '%.*s' "
-              "(%.0f %% of the requests): a partition serves at most 1,000 WCU / "
-              "3,000 RCU per second and one key never splits away, so more table "
-              "capacity will not help. Fix: shard the key (write it as '%.*s#1' .. "
-              "'%.*s#N' and read all N), or cache its reads.",
-              part, r->label.p,
-              dir ? m->params.partition_write_rate * (1 + m->params.key_range_tolerance_ppm / 1e6)
-                  : m->params.partition_read_rate * (1 + m->params.key_range_tolerance_ppm / 1e6),
-              u, SL_STR_FMT(text), share * 100, SL_STR_FMT(text), SL_STR_FMT(text));
+          sl_buf_printf(b,
+                        "Partition %zu of %s is held at about %.0f %s/s by one key, '%.*s' "
+                        "(%.1f %% of the requests, offered %.0f %s/s): a partition serves at most "
+                        "1,000 WCU / "
+                        "3,000 RCU per second and one key never splits away, so more table "
+                        "capacity will not help. Fix: shard the key (write it as '%.*s#1' .. "
+                        "'%.*s#N' and read all N), or cache its reads.",
+                        part, r->label.p, part_limit, u, SL_STR_FMT(text), share * 100, key_rate, u,
+                        SL_STR_FMT(text), SL_STR_FMT(text));
         } else if (gk && (gk->kind == SL_KEYS_HOT || gk->kind == SL_KEYS_NAMED || gk->count < 16)) {
           sl_buf_printf(b,
                         "The GSI's partition key has few distinct values (%llu), so its writes "
@@ -337,6 +346,9 @@ void sl_sim_write_json(sl_sim *m, sl_buf *out) {
   j_num(&w, "duration_s", sim_s);
   j_num(&w, "step_s", step_s);
   j_num(&w, "wall_s", m->wall_s);
+  j_num(&w, "cpu_s", m->cpu_s);
+  sl_jw_key_c(&w, "mode");
+  sl_jw_str_c(&w, s->aggregate ? "aggregate" : "requests");
   j_num(&w, "simulated_seconds_per_wall_second", m->wall_s > 0 ? sim_s / m->wall_s : 0);
   j_num(&w, "attempts", (double)m->total_attempts);
   sl_jw_key_c(&w, "time_s");
@@ -543,8 +555,11 @@ void sl_sim_write_text(sl_sim *m, sl_buf *b) {
   double sim_s = (double)s->duration_us / 1e6;
   sl_buf_printf(b, "scenario: %.*s (seed %llu)\n", SL_STR_FMT(s->name),
                 (unsigned long long)s->seed);
-  sl_buf_printf(b, "simulated %.0f s in %.2f s of wall time (%.0f simulated seconds per second), ",
-                sim_s, m->wall_s, m->wall_s > 0 ? sim_s / m->wall_s : 0);
+  sl_buf_printf(b,
+                "simulated %.0f s in %.2f s of wall time, %.2f s of CPU (%.0f simulated seconds "
+                "per second; %s mode), ",
+                sim_s, m->wall_s, m->cpu_s, m->wall_s > 0 ? sim_s / m->wall_s : 0,
+                s->aggregate ? "aggregate" : "per-request");
   sl__sim_fmt_num(b, (double)m->total_attempts);
   sl_buf_puts(b, SL_STR(" attempts\n\nresources\n"));
   double total = 0;
@@ -613,8 +628,11 @@ void sl_sim_write_text(sl_sim *m, sl_buf *b) {
     for (size_t i = 0; i < nk && i < 5; i++) {
       char kb[96];
       sl_str t = sl__sim_key_text(&m->wl[hk[i].wl].w->keys, hk[i].idx, kb);
-      sl_buf_printf(b, "  %-24.*s %u requests, %u throttled (workload %.*s)\n", SL_STR_FMT(t),
-                    hk[i].requests, hk[i].throttled, SL_STR_FMT(m->wl[hk[i].wl].w->name));
+      sl_buf_printf(b, "  %-24.*s ", SL_STR_FMT(t));
+      sl__sim_fmt_num(b, (double)hk[i].requests);
+      sl_buf_puts(b, SL_STR(" requests, "));
+      sl__sim_fmt_num(b, (double)hk[i].throttled);
+      sl_buf_printf(b, " throttled (workload %.*s)\n", SL_STR_FMT(m->wl[hk[i].wl].w->name));
     }
   }
   sl_buf_printf(b,
