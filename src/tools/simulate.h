@@ -25,6 +25,13 @@
  * byte, and the same numbers as tests/unit/cap/test_cap.c's rig for the
  * same load.
  *
+ * The aggregate mode ("mode": "aggregate", for internet scale) counts
+ * requests per partition and time step instead: arrivals shared among the
+ * partitions by the probability mass of the keys in each hash range, each
+ * share admitted in chunks below the spike rule's share of a burst (the
+ * comment above run_aggregate in simulate.c; docs/simulate.md measures how
+ * far it departs from the per-request mode).
+ *
  * Every step (step_s) of virtual time is recorded per resource and
  * direction: offered and accepted units, accepted and throttled events by
  * limit type, partitions, provisioned level; per workload: requests,
