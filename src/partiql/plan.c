@@ -565,6 +565,9 @@ static sl_err plan_select(binder *b, const sl_pql_stmt *st, sl_pql_where where, 
       return err;
     if ((err = residual(b, &s, &p->residual)) != SL_OK)
       return err;
+    /* A batch reads items by their key alone (DynamoDB Local). */
+    if (where == SL_PQL_IN_BATCH && p->residual)
+      return fail(req, "Only single item select is supported");
   } else if (where != SL_PQL_IN_STATEMENT) {
     if (where == SL_PQL_IN_BATCH)
       return fail(req, "Only single item select is supported");
