@@ -21,7 +21,7 @@
  * an existing key ValidationError "Duplicate primary key exists in table"
  * (DynamoDB Local's code and text).
  *
- * Reply: Responses (reads: [{Item}] per statement; writes: none) and
+ * Reply: Responses (reads: [{Item}] per statement; writes: []) and
  * ConsumedCapacity.
  */
 #include "actions/actions.h"
@@ -131,7 +131,11 @@ static sl_err run_writes(sl_req *req, sl_pql_plan *plans, size_t n, sl_transact_
   sl_err err = sl_transact_write_items(req, &in, &replayed);
   if (err != SL_OK)
     return err;
+  /* An empty Responses list, as DynamoDB Local answers a write transaction. */
   sl_jw_obj_begin(&req->w);
+  sl_jw_key_c(&req->w, "Responses");
+  sl_jw_arr_begin(&req->w);
+  sl_jw_arr_end(&req->w);
   sl_transact_write_consumed(req, tt, sl_req_rcc(req->body));
   sl_jw_obj_end(&req->w);
   return SL_OK;
