@@ -41,7 +41,7 @@
  *   exec.c   runs a plan through its core and gathers the items and consumed
  *            capacity: a plan is charged exactly what its core charges.
  *   print.c  a readable plan: "Query t KeyCondition pk = {...} Filter (...)",
- *            the text of sluice's own logs and tests.
+ *            and the AST in a normal form, for tests and the fuzz target.
  *
  * Memory: everything in the arena given (the request's); trees point into
  * the statement text and parameters, which must outlive them.
@@ -210,6 +210,9 @@ sl_err sl_pql_execute(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl_pql_
 /* "GetItem t Key {...}", "Query t.i KeyCondition ... Filter ...", "Scan t
  * Filter ...", "PutItem t Item {...} Condition ...", ... */
 void sl_pql_print_plan(sl_buf *b, const sl_pql_plan *p);
+/* The AST in a normal form (tests/unit/partiql/test_partiql.c, the fuzz
+ * target): "SELECT a, b.c t WHERE (AND (= pk {\"S\":\"x\"}) (> n ?1))". */
+void sl_pql_print_stmt(sl_buf *b, const sl_pql_stmt *st);
 /* "GetItem", "Query", "Scan", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheck". */
 const char *sl_pql_op_name(sl_pql_op op);
 
