@@ -40,6 +40,10 @@
  *            evaluation, projection and update application are expr/'s.
  *   exec.c   runs a plan through its core and gathers the items and consumed
  *            capacity: a plan is charged exactly what its core charges.
+ *   explain.c  the cost preview: the same cores in preview mode (priced, not
+ *            admitted), page after page, so the estimate is what running the
+ *            statement costs, exactly; and the indexes that would make a
+ *            Scan a Query.
  *   print.c  a readable plan: "Query t KeyCondition pk = {...} Filter (...)",
  *            and the AST in a normal form, for tests and the fuzz target.
  *
@@ -51,6 +55,7 @@
 #ifndef SL_PARTIQL_PARTIQL_H
 #define SL_PARTIQL_PARTIQL_H
 
+#include "cap/cap.h"
 #include "expr/expr.h"
 #include "ops/conds.h"
 #include "ops/reads.h"
@@ -204,6 +209,42 @@ typedef struct {
  * core's (ConditionalCheckFailedException, throttles, ...); an INSERT of an
  * existing key is DuplicateItemException. */
 sl_err sl_pql_execute(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl_pql_result *out);
+
+/* ---- the cost preview ---- */
+
+/* What running a SELECT plan to its end costs, found by reading exactly what
+ * its core would read (ops/pages.h preview: priced, never admitted), page
+ * after page: the sum of the ConsumedCapacity of every page a client would
+ * fetch with these options. */
+typedef struct {
+  int64_t items;         /* items read (examined): ScannedCount summed */
+  int64_t returned;      /* items the WHERE keeps: Count summed */
+  uint64_t bytes;        /* the items read, their sizes summed */
+  int64_t pages;         /* requests a client makes (1 for GetItem) */
+  int64_t read_mu;       /* read units over all pages (milli), table and indexes */
+  int64_t first_page_mu; /* the first request's */
+  sl_cap_res *res;       /* the resource whose read capacity pays */
+  int64_t limit_ups;     /* its read limit now: provisioned RCU, or on-demand what it serves */
+  bool will_throttle;    /* the first request would be refused now */
+} sl_pql_estimate;
+
+/* Estimates a SELECT plan (GetItem, Query or Scan; not a write). */
+sl_err sl_pql_explain(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl_pql_estimate *out);
+
+/* A cheaper way to ask the same: the statement on an index whose partition
+ * key the WHERE clause fixes, planned (a Query) and estimated. */
+typedef struct {
+  const sl_index *x;
+  sl_pql_plan plan;
+  sl_pql_estimate est;
+} sl_pql_alternative;
+
+/* For a statement planned as a Scan of its table: the indexes that turn it
+ * into a Query, each estimated (eventually consistent on a GSI), cheapest
+ * first. Returns how many were written to 'out' (at most 'cap'). Failures
+ * of the attempts are not the request's. */
+size_t sl_pql_alternatives(sl_req *req, const sl_pql_stmt *st, const sl_av *params, uint32_t n,
+                           const sl_pql_opts *o, sl_pql_alternative *out, size_t cap);
 
 /* ---- printing ---- */
 

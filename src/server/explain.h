@@ -1,0 +1,35 @@
+/*
+ * explain.h — the cost preview's HTTP face: POST /_sluice/explain
+ *
+ *   {"Statement": "SELECT ...", "Parameters": [...], "ConsistentRead": bool, "Limit": N}
+ *
+ * answers, without running the statement or spending capacity,
+ *
+ *   {"Plan": {"Operation": "GetItem|Query|Scan", "TableName", "IndexName",
+ *             "KeyCondition", "Filter", "Text"},
+ *    "Estimate": {"Items", "ReturnedItems", "Bytes", "Pages", "ReadUnits",
+ *                 "FirstPageReadUnits", "ReadLimitPerSecond",
+ *                 "SecondsAtCurrentLimit", "WillThrottle", "Exact": true},
+ *    "Warnings": [...], "Alternatives": [{"IndexName", "Operation", "KeyCondition",
+ *                                         "Items", "ReadUnits"}]}
+ *
+ * The estimate is partiql/partiql.h's sl_pql_explain: the plan's core run in
+ * preview mode over every page, so ReadUnits is the sum of the
+ * ConsumedCapacity a client paging through the result would be charged
+ * (tests/conformance/test_explain.py checks it against running the
+ * statement). SecondsAtCurrentLimit is ReadUnits over the resource's read
+ * limit now (provisioned RCU; on demand, its configured maximum or what its
+ * partitions serve). WillThrottle: the first request would be refused now.
+ * Errors: {"error": ..., "type": <the exception a request would get>}, 400.
+ *
+ * Threads: the loop thread.
+ */
+#ifndef SL_SERVER_EXPLAIN_H
+#define SL_SERVER_EXPLAIN_H
+
+#include "server/app.h"
+#include "net/server.h"
+
+void sl_explain_handle(sl_app *app, sl_http_request *req, sl_http_response *resp);
+
+#endif
