@@ -21,6 +21,8 @@
  * throttle becomes its error (ProvisionedThroughputExceeded / ThrottlingError).
  */
 #include "actions/actions.h"
+#include "actions/members.h"
+#include "actions/reply.h"
 #include "actions/statements.h"
 #include "base/log.h"
 #include "partiql/partiql.h"
@@ -78,7 +80,7 @@ sl_err sl_action_batch_execute_statement(sl_req *req) {
   /* Parse every statement; a statement that does not parse is its own error. */
   for (size_t i = 0; i < n; i++) {
     sl_failure_init(&req->fail, req->arena);
-    if (sl_pql_parse(req->arena, &req->fail, sl_req_str(items->arr.items[i], "Statement"),
+    if (sl_pql_parse(req->arena, &req->fail, sl_in_str(items->arr.items[i], "Statement"),
                      &es[i].st) != SL_OK) {
       take_failure(req, &es[i], &saved);
       continue;
@@ -131,9 +133,9 @@ sl_err sl_action_batch_execute_statement(sl_req *req) {
     if (!e->planned)
       continue;
     const sl_json *obj = items->arr.items[i];
-    sl_pql_opts o = {.consistent = sl_req_bool(obj, "ConsistentRead", false),
+    sl_pql_opts o = {.consistent = sl_in_bool(obj, "ConsistentRead", false),
                      .all_old_on_fail = sl_str_eq_c(
-                         sl_req_str(obj, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD")};
+                         sl_in_str(obj, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD")};
     sl_failure_init(&req->fail, req->arena);
     if (sl_pql_execute(req, &e->plan, &o, &e->res) != SL_OK) {
       take_failure(req, e, &saved);
@@ -157,10 +159,10 @@ sl_err sl_action_batch_execute_statement(sl_req *req) {
       sl_jw_str_c(w, error_code(e->err.code));
       sl_jw_key_c(w, "Message");
       sl_jw_str(w, e->err.message);
-      /* ConditionalCheckFailedException's Item (ALL_OLD), as its extra members. */
-      if (e->err.code == SL_E_CONDITIONAL_CHECK_FAILED && e->err.extra.len) {
-        sl_buf_putc(w->buf, ',');
-        sl_buf_puts(w->buf, e->err.extra);
+      /* ConditionalCheckFailedException's Item (ALL_OLD). */
+      if (e->err.code == SL_E_CONDITIONAL_CHECK_FAILED && e->err.detail_kind == SL_DETAIL_ITEM) {
+        sl_jw_key_c(w, "Item");
+        sl_item_write_json(w, (const sl_item *)e->err.detail);
       }
       sl_jw_obj_end(w);
     }
@@ -175,7 +177,7 @@ sl_err sl_action_batch_execute_statement(sl_req *req) {
     sl_jw_obj_end(w);
   }
   sl_jw_arr_end(w);
-  sl_rcc rcc = sl_req_rcc(req->body);
+  sl_rcc rcc = sl_in_rcc(req->body);
   if (rcc != SL_RCC_NONE) {
     /* One entry per table, in order of first use. */
     sl_consumed *c = SL_NEW_ARRAY(req->arena, sl_consumed, n);
@@ -203,7 +205,7 @@ sl_err sl_action_batch_execute_statement(sl_req *req) {
     sl_jw_key_c(w, "ConsumedCapacity");
     sl_jw_arr_begin(w);
     for (size_t s = 0; s < k; s++)
-      sl_req_write_consumed(req, &c[s], rcc);
+      sl_reply_consumed(&req->w, &c[s], rcc);
     sl_jw_arr_end(w);
   }
   sl_jw_obj_end(w);

@@ -17,6 +17,8 @@
  * service's token is opaque too, so clients only hand it back.
  */
 #include "actions/actions.h"
+#include "actions/members.h"
+#include "actions/reply.h"
 #include "actions/statements.h"
 #include "base/base64.h"
 #include "partiql/partiql.h"
@@ -64,7 +66,7 @@ static void write_token(sl_req *req, const sl_item *key) {
 sl_err sl_action_execute_statement(sl_req *req) {
   const sl_json *body = req->body;
   sl_pql_stmt *st;
-  sl_err err = sl_pql_parse(req->arena, &req->fail, sl_req_str(body, "Statement"), &st);
+  sl_err err = sl_pql_parse(req->arena, &req->fail, sl_in_str(body, "Statement"), &st);
   if (err != SL_OK)
     return err;
   sl_av *params;
@@ -72,12 +74,12 @@ sl_err sl_action_execute_statement(sl_req *req) {
   if ((err = sl_statements_parameters(req, body, &params, &n_params)) != SL_OK)
     return err;
   sl_item start;
-  sl_pql_opts o = {.consistent = sl_req_bool(body, "ConsistentRead", false),
-                   .limit = sl_req_int(body, "Limit", 0),
+  sl_pql_opts o = {.consistent = sl_in_bool(body, "ConsistentRead", false),
+                   .limit = sl_in_int(body, "Limit", 0),
                    .all_old_on_fail = sl_str_eq_c(
-                       sl_req_str(body, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD")};
-  if (sl_req_has(body, "NextToken")) {
-    if ((err = decode_token(req, sl_req_str(body, "NextToken"), &start)) != SL_OK)
+                       sl_in_str(body, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD")};
+  if (sl_in_has(body, "NextToken")) {
+    if ((err = decode_token(req, sl_in_str(body, "NextToken"), &start)) != SL_OK)
       return err;
     o.start = &start;
   }
@@ -99,11 +101,11 @@ sl_err sl_action_execute_statement(sl_req *req) {
   sl_jw_arr_end(w);
   if (res.more)
     write_token(req, &res.last_key);
-  sl_rcc rcc = sl_req_rcc(body);
+  sl_rcc rcc = sl_in_rcc(body);
   if (rcc != SL_RCC_NONE) {
     res.consumed.table_name = plan.t->name;
     sl_jw_key_c(w, "ConsumedCapacity");
-    sl_req_write_consumed(req, &res.consumed, rcc);
+    sl_reply_consumed(&req->w, &res.consumed, rcc);
   }
   sl_jw_obj_end(w);
   return SL_OK;

@@ -25,6 +25,8 @@
  * ConsumedCapacity.
  */
 #include "actions/actions.h"
+#include "actions/members.h"
+#include "actions/reply.h"
 #include "actions/statements.h"
 #include "base/log.h"
 #include "ops/transact_get_items.h"
@@ -76,7 +78,7 @@ static sl_err run_reads(sl_req *req, sl_pql_plan *plans, size_t n, sl_transact_t
     sl_jw_obj_end(w);
   }
   sl_jw_arr_end(w);
-  sl_transact_write_consumed(req, tt, sl_req_rcc(req->body));
+  sl_reply_transact_consumed(&req->w, tt, sl_in_rcc(req->body));
   sl_jw_obj_end(w);
   return SL_OK;
 }
@@ -100,7 +102,7 @@ static sl_err run_writes(sl_req *req, sl_pql_plan *plans, size_t n, sl_transact_
     a->kv = p->kv;
     a->ex = p->wx;
     a->ex.all_old_on_fail = sl_str_eq_c(
-        sl_req_str(statements->arr.items[i], "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
+        sl_in_str(statements->arr.items[i], "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
     a->t = p->t;
     a->slot = sl_transact_tables_slot(tt, a->t, a->t->name);
     if (p->op == SL_PQL_OP_PUT) {
@@ -123,10 +125,10 @@ static sl_err run_writes(sl_req *req, sl_pql_plan *plans, size_t n, sl_transact_
   sl_tw_in in = {.acts = acts,
                  .n = n,
                  .tt = tt,
-                 .has_token = sl_req_has(req->body, "ClientRequestToken"),
-                 .token = sl_req_str(req->body, "ClientRequestToken")};
+                 .has_token = sl_in_has(req->body, "ClientRequestToken"),
+                 .token = sl_in_str(req->body, "ClientRequestToken")};
   if (in.has_token)
-    sl_transact_fingerprint(req, statements, in.fingerprint);
+    sl_in_fingerprint(req, statements, in.fingerprint);
   bool replayed;
   sl_err err = sl_transact_write_items(req, &in, &replayed);
   if (err != SL_OK)
@@ -136,7 +138,7 @@ static sl_err run_writes(sl_req *req, sl_pql_plan *plans, size_t n, sl_transact_
   sl_jw_key_c(&req->w, "Responses");
   sl_jw_arr_begin(&req->w);
   sl_jw_arr_end(&req->w);
-  sl_transact_write_consumed(req, tt, sl_req_rcc(req->body));
+  sl_reply_transact_consumed(&req->w, tt, sl_in_rcc(req->body));
   sl_jw_obj_end(&req->w);
   return SL_OK;
 }
@@ -152,7 +154,7 @@ sl_err sl_action_execute_transaction(sl_req *req) {
   size_t reads = 0;
   for (size_t i = 0; i < n; i++) {
     const sl_json *e = items->arr.items[i];
-    if ((err = sl_pql_parse(req->arena, &req->fail, sl_req_str(e, "Statement"), &sts[i])) !=
+    if ((err = sl_pql_parse(req->arena, &req->fail, sl_in_str(e, "Statement"), &sts[i])) !=
         SL_OK)
       return err;
     if ((err = sl_statements_parameters(req, e, &params[i], &n_params[i])) != SL_OK)

@@ -202,7 +202,8 @@ static sl_err value_list(parser *p, sl_pql_node_kind k, const char *close, sl_pq
   if (n > UINT16_MAX)
     return malformed(p);
   sl_pql_node *x = node(p, k, (uint16_t)n);
-  memcpy(x->args, v, n * sizeof *v);
+  if (n)
+    memcpy(x->args, v, n * sizeof *v);
   p->depth--;
   *out = x;
   return SL_OK;
@@ -246,7 +247,8 @@ static sl_err value_map(parser *p, sl_pql_node **out) {
   if (n > UINT16_MAX)
     return malformed(p);
   sl_pql_node *x = node(p, SL_PQL_N_MAP, (uint16_t)n);
-  memcpy(x->args, vals, n * sizeof *vals);
+  if (n)
+    memcpy(x->args, vals, n * sizeof *vals);
   x->keys = keys;
   p->depth--;
   *out = x;
@@ -356,7 +358,9 @@ static sl_err parse_call(parser *p, sl_pql_node **out) {
     return p->err;
   p->depth--;
   sl_pql_node *x = node(p, SL_PQL_N_FUNC, n);
-  memcpy(x->args, args, n * sizeof args[0]);
+  if (n)
+    if (n)
+    memcpy(x->args, args, n * sizeof args[0]);
   x->name = name;
   *out = x;
   return SL_OK;

@@ -1,6 +1,7 @@
 /* POST /_sluice/explain; see explain.h. */
 #include "server/explain.h"
 #include "server/metrics_http.h"
+#include "actions/members.h"
 #include "partiql/partiql.h"
 #include "base/json.h"
 
@@ -116,7 +117,7 @@ void sl_explain_handle(sl_app *app, sl_http_request *hreq, sl_http_response *res
   const sl_json *lim = sl_json_get(body, "Limit");
   sl_pql_opts o = {.consistent = sl_json_get(body, "ConsistentRead") &&
                                  sl_json_get(body, "ConsistentRead")->type == SL_JSON_TRUE,
-                   .limit = lim && lim->type == SL_JSON_NUMBER ? sl_req_int(body, "Limit", 0) : 0};
+                   .limit = lim && lim->type == SL_JSON_NUMBER ? sl_in_int(body, "Limit", 0) : 0};
   sl_pql_stmt *st;
   sl_pql_plan plan;
   sl_pql_estimate est;

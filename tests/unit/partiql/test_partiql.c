@@ -86,6 +86,9 @@ static void test_writes(void) {
   PARSES("DELETE FROM t WHERE pk = 'x' RETURNING ALL OLD *",
          "DELETE t WHERE (= pk {\"S\":\"x\"}) RETURNING ALL OLD *");
   PARSES("EXISTS(SELECT * FROM t WHERE pk = 'x')", "EXISTS * t WHERE (= pk {\"S\":\"x\"})");
+  /* A call without arguments parses (the planner refuses it); found by fuzz_partiql. */
+  PARSES("UPDATE t SET a = if_not_exists() WHERE pk = 'x'",
+         "UPDATE t SET a = (if_not_exists) WHERE (= pk {\"S\":\"x\"})");
 }
 
 static void test_errors(void) {
