@@ -171,3 +171,26 @@ def test_errors(endpoint, shop):
     assert status == 400 and "explains SELECT statements" in e["error"]
     status, e = admin(endpoint, "POST", "/_sluice/explain", {"Query": 1})
     assert status == 400
+
+
+# `sluice explain` prints the same preview from the command line (--json: the reply as is).
+def test_cli(endpoint, shop):
+    import os
+    import subprocess
+    from conftest import ROOT
+    binary = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+    statement = f"SELECT * FROM \"{shop}\" WHERE status = 'lost'"
+    p = subprocess.run([binary, "explain", "--endpoint", endpoint, "--json", statement],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == explain(endpoint, statement)[1]
+    p = subprocess.run([binary, "explain", "--endpoint", endpoint, statement],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 0 and p.stdout.startswith(f"plan:     Scan {shop} Filter")
+    assert "A filter does not reduce cost" in p.stdout and "instead:  Query index by_status" in p.stdout
+    p = subprocess.run([binary, "explain", "--endpoint", endpoint, "SELEC"],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 1
+    assert p.stderr == ("sluice explain: ValidationException: Statement wasn't well formed, can't be "
+                        "processed: SELEC\n")
+    assert subprocess.run([binary, "explain"], capture_output=True, timeout=30).returncode == 2
