@@ -2,6 +2,8 @@
 #include "server/explain.h"
 #include "server/metrics_http.h"
 #include "actions/members.h"
+#include "server/validate.h"
+#include "actions/actions.h"
 #include "partiql/partiql.h"
 #include "base/json.h"
 
@@ -92,6 +94,43 @@ static void write_estimate(sl_jw *w, const sl_pql_estimate *e) {
   sl_jw_obj_end(w);
 }
 
+/* The plan of a {"Query": {...}} or {"Scan": {...}} request: its checks are
+ * the operation's own (the model's validation, then the action's). */
+static sl_err request_plan(sl_req *req, const char *op, const sl_json *inner, sl_pql_plan *plan,
+                           sl_pql_opts *o) {
+  memset(plan, 0, sizeof *plan);
+  if (sl_api_validate(&req->fail, SL_STR("DynamoDB_20120810"), sl_str_c(op), inner) != SL_OK)
+    return req->fail.code;
+  req->body = inner;
+  sl_read_exprs *ex = SL_NEW(req->arena, sl_read_exprs);
+  sl_item *esk = SL_NEW(req->arena, sl_item);
+  sl_err err;
+  if (op[0] == 'Q') {
+    sl_query_in in;
+    if ((err = sl_action_query_parse(req, &in, ex, esk)) != SL_OK)
+      return err;
+    plan->op = SL_PQL_OP_QUERY;
+    plan->t = in.t;
+    plan->x = in.x;
+    plan->kc = in.kc;
+    plan->forward = in.forward;
+    *o = (sl_pql_opts){.consistent = in.consistent, .limit = in.limit, .start = in.start};
+  } else {
+    sl_scan_in in;
+    if ((err = sl_action_scan_parse(req, &in, ex, esk)) != SL_OK)
+      return err;
+    if (in.total > 1)
+      return sl_fail(req, SL_E_VALIDATION,
+                     "The cost preview explains a whole Scan, not one segment of a parallel scan");
+    plan->op = SL_PQL_OP_SCAN;
+    plan->t = in.t;
+    plan->x = in.x;
+    *o = (sl_pql_opts){.consistent = in.consistent, .limit = in.limit, .start = in.start};
+  }
+  plan->rx = *ex;
+  return SL_OK;
+}
+
 void sl_explain_handle(sl_app *app, sl_http_request *hreq, sl_http_response *resp) {
   sl_req req = {0};
   req.env = &app->env;
@@ -101,13 +140,16 @@ void sl_explain_handle(sl_app *app, sl_http_request *hreq, sl_http_response *res
   req.metrics.returned_items = -1;
   sl_json *body;
   sl_json_error jerr;
-  const sl_json *stmt;
+  const sl_json *stmt = NULL, *query = NULL, *scan = NULL;
   if (sl_json_parse(req.arena, hreq->body.p, hreq->body.len, &body, &jerr) != 0 ||
-      body->type != SL_JSON_OBJECT || !(stmt = sl_json_get(body, "Statement")) ||
-      stmt->type != SL_JSON_STRING) {
+      body->type != SL_JSON_OBJECT ||
+      (!((stmt = sl_json_get(body, "Statement")) && stmt->type == SL_JSON_STRING) &&
+       !((query = sl_json_get(body, "Query")) && query->type == SL_JSON_OBJECT) &&
+       !((scan = sl_json_get(body, "Scan")) && scan->type == SL_JSON_OBJECT))) {
     sl_admin_error(resp, 400,
                    "expected {\"Statement\": \"SELECT ...\", \"Parameters\": [...], "
-                   "\"ConsistentRead\": bool, \"Limit\": N}");
+                   "\"ConsistentRead\": bool, \"Limit\": N}, {\"Query\": {...}} or "
+                   "{\"Scan\": {...}}");
     return;
   }
   req.body = body;
@@ -118,9 +160,16 @@ void sl_explain_handle(sl_app *app, sl_http_request *hreq, sl_http_response *res
   sl_pql_opts o = {.consistent = sl_json_get(body, "ConsistentRead") &&
                                  sl_json_get(body, "ConsistentRead")->type == SL_JSON_TRUE,
                    .limit = lim && lim->type == SL_JSON_NUMBER ? sl_in_int(body, "Limit", 0) : 0};
-  sl_pql_stmt *st;
+  sl_pql_stmt *st = NULL;
   sl_pql_plan plan;
   sl_pql_estimate est;
+  if (!stmt || stmt->type != SL_JSON_STRING) {
+    if (request_plan(&req, query ? "Query" : "Scan", query ? query : scan, &plan, &o) != SL_OK ||
+        sl_pql_explain(&req, &plan, &o, &est) != SL_OK)
+      goto fail;
+    n = 0;
+    goto answer;
+  }
   for (size_t i = 0; i < n; i++)
     if (sl_av_from_json(&req.fail, req.arena, ps->arr.items[i], &params[i]) != SL_OK)
       goto fail;
@@ -134,8 +183,11 @@ void sl_explain_handle(sl_app *app, sl_http_request *hreq, sl_http_response *res
   if (sl_pql_plan_make(&req, st, params, (uint32_t)n, SL_PQL_IN_STATEMENT, &plan) != SL_OK ||
       sl_pql_explain(&req, &plan, &o, &est) != SL_OK)
     goto fail;
+answer:;
   sl_pql_alternative *alts = SL_NEW_ARRAY(req.arena, sl_pql_alternative, MAX_ALTERNATIVES);
-  size_t n_alts = plan.op == SL_PQL_OP_SCAN && !plan.x
+  /* Alternatives re-plan the statement on each index (a request's own
+   * IndexName is its author's choice). */
+  size_t n_alts = st && plan.op == SL_PQL_OP_SCAN && !plan.x
                       ? sl_pql_alternatives(&req, st, params, (uint32_t)n, &o, alts, MAX_ALTERNATIVES)
                       : 0;
 

@@ -2,6 +2,7 @@
  * explain.h — the cost preview's HTTP face: POST /_sluice/explain
  *
  *   {"Statement": "SELECT ...", "Parameters": [...], "ConsistentRead": bool, "Limit": N}
+ *   {"Query": {...a Query request...}}   {"Scan": {...a Scan request...}}
  *
  * answers, without running the statement or spending capacity,
  *
@@ -13,7 +14,10 @@
  *    "Warnings": [...], "Alternatives": [{"IndexName", "Operation", "KeyCondition",
  *                                         "Items", "ReadUnits"}]}
  *
- * The estimate is partiql/partiql.h's sl_pql_explain: the plan's core run in
+ * A Query or Scan request is checked as the operation checks it (the model's
+ * validation, then actions/query.c or scan.c's parse) and becomes the plan
+ * it is; a parallel scan's segment is refused. The estimate is
+ * partiql/partiql.h's sl_pql_explain: the plan's core run in
  * preview mode over every page, so ReadUnits is the sum of the
  * ConsumedCapacity a client paging through the result would be charged
  * (tests/conformance/test_explain.py checks it against running the

@@ -194,3 +194,54 @@ def test_cli(endpoint, shop):
     assert p.stderr == ("sluice explain: ValidationException: Statement wasn't well formed, can't be "
                         "processed: SELEC\n")
     assert subprocess.run([binary, "explain"], capture_output=True, timeout=30).returncode == 2
+
+
+def run_request(raw, op, body):
+    """Runs a Query or Scan to its end; (consumed units summed, pages, items)."""
+    units, pages, items, body = 0.0, 0, 0, dict(body, ReturnConsumedCapacity="TOTAL")
+    while True:
+        r = raw.call(op, body)
+        assert r.status == 200, r
+        units += r.json["ConsumedCapacity"]["CapacityUnits"]
+        pages += 1
+        items += r.json["Count"]
+        if "LastEvaluatedKey" not in r.json:
+            return units, pages, items
+        body["ExclusiveStartKey"] = r.json["LastEvaluatedKey"]
+
+
+# A Query or Scan request is previewed as itself: the same units as running it.
+@pytest.mark.parametrize("op,body", [
+    ("Query", {"KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": S("c5")}}),
+    ("Query", {"KeyConditionExpression": "pk = :p AND sk > :s", "FilterExpression": "#t > :t",
+               "ExpressionAttributeNames": {"#t": "total"},
+               "ExpressionAttributeValues": {":p": S("c5"), ":s": N(2), ":t": N(100)},
+               "ConsistentRead": True, "Limit": 4}),
+    ("Query", {"IndexName": "by_status", "KeyConditionExpression": "#s = :v",
+               "ExpressionAttributeNames": {"#s": "status"}, "ExpressionAttributeValues": {":v": S("open")}}),
+    ("Scan", {}),
+    ("Scan", {"FilterExpression": "#t > :t", "ExpressionAttributeNames": {"#t": "total"},
+              "ExpressionAttributeValues": {":t": N(400)},
+              "Limit": 9, "ConsistentRead": True}),
+])
+def test_request_preview(endpoint, raw, shop, op, body):
+    body = dict(body, TableName=shop)
+    status, e = admin(endpoint, "POST", "/_sluice/explain", {op: body})
+    assert status == 200, e
+    assert e["Plan"]["Operation"] == op
+    units, pages, items = run_request(raw, op, body)
+    assert (e["Estimate"]["ReadUnits"], e["Estimate"]["Pages"], e["Estimate"]["ReturnedItems"]) == (
+        units, pages, items)
+
+
+# A request the operation would refuse is refused with the operation's error.
+def test_request_errors(endpoint, shop):
+    status, e = admin(endpoint, "POST", "/_sluice/explain", {"Query": {"TableName": shop}})
+    assert status == 400 and e["type"] == "ValidationException"
+    assert e["error"] == ("Either the KeyConditions or KeyConditionExpression parameter must be "
+                          "specified in the request.")
+    status, e = admin(endpoint, "POST", "/_sluice/explain", {"Scan": {"TableName": shop, "Limit": 0}})
+    assert status == 400 and e["type"] == "ValidationException"
+    status, e = admin(endpoint, "POST", "/_sluice/explain",
+                      {"Scan": {"TableName": shop, "Segment": 0, "TotalSegments": 2}})
+    assert status == 400 and "not one segment" in e["error"]
