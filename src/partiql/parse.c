@@ -538,13 +538,13 @@ static sl_err parse_or(parser *p, sl_pql_node **out) {
 
 /* "table" or "table"."index" (names quoted or not). */
 static sl_err parse_target(parser *p, sl_pql_stmt *st) {
-  if (!is_name(&p->tok))
+  if (!is_name(&p->tok) || p->tok.text.len == 0)
     return malformed(p);
   st->table = p->tok.text;
   advance(p);
   if (punct(p, ".")) {
     advance(p);
-    if (!is_name(&p->tok))
+    if (!is_name(&p->tok) || p->tok.text.len == 0)
       return malformed(p);
     st->index = p->tok.text;
     advance(p);

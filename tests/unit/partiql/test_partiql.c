@@ -109,6 +109,9 @@ static void test_errors(void) {
   MALFORMED("INSERT INTO t VALUE {a: 1}");
   MALFORMED("DELETE t WHERE pk = 'a'");
   MALFORMED("SELECT * FROM t WHERE /* unterminated");
+  /* An empty table or index name (found by fuzz_partiql). */
+  MALFORMED("SELECT * FROM \"\"");
+  MALFORMED("SELECT * FROM \"t\".\"\"");
   CHECK_STR(sl_str_c(parsed("SELECT * FROM t WHERE nope(a)")), "ERR: Unrecognized function: nope");
   CHECK_STR(sl_str_c(parsed("UPDATE t SET a = 1 WHERE pk = 'a' RETURNING ALL NEW a")),
             "ERR: Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause");
