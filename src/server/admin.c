@@ -237,6 +237,8 @@ void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) 
     reset(app, req, resp);
   else if (sl_str_eq_c(req->path, "/_sluice/explain") && post)
     sl_explain_handle(app, req, resp);
+  else if (sl_str_eq_c(req->path, "/_sluice/execute") && post)
+    sl_explain_execute(app, req, resp);
   else
     sl_admin_error(resp, 404, "no such endpoint");
 }

@@ -2,6 +2,7 @@
 #include "server/explain.h"
 #include "server/metrics_http.h"
 #include "actions/members.h"
+#include "server/dispatch.h"
 #include "server/validate.h"
 #include "actions/actions.h"
 #include "partiql/partiql.h"
@@ -253,4 +254,51 @@ answer:;
 fail:
   fail_reply(resp, &req.fail);
   sl_req_end(&req);
+}
+
+void sl_explain_execute(sl_app *app, sl_http_request *hreq, sl_http_response *resp) {
+  sl_req req = {0};
+  req.env = &app->env;
+  req.arena = &app->arena;
+  sl_failure_init(&req.fail, req.arena);
+  sl_json *body;
+  sl_json_error jerr;
+  if (sl_json_parse(req.arena, hreq->body.p, hreq->body.len, &body, &jerr) != 0 ||
+      body->type != SL_JSON_OBJECT) {
+    sl_admin_error(resp, 400, "expected an ExecuteStatement request: {\"Statement\": \"...\"}");
+    return;
+  }
+  /* The request as sent, with ReturnConsumedCapacity TOTAL (the workbench
+   * shows it next to the preview). */
+  sl_json *b = SL_NEW(req.arena, sl_json);
+  b->type = SL_JSON_OBJECT;
+  b->obj.members = SL_NEW_ARRAY(req.arena, sl_json_member, body->obj.n + 1);
+  size_t n = 0;
+  for (size_t i = 0; i < body->obj.n; i++)
+    if (!sl_str_eq_c(body->obj.members[i].key, "ReturnConsumedCapacity"))
+      b->obj.members[n++] = body->obj.members[i];
+  sl_json *total = SL_NEW(req.arena, sl_json);
+  total->type = SL_JSON_STRING;
+  total->str = SL_STR("TOTAL");
+  b->obj.members[n++] = (sl_json_member){SL_STR("ReturnConsumedCapacity"), total};
+  b->obj.n = n;
+  req.op_name = "ExecuteStatement";
+  req.op_flags = SL_OPF_READ | SL_OPF_WRITE;
+  req.now_ms = sl_clock_now_ms(&app->clock);
+  sl_req_metrics_begin(&req);
+  resp->body.len = 0;
+  sl_jw_init(&req.w, &resp->body);
+  req.body = b;
+  if (sl_api_validate(&req.fail, SL_STR("DynamoDB_20120810"), SL_STR("ExecuteStatement"), b) ==
+          SL_OK &&
+      sl_action_execute_statement(&req) == SL_OK) {
+    resp->status = 200;
+    resp->content_type = SL_STR("application/json");
+  } else {
+    sl_api_write_error(resp, &req.fail);
+    resp->status = sl_err_status(req.fail.code);
+    resp->content_type = SL_STR("application/json");
+  }
+  sl_req_end(&req);
+  sl_req_metrics_end(&req);
 }

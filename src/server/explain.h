@@ -36,4 +36,11 @@
 
 void sl_explain_handle(sl_app *app, sl_http_request *req, sl_http_response *resp);
 
+/* POST /_sluice/execute {an ExecuteStatement request}: runs it as the API
+ * would (the same action, capacity and metrics) with ReturnConsumedCapacity
+ * TOTAL, for the dashboard's query workbench, which has no key to sign a
+ * DynamoDB request with; the admin API's own access rules apply. The reply
+ * is ExecuteStatement's, or its error as the API writes it. */
+void sl_explain_execute(sl_app *app, sl_http_request *req, sl_http_response *resp);
+
 #endif

@@ -245,3 +245,16 @@ def test_request_errors(endpoint, shop):
     status, e = admin(endpoint, "POST", "/_sluice/explain",
                       {"Scan": {"TableName": shop, "Segment": 0, "TotalSegments": 2}})
     assert status == 400 and "not one segment" in e["error"]
+
+
+# POST /_sluice/execute (the dashboard workbench's Run) is ExecuteStatement with its
+# ConsumedCapacity, and the API's error body on failure.
+def test_execute_endpoint(endpoint, shop):
+    statement = f"SELECT * FROM \"{shop}\" WHERE pk = 'c2'"
+    status, r = admin(endpoint, "POST", "/_sluice/execute", {"Statement": statement})
+    assert status == 200, r
+    assert r["ConsumedCapacity"]["CapacityUnits"] == explain(endpoint, statement)[1]["Estimate"]["ReadUnits"]
+    assert all(i["pk"] == S("c2") for i in r["Items"]) and r["Items"]
+    status, r = admin(endpoint, "POST", "/_sluice/execute", {"Statement": "SELEC"})
+    assert status == 400 and r["__type"].endswith("#ValidationException")
+    assert r["message"] == "Statement wasn't well formed, can't be processed: SELEC"
