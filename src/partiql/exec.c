@@ -100,8 +100,9 @@ sl_err sl_pql_execute(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl_pql_
   }
   case SL_PQL_OP_PUT: {
     sl_put_item_in in = {.t = p->t, .item = &p->key, .kv = p->kv, .ex = &p->wx};
-    sl_put_item_out w;
+    sl_put_item_out w = {0};
     err = sl_put_item(req, &in, &w);
+    out->consumed = w.res.consumed; /* a failed condition costs too */
     if (err == SL_E_CONDITIONAL_CHECK_FAILED) {
       /* INSERT's own condition: the key exists (DynamoDB Local's text). */
       sl_failure_init(&req->fail, req->arena);
@@ -115,20 +116,22 @@ sl_err sl_pql_execute(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl_pql_
   }
   case SL_PQL_OP_UPDATE: {
     sl_update_item_in in = {.t = p->t, .kv = p->kv, .ex = &p->wx, .rv = p->rv};
-    sl_update_item_out w;
-    if ((err = sl_update_item(req, &in, &w)) != SL_OK)
+    sl_update_item_out w = {0};
+    err = sl_update_item(req, &in, &w);
+    out->consumed = w.res.consumed; /* a failed condition costs too */
+    if (err != SL_OK)
       return err;
-    out->consumed = w.res.consumed;
     one_item(req, &w.res.attributes, out);
     return SL_OK;
   }
   case SL_PQL_OP_DELETE: {
     sl_delete_item_in in = {
         .t = p->t, .kv = p->kv, .ex = &p->wx, .return_old = p->rv == SL_RV_ALL_OLD};
-    sl_delete_item_out w;
-    if ((err = sl_delete_item(req, &in, &w)) != SL_OK)
+    sl_delete_item_out w = {0};
+    err = sl_delete_item(req, &in, &w);
+    out->consumed = w.res.consumed; /* a failed condition costs too */
+    if (err != SL_OK)
       return err;
-    out->consumed = w.res.consumed;
     one_item(req, &w.res.attributes, out);
     return SL_OK;
   }

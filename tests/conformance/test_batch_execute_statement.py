@@ -114,3 +114,17 @@ def test_consumed_capacity(raw, ddb, pt):
     r = batch(raw, [f"SELECT * FROM \"{pt}\" WHERE pk = '{k}'" for k in keys],
               ReturnConsumedCapacity="TOTAL")
     assert r.json["ConsumedCapacity"] == [{"TableName": pt, "CapacityUnits": 1.5}]
+
+
+# A statement whose condition fails still costs its write (facts §2.2), and the batch's
+# ConsumedCapacity counts it: two 1-unit writes that applied and one that failed, 3 units.
+# ddblocal_differs: DynamoDB Local returns no ConsumedCapacity for PartiQL.
+# Source: botocore's model (BatchExecuteStatementOutput.ConsumedCapacity); the developer guide
+# (a failed conditional write consumes write capacity, facts §2.2).
+@pytest.mark.ddblocal_differs
+def test_failed_condition_is_charged(raw, pt):
+    a, b, c = new_key(), new_key(), new_key()
+    r = batch(raw, [f"INSERT INTO \"{pt}\" VALUE {{'pk': '{a}'}}", f"INSERT INTO \"{pt}\" VALUE {{'pk': '{b}'}}",
+                    f"UPDATE \"{pt}\" SET v = 1 WHERE pk = '{c}'"], ReturnConsumedCapacity="TOTAL")
+    assert r.json["Responses"][2]["Error"]["Code"] == "ConditionalCheckFailed"
+    assert r.json["ConsumedCapacity"] == [{"TableName": pt, "CapacityUnits": 3.0}]
