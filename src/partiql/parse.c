@@ -174,6 +174,21 @@ static sl_err number_lit(parser *p, bool neg, sl_pql_node **out) {
 }
 
 /* Elements up to 'close' into a LIST or BAG node. */
+/* "line:column:length" of a token, 1-based, as the service's parser names a
+ * position. */
+static void position(const parser *p, const sl_pql_tok *t, int *line, int *col) {
+  *line = 1;
+  *col = 1;
+  for (const char *c = p->text.p; c < t->text.p; c++) {
+    if (*c == '\n') {
+      (*line)++;
+      *col = 1;
+    } else {
+      (*col)++;
+    }
+  }
+}
+
 static sl_err value_list(parser *p, sl_pql_node_kind k, const char *close, sl_pql_node **out) {
   sl_pql_node *items[64];
   size_t n = 0, cap = 64;
@@ -301,6 +316,15 @@ static sl_err parse_value(parser *p, sl_pql_node **out) {
   }
   if (sl__pql_tok_is(&t, "<<")) {
     advance(p);
+    if (punct(p, ">>")) {
+      /* DynamoDB Local's text, naming the bag's position. */
+      int line, col;
+      position(p, &t, &line, &col);
+      if (p->err == SL_OK)
+        p->err = sl_failf(p->f, SL_E_VALIDATION, "Empty bags are not supported at %d:%d:2", line,
+                          col);
+      return p->err;
+    }
     return value_list(p, SL_PQL_N_BAG, ">>", out);
   }
   if (sl__pql_tok_is(&t, "{")) {

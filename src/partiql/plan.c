@@ -36,12 +36,10 @@ static int cmp_num(const void *x, const void *y) {
 static sl_err bind_value(binder *b, const sl_pql_node *n, sl_av *out);
 
 /* <<a, b>>: every member a scalar of one type (S, N or B); the set sorted as
- * the service stores it, duplicates dropped. */
+ * the service stores it; duplicates are an error (DynamoDB Local's texts). */
 static sl_err bind_bag(binder *b, const sl_pql_node *n, sl_av *out) {
   sl_arena *a = b->req->arena;
-  if (n->n == 0)
-    return fail(b->req, "Statement wasn't well formed, can't be processed: %.*s",
-                SL_STR_FMT(sl_str_c("empty set")));
+  SL_ASSERT(n->n > 0); /* an empty bag is the parser's error */
   sl_av *vals = SL_NEW_ARRAY(a, sl_av, n->n);
   uint8_t t = 0;
   for (uint16_t i = 0; i < n->n; i++) {
@@ -50,8 +48,8 @@ static sl_err bind_bag(binder *b, const sl_pql_node *n, sl_av *out) {
       return err;
     uint8_t vt = vals[i].type;
     if ((vt != SL_AV_S && vt != SL_AV_N && vt != SL_AV_B) || (t && vt != t))
-      return fail(b->req, "Unsupported type passed to set: all members of a set must be strings, "
-                          "numbers or binaries of one type");
+      return fail(b->req, "Unsupported data type in Bag. DynamoDB only supports either numbers or "
+                          "strings in bags");
     t = vt;
   }
   out->type = t == SL_AV_S ? SL_AV_SS : t == SL_AV_N ? SL_AV_NS : SL_AV_BS;
@@ -64,16 +62,20 @@ static sl_err bind_bag(binder *b, const sl_pql_node *n, sl_av *out) {
       (void)sl_num_parse(vals[i].s, &nums[i].num);
     }
     qsort(nums, n->n, sizeof *nums, cmp_num);
-    for (uint16_t i = 0; i < n->n; i++)
-      if (k == 0 || sl_num_cmp(&nums[i].num, &nums[i - 1].num) != 0)
-        out->set[k++] = nums[i].text;
+    for (uint16_t i = 0; i < n->n; i++) {
+      if (k && sl_num_cmp(&nums[i].num, &nums[i - 1].num) == 0)
+        return fail(b->req, "Input collection contains duplicates");
+      out->set[k++] = nums[i].text;
+    }
   } else {
     for (uint16_t i = 0; i < n->n; i++)
       out->set[i] = vals[i].s;
     qsort(out->set, n->n, sizeof(sl_str), cmp_str);
-    for (uint16_t i = 0; i < n->n; i++)
-      if (k == 0 || !sl_str_eq(out->set[i], out->set[k - 1]))
-        out->set[k++] = out->set[i];
+    for (uint16_t i = 0; i < n->n; i++) {
+      if (k && sl_str_eq(out->set[i], out->set[k - 1]))
+        return fail(b->req, "Input collection contains duplicates");
+      out->set[k++] = out->set[i];
+    }
   }
   out->n = k;
   return SL_OK;
@@ -199,6 +201,15 @@ static sl_err func_node(binder *b, const sl_pql_node *n, bool condition, sl_expr
       if (err != SL_OK)
         return err;
     }
+    /* begins_with compares strings or binaries: another constant is the
+     * service's error (DynamoDB Local), as in a condition expression. */
+    const sl_expr_node *arg = x->n == 2 ? x->args[1] : NULL;
+    if (cond_functions[i].op == SL_EXPR_OP_BEGINS_WITH && arg->op == SL_EXPR_OP_VALUE &&
+        arg->value->type != SL_AV_S && arg->value->type != SL_AV_B)
+      return fail(b->req,
+                  "Incorrect operand type for operator or function; operator or function: "
+                  "begins_with, operand type: %s",
+                  sl_av_type_name((sl_av_type)arg->value->type));
     *out = x;
     return SL_OK;
   }
@@ -439,6 +450,20 @@ static sl_expr_node *exists_node(sl_arena *a, sl_str name, bool exists) {
 
 /* ---- SELECT ---- */
 
+static bool same_path(const sl_expr_path *a, const sl_expr_path *b) {
+  if (a->n != b->n)
+    return false;
+  for (uint32_t i = 0; i < a->n; i++) {
+    if (a->e[i].kind != b->e[i].kind)
+      return false;
+    if (a->e[i].kind == SL_EXPR_ELEM_INDEX ? a->e[i].index != b->e[i].index
+                                           : !sl_str_eq(a->e[i].name, b->e[i].name))
+      return false;
+  }
+  return true;
+}
+
+
 static bool range_op_of(sl_pql_node_kind k, bool flipped, uint8_t *out) {
   switch (k) {
   case SL_PQL_N_EQ:
@@ -542,6 +567,37 @@ static sl_err plan_select(binder *b, const sl_pql_stmt *st, sl_pql_where where, 
   p->rx.select = st->proj ? SL_SELECT_SPECIFIC_ATTRIBUTES
                  : p->x   ? SL_SELECT_ALL_PROJECTED_ATTRIBUTES
                           : SL_SELECT_ALL_ATTRIBUTES;
+  for (uint32_t i = 0; i < st->n_proj; i++)
+    for (uint32_t j = 0; j < i; j++)
+      if (same_path(&st->proj[i], &st->proj[j])) {
+        sl_buf pb;
+        sl_buf_init(&pb, a);
+        sl_expr_print_path(&pb, &st->proj[i]);
+        return fail(req, "Duplicate identifiers in select clause: %.*s",
+                    SL_STR_FMT(sl_buf_str(&pb)));
+      }
+  if (st->proj && p->x && p->x->global && p->x->projection != SL_PROJ_ALL) {
+    /* A GSI serves only what it projects (DynamoDB Local's text). */
+    sl_buf miss;
+    sl_buf_init(&miss, a);
+    for (uint32_t i = 0; i < st->n_proj; i++) {
+      sl_str top = st->proj[i].e[0].name;
+      bool ok = sl_str_eq(top, p->t->key.hash) || sl_str_eq(top, p->t->key.range) ||
+                sl_str_eq(top, p->x->key.hash) || sl_str_eq(top, p->x->key.range);
+      for (uint32_t j = 0; !ok && p->x->projection == SL_PROJ_INCLUDE && j < p->x->n_non_key; j++)
+        ok = sl_str_eq(top, p->x->non_key[j]);
+      if (!ok) {
+        if (miss.len)
+          sl_buf_puts(&miss, SL_STR(", "));
+        sl_buf_puts(&miss, top);
+      }
+    }
+    if (miss.len)
+      return fail(req,
+                  "One or more parameter values were invalid: Global secondary index %.*s does "
+                  "not project [%.*s]",
+                  SL_STR_FMT(p->x->name), SL_STR_FMT(sl_buf_str(&miss)));
+  }
   if (st->proj) {
     sl_expr_proj *proj = SL_NEW(a, sl_expr_proj);
     proj->paths = st->proj;
@@ -595,18 +651,6 @@ static sl_err plan_select(binder *b, const sl_pql_stmt *st, sl_pql_where where, 
 
 /* ---- UPDATE ---- */
 
-static bool same_path(const sl_expr_path *a, const sl_expr_path *b) {
-  if (a->n != b->n)
-    return false;
-  for (uint32_t i = 0; i < a->n; i++) {
-    if (a->e[i].kind != b->e[i].kind)
-      return false;
-    if (a->e[i].kind == SL_EXPR_ELEM_INDEX ? a->e[i].index != b->e[i].index
-                                           : !sl_str_eq(a->e[i].name, b->e[i].name))
-      return false;
-  }
-  return true;
-}
 
 /* A SET value: a path, a value, + and -, list_append and if_not_exists. */
 static sl_err set_value(binder *b, const sl_pql_node *n, sl_expr_node **out) {
@@ -750,7 +794,15 @@ sl_err sl_pql_plan_make(sl_req *req, const sl_pql_stmt *st, const sl_av *params,
       return err;
     out->rv = st->returning;
     if (st->kind == SL_PQL_DELETE) {
+      /* The other conditions apply to an item that exists: deleting a
+       * missing item succeeds whatever they say (DynamoDB Local). */
       out->op = SL_PQL_OP_DELETE;
+      if (cond) {
+        sl_expr_node *o = enode(req->arena, SL_EXPR_OP_OR, 2);
+        o->args[0] = exists_node(req->arena, out->t->key.hash, false);
+        o->args[1] = cond;
+        cond = o;
+      }
       out->wx.cond = cond;
       return SL_OK;
     }

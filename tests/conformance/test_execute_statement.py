@@ -368,3 +368,50 @@ def test_cli_execute_statement(aws, ddb, pt):
 
 
 from test_cli import aws  # noqa: E402,F401  (the CLI fixture)
+
+
+# --- values and projections checked as the service checks them --------------------------------
+
+# Set literals: not empty, one type, no duplicates.
+@pytest.mark.parametrize("literal,message", [
+    ("<<>>", "Empty bags are not supported at 1:{col}:2"),
+    ("<<1, 'a'>>", "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags"),
+    ("<<'a', 'a'>>", "Input collection contains duplicates"),
+    ("<<1, 1.0>>", "Input collection contains duplicates"),
+])
+def test_set_literals(raw, pt, literal, message):
+    stmt = f"INSERT INTO \"{pt}\" VALUE {{'pk': 'x', 's': {literal}}}"
+    r = err(raw, stmt)
+    assert r.message == message.format(col=stmt.index("<<") + 1)
+
+
+# A constant of another type than begins_with compares is refused.
+def test_begins_with_number(raw, pt):
+    r = err(raw, f'SELECT * FROM "{pt}" WHERE begins_with(v, 1)')
+    assert r.message == ("Incorrect operand type for operator or function; operator or function: "
+                         "begins_with, operand type: N")
+
+
+# A path selected twice.
+def test_duplicate_projection(raw, pt):
+    r = err(raw, f"SELECT v, v FROM \"{pt}\" WHERE pk = 'a'")
+    assert r.message == "Duplicate identifiers in select clause: v"
+
+
+# DELETE of a missing item succeeds whatever its other conditions say.
+def test_delete_missing_item_with_condition(ddb, pt):
+    assert ex(ddb, f"DELETE FROM \"{pt}\" WHERE pk = '{new_key()}' AND v = 1")["Items"] == []
+
+
+# A GSI serves only the attributes it projects: SELECT * returns them, a named other one is an error.
+def test_select_from_keys_only_gsi(raw, ddb, make_table):
+    t = make_table(extra_attrs=[("g", "S")], GlobalSecondaryIndexes=[{
+        "IndexName": "by_g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+        "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+    put(ddb, t, {"pk": S("a"), "g": S("x"), "v": N(1)})
+    assert ex(ddb, f"SELECT * FROM \"{t}\".\"by_g\" WHERE g = 'x'")["Items"] == [{"pk": S("a"), "g": S("x")}]
+    r = err(raw, f"SELECT v FROM \"{t}\".\"by_g\" WHERE g = 'x'")
+    assert r.message == ("One or more parameter values were invalid: Global secondary index by_g does "
+                         "not project [v]")
+    r = err(raw, f"SELECT * FROM \"{t}\".\"by_g\" WHERE g = 'x'", ConsistentRead=True)
+    assert r.message == "Consistent reads are not supported on global secondary indexes"

@@ -113,6 +113,10 @@ static void test_errors(void) {
   MALFORMED("SELECT * FROM \"\"");
   MALFORMED("SELECT * FROM \"t\".\"\"");
   CHECK_STR(sl_str_c(parsed("SELECT * FROM t WHERE nope(a)")), "ERR: Unrecognized function: nope");
+  CHECK_STR(sl_str_c(parsed("INSERT INTO \"gsi_t\" VALUE {'pk': 'c', 's': <<>>}")),
+            "ERR: Empty bags are not supported at 1:44:2");
+  CHECK_STR(sl_str_c(parsed("INSERT INTO t VALUE\n {'s': <<>>}")),
+            "ERR: Empty bags are not supported at 2:8:2");
   CHECK_STR(sl_str_c(parsed("UPDATE t SET a = 1 WHERE pk = 'a' RETURNING ALL NEW a")),
             "ERR: Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause");
   CHECK_STR(sl_str_c(parsed("INSERT INTO t VALUE {'pk': 'a'} RETURNING ALL OLD *")),
