@@ -1,15 +1,12 @@
 /*
- * The cost preview of a SELECT plan: its core run in preview mode (ops/
- * pages.h: every page read and priced as it would be, nothing checked or
+ * The cost preview of a SELECT plan: the plan run by exec.c in preview mode
+ * (ops/pages.h: every page read and priced as it would be, nothing checked or
  * debited), page after page as a client pages with NextToken, so the total is
  * what running the statement costs. See partiql.h.
  */
 #include "partiql/pql_int.h"
 
 #include "cap/charge.h"
-#include "ops/get_item.h"
-#include "ops/query.h"
-#include "ops/scan.h"
 
 /* The resource's read limit now: a provisioned table's or GSI's RCU, an
  * on-demand one's configured maximum, else what its partitions serve. */
@@ -27,87 +24,50 @@ static int64_t read_limit(const sl_table *t, const sl_index *x, sl_cap_res *res)
 
 sl_err sl_pql_explain(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl_pql_estimate *out) {
   memset(out, 0, sizeof *out);
-  sl_err err;
-  out->res = p->x && p->x->global ? p->x->cap : p->t->cap;
-  out->limit_ups = read_limit(p->t, p->x, out->res);
-  if (o->consistent && p->x && p->x->global)
-    return sl_fail(req, SL_E_VALIDATION,
-                   "Consistent reads are not supported on global secondary indexes");
-  const sl_av *pk = NULL, *sk = NULL;
-  if (p->op == SL_PQL_OP_GET) {
-    sl_read_exprs whole = p->rx;
-    whole.projection = NULL;
-    sl_get_item_in in = {
-        .t = p->t, .kv = p->kv, .consistent = o->consistent, .ex = &whole, .preview = true};
-    sl_get_item_out g;
-    if ((err = sl_get_item(req, &in, &g)) != SL_OK)
-      return err;
-    out->items = g.found;
-    out->returned = g.found && sl_expr_eval(p->residual, &g.item);
-    out->bytes = g.size;
-    out->pages = 1;
-    out->read_mu = out->first_page_mu = g.read_mu;
-    pk = p->kv.hash;
-    sk = p->kv.range;
-  } else if (p->op == SL_PQL_OP_QUERY || p->op == SL_PQL_OP_SCAN) {
-    const sl_item *start = o->start;
-    for (;;) {
-      sl_page_result page;
-      if (p->op == SL_PQL_OP_QUERY) {
-        sl_query_in in = {.t = p->t,
-                          .x = p->x,
-                          .kc = p->kc,
-                          .ex = &p->rx,
-                          .consistent = o->consistent,
-                          .forward = p->forward,
-                          .limit = o->limit,
-                          .start = start,
-                          .preview = true};
-        err = sl_query(req, &in, &page);
-      } else {
-        sl_scan_in in = {.t = p->t,
-                         .x = p->x,
-                         .ex = &p->rx,
-                         .consistent = o->consistent,
-                         .limit = o->limit,
-                         .segment = 0,
-                         .total = 1,
-                         .start = start,
-                         .preview = true};
-        err = sl_scan(req, &in, &page);
-      }
-      if (err != SL_OK)
-        return err;
-      int64_t mu = page.table_mu + page.index_mu;
-      if (out->pages == 0)
-        out->first_page_mu = mu;
-      out->pages++;
-      out->read_mu += mu;
-      out->items += page.scanned;
-      out->returned += (int64_t)page.n;
-      out->bytes += page.bytes;
-      if (!page.more)
-        break;
-      /* The next page starts after the last item read, as NextToken does. */
-      sl_item *key = SL_NEW(req->arena, sl_item);
-      key->attrs = SL_NEW_ARRAY(req->arena, sl_attr, 4);
-      sl_page_copy_key_attrs(key, &page.last, &p->t->key);
-      if (p->x)
-        sl_page_copy_key_attrs(key, &page.last, &p->x->key);
-      sl_item_canonicalize(key);
-      start = key;
-    }
-    if (p->op == SL_PQL_OP_QUERY)
-      pk = p->kc.hash;
-  } else {
+  if (p->op != SL_PQL_OP_GET && p->op != SL_PQL_OP_QUERY && p->op != SL_PQL_OP_SCAN &&
+      p->op != SL_PQL_OP_MULTI)
     return sl_fail(req, SL_E_VALIDATION,
                    "The cost preview explains SELECT statements (and Query and Scan requests)");
+  out->res = p->x && p->x->global ? p->x->cap : p->t->cap;
+  out->limit_ups = read_limit(p->t, p->x, out->res);
+  /* Page after page, as a client follows NextToken. */
+  sl_pql_opts po = *o;
+  po.preview = true;
+  for (;;) {
+    sl_pql_result r;
+    sl_err err = sl_pql_execute(req, p, &po, &r);
+    if (err != SL_OK)
+      return err;
+    int64_t mu = r.consumed.table_read_mu;
+    for (uint32_t i = 0; i < r.consumed.n_idx; i++)
+      mu += r.consumed.idx[i].read_mu;
+    if (out->pages == 0)
+      out->first_page_mu = mu;
+    out->pages++;
+    out->read_mu += mu;
+    out->items += r.scanned;
+    out->returned += (int64_t)r.n;
+    out->bytes += r.bytes;
+    if (!r.more)
+      break;
+    sl_item *key = NULL;
+    if (r.last_key.n) {
+      key = SL_NEW(req->arena, sl_item);
+      *key = r.last_key;
+    }
+    po.start = key;
+    po.start_sub = r.next_sub;
   }
   /* Would the first request be refused now? The check a request makes
    * before it reads (ops/pages.h; GetItem: its cost). */
+  const sl_pql_plan *first = p->op == SL_PQL_OP_MULTI && p->n_subs ? &p->subs[0] : p;
+  const sl_av *pk = first->op == SL_PQL_OP_GET     ? first->kv.hash
+                    : first->op == SL_PQL_OP_QUERY ? first->kc.hash
+                                                   : NULL;
+  const sl_av *sk = first->op == SL_PQL_OP_GET ? first->kv.range : NULL;
   if (out->res) {
     sl_cap_charge c = sl_cap_charge_key(req->arena, out->res, SL_CAP_READ, pk, sk, p->x != NULL,
-                                        p->op == SL_PQL_OP_GET ? out->first_page_mu : 0);
+                                        first->op == SL_PQL_OP_GET ? out->first_page_mu : 0);
     sl_cap_verdict v;
     out->will_throttle = !sl_cap_check(req->env->cap, &c, 1, &v);
   }

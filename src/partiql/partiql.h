@@ -28,6 +28,11 @@
  *                value: Query, with at most one sort-key condition (= < <= >
  *                >= BETWEEN begins_with) as the key condition, and every other
  *                conjunct as its filter;
+ *              - "pk IN [a, b]" among the conjuncts, or a conjunct that is an OR
+ *                whose every disjunct fixes the partition key: MULTI, one
+ *                GetItem or Query per value or disjunct (each with the other
+ *                conjuncts), run in order and paged together (DG
+ *                ql-reference.select: neither is a full table scan);
  *              - anything else: Scan, with the whole WHERE as its filter —
  *                which reads, and pays for, the whole table.
  *            UPDATE and DELETE need an equality on every key attribute ("Where
@@ -158,13 +163,14 @@ typedef enum {
   SL_PQL_OP_UPDATE,
   SL_PQL_OP_DELETE,
   SL_PQL_OP_CHECK, /* EXISTS */
+  SL_PQL_OP_MULTI, /* several GetItem / Query reads, one per partition key value */
 } sl_pql_op;
 
 /* Where a statement runs: ExecuteStatement, a BatchExecuteStatement entry
  * (single-item statements only) or an ExecuteTransaction entry. */
 typedef enum { SL_PQL_IN_STATEMENT = 0, SL_PQL_IN_BATCH, SL_PQL_IN_TRANSACTION } sl_pql_where;
 
-typedef struct {
+typedef struct sl_pql_plan_s {
   const sl_pql_stmt *st;
   sl_pql_op op;
   sl_table *t;
@@ -179,6 +185,10 @@ typedef struct {
   sl_keyvals kv;
   sl_write_exprs wx; /* condition (and update) of a write */
   sl_return_values rv;
+  /* MULTI: "pk IN [a, b]" or "pk = a OR pk = b": one read per value, in
+   * order (DG ql-reference.select: neither is a full table scan). */
+  struct sl_pql_plan_s *subs;
+  uint32_t n_subs;
 } sl_pql_plan;
 
 /* Binds 'params' (may be NULL when n is 0), resolves the table and plans the
@@ -195,13 +205,19 @@ typedef struct {
   int64_t limit;        /* Limit; 0: none */
   const sl_item *start; /* the page to continue after (NextToken), or NULL */
   bool all_old_on_fail; /* ReturnValuesOnConditionCheckFailure ALL_OLD */
+  uint32_t start_sub;   /* MULTI: the read to continue at (NextToken) */
+  bool preview;         /* reads priced, not admitted (the cost preview) */
 } sl_pql_opts;
 
 typedef struct {
   sl_item *items; /* SELECT: the page; RETURNING: one item or none */
   size_t n;
   bool more;            /* a Query or Scan page stopped early */
-  sl_item last_key;     /* then: the table's and the index's keys of its last item */
+  sl_item last_key;     /* then: the table's and the index's keys of its last item
+                           (MULTI: none when the next read starts afresh) */
+  uint32_t next_sub;    /* MULTI, when 'more': the read to continue at */
+  int64_t scanned;      /* items read (evaluated) */
+  uint64_t bytes;       /* their sizes, summed */
   sl_consumed consumed; /* the units the core charged (table_name left empty) */
 } sl_pql_result;
 
@@ -254,7 +270,8 @@ void sl_pql_print_plan(sl_buf *b, const sl_pql_plan *p);
 /* The AST in a normal form (tests/unit/partiql/test_partiql.c, the fuzz
  * target): "SELECT a, b.c t WHERE (AND (= pk {\"S\":\"x\"}) (> n ?1))". */
 void sl_pql_print_stmt(sl_buf *b, const sl_pql_stmt *st);
-/* "GetItem", "Query", "Scan", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheck". */
+/* "GetItem", "Query", "Scan", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheck",
+ * "Multi". A MULTI plan prints as its reads, separated by "; ". */
 const char *sl_pql_op_name(sl_pql_op op);
 
 #endif

@@ -534,6 +534,145 @@ static sl_err take_range(binder *b, split *s, const sl_key_schema *ks, sl_expr_k
   return SL_OK;
 }
 
+static sl_err plan_select(binder *b, const sl_pql_stmt *st, sl_pql_where where, sl_pql_plan *p);
+
+#define MAX_READS 100 /* reads of one MULTI plan */
+
+static sl_pql_node *pnode(sl_arena *a, sl_pql_node_kind k, uint16_t n) {
+  sl_pql_node *x = SL_NEW(a, sl_pql_node);
+  x->kind = (uint8_t)k;
+  x->n = n;
+  if (n)
+    x->args = SL_NEW_ARRAY(a, sl_pql_node *, n);
+  return x;
+}
+
+/* AND of 'first' and every conjunct but 'skip'. */
+static sl_pql_node *and_rest(sl_arena *a, sl_pql_node *first, const split *s, uint32_t skip) {
+  sl_pql_node *acc = first;
+  for (uint32_t i = 0; i < s->n; i++) {
+    if (i == skip)
+      continue;
+    sl_pql_node *x = pnode(a, SL_PQL_N_AND, 2);
+    x->args[0] = acc;
+    x->args[1] = (sl_pql_node *)s->c[i];
+    acc = x;
+  }
+  return acc;
+}
+
+static void disjuncts(const sl_pql_node *n, const sl_pql_node **v, uint32_t *k, uint32_t cap) {
+  if (n->kind == SL_PQL_N_OR) {
+    disjuncts(n->args[0], v, k, cap);
+    disjuncts(n->args[1], v, k, cap);
+  } else if (*k < cap) {
+    v[(*k)++] = n;
+  } else {
+    (*k)++; /* counted: too many */
+  }
+}
+
+/* The statement of one read of a MULTI plan, planned: only GetItem and Query
+ * reads make one (*ok false otherwise). */
+static sl_err plan_read(binder *b, const sl_pql_stmt *st, sl_pql_node *where, sl_pql_plan *parent,
+                        sl_pql_plan *out, bool *ok) {
+  sl_pql_stmt *one = SL_NEW(b->req->arena, sl_pql_stmt);
+  *one = *st;
+  one->where = where;
+  memset(out, 0, sizeof *out);
+  out->st = one;
+  out->t = parent->t;
+  out->x = parent->x;
+  out->forward = true;
+  out->wx = parent->wx;
+  sl_err err = plan_select(b, one, SL_PQL_IN_STATEMENT, out);
+  *ok = err == SL_OK && (out->op == SL_PQL_OP_GET || out->op == SL_PQL_OP_QUERY);
+  return err;
+}
+
+/* "pk IN [a, b, ...]" among the top-level conjuncts, or a conjunct that is an
+ * OR whose every disjunct fixes the partition key: one read per value or
+ * disjunct, each with the other conjuncts (DG ql-reference.select: neither
+ * is a full table scan). *done false: not such a WHERE (a Scan, then). */
+static sl_err plan_multi(binder *b, const sl_pql_stmt *st, const split *s, const sl_key_schema *ks,
+                         sl_pql_plan *p, bool *done) {
+  sl_arena *a = b->req->arena;
+  *done = false;
+  for (uint32_t i = 0; i < s->n; i++) {
+    const sl_pql_node *c = s->c[i];
+    sl_pql_node *wheres[MAX_READS];
+    uint32_t n = 0;
+    bool from_in = false;
+    if (c->kind == SL_PQL_N_IN && is_attr(c->args[0], ks->hash)) {
+      bool values = true;
+      for (uint16_t k = 1; k < c->n; k++)
+        values = values && is_value(c->args[k]);
+      if (!values || c->n - 1 > MAX_READS)
+        continue;
+      from_in = true;
+      sl_pql_node *eqs[MAX_READS];
+      for (uint16_t k = 1; k < c->n; k++) {
+        sl_av v;
+        sl_err err = bind_value(b, c->args[k], &v);
+        if (err != SL_OK)
+          return err;
+        bool seen = false;
+        for (uint32_t j = 0; j < n && !seen; j++)
+          seen = sl_av_eq(&eqs[j]->args[1]->value, &v);
+        if (seen || v.type != ks->hash_type)
+          continue; /* a value twice is read once; one of another type matches nothing */
+        sl_pql_node *eq = pnode(a, SL_PQL_N_EQ, 2);
+        eq->args[0] = c->args[0];
+        eq->args[1] = pnode(a, SL_PQL_N_LIT, 0);
+        eq->args[1]->value = v;
+        eqs[n++] = eq;
+      }
+      for (uint32_t j = 0; j < n; j++)
+        wheres[j] = and_rest(a, eqs[j], s, i);
+    } else if (c->kind == SL_PQL_N_OR) {
+      const sl_pql_node *ds[MAX_READS];
+      uint32_t nd = 0;
+      disjuncts(c, ds, &nd, MAX_READS);
+      if (nd > MAX_READS)
+        continue;
+      for (uint32_t j = 0; j < nd; j++)
+        wheres[n++] = and_rest(a, (sl_pql_node *)ds[j], s, i);
+    } else {
+      continue;
+    }
+    sl_pql_plan *subs = SL_NEW_ARRAY(a, sl_pql_plan, n ? n : 1);
+    uint32_t k = 0;
+    bool all = true;
+    sl_failure saved = b->req->fail;
+    for (uint32_t j = 0; j < n && all; j++) {
+      bool ok;
+      sl_failure_init(&b->req->fail, a);
+      sl_err err = plan_read(b, st, wheres[j], p, &subs[k], &ok);
+      if (err != SL_OK && from_in)
+        return err; /* an error of one value's read is the statement's */
+      all = ok;
+      /* The same item twice (pk = 'a' OR pk = 'a') is read once. */
+      bool dup = false;
+      for (uint32_t m = 0; ok && m < k && !dup; m++)
+        dup = subs[m].op == SL_PQL_OP_GET && subs[k].op == SL_PQL_OP_GET &&
+              sl_av_eq(subs[m].kv.hash, subs[k].kv.hash) &&
+              (!subs[k].kv.range || sl_av_eq(subs[m].kv.range, subs[k].kv.range)) &&
+              !subs[m].residual && !subs[k].residual;
+      if (ok && !dup)
+        k++;
+    }
+    b->req->fail = saved;
+    if (!all)
+      continue;
+    p->op = SL_PQL_OP_MULTI;
+    p->subs = subs;
+    p->n_subs = k;
+    *done = true;
+    return SL_OK;
+  }
+  return SL_OK;
+}
+
 static sl_err plan_select(binder *b, const sl_pql_stmt *st, sl_pql_where where, sl_pql_plan *p) {
   sl_req *req = b->req;
   sl_arena *a = req->arena;
@@ -640,6 +779,11 @@ static sl_err plan_select(binder *b, const sl_pql_stmt *st, sl_pql_where where, 
       return err;
     p->rx.filter = f;
   } else {
+    bool multi;
+    if ((err = plan_multi(b, st, &s, ks, p, &multi)) != SL_OK)
+      return err;
+    if (multi)
+      return SL_OK;
     p->op = SL_PQL_OP_SCAN;
     sl_expr *f;
     if ((err = residual(b, &s, &f)) != SL_OK)

@@ -4,7 +4,7 @@
  *
  * The files, each calling only those listed below it:
  *
- * explain.c  the cost preview (uses plan.c and the cores)
+ * explain.c  the cost preview (uses plan.c and exec.c)
  * exec.c   running a plan through the cores of ops/
  * plan.c   binding values, choosing the core, building expr/ trees
  * print.c  readable plans

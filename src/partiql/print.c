@@ -4,8 +4,8 @@
 #include <stdio.h>
 
 const char *sl_pql_op_name(sl_pql_op op) {
-  static const char *const names[] = {"GetItem",    "Query",      "Scan",          "PutItem",
-                                      "UpdateItem", "DeleteItem", "ConditionCheck"};
+  static const char *const names[] = {"GetItem",    "Query",      "Scan",           "PutItem",
+                                      "UpdateItem", "DeleteItem", "ConditionCheck", "Multi"};
   return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "?";
 }
 
@@ -20,6 +20,14 @@ static void print_item(sl_buf *b, const sl_item *it) {
 }
 
 void sl_pql_print_plan(sl_buf *b, const sl_pql_plan *p) {
+  if (p->op == SL_PQL_OP_MULTI) {
+    for (uint32_t i = 0; i < p->n_subs; i++) {
+      if (i)
+        sl_buf_puts(b, SL_STR("; "));
+      sl_pql_print_plan(b, &p->subs[i]);
+    }
+    return;
+  }
   sl_buf_puts(b, sl_str_c(sl_pql_op_name(p->op)));
   sl_buf_putc(b, ' ');
   sl_buf_puts(b, p->t->name);
@@ -46,6 +54,7 @@ void sl_pql_print_plan(sl_buf *b, const sl_pql_plan *p) {
       sl_buf_puts(b, SL_STR(" Descending"));
     break;
   case SL_PQL_OP_SCAN:
+  case SL_PQL_OP_MULTI:
     break;
   }
   const sl_expr_node *filter = p->op == SL_PQL_OP_GET ? p->residual : p->rx.filter;

@@ -44,6 +44,36 @@ static void write_keycond(sl_jw *w, sl_arena *a, const sl_pql_plan *p) {
 
 static void write_plan(sl_jw *w, sl_arena *a, const sl_pql_plan *p) {
   sl_jw_obj_begin(w);
+  if (p->op == SL_PQL_OP_MULTI) {
+    /* Several reads: their operation, how many, and each key condition. */
+    sl_jw_key_c(w, "Operation");
+    sl_jw_str_c(w, sl_pql_op_name(p->n_subs ? p->subs[0].op : SL_PQL_OP_GET));
+    sl_jw_key_c(w, "TableName");
+    sl_jw_str(w, p->t->name);
+    if (p->x) {
+      sl_jw_key_c(w, "IndexName");
+      sl_jw_str(w, p->x->name);
+    }
+    sl_jw_key_c(w, "Reads");
+    sl_jw_int(w, p->n_subs);
+    sl_jw_key_c(w, "KeyConditions");
+    sl_jw_arr_begin(w);
+    for (uint32_t i = 0; i < p->n_subs; i++) {
+      sl_jw_obj_begin(w);
+      sl_jw_key_c(w, "Operation");
+      sl_jw_str_c(w, sl_pql_op_name(p->subs[i].op));
+      write_keycond(w, a, &p->subs[i]);
+      sl_jw_obj_end(w);
+    }
+    sl_jw_arr_end(w);
+    sl_buf b;
+    sl_buf_init(&b, a);
+    sl_pql_print_plan(&b, p);
+    sl_jw_key_c(w, "Text");
+    sl_jw_str(w, sl_buf_str(&b));
+    sl_jw_obj_end(w);
+    return;
+  }
   sl_jw_key_c(w, "Operation");
   sl_jw_str_c(w, sl_pql_op_name(p->op));
   sl_jw_key_c(w, "TableName");

@@ -73,6 +73,10 @@ STATEMENTS = [
     "SELECT * FROM \"T\" WHERE status = 'lost'",
     "SELECT * FROM \"T\".\"by_status\" WHERE status = 'open'",
     "SELECT * FROM \"T\".\"by_status\"",
+    "SELECT * FROM \"T\" WHERE pk IN ['c1', 'c3', 'c9', 'nobody']",
+    "SELECT * FROM \"T\" WHERE pk = 'c2' OR pk = 'c4' AND total > 100",
+    "SELECT * FROM \"T\" WHERE (pk = 'c1' AND sk = 2 OR pk = 'c3' AND sk = 1) AND total > 3",
+    "SELECT * FROM \"T\".\"by_status\" WHERE status IN ['lost', 'open']",
 ]
 
 
@@ -102,6 +106,8 @@ def test_random_tables_and_statements(endpoint, raw, ddb, module_table):
                                         "v": N(rnd.randint(0, 9)), "pad": S("y" * rnd.randint(0, 9000))})
     for _ in range(25):
         where = rnd.choice([f"pk = 'p{rnd.randint(0, 7)}'", f"v = {rnd.randint(0, 9)}",
+                            f"pk IN ['p{rnd.randint(0, 7)}', 'p{rnd.randint(0, 7)}', 'p{rnd.randint(0, 7)}']",
+                            f"pk = 'p{rnd.randint(0, 6)}' OR pk = 'p{rnd.randint(0, 6)}' AND v > 4",
                             f"pk = 'p{rnd.randint(0, 6)}' AND sk > {rnd.randint(0, 80)}",
                             f"pk = 'p{rnd.randint(0, 6)}' AND sk = {rnd.randint(0, 90)}",
                             f"v < {rnd.randint(0, 9)} OR begins_with(pk, 'p1')"])
@@ -121,12 +127,17 @@ def test_random_tables_and_statements(endpoint, raw, ddb, module_table):
     ("SELECT * FROM \"T\" WHERE pk = 'c3' AND sk > 2", "Query", None),
     ("SELECT * FROM \"T\" WHERE sk = 2", "Scan", None),
     ("SELECT * FROM \"T\".\"by_status\" WHERE status = 'open'", "Query", "by_status"),
+    ("SELECT * FROM \"T\" WHERE pk IN ['c1', 'c2']", "Query", None),
+    ("SELECT * FROM \"T\" WHERE pk = 'c1' AND sk = 1 OR pk = 'c2' AND sk = 1", "GetItem", None),
+    ("SELECT * FROM \"T\" WHERE pk = 'c1' OR total = 2", "Scan", None),
 ])
 def test_plan(endpoint, shop, statement, operation, index):
     status, e = explain(endpoint, statement.replace('"T"', f'"{shop}"'))
     assert status == 200, e
     assert e["Plan"]["Operation"] == operation and e["Plan"].get("IndexName") == index
     assert e["Plan"]["TableName"] == shop
+    if " IN " in statement or " OR pk" in statement:
+        assert e["Plan"]["Reads"] == 2 and len(e["Plan"]["KeyConditions"]) == 2
 
 
 # The seeds' lesson: a filtered Scan warns that the filter does not reduce cost, and names the

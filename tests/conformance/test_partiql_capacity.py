@@ -70,6 +70,18 @@ def test_same_question_as_query_and_as_scan(client, orders):
     assert cc(s) == cc(scan) == 50.0
 
 
+# pk IN [...] costs one read per key, not a Scan: three GetItems of 1 KB items, strongly
+# consistent, 1 unit each (a missing key costs the minimum too).
+def test_key_list_costs_its_reads(client):
+    client.create_table("keys")
+    for i in range(50):
+        call(client, "PutItem", {"TableName": "keys", "Item": {"pk": S(f"k{i}"), "pad": S("x" * 1000)}})
+    r = stmt(client, "SELECT * FROM keys WHERE pk IN ['k1', 'k2', 'nope']", ConsistentRead=True)
+    assert len(r["Items"]) == 2 and cc(r) == 3.0
+    s = stmt(client, "SELECT * FROM keys WHERE begins_with(pk, 'k1')", ConsistentRead=True)
+    assert cc(s) == 13.0  # the whole table: 50 x ~1 KB
+
+
 # A filter does not reduce a Scan's cost: a WHERE that keeps nothing pays for every item read.
 def test_filtered_scan_pays_for_the_table(client, orders):
     r = stmt(client, "SELECT * FROM orders WHERE status = 'nothing'", ConsistentRead=True)
