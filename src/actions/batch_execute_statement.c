@@ -185,8 +185,8 @@ sl_err sl_action_batch_execute_statement(sl_req *req) {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
       entry *e = &es[i];
-      if (!e->planned || (!e->ran && e->res.consumed.table_read_mu == 0 &&
-                          e->res.consumed.table_write_mu == 0))
+      if (!e->planned ||
+          (!e->ran && e->res.consumed.table_read_mu == 0 && e->res.consumed.table_write_mu == 0))
         continue;
       size_t s = 0;
       while (s < k && tables[s] != e->plan.t)

@@ -107,9 +107,9 @@ sl_err sl_action_execute_statement(sl_req *req) {
   if ((err = sl_pql_plan_make(req, st, params, n_params, SL_PQL_IN_STATEMENT, &plan)) != SL_OK)
     return err;
   bool multi = plan.op == SL_PQL_OP_MULTI;
-  if (has_token && (multi ? sub >= plan.n_subs
-                          : (plan.op != SL_PQL_OP_QUERY && plan.op != SL_PQL_OP_SCAN) || !has_key ||
-                                sub != 0))
+  if (has_token &&
+      (multi ? sub >= plan.n_subs
+             : (plan.op != SL_PQL_OP_QUERY && plan.op != SL_PQL_OP_SCAN) || !has_key || sub != 0))
     return invalid_token(req);
   sl_pql_result res;
   if ((err = sl_pql_execute(req, &plan, &o, &res)) != SL_OK)

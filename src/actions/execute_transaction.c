@@ -154,8 +154,7 @@ sl_err sl_action_execute_transaction(sl_req *req) {
   size_t reads = 0;
   for (size_t i = 0; i < n; i++) {
     const sl_json *e = items->arr.items[i];
-    if ((err = sl_pql_parse(req->arena, &req->fail, sl_in_str(e, "Statement"), &sts[i])) !=
-        SL_OK)
+    if ((err = sl_pql_parse(req->arena, &req->fail, sl_in_str(e, "Statement"), &sts[i])) != SL_OK)
       return err;
     if ((err = sl_statements_parameters(req, e, &params[i], &n_params[i])) != SL_OK)
       return err;

@@ -17,8 +17,7 @@
 #include "actions/reply.h"
 #include "ops/scan.h"
 
-sl_err sl_action_scan_parse(sl_req *req, sl_scan_in *out, sl_read_exprs *ex_out,
-                            sl_item *esk_out) {
+sl_err sl_action_scan_parse(sl_req *req, sl_scan_in *out, sl_read_exprs *ex_out, sl_item *esk_out) {
   const sl_json *body = req->body;
   sl_read_exprs ex;
   sl_scan_in in = {0};

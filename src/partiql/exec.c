@@ -49,8 +49,7 @@ static sl_err execute_read(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl
 /* The reads of a MULTI plan in order, from o->start_sub, within one Limit:
  * a read that stops early (Limit, 1 MB) ends the page with its key; Limit
  * reached at the end of a read ends it before the next. */
-static sl_err execute_multi(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o,
-                            sl_pql_result *out) {
+static sl_err execute_multi(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl_pql_result *out) {
   size_t cap = 16;
   out->items = SL_NEW_ARRAY(req->arena, sl_item, cap);
   if (o->start_sub >= p->n_subs)
@@ -66,8 +65,8 @@ static sl_err execute_multi(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o,
       return err;
     if (out->n + r.n > cap) {
       size_t ncap = (out->n + r.n) * 2;
-      out->items = sl_arena_realloc(req->arena, out->items, cap * sizeof(sl_item),
-                                    ncap * sizeof(sl_item));
+      out->items =
+          sl_arena_realloc(req->arena, out->items, cap * sizeof(sl_item), ncap * sizeof(sl_item));
       cap = ncap;
     }
     for (size_t k = 0; k < r.n; k++)
@@ -112,11 +111,8 @@ static sl_err execute_read(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl
     sl_read_exprs whole = p->rx;
     whole.projection = NULL;
     whole.select = SL_SELECT_ALL_ATTRIBUTES;
-    sl_get_item_in in = {.t = p->t,
-                         .kv = p->kv,
-                         .consistent = o->consistent,
-                         .ex = &whole,
-                         .preview = o->preview};
+    sl_get_item_in in = {
+        .t = p->t, .kv = p->kv, .consistent = o->consistent, .ex = &whole, .preview = o->preview};
     sl_get_item_out g;
     if ((err = sl_get_item(req, &in, &g)) != SL_OK)
       return err;

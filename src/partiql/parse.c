@@ -42,8 +42,9 @@ static const sl_pql_tok *peek(parser *p) {
 /* The one text of a statement the service cannot parse (DynamoDB Local). */
 static sl_err malformed(parser *p) {
   if (p->err == SL_OK)
-    p->err = sl_failf(p->f, SL_E_VALIDATION, "Statement wasn't well formed, can't be processed: %.*s",
-                      SL_STR_FMT(p->text));
+    p->err =
+        sl_failf(p->f, SL_E_VALIDATION, "Statement wasn't well formed, can't be processed: %.*s",
+                 SL_STR_FMT(p->text));
   return p->err;
 }
 
@@ -82,9 +83,9 @@ static sl_pql_node *node(parser *p, sl_pql_node_kind k, uint16_t n) {
 /* Words that end an operand: never the start of an unquoted path. */
 static bool reserved_word(const sl_pql_tok *t) {
   static const char *const words[] = {
-      "AND",   "OR",     "NOT",    "BETWEEN", "IN",        "IS",   "FROM",  "WHERE",
-      "SET",   "REMOVE", "ORDER",  "BY",      "RETURNING", "VALUE", "SELECT", "INSERT",
-      "UPDATE", "DELETE", "INTO",  "EXISTS",  "ASC",       "DESC", "MISSING"};
+      "AND",    "OR",     "NOT",   "BETWEEN", "IN",        "IS",    "FROM",   "WHERE",
+      "SET",    "REMOVE", "ORDER", "BY",      "RETURNING", "VALUE", "SELECT", "INSERT",
+      "UPDATE", "DELETE", "INTO",  "EXISTS",  "ASC",       "DESC",  "MISSING"};
   for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
     if (sl__pql_tok_is_kw(t, words[i]))
       return true;
@@ -321,8 +322,8 @@ static sl_err parse_value(parser *p, sl_pql_node **out) {
       int line, col;
       position(p, &t, &line, &col);
       if (p->err == SL_OK)
-        p->err = sl_failf(p->f, SL_E_VALIDATION, "Empty bags are not supported at %d:%d:2", line,
-                          col);
+        p->err =
+            sl_failf(p->f, SL_E_VALIDATION, "Empty bags are not supported at %d:%d:2", line, col);
       return p->err;
     }
     return value_list(p, SL_PQL_N_BAG, ">>", out);
@@ -344,10 +345,9 @@ static bool starts_value(parser *p) {
 
 /* The functions of DynamoDB's PartiQL (DG ql-functions): in conditions, and
  * in SET values. */
-static const char *const functions[] = {"begins_with", "contains",   "attribute_type",
-                                        "size",        "exists",     "missing",
-                                        "list_append", "set_add",    "set_delete",
-                                        "if_not_exists"};
+static const char *const functions[] = {"begins_with", "contains",     "attribute_type", "size",
+                                        "exists",      "missing",      "list_append",    "set_add",
+                                        "set_delete",  "if_not_exists"};
 
 static sl_err parse_operand(parser *p, sl_pql_node **out);
 
@@ -384,7 +384,7 @@ static sl_err parse_call(parser *p, sl_pql_node **out) {
   sl_pql_node *x = node(p, SL_PQL_N_FUNC, n);
   if (n)
     if (n)
-    memcpy(x->args, args, n * sizeof args[0]);
+      memcpy(x->args, args, n * sizeof args[0]);
   x->name = name;
   *out = x;
   return SL_OK;
@@ -598,12 +598,13 @@ static sl_err parse_returning(parser *p, sl_pql_stmt *st) {
     return malformed(p);
   advance(p);
   if (!punct(p, "*"))
-    return fail_text(p, "Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause%.*s",
+    return fail_text(p,
+                     "Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause%.*s",
                      SL_STR(""));
   const char *end = p->tok.text.p + 1;
   advance(p);
-  st->returning = all ? (old ? SL_RV_ALL_OLD : SL_RV_ALL_NEW)
-                      : (old ? SL_RV_UPDATED_OLD : SL_RV_UPDATED_NEW);
+  st->returning =
+      all ? (old ? SL_RV_ALL_OLD : SL_RV_ALL_NEW) : (old ? SL_RV_UPDATED_OLD : SL_RV_UPDATED_NEW);
   if (st->kind == SL_PQL_INSERT)
     return fail_text(p, "RETURNING is not supported in INSERT%.*s", SL_STR(""));
   if (st->kind == SL_PQL_DELETE && st->returning != SL_RV_ALL_OLD)

@@ -463,7 +463,6 @@ static bool same_path(const sl_expr_path *a, const sl_expr_path *b) {
   return true;
 }
 
-
 static bool range_op_of(sl_pql_node_kind k, bool flipped, uint8_t *out) {
   switch (k) {
   case SL_PQL_N_EQ:
@@ -794,7 +793,6 @@ static sl_err plan_select(binder *b, const sl_pql_stmt *st, sl_pql_where where, 
 }
 
 /* ---- UPDATE ---- */
-
 
 /* A SET value: a path, a value, + and -, list_append and if_not_exists. */
 static sl_err set_value(binder *b, const sl_pql_node *n, sl_expr_node **out) {

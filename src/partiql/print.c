@@ -89,13 +89,23 @@ static void print_args(sl_buf *b, const char *op, const sl_pql_node *n) {
 }
 
 static void print_node(sl_buf *b, const sl_pql_node *n) {
-  static const char *const ops[] = {
-      [SL_PQL_N_EQ] = "=",       [SL_PQL_N_NE] = "<>",          [SL_PQL_N_LT] = "<",
-      [SL_PQL_N_LE] = "<=",      [SL_PQL_N_GT] = ">",           [SL_PQL_N_GE] = ">=",
-      [SL_PQL_N_BETWEEN] = "BETWEEN", [SL_PQL_N_IN] = "IN",     [SL_PQL_N_AND] = "AND",
-      [SL_PQL_N_OR] = "OR",      [SL_PQL_N_NOT] = "NOT",        [SL_PQL_N_MISSING] = "MISSING",
-      [SL_PQL_N_NOT_MISSING] = "NOT_MISSING", [SL_PQL_N_PLUS] = "+", [SL_PQL_N_MINUS] = "-",
-      [SL_PQL_N_LIST] = "LIST",  [SL_PQL_N_BAG] = "BAG"};
+  static const char *const ops[] = {[SL_PQL_N_EQ] = "=",
+                                    [SL_PQL_N_NE] = "<>",
+                                    [SL_PQL_N_LT] = "<",
+                                    [SL_PQL_N_LE] = "<=",
+                                    [SL_PQL_N_GT] = ">",
+                                    [SL_PQL_N_GE] = ">=",
+                                    [SL_PQL_N_BETWEEN] = "BETWEEN",
+                                    [SL_PQL_N_IN] = "IN",
+                                    [SL_PQL_N_AND] = "AND",
+                                    [SL_PQL_N_OR] = "OR",
+                                    [SL_PQL_N_NOT] = "NOT",
+                                    [SL_PQL_N_MISSING] = "MISSING",
+                                    [SL_PQL_N_NOT_MISSING] = "NOT_MISSING",
+                                    [SL_PQL_N_PLUS] = "+",
+                                    [SL_PQL_N_MINUS] = "-",
+                                    [SL_PQL_N_LIST] = "LIST",
+                                    [SL_PQL_N_BAG] = "BAG"};
   switch ((sl_pql_node_kind)n->kind) {
   case SL_PQL_N_PATH:
     sl_expr_print_path(b, &n->path);

@@ -218,9 +218,10 @@ answer:;
   sl_pql_alternative *alts = SL_NEW_ARRAY(req.arena, sl_pql_alternative, MAX_ALTERNATIVES);
   /* Alternatives re-plan the statement on each index (a request's own
    * IndexName is its author's choice). */
-  size_t n_alts = st && plan.op == SL_PQL_OP_SCAN && !plan.x
-                      ? sl_pql_alternatives(&req, st, params, (uint32_t)n, &o, alts, MAX_ALTERNATIVES)
-                      : 0;
+  size_t n_alts =
+      st && plan.op == SL_PQL_OP_SCAN && !plan.x
+          ? sl_pql_alternatives(&req, st, params, (uint32_t)n, &o, alts, MAX_ALTERNATIVES)
+          : 0;
 
   resp->body.len = 0;
   sl_jw w;
@@ -234,13 +235,14 @@ answer:;
   sl_jw_arr_begin(&w);
   if (plan.op == SL_PQL_OP_SCAN) {
     sl_str pk = plan.x ? plan.x->key.hash : plan.t->key.hash;
-    sl_jw_str(&w, sl_arena_printf(req.arena,
-                                  "No equality on the partition key %.*s: this SELECT is a Scan. It "
-                                  "reads, and pays for, every item (%lld items, %llu bytes, %.1f "
-                                  "read units), whatever its WHERE keeps. A filter does not reduce "
-                                  "cost: use a key condition or an index.",
-                                  SL_STR_FMT(pk), (long long)est.items,
-                                  (unsigned long long)est.bytes, units(est.read_mu)));
+    sl_jw_str(&w,
+              sl_arena_printf(req.arena,
+                              "No equality on the partition key %.*s: this SELECT is a Scan. It "
+                              "reads, and pays for, every item (%lld items, %llu bytes, %.1f "
+                              "read units), whatever its WHERE keeps. A filter does not reduce "
+                              "cost: use a key condition or an index.",
+                              SL_STR_FMT(pk), (long long)est.items, (unsigned long long)est.bytes,
+                              units(est.read_mu)));
   } else if ((plan.op == SL_PQL_OP_QUERY && plan.rx.filter) && est.returned < est.items) {
     sl_jw_str(&w,
               sl_arena_printf(req.arena,

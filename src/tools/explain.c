@@ -106,8 +106,8 @@ int sl_tool_explain(int argc, char **argv) {
   sl_arena_init(&a);
   sl_json *pj = NULL;
   sl_json_error je;
-  if (params && (sl_json_parse(&a, params, strlen(params), &pj, &je) != 0 ||
-                 pj->type != SL_JSON_ARRAY)) {
+  if (params &&
+      (sl_json_parse(&a, params, strlen(params), &pj, &je) != 0 || pj->type != SL_JSON_ARRAY)) {
     fprintf(stderr, "sluice explain: --parameters must be a JSON array of attribute values\n");
     sl_arena_destroy(&a);
     return 2;
@@ -140,8 +140,7 @@ int sl_tool_explain(int argc, char **argv) {
   sl_http_header h[2] = {{SL_STR("Content-Type"), SL_STR("application/json")}};
   size_t nh = 1;
   if (token)
-    h[nh++] = (sl_http_header){SL_STR("Authorization"),
-                               sl_arena_printf(&a, "Bearer %s", token)};
+    h[nh++] = (sl_http_header){SL_STR("Authorization"), sl_arena_printf(&a, "Bearer %s", token)};
   sl_client c;
   sl_client_init(&c, host, port, 30000);
   sl_client_response resp;

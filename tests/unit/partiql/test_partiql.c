@@ -27,21 +27,22 @@ static const char *parsed(const char *text) {
 
 #define PARSES(text, expect) CHECK_STR(sl_str_c(parsed(text)), expect)
 #define MALFORMED(text)                                                                            \
-  CHECK_STR(sl_str_c(parsed(text)), "ERR: Statement wasn't well formed, can't be processed: " text)
+  CHECK_STR(sl_str_c(parsed(text)), "ERR: Statement wasn't well formed, can't be "                 \
+                                    "processed: " text)
 
 static void test_select(void) {
   PARSES("SELECT * FROM t", "SELECT * t");
   PARSES("select * from \"My Table\".\"idx\"", "SELECT * My Table.idx");
-  PARSES("SELECT a, b.c, d[2].e, \"x y\", m['k'] FROM t",
-         "SELECT a, b.c, d[2].e, `x y`, m.k t");
+  PARSES("SELECT a, b.c, d[2].e, \"x y\", m['k'] FROM t", "SELECT a, b.c, d[2].e, `x y`, m.k t");
   PARSES("SELECT * FROM t WHERE pk = 'a'", "SELECT * t WHERE (= pk {\"S\":\"a\"})");
   PARSES("SELECT * FROM t WHERE pk = 'a' AND sk >= 1 ORDER BY sk DESC",
          "SELECT * t WHERE (AND (= pk {\"S\":\"a\"}) (>= sk {\"N\":\"1\"})) ORDER BY sk DESC");
   PARSES("SELECT * FROM t WHERE a = 1 OR b = 2 AND NOT c = 3",
          "SELECT * t WHERE (OR (= a {\"N\":\"1\"}) (AND (= b {\"N\":\"2\"}) (NOT (= c "
          "{\"N\":\"3\"}))))");
-  PARSES("SELECT * FROM t WHERE (a = 1 OR b = 2) AND c <> 3",
-         "SELECT * t WHERE (AND (OR (= a {\"N\":\"1\"}) (= b {\"N\":\"2\"})) (<> c {\"N\":\"3\"}))");
+  PARSES(
+      "SELECT * FROM t WHERE (a = 1 OR b = 2) AND c <> 3",
+      "SELECT * t WHERE (AND (OR (= a {\"N\":\"1\"}) (= b {\"N\":\"2\"})) (<> c {\"N\":\"3\"}))");
   PARSES("SELECT * FROM t WHERE a != 1", "SELECT * t WHERE (<> a {\"N\":\"1\"})");
   PARSES("SELECT * FROM t WHERE a BETWEEN 1 AND 2",
          "SELECT * t WHERE (BETWEEN a {\"N\":\"1\"} {\"N\":\"2\"})");
@@ -51,10 +52,11 @@ static void test_select(void) {
          "SELECT * t WHERE (AND (IN a {\"N\":\"1\"} {\"S\":\"x\"}) (IN b ?1 ?2))");
   PARSES("SELECT * FROM t WHERE a IS MISSING AND b IS NOT MISSING",
          "SELECT * t WHERE (AND (MISSING a) (NOT_MISSING b))");
-  PARSES("SELECT * FROM t WHERE begins_with(a, 'x') AND contains(b, 1) AND "
-         "attribute_type(c, 'S') AND size(d) > 2",
-         "SELECT * t WHERE (AND (AND (AND (begins_with a {\"S\":\"x\"}) (contains b {\"N\":\"1\"})) "
-         "(attribute_type c {\"S\":\"S\"})) (> (size d) {\"N\":\"2\"}))");
+  PARSES(
+      "SELECT * FROM t WHERE begins_with(a, 'x') AND contains(b, 1) AND "
+      "attribute_type(c, 'S') AND size(d) > 2",
+      "SELECT * t WHERE (AND (AND (AND (begins_with a {\"S\":\"x\"}) (contains b {\"N\":\"1\"})) "
+      "(attribute_type c {\"S\":\"S\"})) (> (size d) {\"N\":\"2\"}))");
   PARSES("SELECT * FROM t WHERE pk = 'a';", "SELECT * t WHERE (= pk {\"S\":\"a\"})");
   PARSES("SELECT * FROM t -- a comment\n WHERE /* another */ a = 1",
          "SELECT * t WHERE (= a {\"N\":\"1\"})");
