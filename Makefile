@@ -55,13 +55,18 @@ LAYERS_cap := cap store base
 LAYERS_expr := expr store base
 LAYERS_jobs := jobs cap metrics store base
 LAYERS_ops := ops jobs cap expr metrics store base
-LAYERS_actions := actions $(LAYERS_ops)
-LAYERS_server := server actions $(LAYERS_ops) net
-# The tools (tools/tools.h) link the capacity engine, base/ and only the pure
-# files of store/ (items, keys, schema, index entries): no LMDB, no ops/, no HTTP.
+LAYERS_partiql := partiql $(LAYERS_ops)
+LAYERS_actions := actions $(LAYERS_partiql)
+LAYERS_server := server actions $(LAYERS_partiql) net
+# The offline tools (tools/tools.h: size, simulate) link the capacity engine,
+# base/ and only the pure files of store/ (items, keys, schema, index entries):
+# no LMDB, no ops/, no HTTP. tools/explain.c asks an endpoint (net/client.h)
+# and is left out of their unit tests' link.
 LAYERS_tools := tools cap base
 STORE_PURE := item item_codec item_json key project schema
-layer_objs = $(filter $(foreach l,$(LAYERS_$(1)),$(BUILD)/obj/src/$(l)/%),$(OBJS)) \
+TOOLS_ONLINE := explain
+layer_objs = $(filter-out $(if $(filter tools,$(1)),$(TOOLS_ONLINE:%=$(BUILD)/obj/src/tools/%.o)), \
+  $(filter $(foreach l,$(LAYERS_$(1)),$(BUILD)/obj/src/$(l)/%),$(OBJS))) \
   $(if $(filter tools,$(1)),$(STORE_PURE:%=$(BUILD)/obj/src/store/%.o))
 UNIT_SRCS := $(sort $(wildcard tests/unit/*/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)

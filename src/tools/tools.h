@@ -2,12 +2,14 @@
  * tools.h — the entry points of the offline tools (DESIGN.md "tools/"), one
  * per subcommand of main.c's table.
  *
- * Design: a tool is a program over the lower layers only — cap/ (the
- * capacity engine and cap/cost.h's pure pricing), the pure parts of store/
- * (items and their sizes, store/item.h; index entries, store/project.h; key
- * hashing, store/key.h) and base/. No tool opens LMDB, calls ops/ or speaks
- * HTTP: the Makefile links tests/unit/tools/ against exactly those objects,
- * so a call into the store's LMDB files or above would not link.
+ * Design: an offline tool is a program over the lower layers only — cap/
+ * (the capacity engine and cap/cost.h's pure pricing), the pure parts of
+ * store/ (items and their sizes, store/item.h; index entries,
+ * store/project.h; key hashing, store/key.h) and base/. It opens no LMDB,
+ * calls no ops/ and speaks no HTTP: the Makefile links tests/unit/tools/
+ * against exactly those objects, so a call into the store's LMDB files or
+ * above would not link. `sluice explain` (tools/explain.h) is the tool that
+ * asks an endpoint instead, and is left out of that link.
  *
  * Each entry point takes the arguments after the subcommand's name and
  * returns the process exit status: 0 done, 1 the input was wrong (a message
