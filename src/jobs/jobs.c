@@ -3,10 +3,15 @@
 #include "jobs/backfill.h"
 #include "jobs/tables.h"
 #include "jobs/ttl.h"
+#include "streams/streams.h"
 
 void sl_jobs_tick(sl_env *env, int64_t now_ms) {
   sl_tables_advance(env, now_ms);
   sl_indexes_advance(env, now_ms);
   sl_backfill_tick(env, now_ms);
   sl_ttl_tick(env, now_ms);
+  if (env->streams) {
+    sl_failure f = {0};
+    sl_streams_trim(env->streams, now_ms, &f);
+  }
 }
