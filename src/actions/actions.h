@@ -11,7 +11,9 @@
 #ifndef SL_ACTIONS_ACTIONS_H
 #define SL_ACTIONS_ACTIONS_H
 
-#include "ops/req.h"
+#include "actions/members.h"
+#include "actions/exprs.h"
+#include "actions/reply.h"
 
 /* The services of actions/services.def. */
 typedef enum {

@@ -57,7 +57,7 @@ static sl_err parse_table(sl_req *req, const sl_json *spec, uint32_t table, sl_b
   sl_err err = sl_expr_check_params(&req->fail, spec, SL_EXPR_OP_GET_ITEM);
   if (err != SL_OK)
     return err;
-  bool legacy = sl_req_has(spec, "AttributesToGet");
+  bool legacy = sl_in_has(spec, "AttributesToGet");
   const sl_json *list = sl_json_get(spec, "Keys");
   uint32_t first = *n;
   for (size_t i = 0; list && list->type == SL_JSON_ARRAY && i < list->arr.n; i++) {
@@ -96,7 +96,7 @@ static sl_err parse_table(sl_req *req, const sl_json *spec, uint32_t table, sl_b
 /* Step 1 for one table's projection: parsed before any table is looked up,
  * as the service validates a request whole first. */
 static sl_err parse_projection(sl_req *req, sl_bg_table *gt) {
-  gt->consistent = sl_req_bool(gt->spec, "ConsistentRead", false);
+  gt->consistent = sl_in_bool(gt->spec, "ConsistentRead", false);
   return sl_reads_parse_of(req, gt->spec, false, SL_READS_GET, &gt->ex);
 }
 
@@ -114,7 +114,7 @@ static sl_err check_key(sl_req *req, const sl_table *t, sl_bg_key *keys, uint32_
 }
 
 static void echo_member(sl_jw *w, const sl_json *spec, const char *member) {
-  if (!sl_req_has(spec, member))
+  if (!sl_in_has(spec, member))
     return;
   sl_jw_key_c(w, member);
   sl_jw_value(w, sl_json_get(spec, member));
@@ -164,7 +164,7 @@ static void write_reply(sl_req *req, const sl_bg_table *tables, uint32_t n_table
     sl_jw_key_c(w, "ConsumedCapacity");
     sl_jw_arr_begin(w);
     for (uint32_t ti = 0; ti < n_tables; ti++)
-      sl_req_write_consumed(req, &tables[ti].consumed, rcc);
+      sl_reply_consumed(&req->w, &tables[ti].consumed, rcc);
     sl_jw_arr_end(w);
   }
   sl_jw_obj_end(w);
@@ -181,7 +181,7 @@ sl_err sl_action_batch_get_item(sl_req *req) {
   /* 1. Values and projections, table by table. */
   for (size_t i = 0; i < n_members; i++) {
     const sl_json_member *m = &items->obj.members[i];
-    if (sl_batch_member_shadowed(items, i) || !m->value || m->value->type != SL_JSON_OBJECT)
+    if (sl_in_member_shadowed(items, i) || !m->value || m->value->type != SL_JSON_OBJECT)
       continue;
     tables[n_tables].given = m->key;
     tables[n_tables].spec = m->value;
@@ -202,7 +202,7 @@ sl_err sl_action_batch_get_item(sl_req *req) {
       if ((err = check_key(req, tables[ti].t, keys, i)) != SL_OK)
         return err;
   }
-  sl_rcc rcc = sl_req_rcc(req->body);
+  sl_rcc rcc = sl_in_rcc(req->body);
 
   if ((err = sl_batch_get_item(req, tables, n_tables, keys, n)) != SL_OK)
     return err;

@@ -47,7 +47,7 @@ static const char msg_not_one_request[] =
 static bool one_request(const sl_json *r) {
   if (!r || r->type != SL_JSON_OBJECT)
     return false;
-  return sl_req_has(r, "PutRequest") != sl_req_has(r, "DeleteRequest");
+  return sl_in_has(r, "PutRequest") != sl_in_has(r, "DeleteRequest");
 }
 
 /* Step 1 for one table's list: request shapes, values, sizes and the count. */
@@ -58,7 +58,7 @@ static sl_err parse_table(sl_req *req, const sl_json *list, uint32_t table, sl_b
       return sl_fail(req, SL_E_VALIDATION, "%s", msg_not_one_request);
   for (size_t i = 0; i < list->arr.n; i++) {
     const sl_json *r = list->arr.items[i];
-    bool put = sl_req_has(r, "PutRequest");
+    bool put = sl_in_has(r, "PutRequest");
     const sl_json *v = put ? sl_json_get(sl_json_get(r, "PutRequest"), "Item")
                            : sl_json_get(sl_json_get(r, "DeleteRequest"), "Key");
     sl_item item;
@@ -119,7 +119,7 @@ static void write_collections(sl_jw *w, const sl_bw_table *tables, uint32_t n_ta
         sl_jw_arr_begin(w);
         table_any = true;
       }
-      sl_write_plan_write_collection(w, &reqs[i].plan);
+      sl_reply_collection(w, &reqs[i].plan);
     }
     if (table_any)
       sl_jw_arr_end(w);
@@ -164,7 +164,7 @@ sl_err sl_action_batch_write_item(sl_req *req) {
   /* 1. Shapes and values, table by table. */
   for (size_t i = 0; i < n_members; i++) {
     const sl_json_member *m = &items->obj.members[i];
-    if (sl_batch_member_shadowed(items, i))
+    if (sl_in_member_shadowed(items, i))
       continue;
     /* The model's checks skip a null list; the service's own then refuses
      * it (the text DynamoDB Local shares with it). */
@@ -187,7 +187,7 @@ sl_err sl_action_batch_write_item(sl_req *req) {
   for (uint32_t i = 0; i < n; i++)
     if ((err = check_request(req, tables[reqs[i].table].t, reqs, i)) != SL_OK)
       return err;
-  sl_rcc rcc = sl_req_rcc(req->body);
+  sl_rcc rcc = sl_in_rcc(req->body);
 
   if ((err = sl_batch_write_item(req, reqs, n, tables)) != SL_OK)
     return err;
@@ -195,14 +195,14 @@ sl_err sl_action_batch_write_item(sl_req *req) {
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
   write_unprocessed(w, tables, n_tables, reqs, n);
-  if (sl_str_eq_c(sl_req_str(req->body, "ReturnItemCollectionMetrics"), "SIZE"))
+  if (sl_str_eq_c(sl_in_str(req->body, "ReturnItemCollectionMetrics"), "SIZE"))
     write_collections(w, tables, n_tables, reqs, n);
   if (rcc != SL_RCC_NONE) {
     sl_jw_key_c(w, "ConsumedCapacity");
     sl_jw_arr_begin(w);
     for (uint32_t ti = 0; ti < n_tables; ti++) {
       tables[ti].consumed.table_name = tables[ti].given;
-      sl_req_write_consumed(req, &tables[ti].consumed, rcc);
+      sl_reply_consumed(&req->w, &tables[ti].consumed, rcc);
     }
     sl_jw_arr_end(w);
   }

@@ -11,7 +11,8 @@
  */
 #include "actions/actions.h"
 #include "ops/create_table.h"
-#include "ops/describe.h"
+#include "actions/describe.h"
+#include "actions/members.h"
 #include "ops/tables.h"
 #include "ops/throughput.h"
 #include "base/log.h"
@@ -20,18 +21,10 @@
 #define MAX_GSI 20
 #define MAX_UNITS 1000000000000LL
 
-static uint8_t attr_type(sl_str s) {
-  if (sl_str_eq_c(s, "S"))
-    return SL_AV_S;
-  if (sl_str_eq_c(s, "N"))
-    return SL_AV_N;
-  return SL_AV_B;
-}
-
 /* Reads ProvisionedThroughput {ReadCapacityUnits, WriteCapacityUnits}. */
 static sl_err parse_units(sl_req *req, const sl_json *pt, int64_t *rcu, int64_t *wcu) {
-  *rcu = sl_req_int(pt, "ReadCapacityUnits", 0);
-  *wcu = sl_req_int(pt, "WriteCapacityUnits", 0);
+  *rcu = sl_in_int(pt, "ReadCapacityUnits", 0);
+  *wcu = sl_in_int(pt, "WriteCapacityUnits", 0);
   if (*rcu > MAX_UNITS)
     return sl_fail(req, SL_E_VALIDATION, "Given value %lld for ReadCapacityUnits is out of bounds",
                    (long long)*rcu);
@@ -68,13 +61,12 @@ static sl_err parse_indexes(sl_req *req, sl_table *t, const sl_json *list, bool 
     sl_index *x = &t->indexes[t->n_indexes];
     memset(x, 0, sizeof(*x));
     x->global = global;
-    x->name = sl_table_str(t, sl_req_str(o, "IndexName"));
-    const sl_json *ks = sl_json_get(o, "KeySchema");
-    sl_err err = sl_describe_check_keys_defined(req, t, ks);
+    x->name = sl_table_str(t, sl_in_str(o, "IndexName"));
+    sl_key_schema_in ks = sl_in_key_schema(req->arena, sl_json_get(o, "KeySchema"));
+    sl_err err = sl_schema_check_keys_defined(req, t, &ks);
     if (err != SL_OK)
       return err;
-    err = sl_describe_parse_key_schema(req, t, ks, (const char *)x->name.p, &x->key);
-    if (err != SL_OK)
+    if ((err = sl_schema_key(req, t, &ks, &x->key)) != SL_OK)
       return err;
     if (!global) {
       if (!sl_key_has_range(&x->key))
@@ -89,7 +81,8 @@ static sl_err parse_indexes(sl_req *req, sl_table *t, const sl_json *list, bool 
                        "key: %.*s, table hash key: %.*s",
                        SL_STR_FMT(x->name), SL_STR_FMT(x->key.hash), SL_STR_FMT(t->key.hash));
     }
-    if ((err = sl_describe_parse_projection(req, t, sl_json_get(o, "Projection"), x)) != SL_OK)
+    sl_projection_in proj = sl_in_projection(req->arena, sl_json_get(o, "Projection"));
+    if ((err = sl_schema_projection(req, t, &proj, x)) != SL_OK)
       return err;
     if (name_used(t, x->name))
       return sl_fail(req, SL_E_VALIDATION,
@@ -114,13 +107,15 @@ static sl_err parse_indexes(sl_req *req, sl_table *t, const sl_json *list, bool 
         return err;
       x->tp.highest_rcu = x->tp.rcu;
       x->tp.highest_wcu = x->tp.wcu;
-      if ((err = sl_tp_set_on_demand(req, "index", &x->tp, sl_json_get(o, "OnDemandThroughput"))) !=
-              SL_OK ||
-          (err = sl_tp_set_warm(req, "index", x->name, &x->tp, sl_json_get(o, "WarmThroughput"),
-                                true)) != SL_OK)
+      sl_units_in od = sl_in_units(sl_json_get(o, "OnDemandThroughput"), "MaxReadRequestUnits",
+                                   "MaxWriteRequestUnits");
+      sl_units_in wt = sl_in_units(sl_json_get(o, "WarmThroughput"), "ReadUnitsPerSecond",
+                                   "WriteUnitsPerSecond");
+      if ((err = sl_tp_set_on_demand(req, "index", &x->tp, &od)) != SL_OK ||
+          (err = sl_tp_set_warm(req, "index", x->name, &x->tp, &wt, true)) != SL_OK)
         return err;
     }
-    x->arn = sl_describe_index_arn(t, x->name);
+    x->arn = sl_schema_index_arn(t, x->name);
     t->n_indexes++;
   }
   uint32_t count = 0;
@@ -196,13 +191,13 @@ static sl_err check_defs_used(sl_req *req, const sl_table *t) {
 static sl_err build(sl_req *req, sl_table *t) {
   const sl_json *body = req->body;
   sl_err err;
-  t->name = sl_table_str(t, sl_req_str(body, "TableName"));
+  t->name = sl_table_str(t, sl_in_str(body, "TableName"));
   if ((err = sl_req_check_table_name(req, t->name, "tableName")) != SL_OK)
     return err;
   t->arn = sl_table_str(t, sl_req_table_arn(req, t->name));
 
   /* Billing mode and throughput. */
-  sl_str billing = sl_req_str(body, "BillingMode");
+  sl_str billing = sl_in_str(body, "BillingMode");
   t->tp.billing =
       sl_str_eq_c(billing, "PAY_PER_REQUEST") ? SL_BILLING_PAY_PER_REQUEST : SL_BILLING_PROVISIONED;
   const sl_json *pt = sl_json_get(body, "ProvisionedThroughput");
@@ -220,10 +215,12 @@ static sl_err build(sl_req *req, sl_table *t) {
   t->tp.highest_rcu = t->tp.rcu;
   t->tp.highest_wcu = t->tp.wcu;
   t->tp.max_read_ru = t->tp.max_write_ru = -1;
-  if ((err = sl_tp_set_on_demand(req, "table", &t->tp, sl_json_get(body, "OnDemandThroughput"))) !=
-          SL_OK ||
-      (err = sl_tp_set_warm(req, "table", t->name, &t->tp, sl_json_get(body, "WarmThroughput"),
-                            true)) != SL_OK)
+  sl_units_in od = sl_in_units(sl_json_get(body, "OnDemandThroughput"), "MaxReadRequestUnits",
+                               "MaxWriteRequestUnits");
+  sl_units_in wt =
+      sl_in_units(sl_json_get(body, "WarmThroughput"), "ReadUnitsPerSecond", "WriteUnitsPerSecond");
+  if ((err = sl_tp_set_on_demand(req, "table", &t->tp, &od)) != SL_OK ||
+      (err = sl_tp_set_warm(req, "table", t->name, &t->tp, &wt, true)) != SL_OK)
     return err;
   if (t->tp.billing == SL_BILLING_PAY_PER_REQUEST)
     t->tp.last_ppr_update_ms = (uint64_t)req->now_ms;
@@ -232,16 +229,16 @@ static sl_err build(sl_req *req, sl_table *t) {
   const sl_json *defs = sl_json_get(body, "AttributeDefinitions");
   t->defs = SL_NEW_ARRAY(&t->mem, sl_attr_def, defs->arr.n + 1);
   for (size_t i = 0; i < defs->arr.n; i++) {
-    sl_str name = sl_req_str(defs->arr.items[i], "AttributeName");
-    uint8_t type = attr_type(sl_req_str(defs->arr.items[i], "AttributeType"));
+    sl_str name = sl_in_str(defs->arr.items[i], "AttributeName");
+    uint8_t type = sl_schema_attr_type(sl_in_str(defs->arr.items[i], "AttributeType"));
     for (uint32_t j = 0; j < t->n_defs; j++)
       if (sl_str_eq(t->defs[j].name, name))
         return sl_fail(req, SL_E_VALIDATION, "Attribute Name is duplicated: %.*s",
                        SL_STR_FMT(name));
     t->defs[t->n_defs++] = (sl_attr_def){sl_table_str(t, name), type};
   }
-  if ((err = sl_describe_parse_key_schema(req, t, sl_json_get(body, "KeySchema"), NULL, &t->key)) !=
-      SL_OK)
+  sl_key_schema_in ks = sl_in_key_schema(req->arena, sl_json_get(body, "KeySchema"));
+  if ((err = sl_schema_key(req, t, &ks, &t->key)) != SL_OK)
     return err;
   if ((err = parse_indexes(req, t, sl_json_get(body, "LocalSecondaryIndexes"), false)) != SL_OK)
     return err;
@@ -253,16 +250,20 @@ static sl_err build(sl_req *req, sl_table *t) {
   /* Everything else the service accepts at creation. */
   /* An empty Tags list is accepted at creation, unlike TagResource's
    * (ack-api-quirks DDB-TABLE-110). */
-  const sl_json *tags = sl_json_get(body, "Tags");
-  if (tags && tags->type == SL_JSON_ARRAY && tags->arr.n > 0 &&
-      ((err = sl_tables_check_tags(&req->fail, tags)) != SL_OK ||
-       (err = sl_tables_parse_tags(req, t, tags)) != SL_OK))
-    return err;
-  t->deletion_protection = sl_req_bool(body, "DeletionProtectionEnabled", false);
-  t->table_class = sl_str_eq_c(sl_req_str(body, "TableClass"), "STANDARD_INFREQUENT_ACCESS");
+  const sl_json *tags = sl_in_arr(body, "Tags");
+  if (tags && tags->arr.n > 0) {
+    sl_tag *in;
+    uint32_t n;
+    sl_in_tags(req->arena, tags, &in, &n);
+    if ((err = sl_in_check_tags(&req->fail, tags)) != SL_OK ||
+        (err = sl_tables_merge_tags(req, t, in, n)) != SL_OK)
+      return err;
+  }
+  t->deletion_protection = sl_in_bool(body, "DeletionProtectionEnabled", false);
+  t->table_class = sl_str_eq_c(sl_in_str(body, "TableClass"), "STANDARD_INFREQUENT_ACCESS");
   const sl_json *ss = sl_json_get(body, "StreamSpecification");
-  if (ss && ss->type == SL_JSON_OBJECT && sl_req_bool(ss, "StreamEnabled", false)) {
-    sl_str view = sl_req_str(ss, "StreamViewType");
+  if (ss && ss->type == SL_JSON_OBJECT && sl_in_bool(ss, "StreamEnabled", false)) {
+    sl_str view = sl_in_str(ss, "StreamViewType");
     if (view.len == 0)
       return sl_fail(req, SL_E_VALIDATION,
                      "One or more parameter values were invalid: StreamViewType is required when "
@@ -279,10 +280,10 @@ static sl_err build(sl_req *req, sl_table *t) {
       {"GlobalTableSourceArn", "global tables"},
       {"GlobalTableSettingsReplicationMode", "global tables"},
   };
-  if ((err = sl_req_refuse_unsupported(req, body, unsupported,
-                                       sizeof(unsupported) / sizeof(unsupported[0]))) != SL_OK)
+  if ((err = sl_in_refuse_unsupported(req, body, unsupported,
+                                      sizeof(unsupported) / sizeof(unsupported[0]))) != SL_OK)
     return err;
-  return sl_tables_refuse_kms(req, body);
+  return sl_in_refuse_kms(req, body);
 }
 
 sl_err sl_action_create_table(sl_req *req) {

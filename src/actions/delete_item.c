@@ -24,11 +24,11 @@ sl_err sl_action_delete_item(sl_req *req) {
     return err;
   if ((err = sl_conds_parse(req, req->body, SL_EXPR_OP_PUT_ITEM, &ex)) != SL_OK)
     return err;
-  if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
+  if ((err = sl_in_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
     return err;
   if ((err = sl_req_check_key(req, in.t, &key, &in.kv)) != SL_OK)
     return err;
-  sl_str rv = sl_req_str(req->body, "ReturnValues");
+  sl_str rv = sl_in_str(req->body, "ReturnValues");
   if (rv.len && !sl_str_eq_c(rv, "NONE") && !sl_str_eq_c(rv, "ALL_OLD"))
     return sl_fail(req, SL_E_VALIDATION, "ReturnValues can only be ALL_OLD or NONE");
   in.return_old = sl_str_eq_c(rv, "ALL_OLD");

@@ -9,11 +9,11 @@
  */
 #include "actions/actions.h"
 #include "ops/delete_table.h"
-#include "ops/describe.h"
+#include "actions/describe.h"
 
 sl_err sl_action_delete_table(sl_req *req) {
   sl_table *t, *gone;
-  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_CONTROL, &t);
+  sl_err err = sl_in_table(req, "TableName", SL_LOOKUP_CONTROL, &t);
   if (err != SL_OK)
     return err;
   if ((err = sl_delete_table(req, t, &gone)) != SL_OK)

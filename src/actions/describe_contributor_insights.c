@@ -21,10 +21,10 @@
 
 sl_err sl_action_describe_contributor_insights(sl_req *req) {
   sl_table *t;
-  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_CONTROL, &t);
+  sl_err err = sl_in_table(req, "TableName", SL_LOOKUP_CONTROL, &t);
   if (err != SL_OK)
     return err;
-  sl_str index = sl_req_str(req->body, "IndexName");
+  sl_str index = sl_in_str(req->body, "IndexName");
   bool has_sort = sl_key_has_range(&t->key);
   if (index.len) {
     const sl_index *x = sl_table_index(t, index);
@@ -61,7 +61,7 @@ sl_err sl_action_describe_contributor_insights(sl_req *req) {
   sl_jw_str_c(w, enabled ? "ENABLED" : "DISABLED");
   if (st.updated_ms) {
     sl_jw_key_c(w, "LastUpdateDateTime");
-    sl_req_write_time(w, st.updated_ms);
+    sl_reply_time(w, st.updated_ms);
   }
   if (enabled) {
     sl_jw_key_c(w, "ContributorInsightsMode");

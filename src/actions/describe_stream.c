@@ -6,6 +6,8 @@
  * tests/conformance/test_streams.py; the core is ops/streams.h.
  */
 #include "actions/actions.h"
+#include "actions/members.h"
+#include "actions/reply.h"
 #include "ops/streams.h"
 
 static void write_key_schema(sl_jw *w, const sl_key_schema *k) {
@@ -22,10 +24,10 @@ static void write_key_schema(sl_jw *w, const sl_key_schema *k) {
 }
 
 sl_err sl_action_describe_stream(sl_req *req) {
-  sl_describe_stream_req in = {.arn = sl_req_str(req->body, "StreamArn"),
-                               .limit = sl_req_int(req->body, "Limit", 100),
+  sl_describe_stream_req in = {.arn = sl_in_str(req->body, "StreamArn"),
+                               .limit = sl_in_int(req->body, "Limit", 100),
                                .exclusive_start_shard_id =
-                                   sl_req_str(req->body, "ExclusiveStartShardId")};
+                                   sl_in_str(req->body, "ExclusiveStartShardId")};
   if (in.limit > 100)
     in.limit = 100;
   sl_describe_stream_res out;
@@ -47,7 +49,7 @@ sl_err sl_action_describe_stream(sl_req *req) {
   sl_jw_key_c(w, "StreamViewType");
   sl_jw_str_c(w, sl_stream_view_name(st->view));
   sl_jw_key_c(w, "CreationRequestDateTime");
-  sl_req_write_time(w, (int64_t)st->created_ms);
+  sl_reply_time(w, (int64_t)st->created_ms);
   sl_jw_key_c(w, "TableName");
   sl_jw_str(w, st->table_name);
   sl_jw_key_c(w, "KeySchema");

@@ -3,11 +3,11 @@
  * tests/conformance/test_describe_table.py.
  */
 #include "actions/actions.h"
-#include "ops/describe.h"
+#include "actions/describe.h"
 
 sl_err sl_action_describe_table(sl_req *req) {
   sl_table *t;
-  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_CONTROL, &t);
+  sl_err err = sl_in_table(req, "TableName", SL_LOOKUP_CONTROL, &t);
   if (err != SL_OK)
     return err;
   sl_jw_obj_begin(&req->w);

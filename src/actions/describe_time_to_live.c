@@ -12,7 +12,7 @@
 sl_err sl_action_describe_time_to_live(sl_req *req) {
   static const char *const names[] = {"DISABLED", "ENABLING", "ENABLED", "DISABLING"};
   sl_table *t;
-  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_CONTROL, &t);
+  sl_err err = sl_in_table(req, "TableName", SL_LOOKUP_CONTROL, &t);
   if (err != SL_OK)
     return err;
   if (t->status == SL_STATUS_CREATING || t->status == SL_STATUS_DELETING) {

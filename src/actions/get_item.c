@@ -20,15 +20,15 @@ sl_err sl_action_get_item(sl_req *req) {
     return err;
   if ((err = sl_reads_parse(req, false, SL_READS_GET, &ex)) != SL_OK)
     return err;
-  if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
+  if ((err = sl_in_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
     return err;
   if ((err = sl_reads_bind(req, in.t, NULL, &ex)) != SL_OK)
     return err;
   if ((err = sl_req_check_key(req, in.t, &key, &in.kv)) != SL_OK)
     return err;
-  in.consistent = sl_req_bool(req->body, "ConsistentRead", false);
+  in.consistent = sl_in_bool(req->body, "ConsistentRead", false);
   in.ex = &ex;
-  sl_rcc rcc = sl_req_rcc(req->body);
+  sl_rcc rcc = sl_in_rcc(req->body);
 
   sl_get_item_out out;
   if ((err = sl_get_item(req, &in, &out)) != SL_OK)
@@ -41,10 +41,9 @@ sl_err sl_action_get_item(sl_req *req) {
     sl_item_write_json(w, &out.item);
   }
   if (rcc != SL_RCC_NONE) {
-    sl_consumed c = {.table_name = sl_req_str(req->body, "TableName"),
-                     .table_read_mu = out.read_mu};
+    sl_consumed c = {.table_name = sl_in_str(req->body, "TableName"), .table_read_mu = out.read_mu};
     sl_jw_key_c(w, "ConsumedCapacity");
-    sl_req_write_consumed(req, &c, rcc);
+    sl_reply_consumed(&req->w, &c, rcc);
   }
   sl_jw_obj_end(w);
   return SL_OK;

@@ -9,11 +9,12 @@
  * ops/streams.h.
  */
 #include "actions/actions.h"
+#include "actions/members.h"
 #include "ops/streams.h"
 
 sl_err sl_action_get_records(sl_req *req) {
-  sl_get_records_req in = {.iterator = sl_req_str(req->body, "ShardIterator"),
-                           .limit = sl_req_int(req->body, "Limit", 1000)};
+  sl_get_records_req in = {.iterator = sl_in_str(req->body, "ShardIterator"),
+                           .limit = sl_in_int(req->body, "Limit", 1000)};
   sl_get_records_res out;
   sl_err err = sl_get_records(req, &in, &out);
   if (err != SL_OK)

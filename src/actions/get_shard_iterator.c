@@ -6,15 +6,16 @@
  * the core and its errors are ops/streams.h.
  */
 #include "actions/actions.h"
+#include "actions/members.h"
 #include "ops/streams.h"
 
 sl_err sl_action_get_shard_iterator(sl_req *req) {
   static const char *const types[] = {"TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER",
                                       "AFTER_SEQUENCE_NUMBER"};
-  sl_get_shard_iterator_req in = {.arn = sl_req_str(req->body, "StreamArn"),
-                                  .shard_id = sl_req_str(req->body, "ShardId"),
-                                  .sequence_number = sl_req_str(req->body, "SequenceNumber")};
-  sl_str type = sl_req_str(req->body, "ShardIteratorType");
+  sl_get_shard_iterator_req in = {.arn = sl_in_str(req->body, "StreamArn"),
+                                  .shard_id = sl_in_str(req->body, "ShardId"),
+                                  .sequence_number = sl_in_str(req->body, "SequenceNumber")};
+  sl_str type = sl_in_str(req->body, "ShardIteratorType");
   for (int i = 0; i < 4; i++)
     if (sl_str_eq_c(type, types[i]))
       in.type = (sl_iter_type)i; /* the validator has checked the enum */

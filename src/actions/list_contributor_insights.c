@@ -20,13 +20,13 @@
 sl_err sl_action_list_contributor_insights(sl_req *req) {
   sl_table *only = NULL;
   sl_err err;
-  if (sl_req_has(req->body, "TableName") &&
-      (err = sl_req_table(req, "TableName", SL_LOOKUP_CONTROL, &only)) != SL_OK)
+  if (sl_in_has(req->body, "TableName") &&
+      (err = sl_in_table(req, "TableName", SL_LOOKUP_CONTROL, &only)) != SL_OK)
     return err;
-  int64_t max = sl_req_int(req->body, "MaxResults", 100);
+  int64_t max = sl_in_int(req->body, "MaxResults", 100);
   if (max <= 0 || max > 100)
     max = 100;
-  sl_str token = sl_req_str(req->body, "NextToken");
+  sl_str token = sl_in_str(req->body, "NextToken");
   sl_str tok_table = token, tok_index = SL_STR_NULL;
   if (token.len) {
     const char *slash = memchr(token.p, '/', token.len);

@@ -7,12 +7,13 @@
  * core is ops/streams.h.
  */
 #include "actions/actions.h"
+#include "actions/members.h"
 #include "ops/streams.h"
 
 sl_err sl_action_list_streams(sl_req *req) {
-  sl_list_streams_req in = {.table_name = sl_req_str(req->body, "TableName"),
-                            .limit = sl_req_int(req->body, "Limit", 100),
-                            .exclusive_start_arn = sl_req_str(req->body, "ExclusiveStartStreamArn")};
+  sl_list_streams_req in = {.table_name = sl_in_str(req->body, "TableName"),
+                            .limit = sl_in_int(req->body, "Limit", 100),
+                            .exclusive_start_arn = sl_in_str(req->body, "ExclusiveStartStreamArn")};
   if (in.limit > 100)
     in.limit = 100;
   sl_list_streams_res out;

@@ -10,8 +10,8 @@
 #include "ops/req.h"
 
 sl_err sl_action_list_tables(sl_req *req) {
-  int64_t limit = sl_req_int(req->body, "Limit", 100);
-  sl_str start = sl_req_str(req->body, "ExclusiveStartTableName");
+  int64_t limit = sl_in_int(req->body, "Limit", 100);
+  sl_str start = sl_in_str(req->body, "ExclusiveStartTableName");
   sl_catalog *cat = req->env->catalog;
   size_t i = start.len ? sl_catalog_upper_bound(cat, start) : 0;
   size_t n = sl_catalog_count(cat);

@@ -7,7 +7,7 @@
 
 sl_err sl_action_list_tags_of_resource(sl_req *req) {
   sl_table *t;
-  sl_err err = sl_tables_by_arn(req, &t);
+  sl_err err = sl_tables_by_arn(req, sl_in_str(req->body, "ResourceArn"), &t);
   if (err != SL_OK)
     return err;
   sl_jw *w = &req->w;

@@ -27,23 +27,25 @@ sl_err sl_action_query(sl_req *req) {
   sl_query_in in = {.ex = &ex};
   /* Everything that needs no table first (the service validates the whole
    * request before it looks the table up). */
-  bool has_kce = sl_req_has(body, "KeyConditionExpression");
-  if (!has_kce && !sl_req_has(body, "KeyConditions"))
+  bool has_kce = sl_in_has(body, "KeyConditionExpression");
+  if (!has_kce && !sl_in_has(body, "KeyConditions"))
     return sl_fail(req, SL_E_VALIDATION,
                    "Either the KeyConditions or KeyConditionExpression parameter must be specified "
                    "in the request.");
-  sl_err err = sl_reads_parse(req, sl_req_has(body, "IndexName"), SL_READS_QUERY, &ex);
+  sl_err err = sl_reads_parse(req, sl_in_has(body, "IndexName"), SL_READS_QUERY, &ex);
   if (err != SL_OK)
     return err;
   /* The key condition is read against the key schema: after the table. */
-  if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
+  if ((err = sl_in_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
     return err;
-  if ((err = sl_reads_index(req, in.t, &in.x)) != SL_OK)
+  if ((err = sl_reads_index(
+           req, in.t, sl_json_get(body, "IndexName") ? sl_in_str(body, "IndexName") : SL_STR_NULL,
+           &in.x)) != SL_OK)
     return err;
   const sl_key_schema *ks = in.x ? &in.x->key : &in.t->key;
   sl_expr_ctx *cx = ex.ctx;
   if (has_kce)
-    err = sl_expr_parse_key_condition(cx, sl_req_str(body, "KeyConditionExpression"), ks, &in.kc);
+    err = sl_expr_parse_key_condition(cx, sl_in_str(body, "KeyConditionExpression"), ks, &in.kc);
   else
     err = sl_expr_legacy_key_conditions(cx, sl_json_get(body, "KeyConditions"), ks, &in.kc);
   if (err != SL_OK)
@@ -52,14 +54,14 @@ sl_err sl_action_query(sl_req *req) {
     return err;
   if (ex.filter && (err = sl_expr_filter_check_keys(cx, ex.filter, ks)) != SL_OK)
     return err;
-  in.consistent = sl_req_bool(body, "ConsistentRead", false);
+  in.consistent = sl_in_bool(body, "ConsistentRead", false);
   if (in.consistent && in.x && in.x->global)
     return sl_fail(req, SL_E_VALIDATION,
                    "Consistent reads are not supported on global secondary indexes");
   if ((err = sl_reads_bind(req, in.t, in.x, &ex)) != SL_OK)
     return err;
-  in.forward = sl_req_bool(body, "ScanIndexForward", true);
-  in.limit = sl_req_int(body, "Limit", 0);
+  in.forward = sl_in_bool(body, "ScanIndexForward", true);
+  in.limit = sl_in_int(body, "Limit", 0);
   const sl_json *esk = sl_json_get(body, "ExclusiveStartKey");
   if (esk && esk->type == SL_JSON_OBJECT) {
     if ((err = sl_item_from_json(&req->fail, req->arena, esk, &esk_item)) != SL_OK)

@@ -25,11 +25,11 @@ sl_err sl_action_scan(sl_req *req) {
   /* Everything that needs no table first (the service validates the whole
    * request before it looks the table up). */
   sl_err err;
-  in.consistent = sl_req_bool(body, "ConsistentRead", false);
+  in.consistent = sl_in_bool(body, "ConsistentRead", false);
   /* Parallel scan: both members or neither. */
-  bool has_seg = sl_req_has(body, "Segment"), has_total = sl_req_has(body, "TotalSegments");
-  in.segment = sl_req_int(body, "Segment", 0);
-  in.total = sl_req_int(body, "TotalSegments", 1);
+  bool has_seg = sl_in_has(body, "Segment"), has_total = sl_in_has(body, "TotalSegments");
+  in.segment = sl_in_int(body, "Segment", 0);
+  in.total = sl_in_int(body, "TotalSegments", 1);
   if (has_seg != has_total)
     return sl_fail(req, SL_E_VALIDATION,
                    has_seg ? "The TotalSegments parameter is required but was not present in the "
@@ -41,9 +41,9 @@ sl_err sl_action_scan(sl_req *req) {
                    "The Segment parameter is zero-based and must be less than parameter "
                    "TotalSegments: Segment: %lld is not less than TotalSegments: %lld",
                    (long long)in.segment, (long long)in.total);
-  if ((err = sl_reads_parse(req, sl_req_has(body, "IndexName"), SL_READS_SCAN, &ex)) != SL_OK)
+  if ((err = sl_reads_parse(req, sl_in_has(body, "IndexName"), SL_READS_SCAN, &ex)) != SL_OK)
     return err;
-  in.limit = sl_req_int(body, "Limit", 0);
+  in.limit = sl_in_int(body, "Limit", 0);
   const sl_json *esk = sl_json_get(body, "ExclusiveStartKey");
   if (esk && esk->type == SL_JSON_OBJECT) {
     if ((err = sl_item_from_json(&req->fail, req->arena, esk, &esk_item)) != SL_OK)
@@ -51,9 +51,11 @@ sl_err sl_action_scan(sl_req *req) {
     in.start = &esk_item;
   }
   /* Then the table and what needs it. */
-  if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
+  if ((err = sl_in_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
     return err;
-  if ((err = sl_reads_index(req, in.t, &in.x)) != SL_OK)
+  if ((err = sl_reads_index(
+           req, in.t, sl_json_get(body, "IndexName") ? sl_in_str(body, "IndexName") : SL_STR_NULL,
+           &in.x)) != SL_OK)
     return err;
   if (in.consistent && in.x && in.x->global)
     return sl_fail(req, SL_E_VALIDATION,

@@ -28,7 +28,7 @@
 
 /* Key values and projection of one element of TransactItems. */
 static sl_err parse_action(sl_req *req, const sl_json *elem, sl_tg_action *a) {
-  a->obj = sl_transact_action(req, elem, "Get");
+  a->obj = sl_in_transact_action(req, elem, "Get");
   if (!a->obj)
     /* The validator has already required Get; kept for a Get that is not an
      * object, which it reports first as well. */
@@ -55,12 +55,12 @@ sl_err sl_action_transact_get_items(sl_req *req) {
   sl_transact_tables tt;
   sl_transact_tables_init(req, &tt, (uint32_t)n);
   for (size_t i = 0; i < n; i++) {
-    err = sl_req_table_of(req, acts[i].obj, "TableName", SL_LOOKUP_DATA, &acts[i].t);
+    err = sl_in_table_of(req, acts[i].obj, "TableName", SL_LOOKUP_DATA, &acts[i].t);
     if (err != SL_OK)
       return err;
     if (!first)
       first = acts[i].t;
-    acts[i].slot = sl_transact_tables_slot(&tt, acts[i].t, sl_req_str(acts[i].obj, "TableName"));
+    acts[i].slot = sl_transact_tables_slot(&tt, acts[i].t, sl_in_str(acts[i].obj, "TableName"));
   }
   req->table = first;
   bool any_invalid = false;
@@ -96,7 +96,7 @@ sl_err sl_action_transact_get_items(sl_req *req) {
     return err;
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
-  sl_transact_write_consumed(req, &tt, sl_req_rcc(req->body));
+  sl_reply_transact_consumed(&req->w, &tt, sl_in_rcc(req->body));
   sl_jw_key_c(w, "Responses");
   sl_jw_arr_begin(w);
   for (size_t i = 0; i < n; i++) {

@@ -43,7 +43,7 @@ static const char *const kind_names[] = {"ConditionCheck", "Put", "Delete", "Upd
 static sl_err parse_action(sl_req *req, const sl_json *elem, sl_tw_action *a) {
   int n_kinds = 0;
   for (int k = 0; k < 4; k++) {
-    if (elem && elem->type == SL_JSON_OBJECT && sl_req_has(elem, kind_names[k])) {
+    if (elem && elem->type == SL_JSON_OBJECT && sl_in_has(elem, kind_names[k])) {
       n_kinds++;
       a->kind = (sl_tw_kind)k;
     }
@@ -55,7 +55,7 @@ static sl_err parse_action(sl_req *req, const sl_json *elem, sl_tw_action *a) {
   if (n_kinds > 1)
     return sl_fail(req, SL_E_VALIDATION,
                    "TransactItems can only contain one of Check, Put, Update or Delete");
-  a->obj = sl_transact_action(req, elem, kind_names[a->kind]);
+  a->obj = sl_in_transact_action(req, elem, kind_names[a->kind]);
   if (!a->obj)
     return sl_fail(req, SL_E_VALIDATION,
                    "Invalid Request: TransactWriteRequest should contain Delete or Put or Update "
@@ -117,7 +117,7 @@ static void write_collections(sl_req *req, const sl_tw_action *acts, size_t n,
         sl_jw_arr_begin(w);
         listed = true;
       }
-      sl_write_plan_write_collection(w, &a->plan);
+      sl_reply_collection(w, &a->plan);
     }
     if (listed)
       sl_jw_arr_end(w);
@@ -142,12 +142,12 @@ sl_err sl_action_transact_write_items(sl_req *req) {
   sl_transact_tables tt;
   sl_transact_tables_init(req, &tt, (uint32_t)n);
   for (size_t i = 0; i < n; i++) {
-    err = sl_req_table_of(req, acts[i].obj, "TableName", SL_LOOKUP_DATA, &acts[i].t);
+    err = sl_in_table_of(req, acts[i].obj, "TableName", SL_LOOKUP_DATA, &acts[i].t);
     if (err != SL_OK)
       return err;
     if (!first)
       first = acts[i].t;
-    acts[i].slot = sl_transact_tables_slot(&tt, acts[i].t, sl_req_str(acts[i].obj, "TableName"));
+    acts[i].slot = sl_transact_tables_slot(&tt, acts[i].t, sl_in_str(acts[i].obj, "TableName"));
   }
   req->table = first;
   /* 3. Keys against their tables. */
@@ -170,17 +170,17 @@ sl_err sl_action_transact_write_items(sl_req *req) {
   sl_tw_in in = {.acts = acts,
                  .n = n,
                  .tt = &tt,
-                 .has_token = sl_req_has(req->body, "ClientRequestToken"),
-                 .token = sl_req_str(req->body, "ClientRequestToken")};
+                 .has_token = sl_in_has(req->body, "ClientRequestToken"),
+                 .token = sl_in_str(req->body, "ClientRequestToken")};
   if (in.has_token)
-    sl_transact_fingerprint(req, items, in.fingerprint);
+    sl_in_fingerprint(req, items, in.fingerprint);
 
   bool replayed;
   if ((err = sl_transact_write_items(req, &in, &replayed)) != SL_OK)
     return err;
   sl_jw_obj_begin(&req->w);
-  sl_transact_write_consumed(req, &tt, sl_req_rcc(req->body));
-  if (!replayed && sl_str_eq_c(sl_req_str(req->body, "ReturnItemCollectionMetrics"), "SIZE"))
+  sl_reply_transact_consumed(&req->w, &tt, sl_in_rcc(req->body));
+  if (!replayed && sl_str_eq_c(sl_in_str(req->body, "ReturnItemCollectionMetrics"), "SIZE"))
     write_collections(req, acts, n, &tt);
   sl_jw_obj_end(&req->w);
   return SL_OK;

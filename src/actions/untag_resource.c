@@ -9,10 +9,10 @@
 sl_err sl_action_untag_resource(sl_req *req) {
   sl_table *old;
   const sl_json *keys = sl_json_get(req->body, "TagKeys");
-  sl_err err = sl_tables_check_tag_keys(&req->fail, keys);
+  sl_err err = sl_in_check_tag_keys(&req->fail, keys);
   if (err != SL_OK)
     return err;
-  if ((err = sl_tables_by_arn(req, &old)) != SL_OK)
+  if ((err = sl_tables_by_arn(req, sl_in_str(req->body, "ResourceArn"), &old)) != SL_OK)
     return err;
   sl_table *t = sl_table_clone(old);
   uint32_t n = 0;

@@ -31,14 +31,14 @@ sl_err sl_action_update_item(sl_req *req) {
     return err;
   if ((err = sl_conds_parse(req, req->body, SL_EXPR_OP_UPDATE_ITEM, &ex)) != SL_OK)
     return err;
-  if ((err = sl_req_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
+  if ((err = sl_in_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
     return err;
   if ((err = sl_req_check_key(req, in.t, &key, &in.kv)) != SL_OK)
     return err;
   if (ex.update && (err = sl_expr_update_check_keys(&ex.cx, ex.update, &in.t->key)) != SL_OK)
     return err;
   /* The model's enum has checked the value. */
-  sl_str rv = sl_req_str(req->body, "ReturnValues");
+  sl_str rv = sl_in_str(req->body, "ReturnValues");
   for (int i = 0; i < 5; i++)
     if (sl_str_eq_c(rv, rv_names[i]))
       in.rv = (sl_return_values)i;

@@ -13,7 +13,7 @@
 
 sl_err sl_action_update_time_to_live(sl_req *req) {
   sl_table *old, *t = NULL;
-  sl_err err = sl_req_table(req, "TableName", SL_LOOKUP_CONTROL, &old);
+  sl_err err = sl_in_table(req, "TableName", SL_LOOKUP_CONTROL, &old);
   if (err != SL_OK)
     return err;
   /* The service's text while a table is being created (DDB-TABLE-115). */
@@ -23,8 +23,8 @@ sl_err sl_action_update_time_to_live(sl_req *req) {
                    "created",
                    SL_STR_FMT(old->name));
   const sl_json *spec = sl_json_get(req->body, "TimeToLiveSpecification");
-  bool enable = sl_req_bool(spec, "Enabled", false);
-  sl_str attr = sl_req_str(spec, "AttributeName");
+  bool enable = sl_in_bool(spec, "Enabled", false);
+  sl_str attr = sl_in_str(spec, "AttributeName");
   if ((err = sl_ttl_check_update(req, old, enable, attr)) != SL_OK)
     return err;
   t = sl_table_clone(old);

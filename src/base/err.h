@@ -8,9 +8,11 @@
  * Coral front end's own exceptions), so an API's errors can be listed. A
  * function that can fail for a client-visible reason returns sl_err and, when
  * it fails, fills an sl_failure through sl_failf(): the code, the message
- * (formatted into the request arena) and optionally extra JSON members for the
- * error body (ThrottlingReasons, CancellationReasons, Item). Exactly one
- * function (server/dispatch.c) turns an sl_failure into bytes on the wire.
+ * (formatted into the request arena) and optionally a typed detail for the
+ * error body (ThrottlingReasons, CancellationReasons, Item): a kind and a
+ * pointer, both defined by the layer that fails (ops/req.h sl_fail_detail)
+ * and rendered by the one error writer (server/dispatch.c, through
+ * actions/reply.h), so that no layer below the actions writes JSON.
  *
  * Layers above base use the sl_fail(req, code, fmt, ...) macro of ops/req.h;
  * layers below api (store, cap) take an sl_failure pointer.
@@ -36,7 +38,8 @@ typedef struct {
   sl_err code;
   bool has_message; /* false: the body has no message member at all */
   sl_str message;
-  sl_str extra; /* JSON members appended after the message, without a leading comma; may be empty */
+  int detail_kind;    /* 0: none; else the failing layer's kind of 'detail' */
+  const void *detail; /* in 'arena' */
 } sl_failure;
 
 void sl_failure_init(sl_failure *f, sl_arena *arena);

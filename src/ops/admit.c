@@ -68,38 +68,17 @@ void sl_throttle_exception(const sl_cap_verdict *v, sl_err *code, const char **m
   }
 }
 
-void sl_throttle_write_reasons(sl_jw *w, const sl_cap_verdict *v) {
-  sl_jw_arr_begin(w);
-  for (uint32_t i = 0; i < v->n_reasons; i++) {
-    const sl_cap_reason *r = &v->reasons[i];
-    sl_jw_obj_begin(w);
-    sl_jw_key_c(w, "reason");
-    sl_jw_str_c(w, sl_cap_reason_name(sl_cap_res_is_index(r->res), (sl_cap_dir)r->dir,
-                                      (sl_cap_limit)r->limit));
-    sl_jw_key_c(w, "resource");
-    sl_jw_str(w, sl_cap_res_arn(r->res));
-    sl_jw_obj_end(w);
-  }
-  sl_jw_arr_end(w);
-}
-
 static sl_err fail_throttled(sl_req *req, const sl_cap_verdict *v) {
   sl_err code;
   const char *message;
   sl_throttle_exception(v, &code, &message);
-  sl_buf b;
-  sl_buf_init(&b, req->arena);
-  sl_jw w;
-  sl_jw_init(&w, &b);
-  /* ThrottlingException's model member is lower-case "throttlingReasons";
-   * the other two exceptions use "ThrottlingReasons" (facts §1.2). */
-  sl_jw_obj_begin(&w);
-  sl_jw_key_c(&w, code == SL_E_THROTTLING ? "throttlingReasons" : "ThrottlingReasons");
-  sl_throttle_write_reasons(&w, v);
-  sl_jw_obj_end(&w);
-  /* Keep the members without the braces: the error writer splices them. */
   sl_fail(req, code, "%s", message);
-  req->fail.extra = sl_str_make(b.p + 1, b.len - 2);
+  if (req->fail.code == code && !req->fail.detail_kind) {
+    sl_cap_verdict *copy = SL_NEW(req->arena, sl_cap_verdict);
+    *copy = *v;
+    req->fail.detail_kind = SL_DETAIL_THROTTLE;
+    req->fail.detail = copy;
+  }
   return code;
 }
 

@@ -14,13 +14,6 @@ sl_err sl_batch_table(sl_req *req, sl_str given, sl_table **out) {
   return SL_OK;
 }
 
-bool sl_batch_member_shadowed(const sl_json *obj, size_t i) {
-  for (size_t j = i + 1; j < obj->obj.n; j++)
-    if (sl_str_eq(obj->obj.members[j].key, obj->obj.members[i].key))
-      return true;
-  return false;
-}
-
 sl_str sl_batch_item_key(sl_req *req, const sl_table *t, const sl_keyvals *kv) {
   sl_buf b;
   sl_buf_init(&b, req->arena);

@@ -25,11 +25,6 @@
  * checked against the model (length, pattern) by the request validator. */
 sl_err sl_batch_table(sl_req *req, sl_str given, sl_table **out);
 
-/* True when member 'i' of 'obj' is followed by a member with the same name:
- * the service reads RequestItems into a map, so for a name given twice the
- * last one wins, and the earlier ones are skipped. */
-bool sl_batch_member_shadowed(const sl_json *obj, size_t i);
-
 /* The storage key of 'kv' in table 't' (table id included), for detecting two
  * requests on one item even when the table is named once by name and once by
  * ARN. */

@@ -1,51 +1,15 @@
 /* Expression members of single-item writes; see conds.h. */
 #include "ops/conds.h"
 
-sl_err sl_conds_parse(sl_req *req, const sl_json *obj, sl_expr_request op, sl_write_exprs *out) {
-  memset(out, 0, sizeof(*out));
-  sl_err err = sl_expr_check_params(&req->fail, obj, op);
-  if (err != SL_OK)
-    return err;
-  if ((err = sl_expr_ctx_init(&out->cx, req->arena, &req->fail,
-                              sl_json_get(obj, "ExpressionAttributeNames"),
-                              sl_json_get(obj, "ExpressionAttributeValues"))) != SL_OK)
-    return err;
-  if (op == SL_EXPR_OP_UPDATE_ITEM) {
-    if (sl_req_has(obj, "UpdateExpression"))
-      err = sl_expr_parse_update(&out->cx, sl_req_str(obj, "UpdateExpression"), &out->update);
-    else
-      err = sl_expr_legacy_attribute_updates(&out->cx, sl_json_get(obj, "AttributeUpdates"),
-                                             &out->update);
-    if (err != SL_OK)
-      return err;
-  }
-  if (sl_req_has(obj, "ConditionExpression"))
-    err = sl_expr_parse_condition(&out->cx, SL_EXPR_CONDITION,
-                                  sl_req_str(obj, "ConditionExpression"), &out->cond);
-  else
-    err = sl_expr_legacy_expected(&out->cx, sl_json_get(obj, "Expected"),
-                                  sl_req_str(obj, "ConditionalOperator"), &out->cond);
-  if (err != SL_OK)
-    return err;
-  if ((err = sl_expr_ctx_finish(&out->cx)) != SL_OK)
-    return err;
-  out->all_old_on_fail =
-      sl_str_eq_c(sl_req_str(obj, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
-  return SL_OK;
-}
-
 sl_err sl_conds_failed(sl_req *req, const sl_write_exprs *w, const sl_item *old) {
   sl_fail(req, SL_E_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
-  if (w->all_old_on_fail && old) {
-    sl_buf b;
-    sl_buf_init(&b, req->arena);
-    sl_jw jw;
-    sl_jw_init(&jw, &b);
-    sl_jw_obj_begin(&jw);
-    sl_jw_key_c(&jw, "Item");
-    sl_item_write_json(&jw, old);
-    sl_jw_obj_end(&jw);
-    req->fail.extra = sl_str_make(b.p + 1, b.len - 2);
+  if (w->all_old_on_fail && old && !req->fail.detail_kind) {
+    /* A copy: the write transaction 'old' points into is aborted before the
+     * error is written. */
+    sl_item *copy = SL_NEW(req->arena, sl_item);
+    *copy = sl_item_copy(req->arena, old);
+    req->fail.detail_kind = SL_DETAIL_ITEM;
+    req->fail.detail = copy;
   }
   return SL_E_CONDITIONAL_CHECK_FAILED;
 }

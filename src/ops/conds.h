@@ -1,8 +1,8 @@
 /*
- * conds.h — the expression members of a single-item write (PutItem,
- * DeleteItem, UpdateItem; TransactWriteItems reuses them per action):
- * ConditionExpression or legacy Expected, UpdateExpression or legacy
- * AttributeUpdates, their ExpressionAttributeNames/Values, and what happens
+ * conds.h — the compiled expressions of a single-item write (PutItem,
+ * DeleteItem, UpdateItem; TransactWriteItems reuses them per action; read
+ * from the request by actions/exprs.h): the condition, the update, and what
+ * happens
  * when the condition fails: ConditionalCheckFailedException, with the old
  * item when ReturnValuesOnConditionCheckFailure is ALL_OLD (facts §1.4). A
  * failed condition still costs capacity (facts §2.2, ops/write.h).
@@ -19,11 +19,6 @@ typedef struct sl_write_exprs {
   sl_expr_update *update; /* UpdateItem only; NULL: no update */
   bool all_old_on_fail;   /* ReturnValuesOnConditionCheckFailure ALL_OLD */
 } sl_write_exprs;
-
-/* Parses the members of 'obj' (the request body, or a transaction action):
- * parameter mixing, names and values, the update (when 'op' is
- * SL_EXPR_OP_UPDATE_ITEM), the condition, unused names/values. */
-sl_err sl_conds_parse(sl_req *req, const sl_json *obj, sl_expr_request op, sl_write_exprs *out);
 
 /* Fails the request with ConditionalCheckFailedException ("The conditional
  * request failed"), carrying 'old' as "Item" when asked. */

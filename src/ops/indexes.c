@@ -2,7 +2,6 @@
  * of a deletion; see indexes.h. Pinned by
  * tests/conformance/test_gsi_lifecycle.py. */
 #include "ops/indexes.h"
-#include "ops/describe.h"
 #include "ops/tables.h"
 #include "ops/throughput.h"
 #include "base/log.h"
@@ -70,38 +69,13 @@ sl_err sl_indexes_check_table_update(sl_req *req, const sl_table *old, bool thro
 
 /* ---- GlobalSecondaryIndexUpdates ---- */
 
-typedef enum { ACT_NONE, ACT_CREATE, ACT_UPDATE, ACT_DELETE } action_kind;
-
-static const sl_json *member_obj(const sl_json *o, const char *name) {
-  const sl_json *v = sl_json_get(o, name);
-  return v && v->type == SL_JSON_OBJECT ? v : NULL;
-}
-
-/* The one action of an entry (the structural checks have run). */
-static action_kind entry_action(const sl_json *o, const sl_json **body) {
-  static const struct {
-    const char *name;
-    action_kind kind;
-  } kinds[] = {{"Create", ACT_CREATE}, {"Update", ACT_UPDATE}, {"Delete", ACT_DELETE}};
-  for (size_t i = 0; i < SL_ARRAY_LEN(kinds); i++) {
-    const sl_json *v = member_obj(o, kinds[i].name);
-    if (v) {
-      *body = v;
-      return kinds[i].kind;
-    }
-  }
-  *body = NULL;
-  return ACT_NONE;
-}
-
 /* One action per entry, one entry per index, one Create or Delete in all. */
-static sl_err check_entries(sl_req *req, const sl_json *list, uint32_t *n_online,
+static sl_err check_entries(sl_req *req, const sl_gsi_updates_in *list, uint32_t *n_online,
                             bool *any_create) {
   *n_online = 0;
   *any_create = false;
-  for (size_t i = 0; i < list->arr.n; i++) {
-    const sl_json *o = list->arr.items[i];
-    int n = !!member_obj(o, "Create") + !!member_obj(o, "Update") + !!member_obj(o, "Delete");
+  for (uint32_t i = 0; i < list->n; i++) {
+    int n = list->e[i].n_actions;
     if (n == 0)
       return sl_fail(req, SL_E_VALIDATION,
                      "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
@@ -111,21 +85,18 @@ static sl_err check_entries(sl_req *req, const sl_json *list, uint32_t *n_online
                      "Only one global secondary index action is allowed per "
                      "GlobalSecondaryIndexUpdate object");
   }
-  for (size_t i = 0; i < list->arr.n; i++) {
-    const sl_json *a;
-    action_kind k = entry_action(list->arr.items[i], &a);
-    sl_str name = sl_req_str(a, "IndexName");
-    for (size_t j = 0; j < i; j++) {
-      const sl_json *b;
-      entry_action(list->arr.items[j], &b);
-      if (sl_str_eq(name, sl_req_str(b, "IndexName")))
+  for (uint32_t i = 0; i < list->n; i++) {
+    sl_gsi_action k = list->e[i].kind;
+    sl_str name = list->e[i].name;
+    for (uint32_t j = 0; j < i; j++) {
+      if (sl_str_eq(name, list->e[j].name))
         return sl_fail(req, SL_E_VALIDATION,
                        "One or more parameter values were invalid: Only one global secondary "
                        "index update per index is allowed simultaneously. Index: %.*s",
                        SL_STR_FMT(name));
     }
-    *n_online += k == ACT_CREATE || k == ACT_DELETE;
-    *any_create |= k == ACT_CREATE;
+    *n_online += k == SL_GSI_CREATE || k == SL_GSI_DELETE;
+    *any_create |= k == SL_GSI_CREATE;
   }
   if (*n_online > 1)
     return sl_fail(req, SL_E_LIMIT_EXCEEDED, "%s", msg_one_online);
@@ -134,26 +105,25 @@ static sl_err check_entries(sl_req *req, const sl_json *list, uint32_t *n_online
 
 /* A Create or Delete must be alone with the table-level changes the service
  * refuses next to it (ack-api-quirks DDB-TABLE-174). */
-static sl_err check_combination(sl_req *req, bool create) {
-  const sl_json *body = req->body;
-  if (sl_req_has(body, "ProvisionedThroughput"))
+static sl_err check_combination(sl_req *req, unsigned also, bool create) {
+  if (also & SL_UT_PROVISIONED)
     return sl_fail(req, SL_E_VALIDATION,
                    "You cannot create or delete index while updating table IOPS");
-  if (sl_req_has(body, "StreamSpecification"))
+  if (also & SL_UT_STREAM)
     return sl_fail(req, SL_E_VALIDATION,
                    "You cannot create or delete index while changing stream status");
   if (!create)
     return SL_OK;
-  if (sl_req_has(body, "SSESpecification"))
+  if (also & SL_UT_SSE)
     return sl_fail(req, SL_E_VALIDATION,
                    "Server-Side Encryption modification must be the only operation in the request");
-  if (sl_req_has(body, "TableClass"))
+  if (also & SL_UT_CLASS)
     return sl_fail(req, SL_E_VALIDATION,
                    "TableClass modification must be the only operation in the request");
-  if (sl_req_has(body, "DeletionProtectionEnabled"))
+  if (also & SL_UT_DELETION_PROTECTION)
     return sl_fail(req, SL_E_VALIDATION,
                    "DeletionProtection modification must be the only operation in the request");
-  if (sl_req_has(body, "WarmThroughput"))
+  if (also & SL_UT_WARM)
     return sl_fail(req, SL_E_VALIDATION,
                    "Create global secondary index cannot be specified when updating "
                    "WarmThroughput");
@@ -161,13 +131,14 @@ static sl_err check_combination(sl_req *req, bool create) {
 }
 
 /* The Create or Delete against the indexes already being created or deleted. */
-static sl_err check_online_state(sl_req *req, const sl_table *old, action_kind kind, sl_str name) {
+static sl_err check_online_state(sl_req *req, const sl_table *old, sl_gsi_action kind,
+                                 sl_str name) {
   const sl_index *target = sl_table_index(old, name);
   if (target && target->status == SL_STATUS_DELETING)
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
                    IN_USE "Index is being deleted. Table: %.*s Index: %.*s", SL_STR_FMT(old->name),
                    SL_STR_FMT(name));
-  if (kind == ACT_DELETE && target && allocating(target))
+  if (kind == SL_GSI_DELETE && target && allocating(target))
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
                    IN_USE "Index creation is in resource allocation phase. Retry deletion during "
                           "backfilling phase or when the index is active. Table: %.*s Index: %.*s",
@@ -212,8 +183,9 @@ static sl_err check_index_quota(sl_req *req, sl_str name, int64_t rcu, int64_t w
                  what, SL_STR_FMT(name), (long long)v, req->env->region, (long long)max);
 }
 
-static sl_err apply_delete(sl_req *req, sl_table *t, const sl_json *a, sl_index_updates *out) {
-  sl_str name = sl_req_str(a, "IndexName");
+static sl_err apply_delete(sl_req *req, sl_table *t, const sl_gsi_update_in *a,
+                           sl_index_updates *out) {
+  sl_str name = a->name;
   sl_index *x = find_mut(t, name);
   if (!x)
     return not_found(req, t, name);
@@ -233,9 +205,9 @@ static sl_err apply_delete(sl_req *req, sl_table *t, const sl_json *a, sl_index_
   return SL_OK;
 }
 
-static sl_err apply_update(sl_req *req, const sl_table *old, sl_table *t, const sl_json *a,
+static sl_err apply_update(sl_req *req, const sl_table *old, sl_table *t, const sl_gsi_update_in *a,
                            sl_index_updates *out) {
-  sl_str name = sl_req_str(a, "IndexName");
+  sl_str name = a->name;
   sl_index *x = find_mut(t, name);
   const sl_index *ox = sl_table_index(old, name);
   if (!x || !ox)
@@ -255,16 +227,14 @@ static sl_err apply_update(sl_req *req, const sl_table *old, sl_table *t, const 
                    SL_STR_FMT(t->name), SL_STR_FMT(name));
   bool changed = false;
   sl_err err;
-  const sl_json *pt = member_obj(a, "ProvisionedThroughput");
-  if (pt) {
+  if (a->pt.present) {
     if (t->tp.billing == SL_BILLING_PAY_PER_REQUEST)
       return sl_fail(req, SL_E_VALIDATION,
                      "One or more parameter values were invalid: The only Updates for index: %.*s "
                      "when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, "
                      "WarmThroughput",
                      SL_STR_FMT(name));
-    int64_t rcu = sl_req_int(pt, "ReadCapacityUnits", 0);
-    int64_t wcu = sl_req_int(pt, "WriteCapacityUnits", 0);
+    int64_t rcu = a->pt.read, wcu = a->pt.write;
     if (rcu > MAX_UNITS || wcu > MAX_UNITS)
       return sl_fail(req, SL_E_VALIDATION,
                      "This operation cannot be performed with given input values. Please contact "
@@ -287,20 +257,18 @@ static sl_err apply_update(sl_req *req, const sl_table *old, sl_table *t, const 
     out->throughput = true;
     changed = true;
   }
-  const sl_json *od = member_obj(a, "OnDemandThroughput");
-  if (od) {
+  if (a->od.present) {
     if (t->tp.billing == SL_BILLING_PROVISIONED)
       return sl_fail(
           req, SL_E_VALIDATION,
           "Max%sRequestUnits for OnDemandThroughput for index : %.*s cannot be specified "
           "when the table BillingMode is PROVISIONED",
-          sl_req_has(od, "MaxReadRequestUnits") ? "Read" : "Write", SL_STR_FMT(name));
-    if ((err = sl_tp_set_on_demand(req, "index", &x->tp, od)) != SL_OK)
+          a->od.has_read ? "Read" : "Write", SL_STR_FMT(name));
+    if ((err = sl_tp_set_on_demand(req, "index", &x->tp, &a->od)) != SL_OK)
       return err;
     changed = true;
   }
-  const sl_json *wt = member_obj(a, "WarmThroughput");
-  if (wt && (err = sl_tp_set_warm(req, "index", name, &x->tp, wt, false)) != SL_OK)
+  if ((err = sl_tp_set_warm(req, "index", name, &x->tp, &a->warm, false)) != SL_OK)
     return err;
   /* Warm throughput has its own status; the index itself stays ACTIVE. */
   if (changed && x->status == SL_STATUS_ACTIVE) {
@@ -331,35 +299,25 @@ static sl_str existing_element(sl_req *req, const sl_table *t, sl_str attr) {
                          key_type_name(sl_table_attr_type(t, attr)));
 }
 
-static uint8_t attr_type(sl_str s) {
-  if (sl_str_eq_c(s, "S"))
-    return SL_AV_S;
-  if (sl_str_eq_c(s, "N"))
-    return SL_AV_N;
-  return SL_AV_B;
-}
-
 /* Adds the request's definitions of the new index's key attributes to 't'.
  * Definitions no key of the index uses are ignored, as the service ignores
  * them (DDB-TABLE-162); redefining a known attribute's type is refused. */
-static sl_err merge_defs(sl_req *req, sl_table *t, sl_str name, const sl_json *ks) {
-  const sl_json *defs = sl_json_get(req->body, "AttributeDefinitions");
-  if (!defs || defs->type != SL_JSON_ARRAY || defs->arr.n == 0)
+static sl_err merge_defs(sl_req *req, sl_table *t, sl_str name, const sl_attr_defs_in *defs,
+                         const sl_key_schema_in *ks) {
+  if (!defs->present || defs->n == 0)
     return sl_fail(req, SL_E_VALIDATION,
                    "One or more parameter values were invalid: AttributeDefinitions is not "
                    "specified for index: %.*s",
                    SL_STR_FMT(name));
-  sl_attr_def *all = SL_NEW_ARRAY(&t->mem, sl_attr_def, t->n_defs + ks->arr.n + 1);
+  sl_attr_def *all = SL_NEW_ARRAY(&t->mem, sl_attr_def, t->n_defs + ks->n + 1);
   memcpy(all, t->defs, t->n_defs * sizeof(sl_attr_def));
   t->defs = all;
-  for (size_t k = 0; k < ks->arr.n; k++) {
-    const sl_json *el = ks->arr.items[k];
-    sl_str attr = sl_req_str(el, "AttributeName");
-    for (size_t i = 0; i < defs->arr.n; i++) {
-      const sl_json *d = defs->arr.items[i];
-      if (!sl_str_eq(sl_req_str(d, "AttributeName"), attr))
+  for (uint32_t k = 0; k < ks->n; k++) {
+    sl_str attr = ks->e[k].attr;
+    for (uint32_t i = 0; i < defs->n; i++) {
+      if (!sl_str_eq(defs->e[i].attr, attr))
         continue;
-      uint8_t type = attr_type(sl_req_str(d, "AttributeType"));
+      uint8_t type = sl_schema_attr_type(defs->e[i].type);
       uint8_t have = sl_table_attr_type(t, attr);
       if (have && have != type)
         /* The text Alternator's test_gsi_key_type_conflict_on_update quotes
@@ -370,7 +328,7 @@ static sl_err merge_defs(sl_req *req, sl_table *t, sl_str name, const sl_json *k
                        "Existing schema: Schema:[SchemaElement: %.*s] New schema: "
                        "Schema:[SchemaElement: key{%.*s:%s:%.*s}]",
                        SL_STR_FMT(existing_element(req, t, attr)), SL_STR_FMT(attr),
-                       key_type_name(type), SL_STR_FMT(sl_req_str(el, "KeyType")));
+                       key_type_name(type), SL_STR_FMT(ks->e[k].key_type));
       if (!have)
         t->defs[t->n_defs++] = (sl_attr_def){sl_table_str(t, attr), type};
       break;
@@ -379,10 +337,10 @@ static sl_err merge_defs(sl_req *req, sl_table *t, sl_str name, const sl_json *k
   return SL_OK;
 }
 
-static sl_err apply_create(sl_req *req, const sl_table *old, sl_table *t, const sl_json *a,
-                           sl_index_updates *out) {
-  sl_str name = sl_req_str(a, "IndexName");
-  const sl_json *ks = sl_json_get(a, "KeySchema");
+static sl_err apply_create(sl_req *req, const sl_attr_defs_in *defs, const sl_table *old,
+                           sl_table *t, const sl_gsi_update_in *a, sl_index_updates *out) {
+  sl_str name = a->name;
+  const sl_key_schema_in *ks = &a->key;
   sl_err err;
   if (sl_table_index(t, name))
     return sl_fail(req, SL_E_VALIDATION, "Attempting to create an index which already exists");
@@ -395,19 +353,19 @@ static sl_err apply_create(sl_req *req, const sl_table *old, sl_table *t, const 
         "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table "
         "limit of %d",
         MAX_GSI);
-  if ((err = merge_defs(req, t, name, ks)) != SL_OK ||
-      (err = sl_describe_check_keys_defined(req, t, ks)) != SL_OK)
+  if ((err = merge_defs(req, t, name, defs, ks)) != SL_OK ||
+      (err = sl_schema_check_keys_defined(req, t, ks)) != SL_OK)
     return err;
   sl_index x;
   memset(&x, 0, sizeof(x));
   x.global = true;
   x.name = sl_table_str(t, name);
-  if ((err = sl_describe_parse_key_schema(req, t, ks, (const char *)x.name.p, &x.key)) != SL_OK ||
-      (err = sl_describe_parse_projection(req, t, sl_json_get(a, "Projection"), &x)) != SL_OK)
+  if ((err = sl_schema_key(req, t, ks, &x.key)) != SL_OK ||
+      (err = sl_schema_projection(req, t, &a->projection, &x)) != SL_OK)
     return err;
   x.tp.billing = t->tp.billing;
   x.tp.max_read_ru = x.tp.max_write_ru = -1;
-  const sl_json *pt = member_obj(a, "ProvisionedThroughput");
+  bool pt = a->pt.present;
   if (t->tp.billing == SL_BILLING_PAY_PER_REQUEST && pt)
     return sl_fail(req, SL_E_VALIDATION,
                    "One or more parameter values were invalid: ProvisionedThroughput should not be "
@@ -419,8 +377,8 @@ static sl_err apply_create(sl_req *req, const sl_table *old, sl_table *t, const 
                    "WriteCapacityUnits must be specified for index: %.*s",
                    SL_STR_FMT(name));
   if (pt) {
-    x.tp.rcu = sl_req_int(pt, "ReadCapacityUnits", 0);
-    x.tp.wcu = sl_req_int(pt, "WriteCapacityUnits", 0);
+    x.tp.rcu = a->pt.read;
+    x.tp.wcu = a->pt.write;
     if (x.tp.rcu > MAX_UNITS)
       return sl_fail(req, SL_E_VALIDATION,
                      "Given value %lld for ReadCapacityUnits is out of bounds",
@@ -435,17 +393,15 @@ static sl_err apply_create(sl_req *req, const sl_table *old, sl_table *t, const 
     x.tp.highest_wcu = x.tp.wcu;
     out->throughput = true;
   }
-  const sl_json *od = member_obj(a, "OnDemandThroughput");
-  if (od && t->tp.billing == SL_BILLING_PROVISIONED)
+  if (a->od.present && t->tp.billing == SL_BILLING_PROVISIONED)
     return sl_fail(req, SL_E_VALIDATION,
                    "Max%sRequestUnits for OnDemandThroughput for index: %.*s cannot be specified "
                    "when the table BillingMode is PROVISIONED",
-                   sl_req_has(od, "MaxReadRequestUnits") ? "Read" : "Write", SL_STR_FMT(name));
-  if ((err = sl_tp_set_on_demand(req, "index", &x.tp, od)) != SL_OK ||
-      (err = sl_tp_set_warm(req, "index", x.name, &x.tp, member_obj(a, "WarmThroughput"), true)) !=
-          SL_OK)
+                   a->od.has_read ? "Read" : "Write", SL_STR_FMT(name));
+  if ((err = sl_tp_set_on_demand(req, "index", &x.tp, &a->od)) != SL_OK ||
+      (err = sl_tp_set_warm(req, "index", x.name, &x.tp, &a->warm, true)) != SL_OK)
     return err;
-  x.arn = sl_describe_index_arn(t, name);
+  x.arn = sl_schema_index_arn(t, name);
   /* Online creation: resources first (Backfilling false), then the backfill
    * (jobs/backfill.h) until every item is copied. With no allocation delay a
    * non-empty table's index is backfilling as soon as it exists. */
@@ -479,14 +435,14 @@ static sl_err check_provisioned_switch(sl_req *req, const sl_table *old, const s
   return SL_OK;
 }
 
-sl_err sl_indexes_update(sl_req *req, const sl_table *old, sl_table *t, sl_index_updates *out) {
+sl_err sl_indexes_update(sl_req *req, const sl_gsi_updates_in *list, const sl_attr_defs_in *defs,
+                         unsigned also, const sl_table *old, sl_table *t, sl_index_updates *out) {
   memset(out, 0, sizeof(*out));
-  const sl_json *list = sl_json_get(req->body, "GlobalSecondaryIndexUpdates");
   sl_err err;
-  if (list && list->type == SL_JSON_ARRAY) {
+  if (list->present) {
     /* An empty list alone counts as absent (UpdateTable's "At least one of"
      * check); next to a real change it is refused (DDB-TABLE-359). */
-    if (list->arr.n == 0)
+    if (list->n == 0)
       return sl_fail(req, SL_E_VALIDATION,
                      "One or more parameter values were invalid: List of "
                      "GlobalSecondaryIndexUpdates is empty");
@@ -494,28 +450,27 @@ sl_err sl_indexes_update(sl_req *req, const sl_table *old, sl_table *t, sl_index
     bool any_create;
     if ((err = check_entries(req, list, &n_online, &any_create)) != SL_OK)
       return err;
-    if (n_online && (err = check_combination(req, any_create)) != SL_OK)
+    if (n_online && (err = check_combination(req, also, any_create)) != SL_OK)
       return err;
-    for (size_t i = 0; i < list->arr.n; i++) {
-      const sl_json *a;
-      action_kind k = entry_action(list->arr.items[i], &a);
-      if ((k == ACT_CREATE || k == ACT_DELETE) &&
-          (err = check_online_state(req, old, k, sl_req_str(a, "IndexName"))) != SL_OK)
+    for (uint32_t i = 0; i < list->n; i++) {
+      const sl_gsi_update_in *a = &list->e[i];
+      if ((a->kind == SL_GSI_CREATE || a->kind == SL_GSI_DELETE) &&
+          (err = check_online_state(req, old, a->kind, a->name)) != SL_OK)
         return err;
     }
-    for (size_t i = 0; i < list->arr.n; i++) {
-      const sl_json *a;
-      switch (entry_action(list->arr.items[i], &a)) {
-      case ACT_CREATE:
-        err = apply_create(req, old, t, a, out);
+    for (uint32_t i = 0; i < list->n; i++) {
+      const sl_gsi_update_in *a = &list->e[i];
+      switch (a->kind) {
+      case SL_GSI_CREATE:
+        err = apply_create(req, defs, old, t, a, out);
         break;
-      case ACT_UPDATE:
+      case SL_GSI_UPDATE:
         err = apply_update(req, old, t, a, out);
         break;
-      case ACT_DELETE:
+      case SL_GSI_DELETE:
         err = apply_delete(req, t, a, out);
         break;
-      case ACT_NONE:
+      case SL_GSI_NONE:
         err = SL_OK;
         break;
       }

@@ -25,10 +25,11 @@
  *    budget), OnDemandThroughput or WarmThroughput; the index is UPDATING for
  *    table_update_delay_ms (the table stays ACTIVE).
  *
- * Usage (actions/update_table.c): sl_indexes_check_table_update before the
+ * Usage (ops/update_table.c): sl_indexes_check_table_update before the
  * table-level throughput changes; sl_indexes_update on the clone after them;
  * sl_indexes_assign_ids before committing the new version;
- * sl_indexes_committed after it is installed.
+ * sl_indexes_committed after it is installed. The updates arrive typed, as
+ * the request states them (actions/update_table.c reads them).
  *
  * Threads: the loop thread.
  */
@@ -36,6 +37,35 @@
 #define SL_OPS_INDEXES_H
 
 #include "ops/req.h"
+#include "ops/schema.h"
+
+/* One GlobalSecondaryIndexUpdate as sent. */
+typedef enum { SL_GSI_NONE, SL_GSI_CREATE, SL_GSI_UPDATE, SL_GSI_DELETE } sl_gsi_action;
+typedef struct {
+  uint8_t n_actions;           /* how many of Create, Update, Delete the entry holds */
+  sl_gsi_action kind;          /* the first of them present (Create, Update, Delete) */
+  sl_str name;                 /* its IndexName */
+  sl_key_schema_in key;        /* Create */
+  sl_projection_in projection; /* Create */
+  sl_units_in pt, od, warm;    /* ProvisionedThroughput, OnDemandThroughput, WarmThroughput */
+} sl_gsi_update_in;
+
+typedef struct {
+  bool present; /* GlobalSecondaryIndexUpdates was sent (perhaps empty) */
+  const sl_gsi_update_in *e;
+  uint32_t n;
+} sl_gsi_updates_in;
+
+/* The table-level members of the same UpdateTable request a Create or Delete
+ * may not accompany (sl_indexes_update's combination rule). */
+enum {
+  SL_UT_PROVISIONED = 1,
+  SL_UT_STREAM = 2,
+  SL_UT_SSE = 4,
+  SL_UT_CLASS = 8,
+  SL_UT_DELETION_PROTECTION = 16,
+  SL_UT_WARM = 32,
+};
 
 /* What a request's GlobalSecondaryIndexUpdates did to the clone. */
 typedef struct {
@@ -54,11 +84,12 @@ sl_err sl_indexes_check_table_update(sl_req *req, const sl_table *old, bool thro
                                      bool on_demand);
 
 /* Validates GlobalSecondaryIndexUpdates (and, for a Create, the new
- * AttributeDefinitions) against 'old' and applies them to 't', the clone with
- * the table-level changes already made (so t->tp.billing is the new mode).
+ * AttributeDefinitions; 'also' the SL_UT_* members sent beside them) against 'old' and applies them
+ * to 't', the clone with the table-level changes already made (so t->tp.billing is the new mode).
  * Also requires throughput for every GSI when the table switches to
  * PROVISIONED. On failure 't' is half-changed: the caller frees it. */
-sl_err sl_indexes_update(sl_req *req, const sl_table *old, sl_table *t, sl_index_updates *out);
+sl_err sl_indexes_update(sl_req *req, const sl_gsi_updates_in *in, const sl_attr_defs_in *defs,
+                         unsigned also, const sl_table *old, sl_table *t, sl_index_updates *out);
 
 /* Gives created indexes their storage ids (in their own write transaction; an
  * id lost to a later failure is never reused, which is harmless). */

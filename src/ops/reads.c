@@ -1,13 +1,12 @@
-/* Read-side request members and page replies; see reads.h. */
+/* Read-side options bound to a table; see reads.h. */
 #include "ops/reads.h"
 #include "base/log.h"
 #include "expr/expr.h"
 
-sl_err sl_reads_index(sl_req *req, const sl_table *t, const sl_index **out) {
+sl_err sl_reads_index(sl_req *req, const sl_table *t, sl_str name, const sl_index **out) {
   *out = NULL;
-  if (!sl_req_has(req->body, "IndexName"))
+  if (!name.p)
     return SL_OK;
-  sl_str name = sl_req_str(req->body, "IndexName");
   const sl_index *x = sl_table_index(t, name);
   if (!x)
     return sl_fail(req, SL_E_VALIDATION, "The table does not have the specified index: %.*s",
@@ -34,94 +33,6 @@ static bool projected(const sl_table *t, const sl_index *x, const sl_expr_proj *
       return false;
   }
   return true;
-}
-
-sl_err sl_reads_parse(sl_req *req, bool indexed, sl_reads_kind kind, sl_read_exprs *out) {
-  return sl_reads_parse_of(req, req->body, indexed, kind, out);
-}
-
-sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, bool indexed, sl_reads_kind kind,
-                         sl_read_exprs *out) {
-  memset(out, 0, sizeof(*out));
-  const sl_json *body = obj;
-  sl_err err;
-  sl_expr_request op = kind == SL_READS_QUERY  ? SL_EXPR_OP_QUERY
-                       : kind == SL_READS_SCAN ? SL_EXPR_OP_SCAN
-                                               : SL_EXPR_OP_GET_ITEM;
-  if ((err = sl_expr_check_params(&req->fail, body, op)) != SL_OK)
-    return err;
-  sl_expr_ctx *cx = SL_NEW(req->arena, sl_expr_ctx);
-  out->ctx = cx;
-  if ((err = sl_expr_ctx_init(cx, req->arena, &req->fail,
-                              sl_json_get(body, "ExpressionAttributeNames"),
-                              sl_json_get(body, "ExpressionAttributeValues"))) != SL_OK)
-    return err;
-  /* Filter, then projection, then (Query) the key condition: DynamoDB
-   * Local's order, which the expression module follows. */
-  sl_expr *filter = NULL;
-  if (kind != SL_READS_GET) {
-    if (sl_req_has(body, "FilterExpression")) {
-      if ((err = sl_expr_parse_condition(cx, SL_EXPR_FILTER, sl_req_str(body, "FilterExpression"),
-                                         &filter)) != SL_OK)
-        return err;
-    } else {
-      const char *legacy = kind == SL_READS_QUERY ? "QueryFilter" : "ScanFilter";
-      if ((err = sl_expr_legacy_filter(cx, sl_json_get(body, legacy),
-                                       sl_req_str(body, "ConditionalOperator"), legacy, &filter)) !=
-          SL_OK)
-        return err;
-    }
-  }
-  sl_expr_proj *proj = NULL;
-  if (sl_req_has(body, "ProjectionExpression")) {
-    if ((err = sl_expr_parse_projection(cx, sl_req_str(body, "ProjectionExpression"), &proj)) !=
-        SL_OK)
-      return err;
-  } else if ((err = sl_expr_legacy_attributes_to_get(cx, sl_json_get(body, "AttributesToGet"),
-                                                     &proj)) != SL_OK) {
-    return err;
-  }
-  out->filter = filter;
-  out->projection = proj;
-
-  sl_str select = sl_req_str(body, "Select");
-  bool has_select = sl_req_has(body, "Select");
-  bool legacy_proj = sl_req_has(body, "AttributesToGet");
-  if (sl_str_eq_c(select, "COUNT"))
-    out->select = SL_SELECT_COUNT;
-  else if (sl_str_eq_c(select, "ALL_PROJECTED_ATTRIBUTES"))
-    out->select = SL_SELECT_ALL_PROJECTED_ATTRIBUTES;
-  else if (sl_str_eq_c(select, "SPECIFIC_ATTRIBUTES") || (!has_select && proj))
-    out->select = SL_SELECT_SPECIFIC_ATTRIBUTES;
-  else if (!has_select && indexed && kind != SL_READS_GET)
-    out->select = SL_SELECT_ALL_PROJECTED_ATTRIBUTES; /* an index's default */
-  if (kind != SL_READS_GET) {
-    /* Texts captured on the live service (tests/conformance/
-     * test_projection_expression.py): Query words the COUNT case as a model
-     * validation error, Scan does not. */
-    const char *what = legacy_proj ? "AttributesToGet" : "ProjectionExpression";
-    if (proj && has_select && out->select == SL_SELECT_COUNT)
-      return sl_fail(req, SL_E_VALIDATION,
-                     "%sCannot specify the %s when choosing to get only the Count",
-                     kind == SL_READS_QUERY ? "1 validation error detected: " : "", what);
-    if (proj && has_select && out->select != SL_SELECT_SPECIFIC_ATTRIBUTES)
-      return sl_fail(req, SL_E_VALIDATION, "Cannot specify the %s when choosing to get %s", what,
-                     out->select == SL_SELECT_ALL_ATTRIBUTES ? "ALL_ATTRIBUTES"
-                                                             : "ALL_PROJECTED_ATTRIBUTES");
-    if (!proj && out->select == SL_SELECT_SPECIFIC_ATTRIBUTES)
-      return sl_fail(
-          req, SL_E_VALIDATION,
-          "Must specify the AttributesToGet or ProjectionExpression when choosing to get "
-          "SPECIFIC_ATTRIBUTES");
-    if (out->select == SL_SELECT_ALL_PROJECTED_ATTRIBUTES && !indexed)
-      return sl_fail(req, SL_E_VALIDATION,
-                     "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
-  }
-  if (kind != SL_READS_QUERY) {
-    if ((err = sl_expr_ctx_finish(cx)) != SL_OK)
-      return err;
-  }
-  return SL_OK;
 }
 
 /* A projected path into a primary-key attribute (pk.a, sk[0]) is an error:

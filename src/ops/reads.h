@@ -1,13 +1,10 @@
 /*
- * reads.h — the read-side request members shared by GetItem, Query, Scan,
- * BatchGetItem and TransactGetItems: IndexName, Select, projections
- * (ProjectionExpression / AttributesToGet), filters (FilterExpression /
- * QueryFilter / ScanFilter), and writing a page's reply (Items, Count,
- * ScannedCount, LastEvaluatedKey, ConsumedCapacity: actions/reply.h).
+ * reads.h — the read-side options shared by GetItem, Query, Scan,
+ * BatchGetItem and TransactGetItems: the index read, Select, the compiled
+ * projection and filter (actions/exprs.h reads them from the request), bound
+ * to the table and index they read and turned into page options.
  *
- * The expression language itself is src/expr/; this module turns a request's
- * members into expr calls and page options, so that each action stays a
- * straight line.
+ * The expression language itself is src/expr/.
  */
 #ifndef SL_OPS_READS_H
 #define SL_OPS_READS_H
@@ -31,18 +28,10 @@ typedef struct {
   bool fetch_base;  /* LSI read of non-projected attributes */
 } sl_read_exprs;
 
-/* The IndexName member: NULL when absent; the service's error when the
- * table has no such index. */
-sl_err sl_reads_index(sl_req *req, const sl_table *t, const sl_index **out);
-/* Parses Select, projection and filter members (expression or legacy) and
- * checks their combinations, before the table is looked up (the service
- * validates a request whole before it looks for its table): 'indexed' says
- * whether the request names an index (IndexName present). */
-sl_err sl_reads_parse(sl_req *req, bool indexed, sl_reads_kind kind, sl_read_exprs *out);
-/* The same for the members of another object (a BatchGetItem table entry, a
- * TransactGetItems Get). */
-sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, bool indexed, sl_reads_kind kind,
-                         sl_read_exprs *out);
+/* The index a request names ('name' NULL when IndexName is absent: 'out'
+ * NULL); the service's error when the table has no such index or it is
+ * still backfilling. */
+sl_err sl_reads_index(sl_req *req, const sl_table *t, sl_str name, const sl_index **out);
 /* Once the table and index are known ('x' NULL for the table): the checks
  * that need the key schema (a projected path into a key attribute is an
  * error) and the index's projection (Select ALL_ATTRIBUTES on a GSI that

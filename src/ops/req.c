@@ -1,9 +1,8 @@
-/* Helpers shared by the actions: members, tables, keys, consumed capacity. */
+/* The request context of the cores: snapshot, tables, keys, consumed capacity. */
 #include "ops/req.h"
 #include "base/log.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 /* ---- the read snapshot ---- */
 
@@ -21,57 +20,6 @@ void sl_req_end(sl_req *req) {
   if (req->snapshot)
     sl_store_abort(req->snapshot);
   req->snapshot = NULL;
-}
-
-/* ---- members ---- */
-
-sl_str sl_req_str(const sl_json *obj, const char *member) {
-  const sl_json *v = sl_json_get(obj, member);
-  return v && v->type == SL_JSON_STRING ? v->str : SL_STR_NULL;
-}
-
-bool sl_req_has(const sl_json *obj, const char *member) {
-  const sl_json *v = sl_json_get(obj, member);
-  return v && v->type != SL_JSON_NULL;
-}
-
-sl_err sl_req_refuse_unsupported(sl_req *req, const sl_json *obj, const sl_unsupported *list,
-                                 size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (sl_req_has(obj, list[i].member))
-      return sl_fail(req, SL_E_VALIDATION,
-                     "sluice does not support %s (%s); see README: Not supported", list[i].member,
-                     list[i].what);
-  return SL_OK;
-}
-
-bool sl_req_bool(const sl_json *obj, const char *member, bool dflt) {
-  const sl_json *v = sl_json_get(obj, member);
-  if (!v || (v->type != SL_JSON_TRUE && v->type != SL_JSON_FALSE))
-    return dflt;
-  return v->type == SL_JSON_TRUE;
-}
-
-int64_t sl_req_int(const sl_json *obj, const char *member, int64_t dflt) {
-  const sl_json *v = sl_json_get(obj, member);
-  if (!v || v->type != SL_JSON_NUMBER)
-    return dflt;
-  char tmp[64];
-  size_t n = v->str.len < sizeof(tmp) - 1 ? v->str.len : sizeof(tmp) - 1;
-  memcpy(tmp, v->str.p, n);
-  tmp[n] = 0;
-  /* The validator accepted it as an integer member; fractions truncate the
-   * way the service's deserialiser does. */
-  double d = strtod(tmp, NULL);
-  if (d >= 9.2e18)
-    return INT64_MAX;
-  if (d <= -9.2e18)
-    return INT64_MIN;
-  char *end;
-  long long ll = strtoll(tmp, &end, 10);
-  if (*end == 0)
-    return ll;
-  return (int64_t)d;
 }
 
 /* ---- tables ---- */
@@ -132,13 +80,7 @@ sl_str sl_req_arn_table_name(sl_req *req, sl_str arn) {
   return rest;
 }
 
-sl_err sl_req_table(sl_req *req, const char *member, sl_lookup how, sl_table **out) {
-  return sl_req_table_of(req, req->body, member, how, out);
-}
-
-sl_err sl_req_table_of(sl_req *req, const sl_json *obj, const char *member, sl_lookup how,
-                       sl_table **out) {
-  sl_str given = sl_req_str(obj, member);
+sl_err sl_req_lookup(sl_req *req, sl_str given, sl_lookup how, sl_table **out) {
   sl_str name = given;
   if (sl_str_starts_with(given, SL_STR("arn:"))) {
     name = sl_req_arn_table_name(req, given);
@@ -315,15 +257,6 @@ sl_err sl_req_check_item(sl_req *req, const sl_table *t, const sl_item *out, sl_
 
 /* ---- consumed capacity ---- */
 
-sl_rcc sl_req_rcc(const sl_json *body) {
-  sl_str v = sl_req_str(body, "ReturnConsumedCapacity");
-  if (sl_str_eq_c(v, "TOTAL"))
-    return SL_RCC_TOTAL;
-  if (sl_str_eq_c(v, "INDEXES"))
-    return SL_RCC_INDEXES;
-  return SL_RCC_NONE;
-}
-
 void sl_consumed_add_index(sl_consumed *c, sl_str name, bool global, int64_t read_mu,
                            int64_t write_mu) {
   for (uint32_t i = 0; i < c->n_idx; i++) {
@@ -340,68 +273,4 @@ void sl_consumed_add_index(sl_consumed *c, sl_str name, bool global, int64_t rea
   c->idx[c->n_idx].read_mu = read_mu;
   c->idx[c->n_idx].write_mu = write_mu;
   c->n_idx++;
-}
-
-static void write_units(sl_jw *w, const char *key, int64_t mu) {
-  sl_jw_key_c(w, key);
-  sl_jw_double(w, (double)mu / 1000.0);
-}
-
-/* {"CapacityUnits":x[,"ReadCapacityUnits":r][,"WriteCapacityUnits":w]}: the
- * read/write split appears only for operations that do both (transactions
- * with reads and writes), as the service reports it. */
-static void write_capacity(sl_jw *w, int64_t read_mu, int64_t write_mu, bool split) {
-  sl_jw_obj_begin(w);
-  if (split) {
-    write_units(w, "ReadCapacityUnits", read_mu);
-    write_units(w, "WriteCapacityUnits", write_mu);
-  }
-  write_units(w, "CapacityUnits", read_mu + write_mu);
-  sl_jw_obj_end(w);
-}
-
-void sl_req_write_consumed(sl_req *req, const sl_consumed *c, sl_rcc mode) {
-  sl_jw *w = &req->w;
-  int64_t read = c->table_read_mu, write = c->table_write_mu;
-  for (uint32_t i = 0; i < c->n_idx; i++) {
-    read += c->idx[i].read_mu;
-    write += c->idx[i].write_mu;
-  }
-  bool split = read > 0 && write > 0;
-  sl_jw_obj_begin(w);
-  sl_jw_key_c(w, "TableName");
-  sl_jw_str(w, c->table_name);
-  write_units(w, "CapacityUnits", read + write);
-  if (split) {
-    write_units(w, "ReadCapacityUnits", read);
-    write_units(w, "WriteCapacityUnits", write);
-  }
-  if (mode == SL_RCC_INDEXES) {
-    sl_jw_key_c(w, "Table");
-    write_capacity(w, c->table_read_mu, c->table_write_mu, split);
-    for (int global = 0; global < 2; global++) {
-      bool any = false;
-      for (uint32_t i = 0; i < c->n_idx; i++) {
-        if (c->idx[i].global != global)
-          continue;
-        if (!any) {
-          sl_jw_key_c(w, global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
-          sl_jw_obj_begin(w);
-          any = true;
-        }
-        sl_jw_key(w, c->idx[i].name);
-        write_capacity(w, c->idx[i].read_mu, c->idx[i].write_mu, split);
-      }
-      if (any)
-        sl_jw_obj_end(w);
-    }
-  }
-  sl_jw_obj_end(w);
-}
-
-void sl_req_write_time(sl_jw *w, int64_t epoch_ms) {
-  char tmp[40];
-  int64_t s = epoch_ms / 1000, ms = epoch_ms % 1000;
-  snprintf(tmp, sizeof(tmp), "%lld.%03lld", (long long)s, (long long)ms);
-  sl_jw_number_raw(w, sl_str_c(tmp));
 }

@@ -63,6 +63,15 @@ struct sl_req {
   sl_req_metrics metrics;
 };
 
+/* What an exception carries beyond its message (sl_failure's detail; written
+ * by actions/reply.h sl_reply_error_detail). */
+typedef enum {
+  SL_DETAIL_NONE = 0,
+  SL_DETAIL_THROTTLE, /* const sl_cap_verdict *: ThrottlingReasons */
+  SL_DETAIL_ITEM,     /* const sl_item *: the old Item (ReturnValuesOnConditionCheckFailure) */
+  SL_DETAIL_CANCEL,   /* const sl_transact_cancel_detail *: CancellationReasons (ops/txn.h) */
+} sl_fail_detail;
+
 /* Records a failure on the request and returns its code (STYLE.md). */
 #define sl_fail(req, code, ...) sl_failf(&(req)->fail, (code), __VA_ARGS__)
 
@@ -73,26 +82,6 @@ struct sl_req {
 sl_err sl_req_snapshot(sl_req *req, sl_txn **out);
 void sl_req_end(sl_req *req);
 
-/* ---- request members (the validator has checked their JSON types) ---- */
-
-/* A string member, or an empty slice when absent. */
-sl_str sl_req_str(const sl_json *obj, const char *member);
-bool sl_req_has(const sl_json *obj, const char *member);
-bool sl_req_bool(const sl_json *obj, const char *member, bool dflt);
-int64_t sl_req_int(const sl_json *obj, const char *member, int64_t dflt);
-
-/* A member of the service's model that sluice does not honour, and what it
- * is for (the error's words). */
-typedef struct {
-  const char *member;
-  const char *what;
-} sl_unsupported;
-/* The first of 'list' present in 'obj' is refused with a ValidationException
- * naming it: an honest error, never a silent 200 that ignored it. Actions
- * call it before any table lookup, as the service validates first. */
-sl_err sl_req_refuse_unsupported(sl_req *req, const sl_json *obj, const sl_unsupported *list,
-                                 size_t n);
-
 /* ---- tables ---- */
 
 typedef enum {
@@ -100,14 +89,11 @@ typedef enum {
   SL_LOOKUP_CONTROL, /* control plane: "...: Table: X not found" */
 } sl_lookup;
 
-/* Resolves the TableName member (a name or a table ARN) to an existing table.
- * Data-plane lookups also fail for tables that are not usable yet (CREATING)
- * or any more (DELETING), as the service does. */
-sl_err sl_req_table(sl_req *req, const char *member, sl_lookup how, sl_table **out);
-/* The same for a member of another object of the request (a transaction's
- * action). */
-sl_err sl_req_table_of(sl_req *req, const sl_json *obj, const char *member, sl_lookup how,
-                       sl_table **out);
+/* Resolves a table name or table ARN as given to an existing table (and
+ * records it as the request's table). Data-plane lookups also fail for
+ * tables that are not usable yet (CREATING) or any more (DELETING), as the
+ * service does. */
+sl_err sl_req_lookup(sl_req *req, sl_str given, sl_lookup how, sl_table **out);
 /* Table name checks (length 3..255, [a-zA-Z0-9_.-]+) with the model's
  * messages; 'path' is the member path used in messages ("tableName"). */
 sl_err sl_req_check_table_name(sl_req *req, sl_str name, const char *path);
@@ -159,12 +145,9 @@ typedef struct {
 
 typedef enum { SL_RCC_NONE = 0, SL_RCC_TOTAL, SL_RCC_INDEXES } sl_rcc;
 
-sl_rcc sl_req_rcc(const sl_json *body);
 /* Adds units to an index's entry (created on first use). */
 void sl_consumed_add_index(sl_consumed *c, sl_str name, bool global, int64_t read_mu,
                            int64_t write_mu);
-/* Writes one ConsumedCapacity object (the member name is the caller's). */
-void sl_req_write_consumed(sl_req *req, const sl_consumed *c, sl_rcc mode);
 
 /* ---- admission (ops/admit.c) ---- */
 
@@ -198,10 +181,5 @@ void sl_req_record_returned(sl_req *req, int64_t n);
 /* The exception and message of a throttled verdict (the first failing check
  * chooses them, spec §3). */
 void sl_throttle_exception(const sl_cap_verdict *v, sl_err *code, const char **message);
-/* The reasons as a JSON array: [{"reason":...,"resource":...},...]. */
-void sl_throttle_write_reasons(sl_jw *w, const sl_cap_verdict *v);
-
-/* Writes epoch milliseconds as the service's JSON timestamp (seconds). */
-void sl_req_write_time(sl_jw *w, int64_t epoch_ms);
 
 #endif

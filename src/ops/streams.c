@@ -162,8 +162,9 @@ sl_err sl_get_shard_iterator(sl_req *req, const sl_get_shard_iterator_req *in, s
 sl_err sl_get_records(sl_req *req, const sl_get_records_req *in, sl_get_records_res *out) {
   memset(out, 0, sizeof(*out));
   if (in->limit > 1000)
-    return sl_fail(req, SL_E_VALIDATION, "One or more parameter values were invalid: Limit should "
-                                         "be less than or equal to 1000");
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: Limit should "
+                   "be less than or equal to 1000");
   sl_stream_iter it;
   if (!sl_streams_iter_parse(in->iterator, &it))
     return sl_fail(req, SL_E_VALIDATION, "Invalid ShardIterator");

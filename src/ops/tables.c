@@ -7,101 +7,23 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Tag text: Unicode letters, digits and spaces and _ . : / = + - @ (the
- * service's pattern ^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$), 'max' code points
- * at most. Characters outside ASCII are taken as letters: sluice carries no
- * Unicode tables, so a non-ASCII symbol the service refuses passes here. */
-static bool tag_text_ok(sl_str s, size_t min, size_t max) {
-  size_t points = 0;
-  for (size_t i = 0; i < s.len; i++) {
-    unsigned char c = (unsigned char)s.p[i];
-    if ((c & 0xC0) != 0x80)
-      points++;
-    if (c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
-      continue;
-    if (!strchr(" _.:/=+-@", c) || c == 0)
-      return false;
-  }
-  return points >= min && points <= max;
-}
-
-static sl_err check_tag_key(sl_failure *f, const sl_json *k) {
-  if (!k || k->type != SL_JSON_STRING || !tag_text_ok(k->str, 1, 128))
-    return sl_failf(f, SL_E_VALIDATION, "The Tag Key provided is invalid, Key: %.*s",
-                    SL_STR_FMT(k && k->type == SL_JSON_STRING ? k->str : SL_STR("null")));
-  return SL_OK;
-}
-
-sl_err sl_tables_check_tags(sl_failure *f, const sl_json *tags) {
-  if (!tags || tags->type != SL_JSON_ARRAY)
-    return SL_OK;
-  if (tags->arr.n == 0)
-    return sl_failf(f, SL_E_VALIDATION, "Atleast one Tag needs to be provided as Input.");
-  for (size_t i = 0; i < tags->arr.n; i++) {
-    const sl_json *k = sl_json_get(tags->arr.items[i], "Key");
-    const sl_json *v = sl_json_get(tags->arr.items[i], "Value");
-    sl_err err = check_tag_key(f, k);
-    if (err != SL_OK)
-      return err;
-    if (!v || v->type != SL_JSON_STRING || !tag_text_ok(v->str, 0, 256))
-      return sl_failf(f, SL_E_VALIDATION, "The Tag Value provided is invalid, Value: %.*s",
-                      SL_STR_FMT(v && v->type == SL_JSON_STRING ? v->str : SL_STR("null")));
-    if (sl_str_starts_with(k->str, SL_STR("aws:")))
-      return sl_failf(f, SL_E_VALIDATION, "Tag Key cannot be prefixed with aws:, Key: %.*s",
-                      SL_STR_FMT(k->str));
-    for (size_t j = 0; j < i; j++)
-      if (sl_str_eq(sl_req_str(tags->arr.items[j], "Key"), k->str))
-        return sl_failf(f, SL_E_VALIDATION,
-                        "Duplicate Tag Keys provided as input: Duplicate Tag Key found %.*s",
-                        SL_STR_FMT(k->str));
-  }
-  return SL_OK;
-}
-
-sl_err sl_tables_check_tag_keys(sl_failure *f, const sl_json *keys) {
-  if (!keys || keys->type != SL_JSON_ARRAY || keys->arr.n == 0)
-    return sl_failf(f, SL_E_VALIDATION, "Atleast one Tag Key needs to be provided as Input.");
-  if (keys->arr.n > SL_TABLE_MAX_TAGS)
-    return sl_failf(f, SL_E_VALIDATION,
-                    "Number of Tags exceed the current limit for the provided ResourceArn");
-  for (size_t i = 0; i < keys->arr.n; i++) {
-    sl_err err = check_tag_key(f, keys->arr.items[i]);
-    if (err != SL_OK)
-      return err;
-  }
-  return SL_OK;
-}
-
-sl_err sl_tables_refuse_kms(sl_req *req, const sl_json *body) {
-  const sl_json *sse = sl_json_get(body, "SSESpecification");
-  if (sse && sse->type == SL_JSON_OBJECT && sl_req_bool(sse, "Enabled", false))
-    return sl_fail(req, SL_E_VALIDATION,
-                   "sluice does not support SSESpecification with Enabled true (server-side "
-                   "encryption with a KMS key); see README: Not supported");
-  return SL_OK;
-}
-
-sl_err sl_tables_parse_tags(sl_req *req, sl_table *t, const sl_json *tags) {
-  if (!tags || tags->type != SL_JSON_ARRAY)
-    return SL_OK;
-  size_t total = t->n_tags + tags->arr.n;
+sl_err sl_tables_merge_tags(sl_req *req, sl_table *t, const sl_tag *tags, uint32_t n_tags) {
+  size_t total = t->n_tags + n_tags;
   sl_tag *out = SL_NEW_ARRAY(&t->mem, sl_tag, total + 1);
   if (t->n_tags)
     memcpy(out, t->tags, t->n_tags * sizeof(sl_tag));
   uint32_t n = t->n_tags;
-  for (size_t i = 0; i < tags->arr.n; i++) {
-    sl_str k = sl_req_str(tags->arr.items[i], "Key");
-    sl_str v = sl_req_str(tags->arr.items[i], "Value");
+  for (uint32_t i = 0; i < n_tags; i++) {
     bool replaced = false;
     for (uint32_t j = 0; j < n; j++) {
-      if (sl_str_eq(out[j].key, k)) {
-        out[j].value = sl_table_str(t, v);
+      if (sl_str_eq(out[j].key, tags[i].key)) {
+        out[j].value = sl_table_str(t, tags[i].value);
         replaced = true;
       }
     }
     if (!replaced) {
-      out[n].key = sl_table_str(t, k);
-      out[n].value = sl_table_str(t, v);
+      out[n].key = sl_table_str(t, tags[i].key);
+      out[n].value = sl_table_str(t, tags[i].value);
       n++;
     }
   }
@@ -127,8 +49,7 @@ sl_err sl_tables_identity(sl_req *req, sl_txn *txn, sl_table *t) {
   return SL_OK;
 }
 
-sl_err sl_tables_by_arn(sl_req *req, sl_table **out) {
-  sl_str arn = sl_req_str(req->body, "ResourceArn");
+sl_err sl_tables_by_arn(sl_req *req, sl_str arn, sl_table **out) {
   if (!sl_str_starts_with(arn, SL_STR("arn:")))
     return sl_fail(req, SL_E_VALIDATION,
                    "Invalid TableArn: Invalid ResourceArn provided as input %.*s", SL_STR_FMT(arn));

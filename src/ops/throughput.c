@@ -74,11 +74,12 @@ sl_err sl_tp_set_billing(sl_req *req, sl_str table, const sl_throughput *old, sl
   return SL_OK;
 }
 
-sl_err sl_tp_set_on_demand(sl_req *req, const char *what, sl_throughput *tp, const sl_json *od) {
-  if (!od || od->type != SL_JSON_OBJECT)
+sl_err sl_tp_set_on_demand(sl_req *req, const char *what, sl_throughput *tp,
+                           const sl_units_in *od) {
+  if (!od->present)
     return SL_OK;
-  int64_t r = sl_req_int(od, "MaxReadRequestUnits", tp->max_read_ru);
-  int64_t w = sl_req_int(od, "MaxWriteRequestUnits", tp->max_write_ru);
+  int64_t r = od->has_read ? od->read : tp->max_read_ru;
+  int64_t w = od->has_write ? od->write : tp->max_write_ru;
   const sl_cap_params *p = params(req);
   if (r > p->table_quota_read)
     return sl_fail(req, SL_E_LIMIT_EXCEEDED,
@@ -102,12 +103,12 @@ sl_err sl_tp_set_on_demand(sl_req *req, const char *what, sl_throughput *tp, con
 }
 
 sl_err sl_tp_set_warm(sl_req *req, const char *what, sl_str name, sl_throughput *tp,
-                      const sl_json *wt, bool creating) {
-  if (!wt || wt->type != SL_JSON_OBJECT)
+                      const sl_units_in *wt, bool creating) {
+  if (!wt->present)
     return SL_OK;
   const sl_cap_params *p = params(req);
-  int64_t r = sl_req_int(wt, "ReadUnitsPerSecond", tp->warm_read);
-  int64_t w = sl_req_int(wt, "WriteUnitsPerSecond", tp->warm_write);
+  int64_t r = wt->has_read ? wt->read : tp->warm_read;
+  int64_t w = wt->has_write ? wt->write : tp->warm_write;
   if (r > p->table_quota_read)
     return sl_fail(req, SL_E_LIMIT_EXCEEDED,
                    "Subscriber limit exceeded: Requested ReadUnitsPerSecond for WarmThroughput for "

@@ -9,6 +9,7 @@
 #define SL_OPS_THROUGHPUT_H
 
 #include "ops/req.h"
+#include "ops/schema.h"
 
 /* Applies new provisioned units to 'tp' (old settings in 'old'), enforcing
  * the decrease budget. 'what' names the resource in messages ("table" or
@@ -19,11 +20,11 @@ sl_err sl_tp_set_provisioned(sl_req *req, const sl_throughput *old, sl_throughpu
 sl_err sl_tp_set_billing(sl_req *req, sl_str table, const sl_throughput *old, sl_throughput *tp,
                          uint8_t mode);
 /* OnDemandThroughput {MaxReadRequestUnits, MaxWriteRequestUnits}. */
-sl_err sl_tp_set_on_demand(sl_req *req, const char *what, sl_throughput *tp, const sl_json *od);
+sl_err sl_tp_set_on_demand(sl_req *req, const char *what, sl_throughput *tp, const sl_units_in *od);
 /* WarmThroughput {ReadUnitsPerSecond, WriteUnitsPerSecond}: can only grow;
  * becomes ACTIVE after warm_delay_ms (immediately when 'creating'). */
 sl_err sl_tp_set_warm(sl_req *req, const char *what, sl_str name, sl_throughput *tp,
-                      const sl_json *wt, bool creating);
+                      const sl_units_in *wt, bool creating);
 /* Per-table and account quotas for the provisioned units of a new table
  * version ('old' NULL at creation). */
 sl_err sl_tp_check_quotas(sl_req *req, const sl_table *t, const sl_table *old);

@@ -2,68 +2,6 @@
 #include "ops/txn.h"
 #include "base/log.h"
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
-/* ---- actions ---- */
-
-/* The members of each action type in the model (botocore service-2.json). */
-static const char *const put_members[] = {"Item",
-                                          "TableName",
-                                          "ConditionExpression",
-                                          "ExpressionAttributeNames",
-                                          "ExpressionAttributeValues",
-                                          "ReturnValuesOnConditionCheckFailure",
-                                          NULL};
-static const char *const update_members[] = {"Key",
-                                             "UpdateExpression",
-                                             "TableName",
-                                             "ConditionExpression",
-                                             "ExpressionAttributeNames",
-                                             "ExpressionAttributeValues",
-                                             "ReturnValuesOnConditionCheckFailure",
-                                             NULL};
-static const char *const keyed_members[] = {"Key",
-                                            "TableName",
-                                            "ConditionExpression",
-                                            "ExpressionAttributeNames",
-                                            "ExpressionAttributeValues",
-                                            "ReturnValuesOnConditionCheckFailure",
-                                            NULL};
-static const char *const get_members[] = {"Key", "TableName", "ProjectionExpression",
-                                          "ExpressionAttributeNames", NULL};
-
-static const char *const *members_of(const char *kind) {
-  if (!strcmp(kind, "Put"))
-    return put_members;
-  if (!strcmp(kind, "Update"))
-    return update_members;
-  if (!strcmp(kind, "Get"))
-    return get_members;
-  return keyed_members; /* Delete, ConditionCheck */
-}
-
-static bool listed(const char *const *names, sl_str key) {
-  for (; *names; names++)
-    if (sl_str_eq_c(key, *names))
-      return true;
-  return false;
-}
-
-const sl_json *sl_transact_action(sl_req *req, const sl_json *elem, const char *kind) {
-  const sl_json *src = sl_json_get(elem, kind);
-  if (!src || src->type != SL_JSON_OBJECT)
-    return NULL;
-  const char *const *names = members_of(kind);
-  sl_json *obj = SL_NEW(req->arena, sl_json);
-  obj->type = SL_JSON_OBJECT;
-  obj->obj.members = SL_NEW_ARRAY(req->arena, sl_json_member, src->obj.n ? src->obj.n : 1);
-  for (size_t i = 0; i < src->obj.n; i++)
-    if (listed(names, src->obj.members[i].key))
-      obj->obj.members[obj->obj.n++] = src->obj.members[i];
-  return obj;
-}
-
 sl_str sl_transact_take_failure(sl_req *req, const sl_failure *saved) {
   sl_str message = req->fail.message;
   req->fail = *saved;
@@ -113,35 +51,24 @@ sl_err sl_transact_cancel(sl_req *req, const sl_transact_reason *r, size_t n) {
   }
   sl_buf_putc(&msg, ']');
 
-  sl_buf b;
-  sl_buf_init(&b, req->arena);
-  sl_jw w;
-  sl_jw_init(&w, &b);
-  sl_jw_obj_begin(&w);
-  sl_jw_key_c(&w, "CancellationReasons");
-  sl_jw_arr_begin(&w);
+  /* Copies: the items point into a transaction aborted before the error is
+   * written. */
+  sl_transact_reason *rs = SL_NEW_ARRAY(req->arena, sl_transact_reason, n + 1);
   for (size_t i = 0; i < n; i++) {
-    sl_jw_obj_begin(&w);
+    rs[i] = r[i];
     if (r[i].item) {
-      sl_jw_key_c(&w, "Item");
-      sl_item_write_json(&w, r[i].item);
+      sl_item *copy = SL_NEW(req->arena, sl_item);
+      *copy = sl_item_copy(req->arena, r[i].item);
+      rs[i].item = copy;
     }
-    sl_jw_key_c(&w, "Code");
-    sl_jw_str_c(&w, reason_code(&r[i]));
-    /* "None" carries no Message at all (facts §1.4). */
-    if (r[i].code) {
-      sl_jw_key_c(&w, "Message");
-      sl_jw_str(&w, r[i].message);
-    }
-    sl_jw_obj_end(&w);
   }
-  sl_jw_arr_end(&w);
-  sl_jw_obj_end(&w);
-
+  sl_transact_cancel_detail *d = SL_NEW(req->arena, sl_transact_cancel_detail);
+  d->r = rs;
+  d->n = n;
   sl_failure_init(&req->fail, req->arena);
   sl_fail(req, SL_E_TRANSACTION_CANCELED, "%.*s", SL_STR_FMT(sl_buf_str(&msg)));
-  /* The members without the braces: the error writer splices them in. */
-  req->fail.extra = sl_str_make(b.p + 1, b.len - 2);
+  req->fail.detail_kind = SL_DETAIL_CANCEL;
+  req->fail.detail = d;
   return SL_E_TRANSACTION_CANCELED;
 }
 
@@ -222,68 +149,6 @@ uint32_t sl_transact_tables_slot(sl_transact_tables *tt, sl_table *t, sl_str giv
   return tt->n++;
 }
 
-static void write_units(sl_jw *w, const char *key, int64_t mu) {
-  sl_jw_key_c(w, key);
-  sl_jw_double(w, (double)mu / 1000.0);
-}
-
-static void write_capacity(sl_jw *w, int64_t read_mu, int64_t write_mu, bool rd, bool wr) {
-  sl_jw_obj_begin(w);
-  if (rd)
-    write_units(w, "ReadCapacityUnits", read_mu);
-  if (wr)
-    write_units(w, "WriteCapacityUnits", write_mu);
-  write_units(w, "CapacityUnits", read_mu + write_mu);
-  sl_jw_obj_end(w);
-}
-
-void sl_transact_write_consumed(sl_req *req, const sl_transact_tables *tt, sl_rcc mode) {
-  if (mode == SL_RCC_NONE)
-    return;
-  sl_jw *w = &req->w;
-  sl_jw_key_c(w, "ConsumedCapacity");
-  sl_jw_arr_begin(w);
-  for (uint32_t i = 0; i < tt->n; i++) {
-    const sl_consumed *c = &tt->c[i];
-    int64_t read = c->table_read_mu, write = c->table_write_mu;
-    for (uint32_t j = 0; j < c->n_idx; j++) {
-      read += c->idx[j].read_mu;
-      write += c->idx[j].write_mu;
-    }
-    bool rd = read > 0, wr = write > 0;
-    sl_jw_obj_begin(w);
-    sl_jw_key_c(w, "TableName");
-    sl_jw_str(w, c->table_name);
-    write_units(w, "CapacityUnits", read + write);
-    if (rd)
-      write_units(w, "ReadCapacityUnits", read);
-    if (wr)
-      write_units(w, "WriteCapacityUnits", write);
-    if (mode == SL_RCC_INDEXES) {
-      sl_jw_key_c(w, "Table");
-      write_capacity(w, c->table_read_mu, c->table_write_mu, rd, wr);
-      for (int global = 0; global < 2; global++) {
-        bool any = false;
-        for (uint32_t j = 0; j < c->n_idx; j++) {
-          if (c->idx[j].global != global)
-            continue;
-          if (!any) {
-            sl_jw_key_c(w, global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
-            sl_jw_obj_begin(w);
-            any = true;
-          }
-          sl_jw_key(w, c->idx[j].name);
-          write_capacity(w, c->idx[j].read_mu, c->idx[j].write_mu, rd, wr);
-        }
-        if (any)
-          sl_jw_obj_end(w);
-      }
-    }
-    sl_jw_obj_end(w);
-  }
-  sl_jw_arr_end(w);
-}
-
 /* ---- ClientRequestToken ---- */
 
 static const char token_prefix[] = "txn/token/";
@@ -330,17 +195,6 @@ static sl_str expiry_key(sl_req *req, uint64_t expiry_ms, sl_str token) {
   sl_buf_append(&b, be, 8);
   sl_buf_puts(&b, token);
   return sl_buf_str(&b);
-}
-
-void sl_transact_fingerprint(sl_req *req, const sl_json *items, uint8_t out[16]) {
-  sl_buf b;
-  sl_buf_init(&b, req->arena);
-  sl_jw w;
-  sl_jw_init(&w, &b);
-  sl_jw_value(&w, items);
-  XXH128_hash_t h = XXH3_128bits(b.p, b.len);
-  put_le64(out, h.low64);
-  put_le64(out + 8, h.high64);
 }
 
 /* Drops up to 64 records whose window has passed, oldest first. */

@@ -60,12 +60,12 @@ typedef struct {
   const sl_item *item; /* ConditionalCheckFailed with ALL_OLD; NULL otherwise */
 } sl_transact_reason;
 
-/* The object of an action: member 'kind' of 'elem' ("Put", "Get", ...) with
- * only the members the model gives that action type, so that parameters of
- * the single-item operations that a transaction action does not have
- * (Expected, AttributeUpdates, ReturnValues, ...) are ignored, as the service
- * ignores unknown members. NULL when 'elem' has no such member. */
-const sl_json *sl_transact_action(sl_req *req, const sl_json *elem, const char *kind);
+/* The detail of a TransactionCanceledException (sl_failure's detail,
+ * SL_DETAIL_CANCEL): one reason per action, in request order. */
+typedef struct {
+  const sl_transact_reason *r;
+  size_t n;
+} sl_transact_cancel_detail;
 
 /* A call that failed on req->fail with a ValidationException meant for one
  * action: returns its message and puts back the failure 'saved' (taken before
@@ -115,8 +115,6 @@ typedef struct {
 void sl_transact_tables_init(sl_req *req, sl_transact_tables *tt, uint32_t cap);
 /* The slot of table 't' (created on first use, named 'given'). */
 uint32_t sl_transact_tables_slot(sl_transact_tables *tt, sl_table *t, sl_str given);
-/* Writes "ConsumedCapacity":[...] into req->w (nothing when mode is NONE). */
-void sl_transact_write_consumed(sl_req *req, const sl_transact_tables *tt, sl_rcc mode);
 
 /* ---- ClientRequestToken ---- */
 
@@ -125,8 +123,6 @@ typedef enum {
   SL_TOKEN_REPLAY,  /* same request within the window: do not execute again */
 } sl_transact_token_state;
 
-/* The fingerprint of a request's TransactItems. */
-void sl_transact_fingerprint(sl_req *req, const sl_json *items, uint8_t out[16]);
 /* Looks 'token' up in 'txn' (a write transaction), first dropping records
  * whose window has passed. A record with another fingerprint fails the
  * request with IdempotentParameterMismatchException. */

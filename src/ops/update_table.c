@@ -1,11 +1,95 @@
 /* UpdateTable's core; see update_table.h. Pinned by tests/conformance/test_update_table.py
  * and test_gsi_lifecycle.py. */
 #include "ops/update_table.h"
+#include "base/log.h"
 #include "cap/cap.h"
 #include "ops/tables.h"
+#include "ops/throughput.h"
 
-sl_err sl_update_table(sl_req *req, sl_table *old, sl_table *t, sl_index_updates *gsi,
-                       bool changed) {
+#define MAX_UNITS 1000000000000LL
+
+/* An index being created (resource allocation) or deleted. */
+static bool index_work(const sl_table *t) {
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    const sl_index *x = &t->indexes[i];
+    if (x->status == SL_STATUS_DELETING || (x->status == SL_STATUS_CREATING && x->online))
+      return true;
+  }
+  return false;
+}
+
+/* Applies the request's throughput members to 't'. */
+static sl_err update_throughput(sl_req *req, const sl_update_table_in *in, const sl_table *old,
+                                sl_table *t, bool *changed) {
+  sl_str billing = in->billing;
+  bool has_pt = in->pt.present;
+  uint8_t mode = old->tp.billing;
+  if (billing.len)
+    mode = sl_str_eq_c(billing, "PAY_PER_REQUEST") ? SL_BILLING_PAY_PER_REQUEST
+                                                   : SL_BILLING_PROVISIONED;
+  if (mode == SL_BILLING_PAY_PER_REQUEST && has_pt)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
+                   "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+  if (mode == SL_BILLING_PROVISIONED && old->tp.billing == SL_BILLING_PAY_PER_REQUEST && !has_pt)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: ProvisionedThroughput must be "
+                   "specified when BillingMode is PROVISIONED");
+  if (has_pt) {
+    int64_t rcu = in->pt.read, wcu = in->pt.write;
+    if (rcu > MAX_UNITS)
+      return sl_fail(req, SL_E_VALIDATION,
+                     "Given value %lld for ReadCapacityUnits is out of bounds", (long long)rcu);
+    if (wcu > MAX_UNITS)
+      return sl_fail(req, SL_E_VALIDATION,
+                     "Given value %lld for WriteCapacityUnits is out of bounds", (long long)wcu);
+    if (old->tp.billing == SL_BILLING_PROVISIONED && rcu == old->tp.rcu && wcu == old->tp.wcu)
+      return sl_fail(req, SL_E_VALIDATION,
+                     "The provisioned throughput for the table will not change. The requested "
+                     "value equals the current value. Current ReadCapacityUnits provisioned for "
+                     "the table: %lld. Requested ReadCapacityUnits: %lld. Current "
+                     "WriteCapacityUnits provisioned for the table: %lld. Requested "
+                     "WriteCapacityUnits: %lld. Refer to the Amazon DynamoDB Developer Guide for "
+                     "current limits and how to request higher limits.",
+                     (long long)old->tp.rcu, (long long)rcu, (long long)old->tp.wcu,
+                     (long long)wcu);
+    sl_err err = sl_tp_set_provisioned(req, &old->tp, &t->tp, rcu, wcu);
+    if (err != SL_OK)
+      return err;
+    *changed = true;
+  }
+  if (mode != old->tp.billing) {
+    sl_err err = sl_tp_set_billing(req, old->name, &old->tp, &t->tp, mode);
+    if (err != SL_OK)
+      return err;
+    for (uint32_t i = 0; i < t->n_indexes; i++) {
+      t->indexes[i].tp.billing = mode;
+      if (mode == SL_BILLING_PAY_PER_REQUEST)
+        t->indexes[i].tp.rcu = t->indexes[i].tp.wcu = 0;
+    }
+    *changed = true;
+  }
+  if (in->od.present) {
+    sl_err err = sl_tp_set_on_demand(req, "table", &t->tp, &in->od);
+    if (err != SL_OK)
+      return err;
+    *changed = true;
+  }
+  if (in->warm.present) {
+    sl_err err = sl_tp_set_warm(req, "table", t->name, &t->tp, &in->warm, false);
+    if (err != SL_OK)
+      return err;
+    *changed = true;
+  }
+  if (*changed) {
+    sl_err err = sl_tp_check_quotas(req, t, old);
+    if (err != SL_OK)
+      return err;
+  }
+  return SL_OK;
+}
+
+static sl_err commit(sl_req *req, sl_table *old, sl_table *t, sl_index_updates *gsi, bool changed) {
   sl_err err;
   if (changed) {
     t->status = SL_STATUS_UPDATING;
@@ -31,6 +115,100 @@ sl_err sl_update_table(sl_req *req, sl_table *old, sl_table *t, sl_index_updates
     if (t->indexes[i].cap)
       sl_cap_res_configure(req->env->cap, t->indexes[i].cap, &t->indexes[i].tp);
   req->table = t;
+  return SL_OK;
+out:
+  sl_table_free(t);
+  return err;
+}
+
+sl_err sl_update_table(sl_req *req, const sl_update_table_in *in, sl_update_table_result *out) {
+  sl_table *old, *t = NULL;
+  bool changed = false;
+  sl_index_updates gsi = {0};
+  out->before = out->table = NULL;
+  sl_err err = sl_req_lookup(req, in->table, SL_LOOKUP_CONTROL, &old);
+  if (err != SL_OK)
+    return err;
+  /* AttributeDefinitions alone changes nothing, and an empty
+   * GlobalSecondaryIndexUpdates counts as absent here (DDB-TABLE-359). */
+  bool any = in->billing.p || in->pt.present || (in->gsi.present && in->gsi.n > 0) ||
+             in->stream.present || in->has_sse || in->has_deletion_protection ||
+             in->table_class.p || in->od.present || in->warm.present;
+  if (!any)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+                   "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "
+                   "MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, "
+                   "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is "
+                   "required");
+  /* A table UPDATING only for an index being created or deleted takes the
+   * index rules of ops/indexes.h instead. */
+  if (old->status != SL_STATUS_ACTIVE && !(old->status == SL_STATUS_UPDATING && index_work(old)))
+    return sl_fail(req, SL_E_RESOURCE_IN_USE,
+                   "Attempt to change a resource which is still in use: Table is being %s: %.*s",
+                   old->status == SL_STATUS_CREATING ? "created" : "updated",
+                   SL_STR_FMT(old->name));
+  bool switching =
+      in->billing.len &&
+      !sl_str_eq_c(in->billing,
+                   old->tp.billing == SL_BILLING_PROVISIONED ? "PROVISIONED" : "PAY_PER_REQUEST");
+  if ((err = sl_indexes_check_table_update(req, old, in->pt.present || switching,
+                                           in->od.present)) != SL_OK)
+    return err;
+  t = sl_table_clone(old);
+  unsigned also = (in->pt.present ? SL_UT_PROVISIONED : 0) |
+                  (in->stream.present ? SL_UT_STREAM : 0) | (in->has_sse ? SL_UT_SSE : 0) |
+                  (in->table_class.p ? SL_UT_CLASS : 0) |
+                  (in->has_deletion_protection ? SL_UT_DELETION_PROTECTION : 0) |
+                  (in->warm.present ? SL_UT_WARM : 0);
+  if ((err = update_throughput(req, in, old, t, &changed)) != SL_OK ||
+      (err = sl_indexes_update(req, &in->gsi, &in->defs, also, old, t, &gsi)) != SL_OK)
+    goto out;
+  if (in->has_deletion_protection) {
+    t->deletion_protection = in->deletion_protection;
+    changed = true;
+  }
+  if (in->table_class.p) {
+    t->table_class = sl_str_eq_c(in->table_class, "STANDARD_INFREQUENT_ACCESS");
+    changed = true;
+  }
+  if (in->stream.present) {
+    bool enable = in->stream.enabled;
+    if (enable && old->stream_enabled) {
+      err = sl_fail(req, SL_E_VALIDATION, "Table already has an enabled stream: %.*s",
+                    SL_STR_FMT(old->arn));
+      goto out;
+    }
+    if (!enable && !old->stream_enabled) {
+      err = sl_fail(req, SL_E_VALIDATION, "Table does not have an enabled stream: %.*s",
+                    SL_STR_FMT(old->arn));
+      goto out;
+    }
+    if (enable && in->stream.view_type.len == 0) {
+      /* As CreateTable words it (actions/create_table.c). */
+      err = sl_fail(req, SL_E_VALIDATION,
+                    "One or more parameter values were invalid: StreamViewType is required when "
+                    "StreamEnabled is true");
+      goto out;
+    }
+    t->stream_enabled = enable;
+    if (enable) {
+      t->stream_view_type = sl_table_str(t, in->stream.view_type);
+      char label[32];
+      sl_time_format_iso(req->now_ms, label);
+      label[23] = 0;
+      t->stream_label = sl_table_str(t, sl_str_c(label));
+    }
+    changed = true;
+  }
+  /* The reply shows the units before the change; committing frees 'old'. */
+  sl_table *before = sl_table_clone(old);
+  if ((err = commit(req, old, t, &gsi, changed)) != SL_OK) {
+    sl_table_free(before);
+    return err; /* commit freed 't' */
+  }
+  out->before = before;
+  out->table = t;
   return SL_OK;
 out:
   sl_table_free(t);

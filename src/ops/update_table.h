@@ -1,9 +1,10 @@
 /*
  * update_table.h — UpdateTable's core, typed: the action
- * (actions/update_table.c) checks the request in the service's order and
- * builds 't', the changed clone of the installed table 'old' (throughput and
+ * (actions/update_table.c) reads the request into sl_update_table_in; the
+ * core looks the table up, checks the request against it in the service's
+ * order and builds the changed clone of the installed table (throughput and
  * billing rules of ops/throughput.h, GSI updates of ops/indexes.h, deletion
- * protection, table class, stream settings); the core commits it.
+ * protection, table class, stream settings), then commits it.
  *
  * A changed table is UPDATING for table_update_delay_ms; a GSI being created
  * or deleted keeps it UPDATING while the index's resources are allocated or
@@ -19,9 +20,31 @@
 
 #include "ops/indexes.h"
 
-/* Takes 't': on success the catalog owns it (and req->table is it), on
- * failure it is freed. 'changed': a table-level setting changed. */
-sl_err sl_update_table(sl_req *req, sl_table *old, sl_table *t, sl_index_updates *gsi,
-                       bool changed);
+/* UpdateTable as the request states it (strings point into the request;
+ * an empty slice with a NULL pointer is an absent member). */
+typedef struct {
+  sl_str table;   /* TableName: a name or an ARN */
+  sl_str billing; /* BillingMode */
+  sl_units_in pt; /* ProvisionedThroughput */
+  sl_units_in od; /* OnDemandThroughput */
+  sl_units_in warm;
+  bool has_deletion_protection, deletion_protection;
+  sl_str table_class; /* TableClass */
+  struct {
+    bool present, enabled;
+    sl_str view_type;
+  } stream;     /* StreamSpecification */
+  bool has_sse; /* SSESpecification (a KMS key is refused by the action) */
+  sl_gsi_updates_in gsi;
+  sl_attr_defs_in defs; /* AttributeDefinitions (for a GSI Create) */
+} sl_update_table_in;
+
+typedef struct {
+  sl_table *before; /* a copy of the table before the change (the reply's units); the caller
+                       frees it with sl_table_free */
+  sl_table *table;  /* the installed new version (the catalog owns it; req->table) */
+} sl_update_table_result;
+
+sl_err sl_update_table(sl_req *req, const sl_update_table_in *in, sl_update_table_result *out);
 
 #endif

@@ -99,21 +99,6 @@ void sl_write_plan_committed(sl_req *req, sl_write_plan *p) {
     sl_cap_note_bytes(req->env->cap, p->t->cap, p->charges[0].hash, p->charges[0].sort, delta);
 }
 
-void sl_write_plan_write_collection(sl_jw *w, const sl_write_plan *p) {
-  sl_attr key = {p->t->key.hash, *p->kv.hash};
-  sl_item it = {&key, 1};
-  int64_t gb = p->collection_bytes >> 30;
-  sl_jw_obj_begin(w);
-  sl_jw_key_c(w, "ItemCollectionKey");
-  sl_item_write_json(w, &it);
-  sl_jw_key_c(w, "SizeEstimateRangeGB");
-  sl_jw_arr_begin(w);
-  sl_jw_double(w, (double)gb);
-  sl_jw_double(w, (double)(gb + 1));
-  sl_jw_arr_end(w);
-  sl_jw_obj_end(w);
-}
-
 sl_err sl_write_plan_finish(sl_req *req, sl_txn *txn, sl_write_plan *p, bool cond_ok,
                             const sl_write_exprs *cond, const sl_item *old, const sl_item *attrs,
                             sl_write_result *out) {

@@ -65,10 +65,6 @@ sl_err sl_write_plan_apply(sl_req *req, sl_txn *txn, sl_write_plan *p);
 /* After commit: counters and the capacity engine's stored bytes. */
 void sl_write_plan_committed(sl_req *req, sl_write_plan *p);
 
-/* The ItemCollectionMetrics object of an applied plan (BatchWriteItem lists
- * them per table): {"ItemCollectionKey":{..},"SizeEstimateRangeGB":[lo,hi]}. */
-void sl_write_plan_write_collection(sl_jw *w, const sl_write_plan *p);
-
 /* What a single-item write leaves for its reply. */
 typedef struct {
   sl_item attributes;   /* the ReturnValues item; n == 0: none */

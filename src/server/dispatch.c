@@ -99,11 +99,7 @@ void sl_api_write_error(sl_http_response *resp, const sl_failure *f) {
     sl_jw_key_c(&w, sl_err_message_key(f->code));
     sl_jw_str(&w, f->message);
   }
-  if (f->extra.len) {
-    /* Extra members rendered by the caller: spliced in before the '}'. */
-    sl_buf_putc(&resp->body, ',');
-    sl_buf_puts(&resp->body, f->extra);
-  }
+  sl_reply_error_detail(&w, f);
   sl_jw_obj_end(&w);
 }
 
@@ -175,8 +171,8 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
     if ((tag || strcmp(req.op_name, "UntagResource") == 0) && req.fail.code == SL_E_VALIDATION) {
       sl_failure tag_fail;
       sl_failure_init(&tag_fail, req.arena);
-      if ((tag ? sl_tables_check_tags(&tag_fail, sl_json_get(body, "Tags"))
-               : sl_tables_check_tag_keys(&tag_fail, sl_json_get(body, "TagKeys"))) != SL_OK)
+      if ((tag ? sl_in_check_tags(&tag_fail, sl_json_get(body, "Tags"))
+               : sl_in_check_tag_keys(&tag_fail, sl_json_get(body, "TagKeys"))) != SL_OK)
         req.fail = tag_fail;
     }
     goto error;

@@ -3,7 +3,7 @@
 #include "server/admin.h"
 #include "server/dashboard.h"
 #include "server/dispatch.h"
-#include "ops/describe.h"
+#include "actions/describe.h"
 #include "net/sigv4.h"
 
 void sl_router_handle(void *ctx, sl_http_request *req, sl_http_response *resp) {

@@ -242,8 +242,7 @@ static bool shard_get(sl_txn *txn, uint32_t stream_id, uint32_t no, sl_stream_sh
   uint8_t k[9];
   shard_key(k, stream_id, no);
   sl_str v;
-  if (!sl_store_get(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), &v) ||
-      !shard_decode(no, v, out))
+  if (!sl_store_get(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), &v) || !shard_decode(no, v, out))
     return false;
   if (tag)
     *tag = rd32((const uint8_t *)v.p + 4);
@@ -445,10 +444,8 @@ static uint32_t random_tag(sl_streams *s) {
 /* Opens shard 'no' of 'st' (parent 'parent', -1: none) at 'now_ms'. */
 static sl_err shard_open(sl_streams *s, sl_txn *txn, const sl_stream *st, uint32_t no,
                          int64_t parent, int64_t now_ms, sl_failure *f) {
-  sl_stream_shard sh = {.no = no,
-                        .parent = parent,
-                        .created_ms = (uint64_t)now_ms,
-                        .start_seq = s->next_seq};
+  sl_stream_shard sh = {
+      .no = no, .parent = parent, .created_ms = (uint64_t)now_ms, .start_seq = s->next_seq};
   sl_err err = shard_put(txn, st->id, &sh, random_tag(s), f);
   return err == SL_OK ? high_water_put(txn, s->next_seq, f) : err;
 }
@@ -511,8 +508,8 @@ static sl_err stream_disable(sl_txn *txn, const sl_table *t, int64_t now_ms, sl_
   return err;
 }
 
-sl_err sl_streams_sync(sl_streams *s, sl_txn *txn, const sl_table *old, sl_table *t,
-                       int64_t now_ms, sl_failure *f) {
+sl_err sl_streams_sync(sl_streams *s, sl_txn *txn, const sl_table *old, sl_table *t, int64_t now_ms,
+                       sl_failure *f) {
   bool had = old && old->stream_enabled;
   bool has = t && t->stream_enabled;
   if (had == has && (!has || sl_str_eq(old->stream_label, t->stream_label)))
@@ -591,7 +588,10 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
                 (want_old ? sl_item_size(c->old) : 0);
   char vbuf[1024];
   sl_buf b = {vbuf, 0, sizeof(vbuf), a};
-  uint8_t hdr[RECORD_HDR] = {1, (uint8_t)(!c->old ? 1 : !c->item ? 3 : 2),
+  uint8_t hdr[RECORD_HDR] = {1,
+                             (uint8_t)(!c->old    ? 1
+                                       : !c->item ? 3
+                                                  : 2),
                              (uint8_t)(c->by_service ? 1 : 0),
                              (uint8_t)((want_new ? 1 : 0) | (want_old ? 2 : 0))};
   le32(hdr + 4, (uint32_t)size);

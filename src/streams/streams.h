@@ -126,8 +126,8 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
  * one enabled that 'old' did not (t->stream_label is moved on by a
  * millisecond while it names an existing stream), and the stream of 'old'
  * is closed when 't' no longer has it. */
-sl_err sl_streams_sync(sl_streams *s, sl_txn *txn, const sl_table *old, sl_table *t,
-                       int64_t now_ms, sl_failure *f);
+sl_err sl_streams_sync(sl_streams *s, sl_txn *txn, const sl_table *old, sl_table *t, int64_t now_ms,
+                       sl_failure *f);
 
 /* ---- reading (any transaction) ---- */
 

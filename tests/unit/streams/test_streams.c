@@ -7,7 +7,8 @@
 static sl_arena A;
 
 static void test_iterator_roundtrip(void) {
-  sl_stream_iter it = {.stream_id = 7, .shard = 3, .pos = 123456789012ULL, .issued_ms = 1796170000000};
+  sl_stream_iter it = {
+      .stream_id = 7, .shard = 3, .pos = 123456789012ULL, .issued_ms = 1796170000000};
   sl_str s = sl_streams_iter_format(&A, &it);
   sl_stream_iter back;
   CHECK(sl_streams_iter_parse(s, &back));

@@ -1,5 +1,6 @@
-/* TableDescription and key schema parsing; see describe.h. */
-#include "ops/describe.h"
+/* TableDescription; see describe.h. */
+#include "actions/describe.h"
+#include "actions/reply.h"
 #include "base/log.h"
 #include "cap/cap.h"
 
@@ -50,11 +51,11 @@ static void write_provisioned(sl_jw *w, const sl_throughput *tp, const sl_throug
   sl_jw_obj_begin(w);
   if (tp->last_increase_ms) {
     sl_jw_key_c(w, "LastIncreaseDateTime");
-    sl_req_write_time(w, (int64_t)tp->last_increase_ms);
+    sl_reply_time(w, (int64_t)tp->last_increase_ms);
   }
   if (tp->last_decrease_ms) {
     sl_jw_key_c(w, "LastDecreaseDateTime");
-    sl_req_write_time(w, (int64_t)tp->last_decrease_ms);
+    sl_reply_time(w, (int64_t)tp->last_decrease_ms);
   }
   sl_jw_key_c(w, "NumberOfDecreasesToday");
   sl_jw_int(w, sl_cap_decreases_today(tp, now_ms));
@@ -153,8 +154,7 @@ static void write_billing_summary(sl_jw *w, const sl_table *t) {
   sl_jw_key_c(w, "BillingMode");
   sl_jw_str_c(w, t->tp.billing == SL_BILLING_PAY_PER_REQUEST ? "PAY_PER_REQUEST" : "PROVISIONED");
   sl_jw_key_c(w, "LastUpdateToPayPerRequestDateTime");
-  sl_req_write_time(w,
-                    (int64_t)(t->tp.last_ppr_update_ms ? t->tp.last_ppr_update_ms : t->created_ms));
+  sl_reply_time(w, (int64_t)(t->tp.last_ppr_update_ms ? t->tp.last_ppr_update_ms : t->created_ms));
   sl_jw_obj_end(w);
 }
 
@@ -221,7 +221,7 @@ static void describe(sl_req *req, const sl_table *t, int status, const sl_table 
   sl_jw_key_c(w, "TableStatus");
   sl_jw_str_c(w, sl_status_name(status >= 0 ? (sl_status)status : (sl_status)t->status));
   sl_jw_key_c(w, "CreationDateTime");
-  sl_req_write_time(w, (int64_t)t->created_ms);
+  sl_reply_time(w, (int64_t)t->created_ms);
   sl_jw_key_c(w, "ProvisionedThroughput");
   write_provisioned(w, &t->tp, before ? &before->tp : NULL, req->now_ms);
   write_size_and_identity(w, t);
@@ -275,126 +275,4 @@ void sl_describe_table(sl_req *req, const sl_table *t, int status) {
 
 void sl_describe_updated_table(sl_req *req, const sl_table *old, const sl_table *t) {
   describe(req, t, -1, old);
-}
-
-/* ---- request parsing ---- */
-
-sl_str sl_describe_index_arn(sl_table *t, sl_str index) {
-  return sl_table_str(
-      t, sl_arena_printf(&t->mem, "%.*s/index/%.*s", SL_STR_FMT(t->arn), SL_STR_FMT(index)));
-}
-
-sl_err sl_describe_parse_key_schema(sl_req *req, sl_table *t, const sl_json *list,
-                                    const char *index_name, sl_key_schema *out) {
-  memset(out, 0, sizeof(*out));
-  size_t n = list->arr.n;
-  sl_str names[2] = {SL_STR_NULL, SL_STR_NULL};
-  sl_str types[2] = {SL_STR_NULL, SL_STR_NULL};
-  for (size_t i = 0; i < n && i < 2; i++) {
-    names[i] = sl_req_str(list->arr.items[i], "AttributeName");
-    types[i] = sl_req_str(list->arr.items[i], "KeyType");
-  }
-  if (n == 2) {
-    bool defined = sl_table_attr_type(t, names[0]) && sl_table_attr_type(t, names[1]);
-    if (!defined || (sl_str_eq(names[0], names[1]) && t->n_defs < 2))
-      return sl_fail(req, SL_E_VALIDATION,
-                     "Invalid KeySchema: Some index key attribute have no definition");
-    if (sl_str_eq(names[0], names[1]))
-      return sl_fail(req, SL_E_VALIDATION,
-                     "Both the Hash Key and the Range Key element in the KeySchema have the same "
-                     "name");
-  }
-  if (!sl_str_eq_c(types[0], "HASH"))
-    return sl_fail(req, SL_E_VALIDATION,
-                   "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-  if (n == 2 && !sl_str_eq_c(types[1], "RANGE"))
-    return sl_fail(req, SL_E_VALIDATION,
-                   "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
-  if (n == 1 && !sl_table_attr_type(t, names[0])) {
-    sl_buf b;
-    sl_buf_init(&b, req->arena);
-    for (uint32_t i = 0; i < t->n_defs; i++) {
-      if (i)
-        sl_buf_puts(&b, SL_STR(", "));
-      sl_buf_puts(&b, t->defs[i].name);
-    }
-    return sl_fail(req, SL_E_VALIDATION,
-                   "One or more parameter values were invalid: Some index key attributes are not "
-                   "defined in AttributeDefinitions. Keys: [%.*s], AttributeDefinitions: [%.*s]",
-                   SL_STR_FMT(names[0]), SL_STR_FMT(sl_buf_str(&b)));
-  }
-  (void)index_name;
-  out->hash = sl_table_str(t, names[0]);
-  out->hash_type = sl_table_attr_type(t, names[0]);
-  if (n == 2) {
-    out->range = sl_table_str(t, names[1]);
-    out->range_type = sl_table_attr_type(t, names[1]);
-  }
-  return SL_OK;
-}
-
-/* Every key attribute of the new index must be defined (CreateTable's text). */
-sl_err sl_describe_check_keys_defined(sl_req *req, const sl_table *t, const sl_json *ks) {
-  bool undefined = false;
-  for (size_t k = 0; k < ks->arr.n; k++)
-    if (!sl_table_attr_type(t, sl_req_str(ks->arr.items[k], "AttributeName")))
-      undefined = true;
-  if (!undefined)
-    return SL_OK;
-  sl_buf keys, defs;
-  sl_buf_init(&keys, req->arena);
-  sl_buf_init(&defs, req->arena);
-  for (size_t k = 0; k < ks->arr.n; k++) {
-    if (k)
-      sl_buf_puts(&keys, SL_STR(", "));
-    sl_buf_puts(&keys, sl_req_str(ks->arr.items[k], "AttributeName"));
-  }
-  for (uint32_t k = 0; k < t->n_defs; k++) {
-    if (k)
-      sl_buf_puts(&defs, SL_STR(", "));
-    sl_buf_puts(&defs, t->defs[k].name);
-  }
-  return sl_fail(req, SL_E_VALIDATION,
-                 "One or more parameter values were invalid: Some index key attributes are not "
-                 "defined in AttributeDefinitions. Keys: [%.*s], AttributeDefinitions: [%.*s]",
-                 SL_STR_FMT(sl_buf_str(&keys)), SL_STR_FMT(sl_buf_str(&defs)));
-}
-
-sl_err sl_describe_parse_projection(sl_req *req, sl_table *t, const sl_json *proj, sl_index *x) {
-  sl_str type = sl_req_str(proj, "ProjectionType");
-  const sl_json *nk = sl_json_get(proj, "NonKeyAttributes");
-  bool has_nk = nk && nk->type == SL_JSON_ARRAY;
-  if (type.len == 0)
-    return sl_fail(req, SL_E_VALIDATION,
-                   "One or more parameter values were invalid: Unknown ProjectionType: null");
-  if (sl_str_eq_c(type, "ALL")) {
-    x->projection = SL_PROJ_ALL;
-  } else if (sl_str_eq_c(type, "KEYS_ONLY")) {
-    x->projection = SL_PROJ_KEYS_ONLY;
-  } else {
-    x->projection = SL_PROJ_INCLUDE;
-  }
-  if (has_nk && x->projection != SL_PROJ_INCLUDE)
-    return sl_fail(req, SL_E_VALIDATION,
-                   "One or more parameter values were invalid: ProjectionType is %.*s, but "
-                   "NonKeyAttributes is specified",
-                   SL_STR_FMT(type));
-  if (x->projection == SL_PROJ_INCLUDE) {
-    if (!has_nk)
-      return sl_fail(req, SL_E_VALIDATION,
-                     "One or more parameter values were invalid: NonKeyAttributes must be "
-                     "specified for ProjectionType INCLUDE");
-    x->non_key = SL_NEW_ARRAY(&t->mem, sl_str, nk->arr.n + 1);
-    for (size_t i = 0; i < nk->arr.n; i++) {
-      sl_str a = nk->arr.items[i]->str;
-      for (uint32_t j = 0; j < x->n_non_key; j++)
-        if (sl_str_eq(x->non_key[j], a))
-          return sl_fail(req, SL_E_VALIDATION,
-                         "One or more parameter values were invalid: Duplicate NonKeyAttribute "
-                         "%.*s in Projection",
-                         SL_STR_FMT(a));
-      x->non_key[x->n_non_key++] = sl_table_str(t, a);
-    }
-  }
-  return SL_OK;
 }
