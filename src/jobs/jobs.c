@@ -12,6 +12,6 @@ void sl_jobs_tick(sl_env *env, int64_t now_ms) {
   sl_ttl_tick(env, now_ms);
   if (env->streams) {
     sl_failure f = {0};
-    sl_streams_trim(env->streams, now_ms, &f);
+    sl_streams_tick(env->streams, now_ms, &f);
   }
 }

@@ -78,6 +78,9 @@ struct sl_store_change {
   const sl_item *item;
   int64_t collection_max; /* the item collection limit in bytes; 0: none */
   bool by_service;        /* the service's own change (a TTL deletion), not a request's */
+  /* out, for the change-capture hook: the new item's encoding (store/item.h)
+   * as written, in the arena, when the table has a stream; else empty */
+  sl_str item_enc;
   /* out, tables with LSIs only */
   bool has_collection;
   int64_t collection_bytes; /* the item collection's size after the change */

@@ -8,13 +8,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define SL_STREAMS_CACHE 16 /* entries of the capture hook's cache */
+
 struct sl_streams {
   sl_store *store;
   sl_clock *clock;
   sl_streams_params p;
   uint64_t next_seq;
   uint64_t rng;
-  int64_t trim_ms; /* when sl_streams_trim last looked */
+  int64_t trim_ms; /* when sl_streams_tick last looked */
+  /* The capture hook's cache of enabled streams by table id: entries of an
+   * older generation are void. Streams change only in sl_streams_sync (a
+   * control-plane transaction that writes no items) and sl_streams_tick (its
+   * own transaction); both bump the generation, so an entry never outlives
+   * what it was read from, committed or aborted. */
+  uint64_t gen;
+  struct stream_cache {
+    uint64_t gen;
+    uint32_t table_id, stream_id, shard;
+    uint8_t view, label_len;
+    char label[32];
+  } cache[SL_STREAMS_CACHE];
 };
 
 #define STREAM_HDR 46 /* fixed part of a stream value, before the key names */
@@ -415,6 +429,7 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
   sl_store_abort(txn);
   sl_streams *s = calloc(1, sizeof(*s));
   SL_ASSERT(s);
+  s->gen = 1;
   s->store = st;
   s->clock = clock;
   s->p = *p;
@@ -514,6 +529,7 @@ sl_err sl_streams_sync(sl_streams *s, sl_txn *txn, const sl_table *old, sl_table
   bool has = t && t->stream_enabled;
   if (had == has && (!has || sl_str_eq(old->stream_label, t->stream_label)))
     return SL_OK;
+  s->gen++;
   sl_arena a;
   sl_arena_init(&a);
   sl_err err = SL_OK;
@@ -544,6 +560,35 @@ static void put_image(sl_buf *b, const sl_item *it) {
   le32((uint8_t *)b->p + at, (uint32_t)(b->len - at - 4));
 }
 
+/* The hot path's view of a table's enabled stream, cached (see the struct). */
+static bool open_stream(sl_streams *s, sl_txn *txn, const sl_table *t, sl_arena *a,
+                        struct stream_cache *out) {
+  struct stream_cache *c = &s->cache[t->id % SL_STREAMS_CACHE];
+  if (c->gen == s->gen && c->table_id == t->id &&
+      sl_str_eq(sl_str_make(c->label, c->label_len), t->stream_label)) {
+    *out = *c;
+    return true;
+  }
+  sl_str key = stream_key(a, t->name, t->stream_label), v;
+  if (!sl_store_get(txn, SL_DB_STREAMS, key, &v) || v.len < STREAM_HDR)
+    return false;
+  const uint8_t *p = (const uint8_t *)v.p;
+  if (p[1] != 1)
+    return false;
+  out->gen = s->gen;
+  out->table_id = t->id;
+  out->view = p[2] & 3;
+  out->stream_id = rd32(p + 4);
+  out->shard = rd32(p + 8);
+  out->label_len = 0;
+  if (t->stream_label.len <= sizeof(out->label)) {
+    memcpy(out->label, t->stream_label.p, t->stream_label.len);
+    out->label_len = (uint8_t)t->stream_label.len;
+    *c = *out;
+  }
+  return true;
+}
+
 sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_arena *a,
                           sl_failure *f) {
   const sl_table *t = c->t;
@@ -552,29 +597,10 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
   if (c->old && c->item && items_equal(c->old, c->item))
     return SL_OK; /* the item did not change: no record (facts §11) */
   sl_streams *s = ctx;
-  sl_str key = stream_key(a, t->name, t->stream_label), v;
-  if (!sl_store_get(txn, SL_DB_STREAMS, key, &v) || v.len < STREAM_HDR)
+  struct stream_cache sc;
+  if (!open_stream(s, txn, t, a, &sc))
     return SL_OK;
-  const uint8_t *p = (const uint8_t *)v.p;
-  if (p[1] != 1)
-    return SL_OK;
-  uint8_t view = p[2] & 3;
-  uint32_t id = rd32(p + 4), shard = rd32(p + 8);
   int64_t now_ms = sl_clock_now_ms(s->clock);
-  sl_err err;
-  if (now_ms - (int64_t)rd64(p + 32) >= s->p.shard_rollover_ms) {
-    /* The open shard has lived its time: close it and open its child. */
-    sl_stream st;
-    if (!stream_decode(a, key, v, &st))
-      return SL_OK;
-    if ((err = shard_close(txn, &st, now_ms, f)) != SL_OK ||
-        (err = shard_open(s, txn, &st, st.n_shards_made, st.open_shard, now_ms, f)) != SL_OK)
-      return err;
-    st.open_shard = st.n_shards_made++;
-    if ((err = stream_put(txn, a, &st, (uint64_t)now_ms, f)) != SL_OK)
-      return err;
-    shard = st.open_shard;
-  }
   /* Keys: the table key attributes of the item. */
   sl_attr keys[2];
   uint32_t nk = 0;
@@ -582,12 +608,15 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
   if (sl_key_has_range(&t->key))
     keys[nk++] = (sl_attr){t->key.range, *c->key->range};
   sl_item kit = {keys, nk};
+  uint8_t view = sc.view;
   bool want_new = c->item && (view == SL_STREAM_NEW_IMAGE || view == SL_STREAM_NEW_AND_OLD_IMAGES);
   bool want_old = c->old && (view == SL_STREAM_OLD_IMAGE || view == SL_STREAM_NEW_AND_OLD_IMAGES);
   size_t size = sl_item_size(&kit) + (want_new ? sl_item_size(c->item) : 0) +
                 (want_old ? sl_item_size(c->old) : 0);
-  char vbuf[1024];
-  sl_buf b = {vbuf, 0, sizeof(vbuf), a};
+  sl_buf b;
+  sl_buf_init(&b, a);
+  sl_buf_reserve(&b, RECORD_HDR + 64 + (want_new ? c->item_enc.len + 4 : 0) +
+                         (want_old ? size + 64 : 0));
   uint8_t hdr[RECORD_HDR] = {1,
                              (uint8_t)(!c->old    ? 1
                                        : !c->item ? 3
@@ -598,14 +627,21 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
   le64(hdr + 8, (uint64_t)now_ms);
   sl_buf_append(&b, hdr, RECORD_HDR);
   put_image(&b, &kit);
-  if (want_new)
+  if (want_new && !c->item_enc.len) {
     put_image(&b, c->item);
+  } else if (want_new) {
+    /* The funnel has encoded the new item already (store/items.h). */
+    uint8_t len[4];
+    le32(len, (uint32_t)c->item_enc.len);
+    sl_buf_append(&b, len, 4);
+    sl_buf_puts(&b, c->item_enc);
+  }
   if (want_old)
     put_image(&b, c->old);
   uint8_t k[17];
-  record_key(k, id, shard, s->next_seq);
-  if ((err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 17), sl_buf_str(&b), f)) !=
-      SL_OK)
+  record_key(k, sc.stream_id, sc.shard, s->next_seq);
+  sl_err err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 17), sl_buf_str(&b), f);
+  if (err != SL_OK)
     return err;
   s->next_seq++; /* a number lost to an aborted transaction leaves a gap, never a repeat */
   return SL_OK;
@@ -728,7 +764,7 @@ void sl_streams_record_write_json(sl_jw *w, const sl_stream *st, const sl_stream
 
 /* ---- retention ---- */
 
-bool sl_streams_trim(sl_streams *s, int64_t now_ms, sl_failure *f) {
+bool sl_streams_tick(sl_streams *s, int64_t now_ms, sl_failure *f) {
   /* Once per second of the clock: a tick comes every 100 ms and before
    * every request. */
   if (now_ms >= s->trim_ms && now_ms - s->trim_ms < 1000)
@@ -748,6 +784,19 @@ bool sl_streams_trim(sl_streams *s, int64_t now_ms, sl_failure *f) {
   sl_streams_list(txn, &a, (sl_str){0}, &v, &n);
   for (size_t i = 0; i < n && err == SL_OK && budget > 0; i++) {
     sl_stream *st = &v[i];
+    sl_stream_shard open;
+    uint32_t open_tag;
+    if (st->enabled && shard_get(txn, st->id, st->open_shard, &open, &open_tag) &&
+        now_ms - (int64_t)open.created_ms >= s->p.shard_rollover_ms) {
+      /* The open shard has lived its time: it is closed and a child opened. */
+      if ((err = shard_close(txn, st, now_ms, f)) != SL_OK ||
+          (err = shard_open(s, txn, st, st->n_shards_made, st->open_shard, now_ms, f)) != SL_OK)
+        break;
+      st->open_shard = st->n_shards_made++;
+      if ((err = stream_put(txn, &a, st, (uint64_t)now_ms, f)) != SL_OK)
+        break;
+      changed = true;
+    }
     sl_stream_shard *shards;
     size_t ns;
     sl_streams_shards(txn, &a, st, &shards, &ns);
@@ -810,5 +859,6 @@ bool sl_streams_trim(sl_streams *s, int64_t now_ms, sl_failure *f) {
     sl_store_abort(txn);
     return false;
   }
+  s->gen++; /* the capture hook's cache (above) */
   return sl_store_commit(txn, f) == SL_OK;
 }

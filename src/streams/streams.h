@@ -18,14 +18,16 @@
  * writer's transaction, so a record is committed, or lost, with its item
  * change, and is durable with --data-dir like the item. A change that leaves
  * the item as it was (an identical PutItem, a no-op UpdateItem) writes no
- * record (facts §11). A table without a stream costs one flag test.
+ * record (facts §11). A table without a stream costs one flag test; with
+ * one, the hook reads the stream from a small cache (streams.c) and reuses
+ * the new item's encoding the funnel made (sl_store_change.item_enc).
  *
  * Shards: a stream has one open shard at a time. The open shard is closed
  * and a child opened (ParentShardId = the closed one) when it is older than
- * shard_rollover_ms (default 4 h, facts §11's observed lifetime), checked as
- * records are written; disabling closes it. Shards do not follow the capacity
- * engine's partitions yet (one shard per partition is the service's
- * behaviour; see README, not supported).
+ * shard_rollover_ms (default 4 h, facts §11's observed lifetime), checked
+ * by sl_streams_tick once a second of the clock; disabling closes it. Shards do not follow the
+ * capacity engine's partitions yet (one shard per partition is the service's behaviour; see README,
+ * not supported).
  *
  * Sequence numbers: one counter for the whole server, so they increase in
  * commit order (one write transaction at a time) across every shard and
@@ -48,7 +50,7 @@
  *    12  u32  shards made so far (numbers 0 .. n-1)
  *    16  u64  created_ms (CreationRequestDateTime)
  *    24  u64  disabled_ms (0 while enabled)
- *    32  u64  the open shard's created_ms (rollover)
+ *    32  u64  the open shard's created_ms
  *    40  u8   hash key type, u8 range key type (0: none), u16 hash name
  *             length, u16 range name length, then the two names
  *   key 'H' | u32 BE stream id | u32 BE shard    a shard
@@ -75,7 +77,7 @@
  * "|" CRC-32 of what precedes it, in hex. They expire iterator_ttl_ms (15
  * min) after issue; a bad one is ValidationException "Invalid ShardIterator".
  *
- * Retention: sl_streams_trim (jobs/, on the clock) deletes records older
+ * Retention: sl_streams_tick (jobs/, on the clock) deletes records older
  * than retention_ms, moving each shard's trim point; closed shards whose
  * records are all gone, and disabled streams past retention, are deleted.
  *
@@ -213,8 +215,10 @@ void sl_streams_record_write_json(sl_jw *w, const sl_stream *st, const sl_stream
 
 /* ---- retention ---- */
 
-/* Deletes records older than the retention, and shards and streams past it;
- * bounded work per call. Returns true when anything was deleted. */
-bool sl_streams_trim(sl_streams *s, int64_t now_ms, sl_failure *f);
+/* Once per second of the clock (jobs/): rolls over open shards older than
+ * shard_rollover_ms, deletes records older than the retention, and shards
+ * and streams past it; bounded work per call. Returns true when anything
+ * changed. */
+bool sl_streams_tick(sl_streams *s, int64_t now_ms, sl_failure *f);
 
 #endif
