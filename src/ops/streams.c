@@ -1,6 +1,7 @@
 /* The DynamoDB Streams API's cores; see streams.h. Pinned by
  * tests/conformance/test_streams.py. */
 #include "ops/streams.h"
+#include "metrics/metrics.h"
 
 #include <string.h>
 
@@ -189,6 +190,17 @@ sl_err sl_get_records(sl_req *req, const sl_get_records_req *in, sl_get_records_
   uint64_t next;
   sl_streams_read(txn, req->arena, &out->stream, sh, it.pos, (size_t)in->limit, RECORDS_MAX_BYTES,
                   &out->records, &out->n, &next);
+  /* Metrics under the table's name (its request latency too, through
+   * req->table), while the table lives. */
+  sl_table *t = sl_catalog_get(req->env->catalog, out->stream.table_name);
+  if (t && t->id == out->stream.table_id) {
+    int64_t bytes = 0;
+    for (size_t i = 0; i < out->n; i++)
+      bytes += out->records[i].size_bytes;
+    req->table = t;
+    if (req->env->metrics)
+      sl_metrics_stream_read(req->env->metrics, t->name, (int64_t)out->n, bytes);
+  }
   if (sh->closed_ms) {
     /* A closed shard read to its end gives no next iterator. */
     uint64_t first, last;

@@ -31,7 +31,7 @@ struct sl_streams {
   } cache[SL_STREAMS_CACHE];
 };
 
-#define STREAM_HDR 46 /* fixed part of a stream value, before the key names */
+#define STREAM_HDR 50 /* fixed part of a stream value, before the key names */
 #define SHARD_LEN 48
 #define RECORD_HDR 16
 #define NO_TRIM_BATCH 4096 /* records trimmed per call at most */
@@ -122,9 +122,10 @@ static bool stream_decode(sl_arena *a, sl_str key, sl_str v, sl_stream *out) {
   out->n_shards_made = rd32(p + 12);
   out->created_ms = rd64(p + 16);
   out->disabled_ms = rd64(p + 24);
-  out->key.hash_type = p[40];
-  out->key.range_type = p[41];
-  uint16_t hl = rd16(p + 42), rl = rd16(p + 44);
+  out->table_id = rd32(p + 40);
+  out->key.hash_type = p[44];
+  out->key.range_type = p[45];
+  uint16_t hl = rd16(p + 46), rl = rd16(p + 48);
   if (v.len < (size_t)STREAM_HDR + hl + rl)
     return false;
   out->key.hash = sl_arena_strdup(a, sl_str_make(v.p + STREAM_HDR, hl));
@@ -144,12 +145,13 @@ static sl_str stream_encode(sl_arena *a, const sl_stream *st, uint64_t open_crea
   le64(p + 16, st->created_ms);
   le64(p + 24, st->disabled_ms);
   le64(p + 32, open_created_ms);
-  p[40] = st->key.hash_type;
-  p[41] = st->key.range_type;
-  p[42] = (uint8_t)st->key.hash.len;
-  p[43] = (uint8_t)(st->key.hash.len >> 8);
-  p[44] = (uint8_t)st->key.range.len;
-  p[45] = (uint8_t)(st->key.range.len >> 8);
+  le32(p + 40, st->table_id);
+  p[44] = st->key.hash_type;
+  p[45] = st->key.range_type;
+  p[46] = (uint8_t)st->key.hash.len;
+  p[47] = (uint8_t)(st->key.hash.len >> 8);
+  p[48] = (uint8_t)st->key.range.len;
+  p[49] = (uint8_t)(st->key.range.len >> 8);
   memcpy(p + STREAM_HDR, st->key.hash.p, st->key.hash.len);
   memcpy(p + STREAM_HDR + st->key.hash.len, st->key.range.p, st->key.range.len);
   return sl_str_make((const char *)p, len);
@@ -501,6 +503,7 @@ static sl_err stream_create(sl_streams *s, sl_txn *txn, sl_table *t, int64_t now
                   .open_shard = 0,
                   .n_shards_made = 1,
                   .created_ms = (uint64_t)now_ms,
+                  .table_id = t->id,
                   .key = t->key};
   sl_err err = sl_store_next_id(txn, &st.id, f);
   if (err == SL_OK)

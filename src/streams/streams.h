@@ -51,7 +51,9 @@
  *    16  u64  created_ms (CreationRequestDateTime)
  *    24  u64  disabled_ms (0 while enabled)
  *    32  u64  the open shard's created_ms
- *    40  u8   hash key type, u8 range key type (0: none), u16 hash name
+ *    40  u32  the table's storage id (a table of the same name made later
+ *             has another)
+ *    44  u8   hash key type, u8 range key type (0: none), u16 hash name
  *             length, u16 range name length, then the two names
  *   key 'H' | u32 BE stream id | u32 BE shard    a shard
  *     0  u32  parent shard number + 1 (0: none)
@@ -146,6 +148,7 @@ typedef struct {
   bool enabled;
   uint8_t view; /* sl_stream_view */
   uint32_t id;
+  uint32_t table_id; /* the storage id of the table it was made for */
   uint32_t open_shard;
   uint32_t n_shards_made;
   uint64_t created_ms, disabled_ms;

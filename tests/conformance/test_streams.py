@@ -629,3 +629,28 @@ def test_records_survive_kill_9(tmp_path):
         assert len(recs) == 51 and seqs(recs)[-1] > seqs(before)[-1]
     finally:
         srv.stop()
+
+
+def prometheus(ep, name, table):
+    import urllib.request
+    with urllib.request.urlopen(ep + "/metrics", timeout=10) as r:
+        text = r.read().decode()
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+               if line.startswith(name) and f'table_name="{table}"' in line
+               and 'operation="GetRecords"' in line)
+
+
+# GetRecords is measured under CloudWatch's names: ReturnedRecordsCount, ReturnedBytes (the
+# records' SizeBytes) and the request's SuccessfulRequestLatency, Operation GetRecords.
+@pytest.mark.sluice_only
+def test_get_records_metrics(st, ddb, make_table, endpoint):
+    name, arn = stream_table(make_table, ddb, "KEYS_ONLY")
+    for i in range(3):
+        ddb.put_item(TableName=name, Item={"pk": {"S": f"k{i}"}})
+    recs = read_all(st, arn)
+    assert len(recs) == 3
+    assert prometheus(endpoint, "sluice_dynamodb_returned_records_total", name) == 3
+    assert prometheus(endpoint, "sluice_dynamodb_returned_bytes_total", name) == \
+        sum(r["dynamodb"]["SizeBytes"] for r in recs)
+    assert prometheus(endpoint, "sluice_dynamodb_successful_request_latency_seconds_count",
+                      name) >= 2
