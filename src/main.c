@@ -7,6 +7,7 @@
  * (tests start it with --port 0 and read the port from there).
  */
 #include "server/app.h"
+#include "tools/streams_tail.h"
 #include "server/router.h"
 #include "base/log.h"
 #include "cap/cap.h"
@@ -221,14 +222,16 @@ static int cmd_version(int argc, char **argv) {
 
 static int cmd_help(int argc, char **argv);
 
-/* The subcommands. The tools of DESIGN.md (bench, size, explain, simulate,
- * streams tail) join this table with their issues, in src/tools/. */
+/* The subcommands. The tools of DESIGN.md live in src/tools/ (streams tail
+ * so far; bench, size, explain and simulate join with their issues). */
 static const struct {
   const char *name;
   int (*run)(int argc, char **argv);
   const char *summary;
 } commands[] = {
     {"serve", cmd_serve, "run the DynamoDB-compatible server (sluice serve --help)"},
+    {"streams", sl_tool_streams,
+     "streams tail TABLE: print a table's stream records as they arrive"},
     {"version", cmd_version, "print the version"},
     {"help", cmd_help, "list the commands"},
 };
