@@ -358,6 +358,8 @@ static bool parse_u64(const char **p, const char *end, uint64_t *out) {
   uint64_t v = 0;
   if (q == end || *q < '0' || *q > '9')
     return false;
+  if (*q == '0' && q + 1 < end && q[1] >= '0' && q[1] <= '9')
+    return false; /* one text per number: no leading zeros */
   while (q < end && *q >= '0' && *q <= '9') {
     if (v > UINT64_MAX / 10 - 9)
       return false;

@@ -35,12 +35,11 @@ typedef struct {
 } tail;
 
 static void usage(void) {
-  fprintf(stderr,
-          "usage: sluice streams tail TABLE [--endpoint URL] [--region R] [--from latest|"
-          "trim-horizon]\n"
-          "                                 [--interval-ms N] [--count N]\n"
-          "Prints TABLE's stream records as JSON lines as they arrive (default endpoint\n"
-          "http://127.0.0.1:8000, from LATEST).\n");
+  fprintf(stderr, "usage: sluice streams tail TABLE [--endpoint URL] [--region R] [--from latest|"
+                  "trim-horizon]\n"
+                  "                                 [--interval-ms N] [--count N]\n"
+                  "Prints TABLE's stream records as JSON lines as they arrive (default endpoint\n"
+                  "http://127.0.0.1:8000, from LATEST).\n");
 }
 
 static char *dup_str(sl_str s) {
@@ -82,15 +81,17 @@ static int call(tail *t, const char *target, const char *body, sl_json **out,
   sl_buf auth;
   sl_buf_init(&auth, &t->arena);
   sl_sigv4_sign(&r, date, &auth);
-  sl_http_header send[6] = {h[1], h[2], {SL_STR("X-Amz-Date"), sl_str_make(date, 16)},
+  sl_http_header send[6] = {h[1],
+                            h[2],
+                            {SL_STR("X-Amz-Date"), sl_str_make(date, 16)},
                             {SL_STR("Authorization"), sl_buf_str(&auth)}};
   size_t n_send = 4;
   if (t->token[0])
     send[n_send++] = (sl_http_header){SL_STR("X-Amz-Security-Token"), sl_str_c(t->token)};
   sl_client_response resp;
   sl_client_response_init(&resp);
-  int rc = sl_client_request(&t->client, SL_STR("POST"), SL_STR("/"), send, n_send,
-                             sl_str_c(body), true, &resp);
+  int rc = sl_client_request(&t->client, SL_STR("POST"), SL_STR("/"), send, n_send, sl_str_c(body),
+                             true, &resp);
   if (rc != 0) {
     fprintf(stderr, "sluice streams tail: %s:%d: %s\n", t->client.host, t->client.port,
             strerror(-rc));
@@ -232,8 +233,7 @@ static int poll_shard(tail *t, shard *sh, long *n_out) {
   long n = 0;
   sl_buf out;
   sl_buf_init(&out, &t->arena);
-  for (size_t i = 0; recs && recs->type == SL_JSON_ARRAY && i < recs->arr.n && t->count != 0;
-       i++) {
+  for (size_t i = 0; recs && recs->type == SL_JSON_ARRAY && i < recs->arr.n && t->count != 0; i++) {
     sl_jw w;
     out.len = 0;
     sl_jw_init(&w, &out);
