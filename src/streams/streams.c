@@ -153,7 +153,8 @@ static sl_str stream_encode(sl_arena *a, const sl_stream *st, uint64_t open_crea
   p[48] = (uint8_t)st->key.range.len;
   p[49] = (uint8_t)(st->key.range.len >> 8);
   memcpy(p + STREAM_HDR, st->key.hash.p, st->key.hash.len);
-  memcpy(p + STREAM_HDR + st->key.hash.len, st->key.range.p, st->key.range.len);
+  if (st->key.range.len) /* no sort key: an empty slice may have no pointer */
+    memcpy(p + STREAM_HDR + st->key.hash.len, st->key.range.p, st->key.range.len);
   return sl_str_make((const char *)p, len);
 }
 

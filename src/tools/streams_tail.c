@@ -46,7 +46,8 @@ static char *dup_str(sl_str s) {
   char *p = malloc(s.len + 1);
   if (!p)
     abort();
-  memcpy(p, s.p, s.len);
+  if (s.len)
+    memcpy(p, s.p, s.len);
   p[s.len] = 0;
   return p;
 }
