@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #define SL_STREAMS_CACHE 16 /* entries of the capture hook's cache */
 
@@ -23,16 +25,18 @@ struct sl_streams {
    * own transaction); both bump the generation, so an entry never outlives
    * what it was read from, committed or aborted. */
   uint64_t gen;
+  uint64_t epoch; /* this run's: partition ids of another run mean nothing */
+  bool dirty;     /* a stream needs its shards: the next tick runs at once */
   struct stream_cache {
     uint64_t gen;
-    uint32_t table_id, stream_id, shard;
+    uint32_t table_id, stream_id;
     uint8_t view, label_len;
     char label[32];
   } cache[SL_STREAMS_CACHE];
 };
 
 #define STREAM_HDR 50 /* fixed part of a stream value, before the key names */
-#define SHARD_LEN 48
+#define SHARD_LEN 72
 #define RECORD_HDR 16
 #define NO_TRIM_BATCH 4096 /* records trimmed per call at most */
 
@@ -56,6 +60,8 @@ int sl_stream_view_parse(sl_str name) {
 }
 
 const char *sl_stream_view_name(sl_stream_view v) { return view_names[v & 3]; }
+
+static uint32_t random_tag(sl_streams *s);
 
 /* ---- little-endian fields ---- */
 
@@ -235,35 +241,36 @@ static bool shard_decode(uint32_t no, sl_str v, sl_stream_shard *out) {
   out->end_seq = rd64(p + 24);
   out->closed_ms = rd64(p + 32);
   out->trim_seq = rd64(p + 40);
-  shard_id_format(out, rd32(p + 4), out->id);
+  out->partition = rd32(p + 48);
+  out->lo_hash = rd64(p + 56);
+  out->epoch = rd64(p + 64);
+  out->tag = rd32(p + 4);
+  shard_id_format(out, out->tag, out->id);
   return true;
 }
 
-static sl_err shard_put(sl_txn *txn, uint32_t stream_id, const sl_stream_shard *sh, uint32_t tag,
-                        sl_failure *f) {
+static sl_err shard_put(sl_txn *txn, uint32_t stream_id, const sl_stream_shard *sh, sl_failure *f) {
   uint8_t k[9], p[SHARD_LEN] = {0};
   shard_key(k, stream_id, sh->no);
   le32(p, sh->parent >= 0 ? (uint32_t)sh->parent + 1 : 0);
-  le32(p + 4, tag);
+  le32(p + 4, sh->tag);
   le64(p + 8, sh->created_ms);
   le64(p + 16, sh->start_seq);
   le64(p + 24, sh->end_seq);
   le64(p + 32, sh->closed_ms);
   le64(p + 40, sh->trim_seq);
+  le32(p + 48, sh->partition);
+  le64(p + 56, sh->lo_hash);
+  le64(p + 64, sh->epoch);
   return sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9),
                       sl_str_make((char *)p, SHARD_LEN), f);
 }
 
-static bool shard_get(sl_txn *txn, uint32_t stream_id, uint32_t no, sl_stream_shard *out,
-                      uint32_t *tag) {
-  uint8_t k[9];
-  shard_key(k, stream_id, no);
-  sl_str v;
-  if (!sl_store_get(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), &v) || !shard_decode(no, v, out))
-    return false;
-  if (tag)
-    *tag = rd32((const uint8_t *)v.p + 4);
-  return true;
+/* The 'P' record: which open shard takes the records of a partition. */
+static void part_key(uint8_t out[9], uint32_t id, uint32_t part) {
+  out[0] = 'P';
+  sl_be32(out + 1, id);
+  sl_be32(out + 5, part);
 }
 
 void sl_streams_shards(sl_txn *txn, sl_arena *a, const sl_stream *st, sl_stream_shard **out,
@@ -435,11 +442,16 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
   sl_streams *s = calloc(1, sizeof(*s));
   SL_ASSERT(s);
   s->gen = 1;
+  s->dirty = true; /* shards of another run are replaced before anything is written */
   s->store = st;
   s->clock = clock;
   s->p = *p;
   s->next_seq = next;
   s->rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)sl_clock_now_us(clock);
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  s->rng ^= (uint64_t)ts.tv_nsec << 20 ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 40;
+  s->epoch = ((uint64_t)random_tag(s) << 32 | random_tag(s)) | 1;
   sl_store_set_capture(st, sl_streams_capture, s);
   *out = s;
   return SL_OK;
@@ -461,27 +473,57 @@ static uint32_t random_tag(sl_streams *s) {
 
 /* ---- lifecycle ---- */
 
-/* Opens shard 'no' of 'st' (parent 'parent', -1: none) at 'now_ms'. */
+/* Opens shard 'no' of 'st' for partition 'part' (parent shard 'parent', -1:
+ * none) at 'now_ms', and routes the partition's records to it. */
 static sl_err shard_open(sl_streams *s, sl_txn *txn, const sl_stream *st, uint32_t no,
-                         int64_t parent, int64_t now_ms, sl_failure *f) {
-  sl_stream_shard sh = {
-      .no = no, .parent = parent, .created_ms = (uint64_t)now_ms, .start_seq = s->next_seq};
-  sl_err err = shard_put(txn, st->id, &sh, random_tag(s), f);
+                         const sl_cap_part_ref *part, int64_t parent, int64_t now_ms,
+                         sl_failure *f) {
+  sl_stream_shard sh = {.no = no,
+                        .parent = parent,
+                        .created_ms = (uint64_t)now_ms,
+                        .start_seq = s->next_seq,
+                        .partition = part->id,
+                        .lo_hash = part->lo_hash,
+                        .epoch = s->epoch,
+                        .tag = random_tag(s)};
+  uint8_t k[9], v[4];
+  part_key(k, st->id, part->id);
+  le32(v, no);
+  sl_err err = shard_put(txn, st->id, &sh, f);
+  if (err == SL_OK)
+    err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), sl_str_make((char *)v, 4), f);
   return err == SL_OK ? high_water_put(txn, s->next_seq, f) : err;
 }
 
-/* Closes the open shard of 'st': its ending sequence number is its last
- * record's, or its starting one when it holds none (DynamoDB Local shows an
- * empty closed shard so). */
-static sl_err shard_close(sl_txn *txn, const sl_stream *st, int64_t now_ms, sl_failure *f) {
-  sl_stream_shard sh;
-  uint32_t tag;
-  if (!shard_get(txn, st->id, st->open_shard, &sh, &tag))
-    return SL_OK;
+/* Closes an open shard: its ending sequence number is its last record's, or
+ * its starting one when it holds none (DynamoDB Local shows an empty closed
+ * shard so); its partition's route goes with it. */
+static sl_err shard_close(sl_txn *txn, const sl_stream *st, sl_stream_shard *sh, int64_t now_ms,
+                          sl_failure *f) {
   uint64_t first, last;
-  sh.end_seq = sl_streams_shard_bounds(txn, st, &sh, &first, &last) ? last : sh.start_seq;
-  sh.closed_ms = (uint64_t)now_ms;
-  return shard_put(txn, st->id, &sh, tag, f);
+  sh->end_seq = sl_streams_shard_bounds(txn, st, sh, &first, &last) ? last : sh->start_seq;
+  sh->closed_ms = (uint64_t)now_ms;
+  uint8_t k[9];
+  part_key(k, st->id, sh->partition);
+  sl_str v;
+  sl_err err = SL_OK;
+  if (sl_store_get(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), &v) && v.len == 4 &&
+      rd32((const uint8_t *)v.p) == sh->no)
+    err = sl_store_del(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), f);
+  return err == SL_OK ? shard_put(txn, st->id, sh, f) : err;
+}
+
+/* Closes every open shard of 'st'. */
+static sl_err shards_close_all(sl_txn *txn, sl_arena *a, const sl_stream *st, int64_t now_ms,
+                               sl_failure *f) {
+  sl_stream_shard *v;
+  size_t n;
+  sl_streams_shards(txn, a, st, &v, &n);
+  sl_err err = SL_OK;
+  for (size_t i = 0; i < n && err == SL_OK; i++)
+    if (!v[i].closed_ms)
+      err = shard_close(txn, st, &v[i], now_ms, f);
+  return err;
 }
 
 static sl_err stream_create(sl_streams *s, sl_txn *txn, sl_table *t, int64_t now_ms, sl_arena *a,
@@ -504,15 +546,16 @@ static sl_err stream_create(sl_streams *s, sl_txn *txn, sl_table *t, int64_t now
                   .enabled = true,
                   .view = (uint8_t)sl_stream_view_parse(t->stream_view_type),
                   .open_shard = 0,
-                  .n_shards_made = 1,
+                  .n_shards_made = 0,
                   .created_ms = (uint64_t)now_ms,
                   .table_id = t->id,
                   .key = t->key};
+  /* Its shards, one per partition of the table, are opened by the next
+   * tick, which comes before any request or job can write (sl_streams_tick). */
   sl_err err = sl_store_next_id(txn, &st.id, f);
   if (err == SL_OK)
-    err = shard_open(s, txn, &st, 0, -1, now_ms, f);
-  if (err == SL_OK)
     err = stream_put(txn, a, &st, (uint64_t)now_ms, f);
+  s->dirty = true;
   return err;
 }
 
@@ -521,7 +564,7 @@ static sl_err stream_disable(sl_txn *txn, const sl_table *t, int64_t now_ms, sl_
   sl_stream st;
   if (!sl_streams_get(txn, a, t->name, t->stream_label, &st) || !st.enabled)
     return SL_OK;
-  sl_err err = shard_close(txn, &st, now_ms, f);
+  sl_err err = shards_close_all(txn, a, &st, now_ms, f);
   st.enabled = false;
   st.disabled_ms = (uint64_t)now_ms;
   if (err == SL_OK)
@@ -585,7 +628,6 @@ static bool open_stream(sl_streams *s, sl_txn *txn, const sl_table *t, sl_arena 
   out->table_id = t->id;
   out->view = p[2] & 3;
   out->stream_id = rd32(p + 4);
-  out->shard = rd32(p + 8);
   out->label_len = 0;
   if (t->stream_label.len <= sizeof(out->label)) {
     memcpy(out->label, t->stream_label.p, t->stream_label.len);
@@ -593,6 +635,54 @@ static bool open_stream(sl_streams *s, sl_txn *txn, const sl_table *t, sl_arena 
     *c = *out;
   }
   return true;
+}
+
+/* The partition of the capacity engine a table key is in (one partition,
+ * id 0, for a table without capacity resources). */
+static sl_cap_part_ref key_partition(const sl_table *t, const sl_keyvals *kv, sl_arena *a) {
+  uint64_t hash = sl_key_hash(kv->hash);
+  if (!t->cap)
+    return (sl_cap_part_ref){0, SL_CAP_NO_PART, 0};
+  sl_str sort = {0};
+  if (kv->range) {
+    sl_buf b;
+    sl_buf_init(&b, a);
+    sl_key_put_component(&b, kv->range, SL_KEY_SK_MAX);
+    sort = sl_buf_str(&b);
+  }
+  sl_cap_part_ref ref = sl_cap_res_part_at(t->cap, hash, sort);
+  ref.lo_hash = hash; /* what route()'s fallback looks for */
+  return ref;
+}
+
+/* The open shard of stream 'id' that takes a change of key 'kv': its
+ * partition's, or, when the partition was split since the last tick (its
+ * children have no shards yet), the open shard whose range holds the key —
+ * the split partition's, which the tick will close before opening the
+ * children's, so a reader still sees each item's records in order. */
+static bool route(sl_txn *txn, sl_arena *a, const sl_table *t, const sl_keyvals *kv, uint32_t id,
+                  uint32_t *out) {
+  sl_cap_part_ref ref = key_partition(t, kv, a);
+  uint8_t k[9];
+  part_key(k, id, ref.id);
+  sl_str v;
+  if (sl_store_get(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), &v) && v.len == 4) {
+    *out = rd32((const uint8_t *)v.p);
+    return true;
+  }
+  sl_stream st = {.id = id};
+  sl_stream_shard *sh;
+  size_t n;
+  bool found = false;
+  uint64_t best = 0;
+  sl_streams_shards(txn, a, &st, &sh, &n);
+  for (size_t i = 0; i < n; i++)
+    if (!sh[i].closed_ms && sh[i].lo_hash <= ref.lo_hash && (!found || sh[i].lo_hash >= best)) {
+      found = true;
+      best = sh[i].lo_hash;
+      *out = sh[i].no;
+    }
+  return found;
 }
 
 sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_arena *a,
@@ -644,8 +734,13 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
   }
   if (want_old)
     put_image(&b, c->old);
+  uint32_t shard;
+  if (!route(txn, a, t, c->key, sc.stream_id, &shard))
+    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
+                    "Internal server error: the stream of table %.*s has no open shard",
+                    SL_STR_FMT(t->name));
   uint8_t k[17];
-  record_key(k, sc.stream_id, sc.shard, s->next_seq);
+  record_key(k, sc.stream_id, shard, s->next_seq);
   sl_err err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 17), sl_buf_str(&b), f);
   if (err != SL_OK)
     return err;
@@ -770,12 +865,98 @@ void sl_streams_record_write_json(sl_jw *w, const sl_stream *st, const sl_stream
 
 /* ---- retention ---- */
 
-bool sl_streams_tick(sl_streams *s, int64_t now_ms, sl_failure *f) {
-  /* Once per second of the clock: a tick comes every 100 ms and before
-   * every request. */
-  if (now_ms >= s->trim_ms && now_ms - s->trim_ms < 1000)
+#define MAX_PARTS 4096 /* partitions a stream's shards follow; more share the last ones */
+
+/* The most recent shard (highest number) of 'v' that 'want' accepts, or -1. */
+static int64_t latest(const sl_stream_shard *v, size_t n, const bool *closed_now, uint64_t epoch,
+                      uint32_t part, int mode, uint64_t lo_hash) {
+  int64_t best = -1;
+  uint64_t best_lo = 0;
+  for (size_t i = 0; i < n; i++) {
+    const sl_stream_shard *sh = &v[i];
+    if (!sh->closed_ms)
+      continue;
+    if (mode == 0 && (sh->epoch != epoch || sh->partition != part))
+      continue;
+    /* mode 1: the shards this tick closed, by range: a partition that split
+     * more than once since the last tick, or one of another run (a restart) */
+    if (mode == 1 && (!closed_now[i] || sh->lo_hash > lo_hash))
+      continue;
+    if (mode == 1 && best >= 0 && sh->lo_hash < best_lo)
+      continue;
+    best = (int64_t)sh->no;
+    best_lo = sh->lo_hash;
+  }
+  return best;
+}
+
+/* Brings the open shards of an enabled stream in line with its table's
+ * partitions: a shard of a partition that split, of an earlier run, or older
+ * than the rollover is closed; a partition without an open shard gets one,
+ * whose parent is its own previous shard (rollover), its parent partition's
+ * last shard (a split), or else the shard closed by this same pass whose
+ * range held its first key (a partition split twice between two ticks; after
+ * a restart, the earlier run's shard). */
+static sl_err reconcile(sl_streams *s, sl_txn *txn, sl_arena *a, sl_catalog *cat, sl_stream *st,
+                        int64_t now_ms, bool *changed, sl_failure *f) {
+  sl_table *t = sl_catalog_get(cat, st->table_name);
+  if (!t || t->id != st->table_id || !t->stream_enabled || !sl_str_eq(t->stream_label, st->label))
+    return SL_OK;
+  static sl_cap_part_ref live[MAX_PARTS];
+  size_t n_live = 1;
+  live[0] = (sl_cap_part_ref){0, SL_CAP_NO_PART, 0};
+  if (t->cap) {
+    n_live = sl_cap_res_part_refs(t->cap, live, MAX_PARTS);
+    if (n_live > MAX_PARTS)
+      n_live = MAX_PARTS;
+  }
+  sl_stream_shard *v;
+  size_t n;
+  sl_streams_shards(txn, a, st, &v, &n);
+  bool *closed_now = SL_NEW_ARRAY(a, bool, n ? n : 1);
+  sl_err err = SL_OK;
+  for (size_t i = 0; i < n && err == SL_OK; i++) {
+    sl_stream_shard *sh = &v[i];
+    if (sh->closed_ms)
+      continue;
+    bool alive = false;
+    for (size_t j = 0; j < n_live && !alive; j++)
+      alive = live[j].id == sh->partition;
+    if (sh->epoch == s->epoch && alive && now_ms - (int64_t)sh->created_ms < s->p.shard_rollover_ms)
+      continue;
+    err = shard_close(txn, st, sh, now_ms, f);
+    closed_now[i] = true;
+    *changed = true;
+  }
+  for (size_t j = 0; j < n_live && err == SL_OK; j++) {
+    bool open = false;
+    for (size_t i = 0; i < n && !open; i++)
+      open = !v[i].closed_ms && v[i].epoch == s->epoch && v[i].partition == live[j].id;
+    if (open)
+      continue;
+    int64_t parent = latest(v, n, closed_now, s->epoch, live[j].id, 0, 0);
+    if (parent < 0 && live[j].parent != SL_CAP_NO_PART)
+      parent = latest(v, n, closed_now, s->epoch, live[j].parent, 0, 0);
+    if (parent < 0)
+      parent = latest(v, n, closed_now, s->epoch, 0, 1, live[j].lo_hash);
+    uint32_t no = st->n_shards_made++;
+    if (j == 0)
+      st->open_shard = no;
+    err = shard_open(s, txn, st, no, &live[j], parent, now_ms, f);
+    *changed = true;
+  }
+  if (err == SL_OK && *changed)
+    err = stream_put(txn, a, st, (uint64_t)now_ms, f);
+  return err;
+}
+
+bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure *f) {
+  /* Once per second of the clock (a tick comes every 100 ms and before every
+   * request), and at once when a stream needs its shards. */
+  if (!s->dirty && now_ms >= s->trim_ms && now_ms - s->trim_ms < 1000)
     return false;
   s->trim_ms = now_ms;
+  s->dirty = false;
   int64_t horizon = now_ms - s->p.retention_ms;
   sl_txn *txn;
   if (sl_store_begin(s->store, true, f, &txn) != SL_OK)
@@ -790,18 +971,11 @@ bool sl_streams_tick(sl_streams *s, int64_t now_ms, sl_failure *f) {
   sl_streams_list(txn, &a, (sl_str){0}, &v, &n);
   for (size_t i = 0; i < n && err == SL_OK && budget > 0; i++) {
     sl_stream *st = &v[i];
-    sl_stream_shard open;
-    uint32_t open_tag;
-    if (st->enabled && shard_get(txn, st->id, st->open_shard, &open, &open_tag) &&
-        now_ms - (int64_t)open.created_ms >= s->p.shard_rollover_ms) {
-      /* The open shard has lived its time: it is closed and a child opened. */
-      if ((err = shard_close(txn, st, now_ms, f)) != SL_OK ||
-          (err = shard_open(s, txn, st, st->n_shards_made, st->open_shard, now_ms, f)) != SL_OK)
+    if (st->enabled) {
+      bool moved = false;
+      if ((err = reconcile(s, txn, &a, cat, st, now_ms, &moved, f)) != SL_OK)
         break;
-      st->open_shard = st->n_shards_made++;
-      if ((err = stream_put(txn, &a, st, (uint64_t)now_ms, f)) != SL_OK)
-        break;
-      changed = true;
+      changed |= moved;
     }
     sl_stream_shard *shards;
     size_t ns;
@@ -809,8 +983,6 @@ bool sl_streams_tick(sl_streams *s, int64_t now_ms, sl_failure *f) {
     size_t kept = 0;
     for (size_t j = 0; j < ns && err == SL_OK && budget > 0; j++) {
       sl_stream_shard *sh = &shards[j];
-      uint32_t tag = 0;
-      shard_get(txn, st->id, sh->no, sh, &tag);
       /* Records older than the horizon, oldest first. */
       uint8_t lo[17], hi[17];
       record_key(lo, st->id, sh->no, 0);
@@ -836,7 +1008,7 @@ bool sl_streams_tick(sl_streams *s, int64_t now_ms, sl_failure *f) {
       if (trim != sh->trim_seq) {
         sh->trim_seq = trim;
         changed = true;
-        if ((err = shard_put(txn, st->id, sh, tag, f)) != SL_OK ||
+        if ((err = shard_put(txn, st->id, sh, f)) != SL_OK ||
             (err = high_water_put(txn, s->next_seq, f)) != SL_OK)
           break;
       }

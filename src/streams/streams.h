@@ -91,6 +91,8 @@
 
 #include "base/clock.h"
 #include "base/json.h"
+#include "cap/cap.h"
+#include "store/catalog.h"
 #include "store/items.h"
 #include "store/schema.h"
 
@@ -140,6 +142,10 @@ typedef struct {
   int64_t parent; /* -1: none */
   char id[48];    /* "shardId-<20 digits>-<8 hex>" */
   uint64_t created_ms, start_seq, end_seq, closed_ms, trim_seq;
+  uint32_t partition; /* the capacity engine's partition id (cap/cap.h) */
+  uint32_t tag;       /* the id's last 8 hex digits */
+  uint64_t lo_hash;   /* the partition's first hash */
+  uint64_t epoch;     /* the run (sl_streams_open) whose partition ids it names */
 } sl_stream_shard;
 
 typedef struct {
@@ -222,6 +228,6 @@ void sl_streams_record_write_json(sl_jw *w, const sl_stream *st, const sl_stream
  * shard_rollover_ms, deletes records older than the retention, and shards
  * and streams past it; bounded work per call. Returns true when anything
  * changed. */
-bool sl_streams_tick(sl_streams *s, int64_t now_ms, sl_failure *f);
+bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure *f);
 
 #endif

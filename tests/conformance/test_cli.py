@@ -91,9 +91,12 @@ def test_dynamodbstreams(endpoint, tmp_path, ddb, make_table):
     name = make_table(StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
     ddb.put_item(TableName=name, Item={"pk": {"S": "cli"}})
     arn = run("list-streams", "--table-name", name)["Streams"][0]["StreamArn"]
-    shard = run("describe-stream", "--stream-arn", arn)["StreamDescription"]["Shards"][0]["ShardId"]
-    it = run("get-shard-iterator", "--stream-arn", arn, "--shard-id", shard,
-             "--shard-iterator-type", "TRIM_HORIZON")["ShardIterator"]
-    recs = run("get-records", "--shard-iterator", it)["Records"]
+    recs = []
+    for shard in run("describe-stream", "--stream-arn", arn)["StreamDescription"]["Shards"]:
+        it = run("get-shard-iterator", "--stream-arn", arn, "--shard-id", shard["ShardId"],
+                 "--shard-iterator-type", "TRIM_HORIZON")["ShardIterator"]
+        recs += run("get-records", "--shard-iterator", it)["Records"]
+        if recs:
+            break
     assert [(r["eventName"], r["dynamodb"]["NewImage"]) for r in recs] == \
         [("INSERT", {"pk": {"S": "cli"}})]

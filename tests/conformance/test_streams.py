@@ -64,7 +64,9 @@ def read_shard(st, arn, shard_id, kind="TRIM_HORIZON", **kw):
 
 
 def read_all(st, arn):
-    """A KCL-style read: every shard from TRIM_HORIZON, parents before children."""
+    """A KCL-style read: every shard from TRIM_HORIZON, parents before children; the
+    records in sequence-number order (DynamoDB orders them per item; sluice's numbers
+    also follow commit order across items and shards)."""
     shards = shards_of(st, arn)
     ids = {s["ShardId"] for s in shards}
     done, out = set(), []
@@ -75,7 +77,17 @@ def read_all(st, arn):
                 continue
             out += read_shard(st, arn, s["ShardId"])
             done.add(s["ShardId"])
-    return out
+    return sorted(out, key=lambda r: int(r["dynamodb"]["SequenceNumber"]))
+
+
+def shard_with(st, arn, key):
+    """The id of the open shard whose records include one of item pk=key."""
+    for s in shards_of(st, arn):
+        if "EndingSequenceNumber" in s["SequenceNumberRange"]:
+            continue
+        if any(r["dynamodb"]["Keys"]["pk"]["S"] == key for r in read_shard(st, arn, s["ShardId"])):
+            return s["ShardId"]
+    raise AssertionError(f"no open shard holds {key}")
 
 
 def seqs(records):
@@ -165,12 +177,14 @@ def test_describe_stream(st, ddb, make_table):
     assert d["KeySchema"] == [{"AttributeName": "pk", "KeyType": "HASH"},
                               {"AttributeName": "sk", "KeyType": "RANGE"}]
     assert abs(d["CreationRequestDateTime"].timestamp() - time.time()) < 3600 * 24 * 400
-    assert len(d["Shards"]) == 1
-    shard = d["Shards"][0]
-    assert shard["ShardId"].startswith("shardId-")
-    assert 28 <= len(shard["ShardId"]) <= 65
-    assert set(shard["SequenceNumberRange"]) == {"StartingSequenceNumber"}
-    assert "ParentShardId" not in shard
+    # One open shard per partition (sluice: four for a new on-demand table; DynamoDB Local
+    # has one), none with a parent yet.
+    assert len(d["Shards"]) >= 1
+    for shard in d["Shards"]:
+        assert shard["ShardId"].startswith("shardId-")
+        assert 28 <= len(shard["ShardId"]) <= 65
+        assert set(shard["SequenceNumberRange"]) == {"StartingSequenceNumber"}
+        assert "ParentShardId" not in shard
 
 
 # An ARN that names no stream is ResourceNotFoundException naming it.
@@ -258,9 +272,10 @@ def test_batch_and_transaction_records(st, ddb, make_table):
                      ConditionExpression="attribute_not_exists(pk)")
     recs = read_all(st, arn)
     got = [(r["eventName"], r["dynamodb"]["Keys"]["pk"]["S"]) for r in recs]
-    assert sorted(got[:3]) == [("INSERT", "b0"), ("INSERT", "b1"), ("INSERT", "b2")]
-    assert got[3] == ("REMOVE", "b0")
-    assert sorted(got[4:]) == [("INSERT", "t1"), ("MODIFY", "b1")]
+    assert sorted(got) == sorted([("INSERT", "b0"), ("INSERT", "b1"), ("INSERT", "b2"),
+                                  ("REMOVE", "b0"), ("INSERT", "t1"), ("MODIFY", "b1")])
+    assert got.index(("INSERT", "b0")) < got.index(("REMOVE", "b0"))
+    assert got.index(("INSERT", "b1")) < got.index(("MODIFY", "b1"))
 
 
 # The records of one item come in the order of its writes.
@@ -277,38 +292,40 @@ def test_records_in_order_per_item(st, ddb, make_table):
 # TRIM_HORIZON reads from the oldest record, LATEST only what comes after it,
 # AT_SEQUENCE_NUMBER from a record and AFTER_SEQUENCE_NUMBER from the one after it.
 def test_iterator_types(st, ddb, make_table):
-    name, arn = stream_table(make_table, ddb, "KEYS_ONLY")
+    # One item collection: one partition, so one shard holds every record.
+    name, arn = stream_table(make_table, ddb, "KEYS_ONLY", range_key=("sk", "N"))
     for i in range(3):
-        ddb.put_item(TableName=name, Item={"pk": {"S": f"k{i}"}})
-    shard = shards_of(st, arn)[0]["ShardId"]
+        ddb.put_item(TableName=name, Item={"pk": {"S": "p"}, "sk": {"N": str(i)}})
+    shard = shard_with(st, arn, "p")
+    sks = lambda recs: [r["dynamodb"]["Keys"]["sk"]["N"] for r in recs]  # noqa: E731
     all3 = read_shard(st, arn, shard)
-    assert [r["dynamodb"]["Keys"]["pk"]["S"] for r in all3] == ["k0", "k1", "k2"]
+    assert sks(all3) == ["0", "1", "2"]
     second = all3[1]["dynamodb"]["SequenceNumber"]
     at = read_shard(st, arn, shard, "AT_SEQUENCE_NUMBER", SequenceNumber=second)
-    assert [r["dynamodb"]["Keys"]["pk"]["S"] for r in at] == ["k1", "k2"]
+    assert sks(at) == ["1", "2"]
     after = read_shard(st, arn, shard, "AFTER_SEQUENCE_NUMBER", SequenceNumber=second)
-    assert [r["dynamodb"]["Keys"]["pk"]["S"] for r in after] == ["k2"]
+    assert sks(after) == ["2"]
     latest = st.get_shard_iterator(StreamArn=arn, ShardId=shard,
                                    ShardIteratorType="LATEST")["ShardIterator"]
     r = st.get_records(ShardIterator=latest)
     assert r["Records"] == [] and r["NextShardIterator"]
-    ddb.put_item(TableName=name, Item={"pk": {"S": "k3"}})
+    ddb.put_item(TableName=name, Item={"pk": {"S": "p"}, "sk": {"N": "3"}})
     r = st.get_records(ShardIterator=r["NextShardIterator"])
-    assert [x["dynamodb"]["Keys"]["pk"]["S"] for x in r["Records"]] == ["k3"]
+    assert sks(r["Records"]) == ["3"]
 
 
 # Limit caps the records of one call; NextShardIterator continues after them.
 def test_get_records_limit(st, ddb, make_table):
-    name, arn = stream_table(make_table, ddb, "KEYS_ONLY")
+    name, arn = stream_table(make_table, ddb, "KEYS_ONLY", range_key=("sk", "N"))
     for i in range(5):
-        ddb.put_item(TableName=name, Item={"pk": {"S": f"k{i}"}})
-    shard = shards_of(st, arn)[0]["ShardId"]
+        ddb.put_item(TableName=name, Item={"pk": {"S": "p"}, "sk": {"N": str(i)}})
+    shard = shard_with(st, arn, "p")
     it = st.get_shard_iterator(StreamArn=arn, ShardId=shard,
                                ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
     r = st.get_records(ShardIterator=it, Limit=2)
     assert len(r["Records"]) == 2
     r2 = st.get_records(ShardIterator=r["NextShardIterator"], Limit=1000)
-    assert [x["dynamodb"]["Keys"]["pk"]["S"] for x in r2["Records"]] == ["k2", "k3", "k4"]
+    assert [x["dynamodb"]["Keys"]["sk"]["N"] for x in r2["Records"]] == ["2", "3", "4"]
 
 
 # A shard the stream does not have; a sequence-number iterator without its number.
@@ -363,15 +380,19 @@ def test_disable(st, ddb, make_table):
     assert t["LatestStreamArn"] == arn
     d = st.describe_stream(StreamArn=arn)["StreamDescription"]
     assert d["StreamStatus"] == "DISABLED"
-    rng = d["Shards"][0]["SequenceNumberRange"]
-    recs = read_shard(st, arn, d["Shards"][0]["ShardId"])
-    assert [r["dynamodb"]["Keys"]["pk"]["S"] for r in recs] == ["a", "b"]
-    assert rng["EndingSequenceNumber"] == recs[-1]["dynamodb"]["SequenceNumber"]
-    assert rng["StartingSequenceNumber"] == recs[0]["dynamodb"]["SequenceNumber"]
-    it = st.get_shard_iterator(StreamArn=arn, ShardId=d["Shards"][0]["ShardId"],
-                               ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
-    r = st.get_records(ShardIterator=it)
-    assert len(r["Records"]) == 2 and "NextShardIterator" not in r
+    keys = []
+    for shard in d["Shards"]:
+        rng = shard["SequenceNumberRange"]
+        assert "EndingSequenceNumber" in rng  # every shard is closed
+        it = st.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"],
+                                   ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+        r = st.get_records(ShardIterator=it)
+        assert "NextShardIterator" not in r  # read to its end
+        if r["Records"]:
+            assert rng["StartingSequenceNumber"] == r["Records"][0]["dynamodb"]["SequenceNumber"]
+            assert rng["EndingSequenceNumber"] == r["Records"][-1]["dynamodb"]["SequenceNumber"]
+        keys += [x["dynamodb"]["Keys"]["pk"]["S"] for x in r["Records"]]
+    assert sorted(keys) == ["a", "b"]
 
 
 # DeleteTable closes its stream; the stream stays listed and readable (for 24 h).
@@ -412,9 +433,9 @@ def test_replay_under_concurrent_writes(st, ddb, make_table, endpoint):
     for t in threads:
         t.start()
     replay, last = {}, {}
-    shard = shards_of(st, arn)[0]["ShardId"]
-    it = st.get_shard_iterator(StreamArn=arn, ShardId=shard,
-                               ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+    iters = {s["ShardId"]: st.get_shard_iterator(StreamArn=arn, ShardId=s["ShardId"],
+                                                 ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+             for s in shards_of(st, arn)}
 
     def apply(records):
         for r in records:
@@ -428,22 +449,25 @@ def test_replay_under_concurrent_writes(st, ddb, make_table, endpoint):
             else:
                 replay[k] = d["NewImage"]
 
+    def poll_all():
+        got = 0
+        for sid in iters:
+            r = st.get_records(ShardIterator=iters[sid])
+            apply(r["Records"])
+            got += len(r["Records"])
+            iters[sid] = r["NextShardIterator"]
+        return got
+
     while any(t.is_alive() for t in threads):
-        r = st.get_records(ShardIterator=it)
-        apply(r["Records"])
-        it = r["NextShardIterator"]
+        poll_all()
     for t in threads:
         t.join()
     assert not errors, errors
-    # Drain what the last writes left (one shard: the stream is younger than a rollover).
-    for shard_desc in shards_of(st, arn)[1:]:
-        pytest.fail(f"unexpected shard {shard_desc}")
-    while True:
-        r = st.get_records(ShardIterator=it)
-        if not r["Records"]:
-            break
-        apply(r["Records"])
-        it = r["NextShardIterator"]
+    # Drain what the last writes left (the shards stay open: the stream is younger than a
+    # rollover and its table does not split under this load).
+    assert len(shards_of(st, arn)) == len(iters)
+    while poll_all():
+        pass
     items = {}
     for page in ddb.get_paginator("scan").paginate(TableName=name):
         for item in page["Items"]:
@@ -520,7 +544,7 @@ def test_retention_trims_records(clocked):
     name, arn = clocked_table(ddb, advance, "KEYS_ONLY")
     advance(60_000)
     ddb.put_item(TableName=name, Item={"pk": {"S": "old"}})
-    shard = shards_of(st, arn)[0]["ShardId"]
+    shard = shard_with(st, arn, "old")
     old = read_shard(st, arn, shard)
     assert len(old) == 1
     advance(12 * 3600_000)
@@ -567,13 +591,14 @@ def test_shard_rollover_lineage(clocked):
     ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
     advance(4 * 3600_000)
     ddb.put_item(TableName=name, Item={"pk": {"S": "b"}})
+    # Every partition's shard rolled over: the first generation closed, each with one child.
     shards = shards_of(st, arn)
-    assert len(shards) == 2
-    parent, child = shards
-    assert "ParentShardId" not in parent
-    assert child["ParentShardId"] == parent["ShardId"]
-    assert "EndingSequenceNumber" in parent["SequenceNumberRange"]
-    assert "EndingSequenceNumber" not in child["SequenceNumberRange"]
+    parents = [s for s in shards if "ParentShardId" not in s]
+    children = [s for s in shards if "ParentShardId" in s]
+    assert len(parents) == len(children) >= 1
+    assert all("EndingSequenceNumber" in s["SequenceNumberRange"] for s in parents)
+    assert all("EndingSequenceNumber" not in s["SequenceNumberRange"] for s in children)
+    assert sorted(s["ParentShardId"] for s in children) == sorted(s["ShardId"] for s in parents)
     recs = read_all(st, arn)
     assert [r["dynamodb"]["Keys"]["pk"]["S"] for r in recs] == ["a", "b"]
     assert seqs(recs) == sorted(seqs(recs))
@@ -603,7 +628,8 @@ def test_ttl_deletion_record(clocked):
 
 
 # Records are durable with --data-dir: every record of an acknowledged write survives
-# kill -9, and the sequence numbers go on above them.
+# kill -9, and the sequence numbers go on above them. Partition ids do not survive a
+# restart, so the shards of the earlier run are closed and followed by children.
 @pytest.mark.sluice_only
 def test_records_survive_kill_9(tmp_path):
     data = str(tmp_path / "data")
@@ -627,6 +653,11 @@ def test_records_survive_kill_9(tmp_path):
         ddb.put_item(TableName="durable", Item={"pk": {"S": "after"}})
         recs = read_all(st, arn)
         assert len(recs) == 51 and seqs(recs)[-1] > seqs(before)[-1]
+        # The shards of the run before are closed; this run's are their children.
+        shards = shards_of(st, arn)
+        open_now = [s for s in shards if "EndingSequenceNumber" not in s["SequenceNumberRange"]]
+        closed = {s["ShardId"] for s in shards} - {s["ShardId"] for s in open_now}
+        assert open_now and all(s.get("ParentShardId") in closed for s in open_now)
     finally:
         srv.stop()
 
@@ -654,3 +685,111 @@ def test_get_records_metrics(st, ddb, make_table, endpoint):
         sum(r["dynamodb"]["SizeBytes"] for r in recs)
     assert prometheus(endpoint, "sluice_dynamodb_successful_request_latency_seconds_count",
                       name) >= 2
+
+
+@pytest.fixture
+def small_partitions(tmp_path):
+    """A private sluice (real clock) whose partitions split by size at 4 KB."""
+    conf = tmp_path / "small.conf"
+    conf.write_text("partition_max_bytes = 4096\n")
+    srv = Server(["--config", str(conf)])
+    yield srv.endpoint
+    srv.stop()
+
+
+def kcl_consume(st, arn, stop, apply):
+    """A KCL-style consumer: reads every shard from TRIM_HORIZON, starts a child only once
+    its parent is read to its end, finds new shards by describing the stream again, and
+    ends when 'stop' is set and a full pass found nothing new."""
+    iters, done = {}, set()
+    while True:
+        shards = shards_of(st, arn)
+        ids = {s["ShardId"] for s in shards}
+        for s in shards:
+            sid, parent = s["ShardId"], s.get("ParentShardId")
+            if sid in done or sid in iters or (parent in ids and parent not in done):
+                continue
+            iters[sid] = st.get_shard_iterator(StreamArn=arn, ShardId=sid,
+                                               ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+        got = 0
+        for sid in list(iters):
+            r = st.get_records(ShardIterator=iters[sid])
+            apply(r["Records"])
+            got += len(r["Records"])
+            if r.get("NextShardIterator"):
+                iters[sid] = r["NextShardIterator"]
+            else:
+                del iters[sid]
+                done.add(sid)
+        if stop.is_set() and got == 0 and all(s["ShardId"] in iters or s["ShardId"] in done
+                                             for s in shards_of(st, arn)):
+            return done
+
+
+# Shards follow the table's partitions: when a partition splits (here by size), its shard is
+# closed and each half gets a shard whose ParentShardId names it; a KCL-style consumer
+# following that lineage while writers run replays the table exactly.
+@pytest.mark.sluice_only
+def test_split_lineage_replay(small_partitions):
+    ep = small_partitions
+    ddb, st = make_client(ep), streams_client(ep)
+    ddb.create_table(TableName="split", BillingMode="PAY_PER_REQUEST",
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                     StreamSpecification={"StreamEnabled": True,
+                                          "StreamViewType": "NEW_AND_OLD_IMAGES"})
+    wait_active(ddb, "split")
+    arn = ddb.describe_table(TableName="split")["Table"]["LatestStreamArn"]
+    first = {s["ShardId"] for s in shards_of(st, arn)}
+    stop, errors = threading.Event(), []
+
+    def writer(w):
+        c = make_client(ep)
+        try:
+            for i in range(150):
+                k = {"pk": {"S": f"w{w}-{i % 40}"}}
+                if i % 7 == 6:
+                    c.delete_item(TableName="split", Key=k)
+                else:
+                    c.put_item(TableName="split", Item={**k, "i": {"N": str(i)},
+                                                          "pad": {"S": "x" * 400}})
+        except Exception as e:  # surfaced below
+            errors.append(e)
+
+    replay, last = {}, {}
+
+    def apply(records):
+        for r in records:
+            d = r["dynamodb"]
+            k = d["Keys"]["pk"]["S"]
+            assert int(d["SequenceNumber"]) > last.get(k, 0)  # each item in order, once
+            last[k] = int(d["SequenceNumber"])
+            if r["eventName"] == "REMOVE":
+                replay.pop(k, None)
+            else:
+                replay[k] = d["NewImage"]
+
+    threads = [threading.Thread(target=writer, args=(w,)) for w in range(3)]
+    for t in threads:
+        t.start()
+    consumer = threading.Thread(target=lambda: kcl_consume(st, arn, stop, apply))
+    consumer.start()
+    for t in threads:
+        t.join()
+    time.sleep(1.5)  # the streams tick follows the last splits
+    stop.set()
+    consumer.join(timeout=120)
+    assert not errors, errors
+    shards = shards_of(st, arn)
+    children = [s for s in shards if s.get("ParentShardId")]
+    assert children, "no partition split"
+    by_id = {s["ShardId"]: s for s in shards}
+    for c in children:
+        parent = by_id[c["ParentShardId"]]
+        assert "EndingSequenceNumber" in parent["SequenceNumberRange"]
+    assert any(c["ParentShardId"] in first for c in children)
+    items = {}
+    for page in ddb.get_paginator("scan").paginate(TableName="split"):
+        for item in page["Items"]:
+            items[item["pk"]["S"]] = item
+    assert replay == items
