@@ -56,7 +56,9 @@
  * resource whose hottest partition stays hot for split_first_after splits it
  * at the median of its recent accesses, then one more every split_interval
  * while heat persists. A split point must separate distinct keys: one hot item
- * never splits away and throttles forever.
+ * never splits away and throttles forever. Each partition has an id
+ * (sl_cap_part_ref, below) so that DynamoDB Streams' shards can follow
+ * partitions and their splits.
  *
  * Ownership: sl_cap_new's caller owns the engine; resources belong to the
  * engine and are freed by sl_cap_res_free or sl_cap_free.

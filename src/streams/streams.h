@@ -22,10 +22,20 @@
  * one, the hook reads the stream from a small cache (streams.c) and reuses
  * the new item's encoding the funnel made (sl_store_change.item_enc).
  *
- * Shards: a stream has one open shard at a time. The open shard is closed
- * and a child opened (ParentShardId = the closed one) when it is older than
- * shard_rollover_ms (default 4 h, facts §11's observed lifetime), checked
- * by sl_streams_tick once a second of the clock; disabling closes it. Shards do not follow the
+ * Shards follow the capacity engine's partitions of the table (cap/cap.h,
+ * sl_cap_part_ref): one open shard per partition, found by the 'P' route of
+ * the partition's id. sl_streams_tick, once a second of the clock and at once
+ * after a stream is made or the server starts, closes the shard of a
+ * partition that split (its halves' shards name it as ParentShardId), of an
+ * earlier run (partition ids do not survive a restart: the new shards' parent
+ * is the closed one whose key range held their first key), or older than
+ * shard_rollover_ms (default 4 h, facts §11's observed lifetime; the child is
+ * the same partition's next shard). Between a split and the next tick the
+ * halves have no route: their records go to the open shard whose range holds
+ * the key, the split partition's, which the tick closes before the children
+ * open, so each item's records stay in order along the lineage. Disabling
+ * closes every open shard. Shards are numbered in creation order, so a parent
+ * always comes before its children in DescribeStream. Shards do not follow the
  * capacity engine's partitions yet (one shard per partition is the service's behaviour; see README,
  * not supported).
  *
@@ -46,7 +56,7 @@
  *     2  u8   view type (sl_stream_view)
  *     3  u8   0
  *     4  u32  stream id (a store resource id; never reused)
- *     8  u32  open shard number (while enabled)
+ *     8  u32  the first partition's open shard number (while enabled)
  *    12  u32  shards made so far (numbers 0 .. n-1)
  *    16  u64  created_ms (CreationRequestDateTime)
  *    24  u64  disabled_ms (0 while enabled)
@@ -63,6 +73,11 @@
  *    24  u64  ending sequence number (when closed)
  *    32  u64  closed_ms (0: open)
  *    40  u64  trim point: records below it have been trimmed (0: none)
+ *    48  u32  partition id (cap/cap.h; 0 for a table without capacity
+ *             resources), u32 0
+ *    56  u64  the partition's first partition-key hash
+ *    64  u64  the run (epoch, random per sl_streams_open) the id belongs to
+ *   key 'P' | u32 BE stream id | u32 BE partition id   u32 its open shard
  *   key 'R' | u32 BE stream id | u32 BE shard | u64 BE sequence number
  *     0  u8   format (1)
  *     1  u8   event: 1 INSERT, 2 MODIFY, 3 REMOVE
