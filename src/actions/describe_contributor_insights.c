@@ -16,24 +16,17 @@
  * DynamoDB Local does not implement the operation.
  */
 #include "actions/actions.h"
-#include "ops/req.h"
-#include "metrics/metrics.h"
+#include "ops/insights.h"
 
 sl_err sl_action_describe_contributor_insights(sl_req *req) {
-  sl_table *t;
-  sl_err err = sl_in_table(req, "TableName", SL_LOOKUP_CONTROL, &t);
+  sl_str index = sl_in_str(req->body, "IndexName");
+  sl_ci_entry e;
+  sl_err err = sl_describe_contributor_insights(req, sl_in_str(req->body, "TableName"), index, &e);
   if (err != SL_OK)
     return err;
-  sl_str index = sl_in_str(req->body, "IndexName");
-  bool has_sort = sl_key_has_range(&t->key);
-  if (index.len) {
-    const sl_index *x = sl_table_index(t, index);
-    if (!x || !x->global)
-      return sl_fail(req, SL_E_RESOURCE_NOT_FOUND,
-                     "Requested resource not found: Index: %.*s not found", SL_STR_FMT(index));
-    has_sort = sl_key_has_range(&x->key);
-  }
-  sl_ci_state st = sl_metrics_ci_get(req->env->metrics, t->name, index, sl_str_c(t->uuid));
+  const sl_table *t = e.table;
+  sl_ci_state st = e.st;
+  bool has_sort = e.has_sort;
   bool enabled = st.mode != SL_CI_DISABLED;
 
   sl_jw *w = &req->w;

@@ -5,7 +5,7 @@
  * Pinned by tests/conformance/test_describe_endpoints.py.
  */
 #include "actions/actions.h"
-#include "ops/req.h"
+#include "ops/account.h"
 
 sl_err sl_action_describe_endpoints(sl_req *req) {
   sl_jw *w = &req->w;
@@ -14,12 +14,9 @@ sl_err sl_action_describe_endpoints(sl_req *req) {
   sl_jw_arr_begin(w);
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "Address");
-  if (req->host.len)
-    sl_jw_str(w, req->host);
-  else
-    sl_jw_str(w, sl_arena_printf(req->arena, "dynamodb.%s.amazonaws.com", req->env->region));
+  sl_jw_str(w, sl_describe_endpoint(req));
   sl_jw_key_c(w, "CachePeriodInMinutes");
-  sl_jw_int(w, 1440);
+  sl_jw_int(w, SL_ENDPOINT_CACHE_MINUTES);
   sl_jw_obj_end(w);
   sl_jw_arr_end(w);
   sl_jw_obj_end(w);

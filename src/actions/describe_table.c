@@ -1,5 +1,6 @@
 /*
- * DescribeTable — the table's description. Pinned by
+ * DescribeTable — the table's description; its core is the control-plane
+ * lookup (ops/req.h sl_req_lookup), the reply actions/describe.h. Pinned by
  * tests/conformance/test_describe_table.py.
  */
 #include "actions/actions.h"

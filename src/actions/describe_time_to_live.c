@@ -11,27 +11,19 @@
 
 sl_err sl_action_describe_time_to_live(sl_req *req) {
   static const char *const names[] = {"DISABLED", "ENABLING", "ENABLED", "DISABLING"};
-  sl_table *t;
-  sl_err err = sl_in_table(req, "TableName", SL_LOOKUP_CONTROL, &t);
+  sl_ttl_description d;
+  sl_err err = sl_describe_time_to_live(req, sl_in_str(req->body, "TableName"), &d);
   if (err != SL_OK)
     return err;
-  if (t->status == SL_STATUS_CREATING || t->status == SL_STATUS_DELETING) {
-    const char *state = sl_status_name((sl_status)t->status);
-    return sl_fail(req, SL_E_VALIDATION,
-                   "Cannot describe time to live while table is in %s state: Current table state "
-                   "is %s",
-                   state, state);
-  }
-  uint8_t status = t->ttl_status < 4 ? t->ttl_status : SL_TTL_DISABLED;
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "TimeToLiveDescription");
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "TimeToLiveStatus");
-  sl_jw_str_c(w, names[status]);
-  if (status == SL_TTL_ENABLED || status == SL_TTL_ENABLING) {
+  sl_jw_str_c(w, names[d.status]);
+  if (d.attr.len) {
     sl_jw_key_c(w, "AttributeName");
-    sl_jw_str(w, t->ttl_attr);
+    sl_jw_str(w, d.attr);
   }
   sl_jw_obj_end(w);
   sl_jw_obj_end(w);

@@ -123,4 +123,3 @@ sl_err sl_conds_parse(sl_req *req, const sl_json *obj, sl_expr_request op, sl_wr
       sl_str_eq_c(sl_in_str(obj, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
   return SL_OK;
 }
-

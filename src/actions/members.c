@@ -7,7 +7,6 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-
 sl_str sl_in_str(const sl_json *obj, const char *member) {
   const sl_json *v = sl_json_get(obj, member);
   return v && v->type == SL_JSON_STRING ? v->str : SL_STR_NULL;
@@ -19,7 +18,7 @@ bool sl_in_has(const sl_json *obj, const char *member) {
 }
 
 sl_err sl_in_refuse_unsupported(sl_req *req, const sl_json *obj, const sl_unsupported *list,
-                                 size_t n) {
+                                size_t n) {
   for (size_t i = 0; i < n; i++)
     if (sl_in_has(obj, list[i].member))
       return sl_fail(req, SL_E_VALIDATION,
@@ -57,7 +56,6 @@ int64_t sl_in_int(const sl_json *obj, const char *member, int64_t dflt) {
   return (int64_t)d;
 }
 
-
 sl_err sl_in_table(sl_req *req, const char *member, sl_lookup how, sl_table **out) {
   return sl_req_lookup(req, sl_in_str(req->body, member), how, out);
 }
@@ -75,7 +73,6 @@ sl_rcc sl_in_rcc(const sl_json *body) {
     return SL_RCC_INDEXES;
   return SL_RCC_NONE;
 }
-
 
 bool sl_in_member_shadowed(const sl_json *obj, size_t i) {
   for (size_t j = i + 1; j < obj->obj.n; j++)
@@ -96,31 +93,26 @@ const sl_json *sl_in_arr(const sl_json *obj, const char *member) {
 
 /* ---- table definitions ---- */
 
-sl_key_schema_in sl_in_key_schema(sl_arena *a, const sl_json *list) {
-  sl_key_schema_in in = {NULL, 0};
+/* The AttributeName and 'second' members of a list's objects (KeySchema,
+ * AttributeDefinitions), in arena memory; NULL when 'list' is no array. */
+static sl_attr_in *attr_list(sl_arena *a, const sl_json *list, const char *second) {
   if (!list || list->type != SL_JSON_ARRAY)
-    return in;
-  sl_key_elem_in *e = SL_NEW_ARRAY(a, sl_key_elem_in, list->arr.n + 1);
+    return NULL;
+  sl_attr_in *e = SL_NEW_ARRAY(a, sl_attr_in, list->arr.n + 1);
   for (size_t i = 0; i < list->arr.n; i++)
-    e[i] = (sl_key_elem_in){sl_in_str(list->arr.items[i], "AttributeName"),
-                            sl_in_str(list->arr.items[i], "KeyType")};
-  in.e = e;
-  in.n = (uint32_t)list->arr.n;
-  return in;
+    e[i] = (sl_attr_in){sl_in_str(list->arr.items[i], "AttributeName"),
+                        sl_in_str(list->arr.items[i], second)};
+  return e;
+}
+
+sl_key_schema_in sl_in_key_schema(sl_arena *a, const sl_json *list) {
+  const sl_attr_in *e = attr_list(a, list, "KeyType");
+  return (sl_key_schema_in){e, e ? (uint32_t)list->arr.n : 0};
 }
 
 sl_attr_defs_in sl_in_attr_defs(sl_arena *a, const sl_json *list) {
-  sl_attr_defs_in in = {NULL, 0, false};
-  if (!list || list->type != SL_JSON_ARRAY)
-    return in;
-  sl_attr_def_in *e = SL_NEW_ARRAY(a, sl_attr_def_in, list->arr.n + 1);
-  for (size_t i = 0; i < list->arr.n; i++)
-    e[i] = (sl_attr_def_in){sl_in_str(list->arr.items[i], "AttributeName"),
-                            sl_in_str(list->arr.items[i], "AttributeType")};
-  in.e = e;
-  in.n = (uint32_t)list->arr.n;
-  in.present = true;
-  return in;
+  const sl_attr_in *e = attr_list(a, list, "AttributeType");
+  return (sl_attr_defs_in){e, e ? (uint32_t)list->arr.n : 0, e != NULL};
 }
 
 sl_projection_in sl_in_projection(sl_arena *a, const sl_json *proj) {
@@ -219,7 +211,6 @@ sl_err sl_in_check_tag_keys(sl_failure *f, const sl_json *keys) {
   return SL_OK;
 }
 
-
 void sl_in_tags(sl_arena *a, const sl_json *tags, sl_tag **out, uint32_t *n) {
   *out = NULL;
   *n = 0;
@@ -240,7 +231,6 @@ sl_err sl_in_refuse_kms(sl_req *req, const sl_json *body) {
                    "encryption with a KMS key); see README: Not supported");
   return SL_OK;
 }
-
 
 /* ---- transactions ---- */
 
@@ -300,7 +290,6 @@ const sl_json *sl_in_transact_action(sl_req *req, const sl_json *elem, const cha
       obj->obj.members[obj->obj.n++] = src->obj.members[i];
   return obj;
 }
-
 
 void sl_in_fingerprint(sl_req *req, const sl_json *items, uint8_t out[16]) {
   sl_buf b;

@@ -73,37 +73,40 @@ static void write_units(sl_jw *w, const char *key, int64_t mu) {
   sl_jw_double(w, (double)mu / 1000.0);
 }
 
-/* {"CapacityUnits":x[,"ReadCapacityUnits":r][,"WriteCapacityUnits":w]}: the
- * read/write split appears only for operations that do both (transactions
- * with reads and writes), as the service reports it. */
-static void write_capacity(sl_jw *w, int64_t read_mu, int64_t write_mu, bool split) {
+/* {["ReadCapacityUnits":r,]["WriteCapacityUnits":w,]"CapacityUnits":x}. */
+static void write_capacity(sl_jw *w, int64_t read_mu, int64_t write_mu, bool rd, bool wr) {
   sl_jw_obj_begin(w);
-  if (split) {
+  if (rd)
     write_units(w, "ReadCapacityUnits", read_mu);
+  if (wr)
     write_units(w, "WriteCapacityUnits", write_mu);
-  }
   write_units(w, "CapacityUnits", read_mu + write_mu);
   sl_jw_obj_end(w);
 }
 
-void sl_reply_consumed(sl_jw *w, const sl_consumed *c, sl_rcc mode) {
+/* One ConsumedCapacity object. The read/write split: a single operation
+ * shows it only when it did both (none does today; kept for the shape), a
+ * transaction per direction it used, as the service reports them (AWS CLI
+ * examples; live observations in test_transact_write_items.py). */
+static void write_consumed(sl_jw *w, const sl_consumed *c, sl_rcc mode, bool transact) {
   int64_t read = c->table_read_mu, write = c->table_write_mu;
   for (uint32_t i = 0; i < c->n_idx; i++) {
     read += c->idx[i].read_mu;
     write += c->idx[i].write_mu;
   }
-  bool split = read > 0 && write > 0;
+  bool rd = transact ? read > 0 : read > 0 && write > 0;
+  bool wr = transact ? write > 0 : rd;
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "TableName");
   sl_jw_str(w, c->table_name);
   write_units(w, "CapacityUnits", read + write);
-  if (split) {
+  if (rd)
     write_units(w, "ReadCapacityUnits", read);
+  if (wr)
     write_units(w, "WriteCapacityUnits", write);
-  }
   if (mode == SL_RCC_INDEXES) {
     sl_jw_key_c(w, "Table");
-    write_capacity(w, c->table_read_mu, c->table_write_mu, split);
+    write_capacity(w, c->table_read_mu, c->table_write_mu, rd, wr);
     for (int global = 0; global < 2; global++) {
       bool any = false;
       for (uint32_t i = 0; i < c->n_idx; i++) {
@@ -115,7 +118,7 @@ void sl_reply_consumed(sl_jw *w, const sl_consumed *c, sl_rcc mode) {
           any = true;
         }
         sl_jw_key(w, c->idx[i].name);
-        write_capacity(w, c->idx[i].read_mu, c->idx[i].write_mu, split);
+        write_capacity(w, c->idx[i].read_mu, c->idx[i].write_mu, rd, wr);
       }
       if (any)
         sl_jw_obj_end(w);
@@ -124,23 +127,8 @@ void sl_reply_consumed(sl_jw *w, const sl_consumed *c, sl_rcc mode) {
   sl_jw_obj_end(w);
 }
 
-void sl_reply_time(sl_jw *w, int64_t epoch_ms) {
-  char tmp[40];
-  int64_t s = epoch_ms / 1000, ms = epoch_ms % 1000;
-  snprintf(tmp, sizeof(tmp), "%lld.%03lld", (long long)s, (long long)ms);
-  sl_jw_number_raw(w, sl_str_c(tmp));
-}
-
-/* The same with each of the read/write members shown when that direction
- * consumed anything (transactions). */
-static void write_capacity_rw(sl_jw *w, int64_t read_mu, int64_t write_mu, bool rd, bool wr) {
-  sl_jw_obj_begin(w);
-  if (rd)
-    write_units(w, "ReadCapacityUnits", read_mu);
-  if (wr)
-    write_units(w, "WriteCapacityUnits", write_mu);
-  write_units(w, "CapacityUnits", read_mu + write_mu);
-  sl_jw_obj_end(w);
+void sl_reply_consumed(sl_jw *w, const sl_consumed *c, sl_rcc mode) {
+  write_consumed(w, c, mode, false);
 }
 
 void sl_reply_transact_consumed(sl_jw *w, const sl_transact_tables *tt, sl_rcc mode) {
@@ -148,45 +136,16 @@ void sl_reply_transact_consumed(sl_jw *w, const sl_transact_tables *tt, sl_rcc m
     return;
   sl_jw_key_c(w, "ConsumedCapacity");
   sl_jw_arr_begin(w);
-  for (uint32_t i = 0; i < tt->n; i++) {
-    const sl_consumed *c = &tt->c[i];
-    int64_t read = c->table_read_mu, write = c->table_write_mu;
-    for (uint32_t j = 0; j < c->n_idx; j++) {
-      read += c->idx[j].read_mu;
-      write += c->idx[j].write_mu;
-    }
-    bool rd = read > 0, wr = write > 0;
-    sl_jw_obj_begin(w);
-    sl_jw_key_c(w, "TableName");
-    sl_jw_str(w, c->table_name);
-    write_units(w, "CapacityUnits", read + write);
-    if (rd)
-      write_units(w, "ReadCapacityUnits", read);
-    if (wr)
-      write_units(w, "WriteCapacityUnits", write);
-    if (mode == SL_RCC_INDEXES) {
-      sl_jw_key_c(w, "Table");
-      write_capacity_rw(w, c->table_read_mu, c->table_write_mu, rd, wr);
-      for (int global = 0; global < 2; global++) {
-        bool any = false;
-        for (uint32_t j = 0; j < c->n_idx; j++) {
-          if (c->idx[j].global != global)
-            continue;
-          if (!any) {
-            sl_jw_key_c(w, global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
-            sl_jw_obj_begin(w);
-            any = true;
-          }
-          sl_jw_key(w, c->idx[j].name);
-          write_capacity_rw(w, c->idx[j].read_mu, c->idx[j].write_mu, rd, wr);
-        }
-        if (any)
-          sl_jw_obj_end(w);
-      }
-    }
-    sl_jw_obj_end(w);
-  }
+  for (uint32_t i = 0; i < tt->n; i++)
+    write_consumed(w, &tt->c[i], mode, true);
   sl_jw_arr_end(w);
+}
+
+void sl_reply_time(sl_jw *w, int64_t epoch_ms) {
+  char tmp[40];
+  int64_t s = epoch_ms / 1000, ms = epoch_ms % 1000;
+  snprintf(tmp, sizeof(tmp), "%lld.%03lld", (long long)s, (long long)ms);
+  sl_jw_number_raw(w, sl_str_c(tmp));
 }
 
 void sl_reply_collection(sl_jw *w, const sl_write_plan *p) {

@@ -17,33 +17,25 @@
  * operation (UnknownOperationException).
  */
 #include "actions/actions.h"
-#include "ops/req.h"
-#include "metrics/metrics.h"
+#include "ops/insights.h"
 
 sl_err sl_action_update_contributor_insights(sl_req *req) {
-  sl_table *t;
-  sl_err err = sl_in_table(req, "TableName", SL_LOOKUP_CONTROL, &t);
-  if (err != SL_OK)
-    return err;
   sl_str index = sl_in_str(req->body, "IndexName");
-  if (index.len) {
-    const sl_index *x = sl_table_index(t, index);
-    if (!x || !x->global)
-      return sl_fail(req, SL_E_RESOURCE_NOT_FOUND,
-                     "Requested resource not found: Index: %.*s not found", SL_STR_FMT(index));
-  }
   bool enable = sl_str_eq_c(sl_in_str(req->body, "ContributorInsightsAction"), "ENABLE");
   bool throttled_only =
       sl_str_eq_c(sl_in_str(req->body, "ContributorInsightsMode"), "THROTTLED_KEYS");
   sl_ci_mode mode = !enable          ? SL_CI_DISABLED
                     : throttled_only ? SL_CI_THROTTLED_ONLY
                                      : SL_CI_ACCESSED_AND_THROTTLED;
-  sl_metrics_ci_set(req->env->metrics, t->name, index, sl_str_c(t->uuid), mode);
-
+  sl_ci_entry e;
+  sl_err err =
+      sl_update_contributor_insights(req, sl_in_str(req->body, "TableName"), index, mode, &e);
+  if (err != SL_OK)
+    return err;
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "TableName");
-  sl_jw_str(w, t->name);
+  sl_jw_str(w, e.table->name);
   if (index.len) {
     sl_jw_key_c(w, "IndexName");
     sl_jw_str(w, index);

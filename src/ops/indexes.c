@@ -328,7 +328,7 @@ static sl_err merge_defs(sl_req *req, sl_table *t, sl_str name, const sl_attr_de
                        "Existing schema: Schema:[SchemaElement: %.*s] New schema: "
                        "Schema:[SchemaElement: key{%.*s:%s:%.*s}]",
                        SL_STR_FMT(existing_element(req, t, attr)), SL_STR_FMT(attr),
-                       key_type_name(type), SL_STR_FMT(ks->e[k].key_type));
+                       key_type_name(type), SL_STR_FMT(ks->e[k].type));
       if (!have)
         t->defs[t->n_defs++] = (sl_attr_def){sl_table_str(t, attr), type};
       break;

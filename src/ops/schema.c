@@ -35,7 +35,7 @@ sl_err sl_schema_key(sl_req *req, sl_table *t, const sl_key_schema_in *in, sl_ke
   sl_str types[2] = {SL_STR_NULL, SL_STR_NULL};
   for (size_t i = 0; i < n && i < 2; i++) {
     names[i] = in->e[i].attr;
-    types[i] = in->e[i].key_type;
+    types[i] = in->e[i].type;
   }
   if (n == 2) {
     bool defined = sl_table_attr_type(t, names[0]) && sl_table_attr_type(t, names[1]);

@@ -17,25 +17,21 @@
 
 #include "ops/req.h"
 
-/* One KeySchemaElement as sent. */
+/* One KeySchemaElement or AttributeDefinition as sent. */
 typedef struct {
-  sl_str attr;     /* AttributeName */
-  sl_str key_type; /* KeyType: "HASH" or "RANGE" */
-} sl_key_elem_in;
+  sl_str attr; /* AttributeName */
+  sl_str type; /* KeyType ("HASH", "RANGE") or AttributeType ("S", "N", "B") */
+} sl_attr_in;
 
+/* A KeySchema. */
 typedef struct {
-  const sl_key_elem_in *e;
+  const sl_attr_in *e;
   uint32_t n;
 } sl_key_schema_in;
 
-/* One AttributeDefinition as sent. */
+/* AttributeDefinitions. */
 typedef struct {
-  sl_str attr;
-  sl_str type; /* "S", "N" or "B" */
-} sl_attr_def_in;
-
-typedef struct {
-  const sl_attr_def_in *e;
+  const sl_attr_in *e;
   uint32_t n;
   bool present; /* the member was sent (an empty list is sent too) */
 } sl_attr_defs_in;

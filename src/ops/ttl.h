@@ -1,5 +1,6 @@
 /*
- * ttl.h — Time to Live: the UpdateTimeToLive rules.
+ * ttl.h — Time to Live: the cores of UpdateTimeToLive and
+ * DescribeTimeToLive, with the service's rules.
  *
  * Rules (facts §10; ack-api-quirks DDB-TABLE-143..147, the live service's
  * texts; tests/conformance/test_ttl.py):
@@ -26,8 +27,17 @@
 #include "jobs/ttl.h"
 #include "ops/req.h"
 
-/* Checks TimeToLiveSpecification {Enabled, AttributeName} against 't' with
- * the service's messages, in its order. */
-sl_err sl_ttl_check_update(sl_req *req, const sl_table *t, bool enable, sl_str attr);
+/* UpdateTimeToLive: TimeToLiveSpecification {Enabled, AttributeName} for
+ * the table 'table' names, checked against it with the service's messages in
+ * its order, then committed (a new setting starts a new expiry sweep). */
+sl_err sl_update_time_to_live(sl_req *req, sl_str table, bool enable, sl_str attr);
+
+/* DescribeTimeToLive's TimeToLiveDescription. */
+typedef struct {
+  uint8_t status; /* SL_TTL_* (jobs/ttl.h) */
+  sl_str attr;    /* AttributeName while ENABLED or ENABLING, else empty */
+} sl_ttl_description;
+/* Refused while the table is CREATING or DELETING (the service's text). */
+sl_err sl_describe_time_to_live(sl_req *req, sl_str table, sl_ttl_description *out);
 
 #endif

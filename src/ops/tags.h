@@ -1,0 +1,26 @@
+/*
+ * tags.h — the cores of TagResource, UntagResource and ListTagsOfResource:
+ * the table a resource ARN names (ops/tables.h sl_tables_by_arn, with the
+ * service's texts for malformed and unknown ARNs), its tags merged, removed
+ * or listed. A tag change commits a new table version (the catalog record).
+ *
+ * The tag rules themselves (characters, lengths, duplicates, TagKeys) are
+ * request validation: the actions check them before these run
+ * (actions/members.h sl_in_check_tags).
+ *
+ * Threads: the loop thread.
+ */
+#ifndef SL_OPS_TAGS_H
+#define SL_OPS_TAGS_H
+
+#include "ops/tables.h"
+
+/* Adds or replaces 'tags' on the table 'arn' names. */
+sl_err sl_tag_resource(sl_req *req, sl_str arn, const sl_tag *tags, uint32_t n);
+/* Removes the tags with these keys (absent keys are ignored). */
+sl_err sl_untag_resource(sl_req *req, sl_str arn, const sl_str *keys, uint32_t n);
+/* The table's tags, in the order they were added (valid until the table's
+ * next version is installed, i.e. for the request). */
+sl_err sl_list_tags_of_resource(sl_req *req, sl_str arn, const sl_tag **tags, uint32_t *n);
+
+#endif
