@@ -793,3 +793,15 @@ def test_split_lineage_replay(small_partitions):
         for item in page["Items"]:
             items[item["pk"]["S"]] = item
     assert replay == items
+
+
+# PartiQL writes go through the same write funnel: INSERT, UPDATE and DELETE statements
+# leave INSERT, MODIFY and REMOVE records.
+def test_partiql_records(st, ddb, make_table):
+    name, arn = stream_table(make_table, ddb, "NEW_IMAGE")
+    ddb.execute_statement(Statement=f"INSERT INTO \"{name}\" VALUE {{'pk': 'q', 'n': 1}}")
+    ddb.execute_statement(Statement=f"UPDATE \"{name}\" SET n = 2 WHERE pk = 'q'")
+    ddb.execute_statement(Statement=f"DELETE FROM \"{name}\" WHERE pk = 'q'")
+    recs = read_all(st, arn)
+    assert [r["eventName"] for r in recs] == ["INSERT", "MODIFY", "REMOVE"]
+    assert recs[1]["dynamodb"]["NewImage"] == {"pk": {"S": "q"}, "n": {"N": "2"}}
