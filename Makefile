@@ -53,18 +53,19 @@ LAYERS_store := store base
 LAYERS_metrics := metrics base
 LAYERS_cap := cap store base
 LAYERS_expr := expr store base
-LAYERS_jobs := jobs cap metrics store base
-LAYERS_ops := ops jobs cap expr metrics store base
+LAYERS_streams := streams cap store base
+LAYERS_jobs := jobs streams cap metrics store base
+LAYERS_ops := ops jobs streams cap expr metrics store base
 LAYERS_partiql := partiql $(LAYERS_ops)
 LAYERS_actions := actions $(LAYERS_partiql)
 LAYERS_server := server actions $(LAYERS_partiql) net
 # The offline tools (tools/tools.h: size, simulate) link the capacity engine,
 # base/ and only the pure files of store/ (items, keys, schema, index entries):
-# no LMDB, no ops/, no HTTP. tools/explain.c asks an endpoint (net/client.h)
-# and is left out of their unit tests' link.
+# no LMDB, no ops/, no HTTP. tools/explain.c and tools/streams_tail.c ask an
+# endpoint (net/client.h) and are left out of their unit tests' link.
 LAYERS_tools := tools cap base
 STORE_PURE := item item_codec item_json key project schema
-TOOLS_ONLINE := explain
+TOOLS_ONLINE := explain streams_tail
 layer_objs = $(filter-out $(if $(filter tools,$(1)),$(TOOLS_ONLINE:%=$(BUILD)/obj/src/tools/%.o)), \
   $(filter $(foreach l,$(LAYERS_$(1)),$(BUILD)/obj/src/$(l)/%),$(OBJS))) \
   $(if $(filter tools,$(1)),$(STORE_PURE:%=$(BUILD)/obj/src/store/%.o))

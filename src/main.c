@@ -1,6 +1,6 @@
 /*
  * sluice — the command line: a table of subcommands (serve, explain, size,
- * simulate, version, help).
+ * simulate, streams, version, help).
  *
  * `sluice serve` parses its flags into an sl_app_config, opens the app
  * (storage, catalog, clock, capacity engine) and runs the HTTP server until
@@ -9,6 +9,7 @@
  */
 #include "tools/explain.h"
 #include "server/app.h"
+#include "tools/streams_tail.h"
 #include "server/router.h"
 #include "base/log.h"
 #include "cap/cap.h"
@@ -232,7 +233,7 @@ static int cmd_version(int argc, char **argv) {
 static int cmd_help(int argc, char **argv);
 
 /* The subcommands. The tools of DESIGN.md live in src/tools/ (tools/tools.h,
- * tools/explain.h); bench and streams tail join this table with their issues. */
+ * tools/explain.h, tools/streams_tail.h); bench joins this table with its issue. */
 static const struct {
   const char *name;
   int (*run)(int argc, char **argv);
@@ -243,6 +244,8 @@ static const struct {
     {"size", sl_tool_size, "item size and the read/write units it costs (sluice size --help)"},
     {"simulate", sl_tool_simulate,
      "play a workload against a table design offline (sluice simulate --help)"},
+    {"streams", sl_tool_streams,
+     "streams tail TABLE: print a table's stream records as they arrive"},
     {"version", cmd_version, "print the version"},
     {"help", cmd_help, "list the commands"},
 };

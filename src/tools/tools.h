@@ -8,8 +8,9 @@
  * store/project.h; key hashing, store/key.h) and base/. It opens no LMDB,
  * calls no ops/ and speaks no HTTP: the Makefile links tests/unit/tools/
  * against exactly those objects, so a call into the store's LMDB files or
- * above would not link. `sluice explain` (tools/explain.h) is the tool that
- * asks an endpoint instead, and is left out of that link.
+ * above would not link. `sluice explain` (tools/explain.h) and `sluice
+ * streams tail` (tools/streams_tail.h) ask an endpoint instead, and are left
+ * out of that link.
  *
  * Each entry point takes the arguments after the subcommand's name and
  * returns the process exit status: 0 done, 1 the input was wrong (a message
