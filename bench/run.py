@@ -250,34 +250,39 @@ def main():
         servers.append(("DynamoDB Local", lambda: Proc(
             ["java", "-jar", os.path.basename(jar), "-inMemory", "-port", "8101"],
             cwd=os.path.dirname(jar)), 8101))
-    for name, start, port in servers:
-        proc = start()
-        try:
-            startup = wait_port(port)
-            results[(name, "rss_idle")] = rss_mb(proc.p.pid)
+    # Every server runs for the whole measurement and the rows interleave them (each
+    # workload is measured on each server in turn), so that the machine's load, which
+    # drifts by the minute on a shared VM, weighs on every server alike.
+    procs = {}
+    ceiling_label = None
+    try:
+        for name, start, port in servers:
+            procs[name] = start()
+            results[(name, "startup")] = wait_port(port)
+            results[(name, "rss_idle")] = rss_mb(procs[name].p.pid)
             setup_tables(port)
-            for key, label, script in workloads:
-                for conns in (1, 32):
+        if os.path.exists(a.micro_http) or shutil.which("nginx"):
+            ceiling_label, procs["ceiling"] = ceiling_server(8102, a.micro_http)
+            wait_port(8102)
+        for key, label, script in workloads:
+            for conns in (1, 32):
+                for name, _, port in servers:
                     wrk(port, script, conns, 1)  # warm-up
                     results[(name, key, conns)] = wrk(port, script, conns, a.seconds,
-                                                      proc.p.pid)
-            for op in ("get", "put"):
-                if op in a.only.split(","):
+                                                      procs[name].p.pid)
+                if ceiling_label and key == "get":
+                    results[("ceiling", conns)] = wrk(8102, None, conns, a.seconds,
+                                                      procs["ceiling"].p.pid)
+        for op in ("get", "put"):
+            if op in a.only.split(","):
+                for name, _, port in servers:
                     results[(name, "lat", op)] = latency(port, op, a.seconds)
-            results[(name, "rss")] = rss_mb(proc.p.pid)
-            results[(name, "startup")] = startup
-        finally:
-            proc.stop()
-    ceiling_label = None
-    if os.path.exists(a.micro_http) or shutil.which("nginx"):
-        ceiling_label, proc = ceiling_server(8102, a.micro_http)
-        try:
-            wait_port(8102)
-            wrk(8102, None, 32, 1)
-            for conns in (1, 32):
-                results[("ceiling", conns)] = wrk(8102, None, conns, a.seconds, proc.p.pid)
-            results[("ceiling", "lat")] = latency(8102, "get", a.seconds)
-        finally:
+                if ceiling_label and op == "get":
+                    results[("ceiling", "lat")] = latency(8102, "get", a.seconds)
+        for name, _, _ in servers:
+            results[(name, "rss")] = rss_mb(procs[name].p.pid)
+    finally:
+        for proc in procs.values():
             proc.stop()
 
     names = [n for n, _, _ in servers]
@@ -287,19 +292,20 @@ def main():
     print("Throughput (wrk; req/s) and the server's CPU time per request (µs, user + system, "
           "all threads; steadier than req/s on a shared machine)")
     head = f"{'workload':<20}{'conns':>6}" + "".join(f"{n + ' req/s':>22}" for n in names) + \
-        "".join(f"{'sluice/' + n:>22}" for n in peers) + \
-        "".join(f"{n + ' cpu us':>20}" for n in names) + f"{'errors':>8}"
+        "".join(f"{'sluice/' + n:>23}" for n in peers) + \
+        "".join(f"{n + ' cpu us':>23}" for n in names) + f"{'errors':>8}"
     print(head)
     for key, label, _ in workloads:
         for conns in (1, 32):
             rows = [results.get((n, key, conns), (0, 0, "?", None)) for n in names]
             line = f"{label:<20}{conns:>6}" + "".join(f"{r[0]:>22,.0f}" for r in rows)
-            line += "".join(f"{(rows[0][0] / r[0]) if r[0] else 0:>21.1f}x" for r in rows[1:])
-            line += "".join(f"{r[3]:>20.1f}" if r[3] else f"{'-':>20}" for r in rows)
+            line += "".join(f"{(rows[0][0] / r[0]) if r[0] else 0:>22.1f}x" for r in rows[1:])
+            line += "".join(f"{r[3]:>23.1f}" if r[3] else f"{'-':>23}" for r in rows)
             line += f"{sum(r[1] for r in rows):>8}"
             print(line)
     if ceiling_label:
-        c1, c32 = results[("ceiling", 1)], results[("ceiling", 32)]
+        c1 = results.get(("ceiling", 1), (0, 0, "?", None))
+        c32 = results.get(("ceiling", 32), (0, 0, "?", None))
         best = max(results.get(("sluice", k, 32), (0,))[0] for k, _, _ in workloads
                    if k in ("put", "get")) if any(k in ("put", "get") for k, _, _ in workloads) else 0
         print(f"ceiling: {ceiling_label}: {c1[0]:,.0f} req/s at 1 connection, {c32[0]:,.0f} at 32"
