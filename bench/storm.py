@@ -176,13 +176,17 @@ def main():
         tail.latc(PORT, 1, "get", 0)  # warm-up
         row("quiet", PORT, a.seconds, pid)
         storm = Storm(PORT, a.conns)
+        before = tail.proc_sample(pid)
         th = threading.Thread(target=storm.run)
         th.start()
         row(f"while {a.conns:,} connections open and ask", PORT, a.seconds, pid)
         th.join()
+        after = tail.proc_sample(pid)
+        heap = (after["rss"] - after["shmem"]) - (before["rss"] - before["shmem"])
         print(f"  -> {a.conns:,} connections answered in {storm.seconds:.2f} s: {storm.status}"
               f", connect errors {storm.connect_errors}; server resident "
-              f"{tail.proc_sample(pid)['rss'] / 1024:.0f} MB")
+              f"{after['rss'] / 1024:.0f} MB ({after['shmem'] / 1024:.0f} MB of it the table),"
+              f" {heap * 1024 / max(len(storm.open), 1):,.0f} bytes more per open connection")
         row(f"with {len(storm.open):,} idle connections open", PORT, a.seconds, pid)
         storm.close()
         row("quiet again", PORT, a.seconds, pid)
