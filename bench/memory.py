@@ -109,6 +109,8 @@ def load(port, n, keys, pad, create=True):
             "TableName": "mem", "BillingMode": "PAY_PER_REQUEST",
             "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})
+        while c.call("DescribeTable", {"TableName": "mem"})["Table"]["TableStatus"] != "ACTIVE":
+            time.sleep(0.05)
     raw = 0
     t0 = time.monotonic()
     for start in range(0, n, 25):
@@ -194,7 +196,7 @@ def run_dynalite(a):
     if not os.path.exists(cli):
         print("dynalite: not installed under bench/node_modules (bench/run.py installs it)")
         return
-    run_peer(a, "dynalite (in memory)", ["node", cli, "--port", str(PORT + 2)], port=PORT + 2)
+    run_peer(a, "dynalite (in memory)", ["node", cli, "--port", str(PORT + 2), "--createTableMs", "0"], port=PORT + 2)
 
 
 def main():
@@ -212,7 +214,8 @@ def main():
     print(f"{'':<26}{'items':>10}{'raw B':>9}{'resident B':>11}{'ratio':>9}{'mapped B':>11}"
           f"{'ratio':>9}")
     for mode in a.modes.split(","):
-        run_sluice(a, mode)
+        if mode in ("memory", "data-dir"):  # --modes none: the peers only
+            run_sluice(a, mode)
     if a.ddblocal:
         run_ddblocal(a)
     if a.dynalite:
