@@ -83,9 +83,9 @@ struct sl_server {
   sl_http_handler handler;
   void *ctx;
   int port;
-  int handles; /* listener, signals, timers not yet closed */
-  size_t n_conns;   /* every connection not yet freed */
-  size_t n_refused; /* of which refused (over max_connections) */
+  int handles;            /* listener, signals, timers not yet closed */
+  size_t n_conns;         /* every connection not yet freed */
+  size_t n_refused;       /* of which refused (over max_connections) */
   uint64_t accept_warned; /* loop time of the last accept warning */
   conn *conns;
   every *timers;

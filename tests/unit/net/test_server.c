@@ -93,7 +93,7 @@ static void *run_thread(void *arg) {
 }
 
 static size_t start_max_conns; /* max_connections for the next start, if not 0 */
-static uint64_t start_idle_ms;  /* idle_timeout_ms for the next start, if not 0 */
+static uint64_t start_idle_ms; /* idle_timeout_ms for the next start, if not 0 */
 
 static void start(running *r, bool signals) {
   uv_loop_init(&r->loop);
@@ -772,7 +772,8 @@ static void test_slow_clients(void) {
   uint64_t t0 = now_ms();
   for (int i = 0; i < SLOW; i++) {
     slow[i] = raw_connect();
-    const char *start = i % 2 ? "POST / HTTP/1.1\r\nContent-Length: 1000\r\n\r\n" : "GET / HTTP/1.1\r\n";
+    const char *start =
+        i % 2 ? "POST / HTTP/1.1\r\nContent-Length: 1000\r\n\r\n" : "GET / HTTP/1.1\r\n";
     send(slow[i], start, strlen(start), MSG_NOSIGNAL);
   }
   client fast;
