@@ -4,9 +4,10 @@
     bench/run.py [--sluice build/sluice] [--seconds 5] [--only put,get,query]
     BENCH_QUICK=1 bench/run.py     (2 s runs, no peers but the ceiling: under a minute)
 
-For each workload (PutItem and GetItem of ~1 KB items, Query of 100 items of
-~1 KB) it runs wrk at 1 and 32 connections, and bench/latc (one connection,
-closed loop) for GetItem and PutItem, against:
+For each workload (PutItem and GetItem of ~1 KB items, PutItem into a table
+with a NEW_AND_OLD_IMAGES stream, Query of 100 items of ~1 KB) it runs wrk at 1
+and 32 connections, and bench/latc (one connection, closed loop) for GetItem and
+PutItem, against:
   - sluice (in memory, `unlimited` profile: this measures the server, not the
     throttling model; bench/micro_cap measures admission);
   - dynalite (npm dynalite, Node.js, in memory) and DynamoDB Local (npm
@@ -104,7 +105,7 @@ def cpu_seconds(pid):
         return 0.0
 
 
-def wrk(port, script, conns, seconds, pid=None):
+def wrk(port, script, conns, seconds, pid=None, env=None):
     """(requests/s, errors, wrk's p99, server CPU µs per request or None). The CPU cost per
     request is the steadier number on a shared VM, where throughput varies run to run."""
     threads = 1 if conns == 1 else 2
@@ -113,7 +114,8 @@ def wrk(port, script, conns, seconds, pid=None):
         args += ["-s", os.path.join(BENCH, script)]
     args.append(f"http://127.0.0.1:{port}/")
     cpu0 = cpu_seconds(pid) if pid else 0.0
-    out = subprocess.run(args, capture_output=True, text=True).stdout
+    out = subprocess.run(args, capture_output=True, text=True,
+                         env={**os.environ, **(env or {})}).stdout
     cpu = cpu_seconds(pid) - cpu0 if pid else 0.0
     m = re.search(r"Requests/sec:\s+([\d.]+)", out)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
@@ -132,6 +134,13 @@ def setup_tables(port):
                  [{"AttributeName": k, "KeyType": "RANGE"} for k in extra]
         call(port, "CreateTable", {"TableName": name, "AttributeDefinitions": defs,
                                    "KeySchema": schema, "BillingMode": "PAY_PER_REQUEST"})
+    # The stream workload's table: the same as "bench", with a stream of both images.
+    call(port, "CreateTable", {"TableName": "benchs", "AttributeDefinitions": attrs,
+                               "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                               "BillingMode": "PAY_PER_REQUEST",
+                               "StreamSpecification": {"StreamEnabled": True,
+                                                       "StreamViewType": "NEW_AND_OLD_IMAGES"}})
+    for name in ("bench", "benchq", "benchs"):
         for _ in range(200):  # dynalite creates tables asynchronously
             if call(port, "DescribeTable", {"TableName": name})["Table"]["TableStatus"] == "ACTIVE":
                 break
@@ -230,13 +239,17 @@ def main():
     quick = os.environ.get("BENCH_QUICK") == "1"  # under a minute: 2 s runs, no peers
     ap.add_argument("--seconds", type=int,
                     default=int(os.environ.get("BENCH_SECONDS", "2" if quick else "5")))
-    ap.add_argument("--only", default="put,get,query")
+    ap.add_argument("--only", default="put,putstream,get,query")
     ap.add_argument("--no-ddblocal", action="store_true", default=quick)
     ap.add_argument("--no-dynalite", action="store_true", default=quick)
     a = ap.parse_args()
-    workloads = [w for w in (("put", "PutItem ~1 KB", "put.lua"), ("get", "GetItem ~1 KB", "get.lua"),
+    workloads = [w for w in (("put", "PutItem ~1 KB", "put.lua"),
+                             ("putstream", "PutItem ~1 KB stream", "put.lua"),
+                             ("get", "GetItem ~1 KB", "get.lua"),
                              ("query", "Query 100 x ~1 KB", "query.lua"))
                  if w[0] in a.only.split(",")]
+    # The stream workload writes the table with a stream under keys of its own.
+    wenv = {"putstream": {"PUT_TABLE": "benchs", "PUT_PREFIX": "s"}}
     results = {}
     load0 = os.getloadavg()[0]
     servers = [("sluice", lambda: Proc([a.sluice, "serve", "--port", "8100", "--profile",
@@ -267,9 +280,9 @@ def main():
         for key, label, script in workloads:
             for conns in (1, 32):
                 for name, _, port in servers:
-                    wrk(port, script, conns, 1)  # warm-up
+                    wrk(port, script, conns, 1, env=wenv.get(key))  # warm-up
                     results[(name, key, conns)] = wrk(port, script, conns, a.seconds,
-                                                      procs[name].p.pid)
+                                                      procs[name].p.pid, wenv.get(key))
                 if ceiling_label and key == "get":
                     results[("ceiling", conns)] = wrk(8102, None, conns, a.seconds,
                                                       procs["ceiling"].p.pid)
@@ -303,6 +316,11 @@ def main():
             line += "".join(f"{r[3]:>23.1f}" if r[3] else f"{'-':>23}" for r in rows)
             line += f"{sum(r[1] for r in rows):>8}"
             print(line)
+    for conns in (1, 32):
+        p, ps = results.get(("sluice", "put", conns)), results.get(("sluice", "putstream", conns))
+        if p and ps and p[3] and ps[3]:
+            print(f"stream cost, {conns} conn: PutItem with a stream / without = "
+                  f"{ps[3] / p[3]:.2f}x CPU per request, {ps[0] / p[0]:.2f}x requests/s")
     if ceiling_label:
         c1 = results.get(("ceiling", 1), (0, 0, "?", None))
         c32 = results.get(("ceiling", 32), (0, 0, "?", None))
