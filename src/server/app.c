@@ -5,6 +5,7 @@
 #include "jobs/tables.h"
 #include "cap/cap.h"
 #include "metrics/metrics.h"
+#include "ops/autoscaling.h"
 
 #include <time.h>
 #include <unistd.h>
@@ -48,12 +49,17 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   }
   env->cap = sl_cap_new(&params, &app->clock);
   env->metrics = sl_metrics_new(&app->clock);
+  env->autoscaling = sl_autoscaling_new();
   for (size_t i = 0; i < sl_catalog_count(env->catalog); i++)
     sl_tables_attach_capacity(env, sl_catalog_at(env->catalog, i));
   return SL_OK;
 }
 
-void sl_app_tick(sl_app *app) { sl_jobs_tick(&app->env, sl_clock_now_ms(&app->clock)); }
+void sl_app_tick(sl_app *app) {
+  int64_t now = sl_clock_now_ms(&app->clock);
+  sl_jobs_tick(&app->env, now);
+  sl_autoscaling_tick(&app->env, now);
+}
 
 void sl_app_close(sl_app *app) {
   sl_env *env = &app->env;
@@ -62,6 +68,7 @@ void sl_app_close(sl_app *app) {
       sl_tables_detach_capacity(env, sl_catalog_at(env->catalog, i));
     sl_catalog_free(env->catalog);
   }
+  sl_autoscaling_free(env->autoscaling);
   sl_cap_free(env->cap);
   sl_metrics_free(env->metrics);
   sl_store_close(env->store);
