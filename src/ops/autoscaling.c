@@ -720,6 +720,12 @@ static void evaluate(sl_env *env, const sl_scaling_params *sp, sl_as_target *t, 
   if (n > MAX_WINDOW)
     n = MAX_WINDOW;
   sl_metric metric = dim_write(t->dim) ? SL_M_CONSUMED_WRITE : SL_M_CONSUMED_READ;
+  /* No datapoints exist before the table did: the alarms lack data. */
+  int64_t first = (int64_t)tab->created_ms / 60000;
+  if (minute < first)
+    return;
+  if ((uint64_t)(minute - first + 1) < n)
+    n = (uint32_t)(minute - first + 1);
   for (uint32_t i = 0; i < n; i++)
     dp[i] = sl_metrics_minute_sum(env->metrics, metric, t->table, t->index,
                                   minute - (int64_t)(n - 1 - i));
