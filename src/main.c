@@ -47,7 +47,12 @@ static const char serve_usage[] =
     "                       /dashboard?token=TOKEN); without it, under --auth\n"
     "                       sigv4 they answer only on a loopback --bind\n";
 
-static void tick(void *app) { sl_app_tick(app); }
+static void tick(void *app) {
+  sl_app_tick(app);
+  /* Background commits (TTL, backfill) that no answer waits for. */
+  if (sl_store_dirty(((sl_app *)app)->env.store))
+    sl_app_sync(app);
+}
 
 static int usage_error(const char *fmt, const char *arg) {
   fprintf(stderr, "sluice serve: ");
@@ -201,6 +206,8 @@ static int cmd_serve(int argc, char **argv) {
     return 1;
   }
   sl_server_every(srv, SL_APP_TICK_MS, tick, &app);
+  if (sl_store_durable(app.env.store))
+    sl_server_set_barrier(srv, sl_app_sync, &app);
   printf("listening on http://%s:%d\n", bind, sl_server_port(srv));
   fflush(stdout);
   int rc = sl_server_run(srv);
