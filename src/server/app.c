@@ -6,6 +6,7 @@
 #include "cap/cap.h"
 #include "metrics/metrics.h"
 #include "ops/autoscaling.h"
+#include "server/faults.h"
 
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@ void sl_app_config_default(sl_app_config *c) {
   c->time_scale = 1.0;
   c->clock_start_ms = -1;
   c->profile = "aws";
+  c->seed = 1;
 }
 
 sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
@@ -28,6 +30,17 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   clock_gettime(CLOCK_REALTIME, &ts);
   app->env.rng = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40) ^
                  0x9E3779B97F4A7C15ULL;
+  /* Fault rules first: a bad --faults file stops the start before anything is opened. */
+  app->faults = sl_faults_new(cfg->seed);
+  if (cfg->faults_file) {
+    char msg[512];
+    if (!sl_faults_load(app->faults, cfg->faults_file, msg, sizeof(msg))) {
+      sl_faults_free(app->faults);
+      app->faults = NULL;
+      sl_arena_destroy(&app->arena);
+      return sl_failf(f, SL_E_VALIDATION, "%s", msg);
+    }
+  }
   sl_clock_init(&app->clock, cfg->clock_mode, cfg->time_scale, cfg->clock_start_ms);
   sl_env *env = &app->env;
   env->clock = &app->clock;
@@ -80,6 +93,7 @@ void sl_app_close(sl_app *app) {
     sl_catalog_free(env->catalog);
   }
   sl_autoscaling_free(env->autoscaling);
+  sl_faults_free(app->faults);
   sl_cap_free(env->cap);
   sl_metrics_free(env->metrics);
   sl_store_close(env->store);
