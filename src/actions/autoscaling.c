@@ -114,8 +114,7 @@ void sl_reply_as_alarms(sl_req *req, const sl_as_policy *p) {
     key_str(w, "AlarmName", p->alarms[i]);
     sl_jw_key_c(w, "AlarmARN");
     sl_str arn = sl_arena_printf(req->arena, "arn:aws:cloudwatch:%s:%s:alarm:%.*s",
-                                 req->env->region, req->env->account_id,
-                                 SL_STR_FMT(p->alarms[i]));
+                                 req->env->region, req->env->account_id, SL_STR_FMT(p->alarms[i]));
     sl_jw_str(w, arn);
     sl_jw_obj_end(w);
   }

@@ -78,8 +78,7 @@ static void remove_at(void **v, size_t *n, size_t i) {
   (*n)--;
 }
 
-#define PUSH(as, field, e)                                                                         \
-  push((void ***)&(as)->field, &(as)->n_##field, &(as)->cap_##field, (e))
+#define PUSH(as, field, e) push((void ***)&(as)->field, &(as)->n_##field, &(as)->cap_##field, (e))
 
 static void target_free(sl_as_target *t) {
   disown(&t->resource_id);
@@ -172,8 +171,8 @@ static bool valid_name(sl_str s) {
     return false;
   for (size_t i = 0; i < s.len; i++) {
     char c = s.p[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-          c == '_' || c == '.' || c == '-'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+          c == '.' || c == '-'))
       return false;
   }
   return true;
@@ -314,8 +313,8 @@ static bool set_units(sl_env *env, sl_str table, sl_str index, sl_str resource_i
       goto out;
     tp = &x->tp;
   }
-  sl_units_in pt = {.present = true, .has_read = true, .has_write = true, .read = tp->rcu,
-                    .write = tp->wcu};
+  sl_units_in pt = {
+      .present = true, .has_read = true, .has_write = true, .read = tp->rcu, .write = tp->wcu};
   if (dim_write(dim))
     pt.write = capacity;
   else
@@ -402,9 +401,9 @@ sl_err sl_as_register(sl_req *req, const sl_as_register_in *in, const sl_as_targ
     t->dim = ref->dim;
     t->created_ms = req->now_ms;
     uint64_t a = sl_env_random(req->env), b = sl_env_random(req->env);
-    t->arn = ownf("arn:aws:application-autoscaling:%s:%s:scalable-target/%016llx%016llx",
-                  req->env->region, req->env->account_id, (unsigned long long)a,
-                  (unsigned long long)b);
+    t->arn =
+        ownf("arn:aws:application-autoscaling:%s:%s:scalable-target/%016llx%016llx",
+             req->env->region, req->env->account_id, (unsigned long long)a, (unsigned long long)b);
     t->last_out_ms = t->last_in_ms = SL_SCALING_NEVER;
     t->evaluated_minute = sl_scaling_newest_minute(
         &(sl_scaling_params){.metric_delay_ms =
@@ -787,8 +786,8 @@ static void evaluate(sl_env *env, const sl_scaling_params *sp, sl_as_target *t, 
 }
 
 static void fire_scheduled(sl_env *env, sl_as_scheduled *s) {
-  sl_as_ref ref = {.resource_id = s->resource_id, .table = s->table, .index = s->index,
-                   .dim = s->dim};
+  sl_as_ref ref = {
+      .resource_id = s->resource_id, .table = s->table, .index = s->index, .dim = s->dim};
   sl_as_target *t = sl_as_find_target(env->autoscaling, &ref);
   int64_t at = s->next_ms;
   schedule_next(s, at + 1);

@@ -112,10 +112,10 @@ static bool parse_rule(const sl_json *o, rule *r, char *err, size_t err_len) {
   memset(r, 0, sizeof(*r));
   if (!o || o->type != SL_JSON_OBJECT)
     return snprintf(err, err_len, "a rule is a JSON object"), false;
-  static const char *const known[] = {"operation", "table",  "index",   "key_prefix",
-                                      "probability", "count", "reason", "error",
-                                      "message",     "cancellation_reason", "id", "hits",
-                                      "remaining"};
+  static const char *const known[] = {
+      "operation", "table",  "index",    "key_prefix", "probability",
+      "count",     "reason", "error",    "message",    "cancellation_reason",
+      "id",        "hits",   "remaining"};
   for (size_t i = 0; i < o->obj.n; i++) {
     bool ok = false;
     for (size_t k = 0; k < SL_ARRAY_LEN(known); k++)
@@ -198,8 +198,9 @@ static void write_rule(sl_jw *w, const rule *r) {
   const struct {
     const char *k;
     sl_str v;
-  } strs[] = {{"operation", r->operation}, {"table", r->table},     {"index", r->index},
-              {"key_prefix", r->key_prefix}, {"reason", r->reason}, {"cancellation_reason", r->cancel},
+  } strs[] = {{"operation", r->operation}, {"table", r->table},
+              {"index", r->index},         {"key_prefix", r->key_prefix},
+              {"reason", r->reason},       {"cancellation_reason", r->cancel},
               {"message", r->message}};
   for (size_t i = 0; i < SL_ARRAY_LEN(strs); i++)
     if (strs[i].v.p) {
@@ -363,8 +364,9 @@ static void fire(sl_faults *f, rule *r, sl_req *req, sl_table *t) {
     if (!res) {
       /* No resource to name (the table is gone or on another index):
        * the exception without reasons. */
-      sl_fail(req, r->limit == SL_LIMIT_PROVISIONED ? SL_E_PROVISIONED_THROUGHPUT_EXCEEDED
-                                                    : SL_E_THROTTLING,
+      sl_fail(req,
+              r->limit == SL_LIMIT_PROVISIONED ? SL_E_PROVISIONED_THROUGHPUT_EXCEEDED
+                                               : SL_E_THROTTLING,
               "%.*s", SL_STR_FMT(r->reason));
       return;
     }
@@ -373,9 +375,10 @@ static void fire(sl_faults *f, rule *r, sl_req *req, sl_table *t) {
     sl_req_fail_throttled(req, &v);
     req->metrics.throttled = true;
     req->table = t;
-    sl_metrics_throttle_event(req->env->metrics, t->name, r->throttle_index ? r->index : SL_STR_NULL,
-                              r->dir == SL_CAP_WRITE, 1u << r->limit, req->op_name,
-                              sl_err_name(req->fail.code), SL_STR_NULL, SL_STR_NULL, -1);
+    sl_metrics_throttle_event(req->env->metrics, t->name,
+                              r->throttle_index ? r->index : SL_STR_NULL, r->dir == SL_CAP_WRITE,
+                              1u << r->limit, req->op_name, sl_err_name(req->fail.code),
+                              SL_STR_NULL, SL_STR_NULL, -1);
     return;
   }
   if (r->cancel.p) {
