@@ -12,6 +12,7 @@ the step (an item of N x 1,024 - 16 bytes costs N units, facts §2.2). Times are
 clock, which starts at 2026-11-30T12:00:00Z, a minute boundary.
 """
 import json
+import urllib.request
 import uuid
 
 import pytest
@@ -122,6 +123,11 @@ def test_step_load_scales_out_after_five_minutes(client):
     # Sustained load keeps scaling out until consumption / capacity is under the target.
     load(client, name, 20, 600)
     assert write_units(client, name) == 29  # ceil(20 / 0.7)
+    # /metrics (and the dashboard, which reads the same gauges) show the new level.
+    text = urllib.request.urlopen(client.ep + "/metrics", timeout=10).read().decode()
+    assert any(l.startswith("sluice_dynamodb_provisioned_write_capacity_units{") and
+               f'table_name="{name}"' in l and 'global_secondary_index_name' not in l and
+               l.endswith(" 29") for l in text.splitlines())
 
 
 # Scale-in waits for 15 low datapoints (20 points under the target) plus the metric delay,
