@@ -4,8 +4,9 @@ target-tracking policies, scheduled actions, activities, and the service's excep
 checking order (model validation, the target's identity, then lookups). The policies' behaviour
 on the capacity clock is test_autoscaling_capacity.py.
 
-DynamoDB Local serves no Application Auto Scaling (its 2026-05 jar answers
-UnknownOperationException), so the module is marked ddblocal_differs.
+DynamoDB Local serves no Application Auto Scaling (its 2026-05 jar answers every
+AnyScaleFrontendService target with com.amazonaws.dynamodb.v20120810#InvalidAction), so the
+module is marked ddblocal_differs.
 Sources of the texts: ops/autoscaling.c's header (live texts quoted in ansible/ansible#40237,
 terraform-aws-dynamodb-table#15, ocadotechnology/hippolyte#7, pulumi/pulumi-policy-aws#11; the
 AWS CLI reference's DescribeScalingActivities example); texts marked "sluice's" there have no
