@@ -235,7 +235,7 @@ static void faults(sl_app *app, sl_http_request *req, sl_http_response *resp) {
     }
     sl_jw_obj_begin(&w);
     sl_jw_key_c(&w, "rules");
-    if (!sl_faults_add(app->faults, body, &w, err, sizeof(err))) {
+    if (!sl_faults_add(app->faults, &app->env, body, &w, err, sizeof(err))) {
       sl_admin_error(resp, 400, err);
       return;
     }

@@ -30,17 +30,6 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   clock_gettime(CLOCK_REALTIME, &ts);
   app->env.rng = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40) ^
                  0x9E3779B97F4A7C15ULL;
-  /* Fault rules first: a bad --faults file stops the start before anything is opened. */
-  app->faults = sl_faults_new(cfg->seed);
-  if (cfg->faults_file) {
-    char msg[512];
-    if (!sl_faults_load(app->faults, cfg->faults_file, msg, sizeof(msg))) {
-      sl_faults_free(app->faults);
-      app->faults = NULL;
-      sl_arena_destroy(&app->arena);
-      return sl_failf(f, SL_E_VALIDATION, "%s", msg);
-    }
-  }
   sl_clock_init(&app->clock, cfg->clock_mode, cfg->time_scale, cfg->clock_start_ms);
   sl_env *env = &app->env;
   env->clock = &app->clock;
@@ -65,6 +54,16 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   env->autoscaling = sl_autoscaling_new();
   for (size_t i = 0; i < sl_catalog_count(env->catalog); i++)
     sl_tables_attach_capacity(env, sl_catalog_at(env->catalog, i));
+  /* Fault rules last: their actions may name the tables just loaded. A bad
+   * --faults file stops the start. */
+  app->faults = sl_faults_new(cfg->seed);
+  if (cfg->faults_file) {
+    char msg[512];
+    if (!sl_faults_load(app->faults, env, cfg->faults_file, msg, sizeof(msg))) {
+      sl_app_close(app);
+      return sl_failf(f, SL_E_VALIDATION, "%s", msg);
+    }
+  }
   return SL_OK;
 }
 

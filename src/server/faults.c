@@ -223,15 +223,73 @@ static void write_rule(sl_jw *w, const rule *r) {
   sl_jw_obj_end(w);
 }
 
-bool sl_faults_add(sl_faults *f, const sl_json *v, sl_jw *w, char *err, size_t err_len) {
+/* {"action": "drain_burst", "table": T[, "index": I]}: the resource's unused
+ * capacity is spent now (cap/cap.h sl_cap_res_drain_burst). */
+static bool is_action(const sl_json *o) { return o && member(o, "action").p; }
+
+static bool check_action(const sl_json *o, sl_env *env, char *err, size_t err_len) {
+  if (!sl_str_eq_c(member(o, "action"), "drain_burst"))
+    return snprintf(err, err_len, "unknown action '%.*s' (drain_burst)",
+                    SL_STR_FMT(member(o, "action"))),
+           false;
+  for (size_t i = 0; i < o->obj.n; i++) {
+    sl_str k = o->obj.members[i].key;
+    if (!sl_str_eq_c(k, "action") && !sl_str_eq_c(k, "table") && !sl_str_eq_c(k, "index"))
+      return snprintf(err, err_len, "unknown member '%.*s' in an action", SL_STR_FMT(k)), false;
+  }
+  sl_str table = member(o, "table"), index = member(o, "index");
+  const sl_table *t = table.p ? sl_catalog_get(env->catalog, table) : NULL;
+  if (!t)
+    return snprintf(err, err_len, "drain_burst: no table '%.*s'", SL_STR_FMT(table)), false;
+  if (index.p) {
+    bool found = false;
+    for (uint32_t i = 0; i < t->n_indexes; i++)
+      found = found || (t->indexes[i].global && sl_str_eq(t->indexes[i].name, index));
+    if (!found)
+      return snprintf(err, err_len, "drain_burst: no global secondary index '%.*s' on '%.*s'",
+                      SL_STR_FMT(index), SL_STR_FMT(table)),
+             false;
+  }
+  return true;
+}
+
+static void run_action(const sl_json *o, sl_env *env, sl_jw *w) {
+  sl_str table = member(o, "table"), index = member(o, "index");
+  const sl_table *t = sl_catalog_get(env->catalog, table);
+  struct sl_cap_res *res = t->cap;
+  if (index.p)
+    for (uint32_t i = 0; i < t->n_indexes; i++)
+      if (t->indexes[i].global && sl_str_eq(t->indexes[i].name, index))
+        res = t->indexes[i].cap;
+  if (res)
+    sl_cap_res_drain_burst(env->cap, res);
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "action");
+  sl_jw_str_c(w, "drain_burst");
+  sl_jw_key_c(w, "table");
+  sl_jw_str(w, table);
+  if (index.p) {
+    sl_jw_key_c(w, "index");
+    sl_jw_str(w, index);
+  }
+  sl_jw_key_c(w, "applied");
+  sl_jw_bool(w, res != NULL);
+  sl_jw_obj_end(w);
+}
+
+bool sl_faults_add(sl_faults *f, sl_env *env, const sl_json *v, sl_jw *w, char *err,
+                   size_t err_len) {
   size_t n = v && v->type == SL_JSON_ARRAY ? v->arr.n : 1;
   rule *tmp = calloc(n ? n : 1, sizeof(rule));
   SL_ASSERT(tmp);
-  for (size_t i = 0; i < n; i++)
-    if (!parse_rule(v && v->type == SL_JSON_ARRAY ? v->arr.items[i] : v, &tmp[i], err, err_len)) {
-      free(tmp);
+  for (size_t i = 0; i < n; i++) {
+    const sl_json *o = v && v->type == SL_JSON_ARRAY ? v->arr.items[i] : v;
+    if (is_action(o) ? !check_action(o, env, err, err_len)
+                     : !parse_rule(o, &tmp[i], err, err_len)) {
+      free(tmp); /* nothing is owned yet */
       return false;
     }
+  }
   if (f->n + n > f->cap) {
     f->cap = (f->n + n) * 2;
     f->rules = realloc(f->rules, f->cap * sizeof(rule));
@@ -239,6 +297,11 @@ bool sl_faults_add(sl_faults *f, const sl_json *v, sl_jw *w, char *err, size_t e
   }
   sl_jw_arr_begin(w);
   for (size_t i = 0; i < n; i++) {
+    const sl_json *o = v && v->type == SL_JSON_ARRAY ? v->arr.items[i] : v;
+    if (is_action(o)) {
+      run_action(o, env, w);
+      continue;
+    }
     rule *r = &tmp[i];
     r->operation = own(r->operation);
     r->table = own(r->table);
@@ -256,7 +319,7 @@ bool sl_faults_add(sl_faults *f, const sl_json *v, sl_jw *w, char *err, size_t e
   return true;
 }
 
-bool sl_faults_load(sl_faults *f, const char *path, char *err, size_t err_len) {
+bool sl_faults_load(sl_faults *f, sl_env *env, const char *path, char *err, size_t err_len) {
   FILE *fp = fopen(path, "rb");
   if (!fp)
     return snprintf(err, err_len, "--faults %s: cannot open", path), false;
@@ -279,7 +342,7 @@ bool sl_faults_load(sl_faults *f, const char *path, char *err, size_t err_len) {
     sl_jw w;
     sl_jw_init(&w, &out);
     char inner[256];
-    ok = sl_faults_add(f, v, &w, inner, sizeof(inner));
+    ok = sl_faults_add(f, env, v, &w, inner, sizeof(inner));
     if (!ok)
       snprintf(err, err_len, "--faults %s: %s", path, inner);
   }

@@ -20,9 +20,8 @@
  * Rules are checked after the request validated, before it runs; the first
  * matching rule that fires wins; nothing of the request happens.
  *
- * Not done: added latency, cut connections and actions on the capacity model
- * (drain a burst, force a split, set the previous peak) — README: Not
- * supported.
+ * Not done: added latency, cut connections, and the model actions "force a
+ * partition split" and "set the previous peak" — README: Not supported.
  *
  * Ownership: sl_app owns the set (sl_faults_new / sl_faults_free).
  * Threads: the loop thread.
@@ -37,11 +36,15 @@ typedef struct sl_faults sl_faults;
 sl_faults *sl_faults_new(uint64_t seed);
 void sl_faults_free(sl_faults *f);
 
-/* Adds one rule (an object) or several (an array); all or none. Writes the
- * added rules as a JSON array into 'w'. Returns false with a message. */
-bool sl_faults_add(sl_faults *f, const sl_json *v, sl_jw *w, char *err, size_t err_len);
+/* Adds one rule (an object) or several (an array); all or none. An element
+ * {"action": "drain_burst", "table": T[, "index": I]} is not kept: it spends
+ * the resource's unused capacity at once (cap/cap.h sl_cap_res_drain_burst;
+ * seed 000's "burst consumed without prior notice"). Writes the added rules
+ * and applied actions as a JSON array into 'w'. Returns false with a message. */
+bool sl_faults_add(sl_faults *f, sl_env *env, const sl_json *v, sl_jw *w, char *err,
+                   size_t err_len);
 /* Reads a file holding the same JSON (`--faults FILE`). */
-bool sl_faults_load(sl_faults *f, const char *path, char *err, size_t err_len);
+bool sl_faults_load(sl_faults *f, sl_env *env, const char *path, char *err, size_t err_len);
 bool sl_faults_delete(sl_faults *f, uint64_t id);
 void sl_faults_clear(sl_faults *f);
 /* {"seed":N,"rules":[...]} with each rule's hits and remaining count. */

@@ -215,3 +215,41 @@ def test_faults_file(tmp_path):
                        capture_output=True, text=True, timeout=30)
     assert p.returncode != 0
     assert "unknown error 'NoSuchException'" in p.stderr
+
+
+# Seed 000's "yesterday it worked": a provisioned table's burst (300 s of unused units) takes
+# a spike that its rate cannot; after drain_burst — the service's background work spending the
+# burst "without prior notice" — the same spike throttles, and refill at the provisioned rate
+# goes on. drain_burst is an action, applied at once and not kept as a rule.
+def test_drain_burst_reproduces_seed_000(tmp_path):
+    srv = Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z"])
+    try:
+        ddb = client(srv.endpoint)
+        name = "t_" + uuid.uuid4().hex[:12]
+        ddb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                         ProvisionedThroughput={"ReadCapacityUnits": 10, "WriteCapacityUnits": 10})
+
+        def spike(prefix):
+            ok = 0
+            for i in range(50):  # 50 units in one clock instant, 5 x the rate
+                try:
+                    put(ddb, name, f"{prefix}{i}")
+                    ok += 1
+                except ddb.exceptions.ProvisionedThroughputExceededException:
+                    pass
+            return ok
+
+        assert spike("monday") == 50
+        admin(srv.endpoint, "POST", "/_sluice/clock", {"advance_ms": 600000})
+        applied = add(srv.endpoint, {"action": "drain_burst", "table": name})
+        assert applied == [{"action": "drain_burst", "table": name, "applied": True}]
+        assert admin(srv.endpoint, "GET", "/_sluice/faults")[1]["rules"] == []
+        assert spike("tuesday") == 0
+        admin(srv.endpoint, "POST", "/_sluice/clock", {"advance_ms": 1000})
+        assert spike("tuesday_later") == 10  # one second of the provisioned rate
+        status, reply = admin(srv.endpoint, "POST", "/_sluice/faults",
+                              {"action": "drain_burst", "table": "nope"})
+        assert status == 400 and "no table" in json.dumps(reply)
+    finally:
+        srv.stop()
