@@ -1,11 +1,13 @@
 /*
- * sluice — the command line: a table of subcommands (serve, version, help).
+ * sluice — the command line: a table of subcommands (serve, explain, version,
+ * help).
  *
  * `sluice serve` parses its flags into an sl_app_config, opens the app
  * (storage, catalog, clock, capacity engine) and runs the HTTP server until
  * SIGINT/SIGTERM. Its first line on stdout is "listening on http://HOST:PORT"
  * (tests start it with --port 0 and read the port from there).
  */
+#include "tools/explain.h"
 #include "server/app.h"
 #include "server/router.h"
 #include "base/log.h"
@@ -249,6 +251,7 @@ static const struct {
   const char *summary;
 } commands[] = {
     {"serve", cmd_serve, "run the DynamoDB-compatible server (sluice serve --help)"},
+    {"explain", sl_tool_explain, "the cost preview of a PartiQL SELECT (sluice explain --help)"},
     {"version", cmd_version, "print the version"},
     {"help", cmd_help, "list the commands"},
 };
