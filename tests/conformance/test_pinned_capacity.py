@@ -1,6 +1,7 @@
 """Behaviour the capacity engine had but no test pinned (issue 16's list): a provisioned
-table's hot key, and the batch rule of CloudWatch for a fully throttled BatchGetItem. On a
-private manual-clock sluice; DynamoDB Local ignores capacity, so every test is `capacity`.
+table's hot key, the batch rule of CloudWatch for a fully throttled BatchGetItem, -1 removing
+an on-demand maximum, and a table-and-GSI decrease refused whole. On a private manual-clock
+sluice; DynamoDB Local ignores capacity, so every test is `capacity`.
 """
 import urllib.request
 
@@ -58,3 +59,48 @@ def test_fully_throttled_batch_get_counts_ten_events(lean_client):
                       table_name="bgt") == 10
     assert prometheus(lean_client, "sluice_dynamodb_throttled_requests_total", table_name="bgt",
                       operation="BatchGetItem") == 1
+
+
+# OnDemandThroughput -1 removes a configured maximum (facts §6): the writes the maximum
+# throttled pass at once, and DescribeTable reports -1.
+def test_minus_one_removes_on_demand_maximum(client):
+    create(client, "capped1", OnDemandThroughput={"MaxReadRequestUnits": 100,
+                                                 "MaxWriteRequestUnits": 5})
+    for i in range(5):
+        assert put(client, "capped1", f"k{i}")[0] == 200
+    status, reply = put(client, "capped1", "k5")
+    assert status == 400
+    assert reply["throttlingReasons"][0]["reason"] == "TableWriteMaxOnDemandThroughputExceeded"
+    status, reply = client.call("UpdateTable", {"TableName": "capped1", "OnDemandThroughput": {
+        "MaxWriteRequestUnits": -1}})
+    assert status == 200, reply
+    assert all(put(client, "capped1", f"m{i}")[0] == 200 for i in range(20))
+    t = client.call("DescribeTable", {"TableName": "capped1"})[1]["Table"]
+    assert t["OnDemandThroughput"]["MaxWriteRequestUnits"] == -1
+    assert t["OnDemandThroughput"]["MaxReadRequestUnits"] == 100
+
+
+# One UpdateTable that decreases the table and a GSI is refused whole when the GSI's
+# decrease budget is spent (spec §5): the table keeps its units and its own budget.
+def test_table_and_index_decrease_rejected_whole(client):
+    pt = lambda r, w: {"ReadCapacityUnits": r, "WriteCapacityUnits": w}
+    create(client, "both", ProvisionedThroughput=pt(100, 100),
+           AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                 {"AttributeName": "g", "AttributeType": "S"}],
+           GlobalSecondaryIndexes=[{
+               "IndexName": "byg", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+               "Projection": {"ProjectionType": "ALL"}, "ProvisionedThroughput": pt(100, 100)}])
+    for units in (90, 80, 70, 60):
+        status, reply = client.call("UpdateTable", {"TableName": "both", "GlobalSecondaryIndexUpdates": [
+            {"Update": {"IndexName": "byg", "ProvisionedThroughput": pt(units, units)}}]})
+        assert status == 200, reply
+    status, reply = client.call("UpdateTable", {
+        "TableName": "both", "ProvisionedThroughput": pt(50, 50),
+        "GlobalSecondaryIndexUpdates": [
+            {"Update": {"IndexName": "byg", "ProvisionedThroughput": pt(50, 50)}}]})
+    assert status == 400, reply
+    assert reply["__type"].endswith("#LimitExceededException")
+    t = client.call("DescribeTable", {"TableName": "both"})[1]["Table"]
+    assert t["ProvisionedThroughput"]["ReadCapacityUnits"] == 100
+    assert t["ProvisionedThroughput"]["NumberOfDecreasesToday"] == 0
+    assert t["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"]["ReadCapacityUnits"] == 60
