@@ -5,6 +5,7 @@
 #include "jobs/tables.h"
 #include "cap/cap.h"
 #include "metrics/metrics.h"
+#include "streams/streams.h"
 #include "ops/autoscaling.h"
 #include "server/faults.h"
 
@@ -51,6 +52,10 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   }
   env->cap = sl_cap_new(&params, &app->clock);
   env->metrics = sl_metrics_new(&app->clock);
+  sl_streams_params sp;
+  sl_streams_params_default(&sp);
+  if ((err = sl_streams_open(env->store, &app->clock, &sp, f, &env->streams)) != SL_OK)
+    return err;
   env->autoscaling = sl_autoscaling_new();
   for (size_t i = 0; i < sl_catalog_count(env->catalog); i++)
     sl_tables_attach_capacity(env, sl_catalog_at(env->catalog, i));
@@ -91,6 +96,7 @@ void sl_app_close(sl_app *app) {
       sl_tables_detach_capacity(env, sl_catalog_at(env->catalog, i));
     sl_catalog_free(env->catalog);
   }
+  sl_streams_close(env->streams);
   sl_autoscaling_free(env->autoscaling);
   sl_faults_free(app->faults);
   sl_cap_free(env->cap);
