@@ -28,7 +28,7 @@ typedef struct sl_env {
   sl_catalog *catalog;
   struct sl_cap *cap;
   struct sl_metrics *metrics;
-  struct sl_streams *streams; /* streams/streams.h */
+  struct sl_streams *streams;         /* streams/streams.h */
   struct sl_autoscaling *autoscaling; /* ops/autoscaling.h: scalable targets, policies */
   sl_clock *clock;
   const char *region;     /* "us-east-1" */
