@@ -8,20 +8,17 @@
 
 static const char *attr_type_name(uint8_t t) { return sl_av_type_name((sl_av_type)t); }
 
+/* Every key attribute in KeySchema order (multi-attribute GSI keys list all
+ * their HASH elements, then all their RANGE elements). */
 static void write_key_schema(sl_jw *w, const sl_key_schema *k) {
+  uint32_t nh = sl_key_n_hash(k), n = nh + sl_key_n_range(k);
   sl_jw_arr_begin(w);
-  sl_jw_obj_begin(w);
-  sl_jw_key_c(w, "AttributeName");
-  sl_jw_str(w, k->hash);
-  sl_jw_key_c(w, "KeyType");
-  sl_jw_str_c(w, "HASH");
-  sl_jw_obj_end(w);
-  if (sl_key_has_range(k)) {
+  for (uint32_t i = 0; i < n; i++) {
     sl_jw_obj_begin(w);
     sl_jw_key_c(w, "AttributeName");
-    sl_jw_str(w, k->range);
+    sl_jw_str(w, sl_key_part(k, i).name);
     sl_jw_key_c(w, "KeyType");
-    sl_jw_str_c(w, "RANGE");
+    sl_jw_str_c(w, i < nh ? "HASH" : "RANGE");
     sl_jw_obj_end(w);
   }
   sl_jw_arr_end(w);

@@ -15,19 +15,21 @@ static void charge_for(sl_req *req, const sl_table *t, const sl_index *x, const 
                        sl_cap_charge *c) {
   sl_keyvals kv;
   sl_cap_res *res = x && x->global ? x->cap : t->cap;
-  if (!sl_item_keyvals(it, schema_of(t, x), &kv))
-    kv.hash = kv.range = NULL;
-  *c = sl_cap_charge_key(req->arena, res, SL_CAP_READ, kv.hash, kv.range, x != NULL, 0);
+  bool ok = sl_item_keyvals(it, schema_of(t, x), &kv);
+  if (x)
+    *c = sl_cap_charge_index(req->arena, res, SL_CAP_READ, ok ? &kv : NULL, 0);
+  else
+    *c = sl_cap_charge_key(req->arena, res, SL_CAP_READ, ok ? kv.hash : NULL, ok ? kv.range : NULL,
+                           false, 0);
 }
 
 void sl_page_copy_key_attrs(sl_item *dst, const sl_item *src, const sl_key_schema *k) {
-  const sl_av *h = sl_item_get(src, k->hash);
-  if (h)
-    dst->attrs[dst->n++] = (sl_attr){k->hash, *h};
-  if (sl_key_has_range(k)) {
-    const sl_av *r = sl_item_get(src, k->range);
-    if (r)
-      dst->attrs[dst->n++] = (sl_attr){k->range, *r};
+  uint32_t n = sl_key_n_hash(k) + sl_key_n_range(k);
+  for (uint32_t i = 0; i < n; i++) {
+    sl_str name = sl_key_part(k, i).name;
+    const sl_av *v = sl_item_get(src, name);
+    if (v)
+      dst->attrs[dst->n++] = (sl_attr){name, *v};
   }
 }
 
@@ -40,7 +42,7 @@ sl_err sl_page_start_key(sl_req *req, const sl_table *t, const sl_index *x, cons
   if (x) {
     ok = ok && sl_item_keyvals(&it, &x->key, &ik);
     /* Index keys may share names with table keys. */
-    sl_item both = {SL_NEW_ARRAY(req->arena, sl_attr, 4), 0};
+    sl_item both = {SL_NEW_ARRAY(req->arena, sl_attr, 2 + 2 * SL_KEY_MAX_PARTS), 0};
     sl_page_copy_key_attrs(&both, &it, &t->key);
     sl_page_copy_key_attrs(&both, &it, &x->key);
     sl_item_canonicalize(&both);
@@ -51,7 +53,7 @@ sl_err sl_page_start_key(sl_req *req, const sl_table *t, const sl_index *x, cons
                    "The provided starting key is invalid: The provided key element does not match "
                    "the schema");
   if (x)
-    sl_key_index_entry(out, x->id, ik.hash, ik.range, tk.hash, tk.range);
+    sl_key_index_entry_tuple(out, x->id, &ik.hashes, &ik.ranges, tk.hash, tk.range);
   else
     sl_key_item(out, t->id, tk.hash, tk.range);
   return SL_OK;

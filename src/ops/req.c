@@ -193,9 +193,14 @@ static sl_err check_index_keys(sl_req *req, const sl_table *t, const sl_item *it
   uint32_t n = indexes_by_name(t, order);
   for (uint32_t o = 0; o < n; o++) {
     const sl_index *x = &t->indexes[order[o]];
-    const sl_str names[2] = {x->key.hash, x->key.range};
-    const uint8_t types[2] = {x->key.hash_type, x->key.range_type};
-    for (int k = 0; k < (sl_key_has_range(&x->key) ? 2 : 1); k++) {
+    uint32_t n_parts = sl_key_n_hash(&x->key) + sl_key_n_range(&x->key);
+    sl_str names[2 * SL_KEY_MAX_PARTS];
+    uint8_t types[2 * SL_KEY_MAX_PARTS];
+    for (uint32_t k = 0; k < n_parts; k++) {
+      names[k] = sl_key_part(&x->key, k).name;
+      types[k] = sl_key_part(&x->key, k).type;
+    }
+    for (uint32_t k = 0; k < n_parts; k++) {
       const sl_av *v = sl_item_get(it, names[k]);
       if (v && v->type != types[k])
         return sl_fail(
@@ -229,10 +234,11 @@ sl_err sl_req_check_updated_index_keys(sl_req *req, const sl_table *t, const sl_
                                        const sl_item *it) {
   for (uint32_t i = 0; i < t->n_indexes; i++) {
     const sl_index *x = &t->indexes[i];
-    const sl_str names[2] = {x->key.hash, x->key.range};
-    for (int k = 0; k < (sl_key_has_range(&x->key) ? 2 : 1); k++) {
-      const sl_av *v = sl_item_get(it, names[k]);
-      const sl_av *was = old ? sl_item_get(old, names[k]) : NULL;
+    uint32_t n_parts = sl_key_n_hash(&x->key) + sl_key_n_range(&x->key);
+    for (uint32_t k = 0; k < n_parts; k++) {
+      sl_str name = sl_key_part(&x->key, k).name;
+      const sl_av *v = sl_item_get(it, name);
+      const sl_av *was = old ? sl_item_get(old, name) : NULL;
       /* Only a value the update changed is checked. */
       if (empty_key_value(v) && !(was && sl_av_eq(was, v)))
         return sl_fail(req, SL_E_VALIDATION,

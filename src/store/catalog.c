@@ -104,6 +104,19 @@ static void write_key(sl_jw *w, const sl_key_schema *k) {
     sl_jw_key_c(w, "range_type");
     sl_jw_int(w, k->range_type);
   }
+  if (sl_key_is_tuple(k)) {
+    /* A multi-attribute key: every attribute, as [name, type, is_hash]. */
+    sl_jw_key_c(w, "attrs");
+    sl_jw_arr_begin(w);
+    for (uint32_t i = 0; i < (uint32_t)(k->n_hash + k->n_range); i++) {
+      sl_jw_arr_begin(w);
+      sl_jw_str(w, k->attrs[i].name);
+      sl_jw_int(w, k->attrs[i].type);
+      sl_jw_int(w, i < k->n_hash);
+      sl_jw_arr_end(w);
+    }
+    sl_jw_arr_end(w);
+  }
   sl_jw_obj_end(w);
 }
 
@@ -286,10 +299,22 @@ static bool get_bool(const sl_json *o, const char *key) {
 }
 
 static void read_key(sl_table *t, const sl_json *o, sl_key_schema *k) {
-  k->hash = get_str(t, o, "hash");
-  k->hash_type = (uint8_t)get_int(o, "hash_type");
-  k->range = get_str(t, o, "range");
-  k->range_type = (uint8_t)get_int(o, "range_type");
+  memset(k, 0, sizeof(*k));
+  const sl_json *attrs = sl_json_get(o, "attrs");
+  size_t n = attrs && attrs->type == SL_JSON_ARRAY ? attrs->arr.n : 0;
+  for (size_t i = 0; i < n && i < 2 * SL_KEY_MAX_PARTS; i++) {
+    const sl_json *a = attrs->arr.items[i];
+    if (a->type != SL_JSON_ARRAY || a->arr.n != 3 || a->arr.items[0]->type != SL_JSON_STRING)
+      continue;
+    sl_key_schema_add(k, json_int(a->arr.items[2]) != 0, sl_table_str(t, a->arr.items[0]->str),
+                      (uint8_t)json_int(a->arr.items[1]));
+  }
+  if (k->n_hash)
+    return;
+  sl_key_schema_add(k, true, get_str(t, o, "hash"), (uint8_t)get_int(o, "hash_type"));
+  sl_str range = get_str(t, o, "range");
+  if (range.len)
+    sl_key_schema_add(k, false, range, (uint8_t)get_int(o, "range_type"));
 }
 
 static void read_tp(const sl_json *o, sl_throughput *tp) {
