@@ -19,7 +19,9 @@ typedef struct {
 static bool indexable(const sl_index *x, const sl_item *it, sl_keyvals *ik) {
   if (!sl_item_keyvals(it, &x->key, ik))
     return false;
-  /* Every attribute of a multi-attribute key is held to its own limit. */
+  /* Every attribute of a multi-attribute key is held to its own limit, and
+   * each tuple's values together to the same limit (ops/req.c's write check). */
+  size_t sum[2] = {0, 0};
   for (uint32_t i = 0; i < ik->hashes.n + ik->ranges.n; i++) {
     bool hash = i < ik->hashes.n;
     const sl_av *v = hash ? ik->hashes.v[i] : ik->ranges.v[i - ik->hashes.n];
@@ -27,8 +29,9 @@ static bool indexable(const sl_index *x, const sl_item *it, sl_keyvals *ik) {
       return false;
     if (sl_av_size(v) > (hash ? 2048u : 1024u))
       return false;
+    sum[!hash] += sl_av_size(v);
   }
-  return true;
+  return sum[0] <= 2048 && sum[1] <= 1024;
 }
 
 /* Reads the next items after the index's cursor (copied: the transaction

@@ -3,18 +3,6 @@
 #include "ops/query.h"
 #include "store/key.h"
 
-/* The smallest key greater than every key starting with 'p'. */
-static void successor(sl_buf *b) {
-  while (b->len > 0) {
-    uint8_t last = (uint8_t)b->p[b->len - 1];
-    if (last != 0xFF) {
-      b->p[b->len - 1] = (char)(last + 1);
-      return;
-    }
-    b->len--;
-  }
-}
-
 /* Appends a sort-key bound: the value's component, or for begins_with the
  * escaped prefix without its terminator. */
 static void put_bound(sl_buf *b, const sl_av *v, size_t budget, bool prefix) {
@@ -83,38 +71,26 @@ static sl_err filter_item(sl_req *req, void *ctx, const sl_item *it, bool *keep)
 }
 
 /* Ends the sort-key part of a bound (the bytes from 'start'): a part longer
- * than what a cut sort tuple keeps exactly (store/key.h) is cut back to that
- * prefix, and a high bound becomes the prefix's successor, so the range
- * covers every item the bound could be among; Query re-checks the items it
- * reads. Returns whether it cut. */
-static bool tuple_bound_end(sl_buf *b, size_t start, bool high) {
-  size_t exact = SL_KEY_INDEX_SK_MAX - SL_KEY_DIGEST;
+ * than what a cut sort key keeps exactly (budget - digest, store/key.h) is
+ * cut back to that prefix, and a high bound becomes the prefix's successor,
+ * so the range covers every item the bound could be among (the items read
+ * are re-checked against the condition, and runs of cut keys are put in
+ * order by ops/pages.h). Returns whether it cut. */
+static bool bound_end(sl_buf *b, size_t start, size_t budget, bool high) {
+  size_t exact = budget - SL_KEY_DIGEST;
   if (b->len - start <= exact)
     return false;
   b->len = start + exact;
   if (high)
-    successor(b);
+    sl_key_successor(b);
   return true;
 }
 
-/* The key range of a condition on a multi-attribute key (store/key.h): the
- * partition tuple's field, the equalities' components, then the last
- * condition's bound on the next component. 'hi' is exclusive. */
-static void tuple_range(const sl_index *x, const sl_expr_keycond *kc, sl_buf *prefix, sl_buf *lo,
-                        sl_buf *hi) {
-  sl_key_tuple h = {{0}, kc->n_hash};
-  for (uint32_t i = 0; i < kc->n_hash; i++)
-    h.v[i] = kc->hashes[i];
-  sl_key_put_prefix(prefix, x->id, sl_key_tuple_hash(&h));
-  sl_key_put_tuple(prefix, &h, SL_KEY_INDEX_PK_MAX);
-  sl_key_tuple eq = {{0}, kc->n_sort_eq};
-  for (uint32_t i = 0; i < kc->n_sort_eq; i++)
-    eq.v[i] = kc->sort_eq[i];
-  size_t start = prefix->len;
-  sl_buf_puts(lo, sl_buf_str(prefix));
-  sl_buf_puts(hi, sl_buf_str(prefix));
-  sl_key_put_tuple(lo, &eq, SIZE_MAX); /* uncut: tuple_bound_end cuts the whole part */
-  sl_key_put_tuple(hi, &eq, SIZE_MAX);
+/* Appends the sort-key condition's bounds to 'lo' and 'hi' (both holding the
+ * partition prefix, plus for a multi-attribute key the equalities' components,
+ * from 'start' on) and ends them: [lo, hi). */
+static void put_range(const sl_expr_keycond *kc, sl_buf *lo, sl_buf *hi, size_t start,
+                      size_t budget) {
   bool bump_hi = true; /* hi is the successor of its bound, except for < */
   if (kc->has_range) {
     const sl_av *v = kc->range[0];
@@ -125,14 +101,14 @@ static void tuple_range(const sl_index *x, const sl_expr_keycond *kc, sl_buf *pr
       break;
     case SL_EXPR_KEY_LT:
       put_bound(hi, v, SIZE_MAX, false);
-      bump_hi = false;
+      bump_hi = false; /* [prefix, v) */
       break;
     case SL_EXPR_KEY_LE:
       put_bound(hi, v, SIZE_MAX, false);
       break;
     case SL_EXPR_KEY_GT:
       put_bound(lo, v, SIZE_MAX, false);
-      successor(lo);
+      sl_key_successor(lo);
       break;
     case SL_EXPR_KEY_GE:
       put_bound(lo, v, SIZE_MAX, false);
@@ -147,9 +123,25 @@ static void tuple_range(const sl_index *x, const sl_expr_keycond *kc, sl_buf *pr
       break;
     }
   }
-  tuple_bound_end(lo, start, false);
-  if (!tuple_bound_end(hi, start, true) && bump_hi)
-    successor(hi);
+  bound_end(lo, start, budget, false);
+  if (!bound_end(hi, start, budget, true) && bump_hi)
+    sl_key_successor(hi);
+}
+
+/* The partition prefix of a condition (store/key.h): for a multi-attribute
+ * key the partition tuple's field. */
+static void put_partition(const sl_table *t, const sl_index *x, const sl_expr_keycond *kc,
+                          sl_buf *prefix) {
+  if (!kc->n_hash) {
+    sl_key_put_prefix(prefix, x ? x->id : t->id, sl_key_hash(kc->hash));
+    sl_key_put_component(prefix, kc->hash, x ? SL_KEY_INDEX_PK_MAX : SL_KEY_PK_MAX);
+    return;
+  }
+  sl_key_tuple h = {{0}, kc->n_hash};
+  for (uint32_t i = 0; i < kc->n_hash; i++)
+    h.v[i] = kc->hashes[i];
+  sl_key_put_prefix(prefix, x->id, sl_key_tuple_hash(&h));
+  sl_key_put_tuple(prefix, &h, SL_KEY_INDEX_PK_MAX);
 }
 
 sl_err sl_query(sl_req *req, const sl_query_in *in, sl_page_result *out) {
@@ -160,57 +152,23 @@ sl_err sl_query(sl_req *req, const sl_query_in *in, sl_page_result *out) {
   sl_err err;
 
   /* The key range of the condition. */
-  uint32_t id = x ? x->id : t->id;
-  size_t pk_budget = x ? SL_KEY_INDEX_PK_MAX : SL_KEY_PK_MAX;
   size_t sk_budget = x ? SL_KEY_INDEX_SK_MAX : SL_KEY_SK_MAX;
   sl_buf prefix, lo, hi, start;
   sl_buf_init(&prefix, req->arena);
   sl_buf_init(&lo, req->arena);
   sl_buf_init(&hi, req->arena);
   sl_buf_init(&start, req->arena);
-  bool bump_hi = true; /* hi is the successor of its bound, except for < */
-  if (kc->n_hash) {
-    tuple_range(x, kc, &prefix, &lo, &hi);
-    bump_hi = false;
-  } else {
-    sl_key_put_prefix(&prefix, id, sl_key_hash(kc->hash));
-    sl_key_put_component(&prefix, kc->hash, pk_budget);
-    sl_buf_puts(&lo, sl_buf_str(&prefix));
-    sl_buf_puts(&hi, sl_buf_str(&prefix));
-  }
-  if (!kc->n_hash && kc->has_range) {
-    const sl_av *a = kc->range[0];
-    switch ((sl_expr_key_op)kc->range_op) {
-    case SL_EXPR_KEY_EQ:
-      put_bound(&lo, a, sk_budget, false);
-      put_bound(&hi, a, sk_budget, false);
-      break;
-    case SL_EXPR_KEY_LT:
-      put_bound(&hi, a, sk_budget, false);
-      bump_hi = false; /* [prefix, v) */
-      break;
-    case SL_EXPR_KEY_LE:
-      put_bound(&hi, a, sk_budget, false);
-      break;
-    case SL_EXPR_KEY_GT:
-      put_bound(&lo, a, sk_budget, false);
-      successor(&lo);
-      break;
-    case SL_EXPR_KEY_GE:
-      put_bound(&lo, a, sk_budget, false);
-      break;
-    case SL_EXPR_KEY_BETWEEN:
-      put_bound(&lo, a, sk_budget, false);
-      put_bound(&hi, kc->range[1], sk_budget, false);
-      break;
-    case SL_EXPR_KEY_BEGINS_WITH:
-      put_bound(&lo, a, sk_budget, true);
-      put_bound(&hi, a, sk_budget, true);
-      break;
-    }
-  }
-  if (bump_hi)
-    successor(&hi);
+  put_partition(t, x, kc, &prefix);
+  sl_buf_puts(&lo, sl_buf_str(&prefix));
+  sl_buf_puts(&hi, sl_buf_str(&prefix));
+  /* A multi-attribute key's equalities on leading sort-key attributes, uncut
+   * (bound_end cuts the whole sort part). */
+  sl_key_tuple eq = {{0}, kc->n_sort_eq};
+  for (uint32_t i = 0; i < kc->n_sort_eq; i++)
+    eq.v[i] = kc->sort_eq[i];
+  sl_key_put_tuple(&lo, &eq, SIZE_MAX);
+  sl_key_put_tuple(&hi, &eq, SIZE_MAX);
+  put_range(kc, &lo, &hi, prefix.len, sk_budget);
 
   if (in->start) {
     if ((err = sl_page_start_key(req, t, x, in->start, &start)) != SL_OK)
@@ -239,6 +197,11 @@ sl_err sl_query(sl_req *req, const sl_query_in *in, sl_page_result *out) {
   o.hi = sl_buf_str(&hi);
   o.exclusive_start = sl_buf_str(&start);
   o.is_query = true;
+  if (sl_key_n_range(ks)) {
+    o.run_at = prefix.len + sk_budget - SL_KEY_DIGEST;
+    o.run_ks = ks;
+    o.start_item = in->start;
+  }
   sl_reads_page_opts((sl_read_exprs *)in->ex, &o);
   o.filter = filter_item;
   o.filter_ctx = &qf;

@@ -117,6 +117,17 @@ void sl_key_index_entry(sl_buf *b, uint32_t index_id, const sl_av *ihash, const 
     sl_key_put_component(b, trange, SL_KEY_INDEX_TSK_MAX);
 }
 
+void sl_key_successor(sl_buf *b) {
+  while (b->len > 0) {
+    uint8_t last = (uint8_t)b->p[b->len - 1];
+    if (last != 0xFF) {
+      b->p[b->len - 1] = (char)(last + 1);
+      return;
+    }
+    b->len--;
+  }
+}
+
 uint64_t sl_key_hash_of(const void *key) {
   const uint8_t *p = (const uint8_t *)key + 4;
   uint64_t h = 0;

@@ -110,6 +110,10 @@ void sl_key_item(sl_buf *b, uint32_t resource_id, const sl_av *hash, const sl_av
 void sl_key_index_entry(sl_buf *b, uint32_t index_id, const sl_av *ihash, const sl_av *irange,
                         const sl_av *thash, const sl_av *trange);
 
+/* Turns 'b' into the smallest key greater than every key starting with it
+ * (a range's exclusive end). */
+void sl_key_successor(sl_buf *b);
+
 /* Reads the big-endian hash of a key (after its resource id). */
 uint64_t sl_key_hash_of(const void *key);
 
