@@ -202,6 +202,7 @@ sl_err sl_query(sl_req *req, const sl_query_in *in, sl_page_result *out) {
     o.run_ks = ks;
     o.start_item = in->start;
   }
+  o.preview = in->preview;
   sl_reads_page_opts((sl_read_exprs *)in->ex, &o);
   o.filter = filter_item;
   o.filter_ctx = &qf;

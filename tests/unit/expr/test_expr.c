@@ -1157,16 +1157,18 @@ static void test_key_condition_tuple(void) {
                   "\":y\":{\"N\":\"2\"},\":z\":{\"S\":\"Z\"}}";
   CHECK(sl_key_is_tuple(&ks) && sl_key_n_hash(&ks) == 2 && sl_key_n_range(&ks) == 3);
   CHECK(sl_str_eq_c(ks.hash, "a") && sl_str_eq_c(ks.range, "x"));
-  CHECK_STR(sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"}}",
-                       "b = :b AND a = :a")),
-            "a = {\"S\":\"A\"} AND b = {\"N\":\"1\"}");
-  CHECK_STR(sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":y\":{\"N\":\"2\"},"
-                                  "\":x\":{\"S\":\"X\"}}",
+  CHECK_STR(
+      sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"}}", "b = :b AND a = :a")),
+      "a = {\"S\":\"A\"} AND b = {\"N\":\"1\"}");
+  CHECK_STR(sl_str_c(K(&ks, NULL,
+                       "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":y\":{\"N\":\"2\"},"
+                       "\":x\":{\"S\":\"X\"}}",
                        "a = :a AND b = :b AND x = :x AND y > :y")),
             "a = {\"S\":\"A\"} AND b = {\"N\":\"1\"} AND x = {\"S\":\"X\"} AND y > {\"N\":\"2\"}");
-  CHECK_STR(sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":x\":{\"S\":\"X\"}}",
-                       "a = :a AND b = :b AND begins_with(x, :x)")),
-            "a = {\"S\":\"A\"} AND b = {\"N\":\"1\"} AND begins_with(x, {\"S\":\"X\"})");
+  CHECK_STR(
+      sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":x\":{\"S\":\"X\"}}",
+                 "a = :a AND b = :b AND begins_with(x, :x)")),
+      "a = {\"S\":\"A\"} AND b = {\"N\":\"1\"} AND begins_with(x, {\"S\":\"X\"})");
   CHECK_STR(sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"}}", "a = :a")),
             "HASH key attributes b must have equality conditions specified in the query");
   CHECK_STR(sl_str_c(K(&ks, NULL, "{\":b\":{\"N\":\"1\"}}", "b > :b")),
@@ -1174,16 +1176,19 @@ static void test_key_condition_tuple(void) {
   CHECK_STR(sl_str_c(K(&ks, NULL, v, "a = :a AND b = :b AND z = :z AND x = :x AND y < :y")),
             "RANGE key attributes y must have equality conditions specified in the query because "
             "a condition is present on key attribute z");
-  CHECK_STR(sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":z\":{\"S\":\"Z\"}}",
-                       "a = :a AND b = :b AND z = :z")),
-            "RANGE key attributes x, y must have equality conditions specified in the query "
-            "because a condition is present on key attribute z");
-  CHECK_STR(sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":z\":{\"S\":\"Z\"}}",
-                       "a = :a AND b = :b AND q = :z")),
-            "Query condition missed key schema element");
-  CHECK_STR(sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"S\":\"1\"}}", "a = :a AND b = :b")),
-            "One or more parameter values were invalid: Condition parameter type does not match "
-            "schema type");
+  CHECK_STR(
+      sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":z\":{\"S\":\"Z\"}}",
+                 "a = :a AND b = :b AND z = :z")),
+      "RANGE key attributes x, y must have equality conditions specified in the query "
+      "because a condition is present on key attribute z");
+  CHECK_STR(
+      sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":z\":{\"S\":\"Z\"}}",
+                 "a = :a AND b = :b AND q = :z")),
+      "Query condition missed key schema element");
+  CHECK_STR(
+      sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"S\":\"1\"}}", "a = :a AND b = :b")),
+      "One or more parameter values were invalid: Condition parameter type does not match "
+      "schema type");
 }
 
 static void test_key_condition(void) {
