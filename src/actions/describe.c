@@ -10,7 +10,7 @@ static const char *attr_type_name(uint8_t t) { return sl_av_type_name((sl_av_typ
 
 /* Every key attribute in KeySchema order (multi-attribute GSI keys list all
  * their HASH elements, then all their RANGE elements). */
-static void write_key_schema(sl_jw *w, const sl_key_schema *k) {
+void sl_describe_key_schema(sl_jw *w, const sl_key_schema *k) {
   uint32_t nh = sl_key_n_hash(k), n = nh + sl_key_n_range(k);
   sl_jw_arr_begin(w);
   for (uint32_t i = 0; i < n; i++) {
@@ -24,7 +24,7 @@ static void write_key_schema(sl_jw *w, const sl_key_schema *k) {
   sl_jw_arr_end(w);
 }
 
-static void write_projection(sl_jw *w, const sl_index *x) {
+void sl_describe_projection(sl_jw *w, const sl_index *x) {
   static const char *const names[] = {"ALL", "KEYS_ONLY", "INCLUDE"};
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "ProjectionType");
@@ -114,9 +114,9 @@ static void write_index(sl_jw *w, const sl_index *x, const sl_index *before, int
   sl_jw_key_c(w, "IndexName");
   sl_jw_str(w, x->name);
   sl_jw_key_c(w, "KeySchema");
-  write_key_schema(w, &x->key);
+  sl_describe_key_schema(w, &x->key);
   sl_jw_key_c(w, "Projection");
-  write_projection(w, x);
+  sl_describe_projection(w, x);
   if (x->global) {
     sl_jw_key_c(w, "IndexStatus");
     sl_jw_str_c(w, sl_status_name(status >= 0 ? (sl_status)status : (sl_status)x->status));
@@ -214,7 +214,7 @@ static void describe(sl_req *req, const sl_table *t, int status, const sl_table 
   sl_jw_key_c(w, "TableName");
   sl_jw_str(w, t->name);
   sl_jw_key_c(w, "KeySchema");
-  write_key_schema(w, &t->key);
+  sl_describe_key_schema(w, &t->key);
   sl_jw_key_c(w, "TableStatus");
   sl_jw_str_c(w, sl_status_name(status >= 0 ? (sl_status)status : (sl_status)t->status));
   sl_jw_key_c(w, "CreationDateTime");

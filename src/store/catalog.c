@@ -273,6 +273,12 @@ static void write_record(sl_buf *b, const sl_table *t) {
   sl_jw_str(&w, t->ttl_attr);
   W_INT(&w, "ttl_status", t->ttl_status);
   W_INT(&w, "ttl_changed_ms", t->ttl_changed_ms);
+  if (t->pitr_enabled) {
+    sl_jw_key_c(&w, "pitr");
+    sl_jw_bool(&w, true);
+    W_INT(&w, "pitr_enabled_ms", t->pitr_enabled_ms);
+    W_INT(&w, "pitr_days", t->pitr_days);
+  }
   sl_jw_obj_end(&w);
 }
 
@@ -424,10 +430,17 @@ static sl_table *read_record(sl_str record) {
   t->ttl_attr = get_str(t, root, "ttl_attr");
   t->ttl_status = (uint8_t)get_int(root, "ttl_status");
   t->ttl_changed_ms = (uint64_t)get_int(root, "ttl_changed_ms");
+  t->pitr_enabled = get_bool(root, "pitr");
+  t->pitr_enabled_ms = (uint64_t)get_int(root, "pitr_enabled_ms");
+  t->pitr_days = (uint32_t)get_int(root, "pitr_days");
 out:
   sl_arena_destroy(&a);
   return t;
 }
+
+void sl_catalog_encode(sl_buf *b, const sl_table *t) { write_record(b, t); }
+
+sl_table *sl_catalog_decode(sl_str record) { return read_record(record); }
 
 sl_err sl_catalog_save(sl_txn *txn, const sl_table *t, sl_failure *f) {
   sl_buf b;

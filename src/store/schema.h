@@ -179,6 +179,12 @@ struct sl_table {
   sl_str ttl_attr;    /* empty: TTL disabled */
   uint8_t ttl_status; /* 0 DISABLED, 1 ENABLING, 2 ENABLED, 3 DISABLING */
   uint64_t ttl_changed_ms;
+  /* Point-in-time recovery (UpdateContinuousBackups): the setting and when it
+   * was last turned on; sluice stores and reports it, it does not restore to
+   * a point in time (ops/backups.h). */
+  bool pitr_enabled;
+  uint64_t pitr_enabled_ms;
+  uint32_t pitr_days; /* RecoveryPeriodInDays, 1..35 */
   /* runtime */
   uint64_t item_count, size_bytes;
   /* The TTL sweep (jobs/ttl.h): a pass walks the items in key order from

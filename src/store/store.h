@@ -4,13 +4,15 @@
  * Design: one LMDB environment with three named databases:
  *   "items"   every item and index entry, keyed as store/key.h describes;
  *   "catalog" one record per table (store/catalog.h), keyed by table name;
- *   "meta"    counters (next resource id) and the format version.
+ *   "meta"    counters (next resource id), backup records (store/backups.h)
+ *             and the format version.
  *
  * Format version: key "format" of "meta", 4 bytes, little-endian, the
  * SL_STORE_FORMAT that wrote the directory (1: the key layout of
  * store/key.h, the item encoding of store/item.h, the catalog records of
  * store/catalog.h; 2: format 1 plus multi-attribute GSI keys, whose catalog
- * records carry "attrs" and whose index entries hold key tuples). A format 1
+ * records carry "attrs" and whose index entries hold key tuples, backups
+ * (store/backups.h) and the tables' point-in-time-recovery setting). A format 1
  * directory is valid format 2 (single-attribute keys encode identically), so
  * sl_store_open upgrades its record to 2 in place; a sluice of format 1 then
  * refuses it rather than misread tuple keys. sl_store_open refuses a directory
