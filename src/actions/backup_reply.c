@@ -141,8 +141,8 @@ void sl_reply_continuous_backups(sl_jw *w, const sl_table *t, int64_t now_ms) {
     sl_jw_key_c(w, "RecoveryPeriodInDays");
     sl_jw_int(w, t->pitr_days);
     int64_t period_start = now_ms - (int64_t)t->pitr_days * 86400000;
-    int64_t earliest = (int64_t)t->pitr_enabled_ms > period_start ? (int64_t)t->pitr_enabled_ms
-                                                                  : period_start;
+    int64_t earliest =
+        (int64_t)t->pitr_enabled_ms > period_start ? (int64_t)t->pitr_enabled_ms : period_start;
     int64_t latest = now_ms - SL_PITR_LAG_MS > earliest ? now_ms - SL_PITR_LAG_MS : earliest;
     sl_jw_key_c(w, "EarliestRestorableDateTime");
     sl_reply_time(w, earliest);

@@ -16,9 +16,9 @@
 
 sl_err sl_action_restore_table_from_backup(sl_req *req) {
   static const char *const overrides[] = {
-      "BillingModeOverride",           "GlobalSecondaryIndexOverride",
-      "LocalSecondaryIndexOverride",   "ProvisionedThroughputOverride",
-      "OnDemandThroughputOverride",    "SSESpecificationOverride",
+      "BillingModeOverride",         "GlobalSecondaryIndexOverride",
+      "LocalSecondaryIndexOverride", "ProvisionedThroughputOverride",
+      "OnDemandThroughputOverride",  "SSESpecificationOverride",
   };
   sl_str override = SL_STR_NULL;
   for (size_t i = 0; i < SL_ARRAY_LEN(overrides) && !override.len; i++)

@@ -200,8 +200,7 @@ sl_err sl_restore_table_from_backup(sl_req *req, sl_str target, sl_str arn, sl_s
   if ((err = get_backup(req, txn, arn, &b)) != SL_OK)
     goto out;
   if (sl_catalog_get(req->env->catalog, target)) {
-    err = sl_fail(req, SL_E_TABLE_ALREADY_EXISTS, "Table already exists: %.*s",
-                  SL_STR_FMT(target));
+    err = sl_fail(req, SL_E_TABLE_ALREADY_EXISTS, "Table already exists: %.*s", SL_STR_FMT(target));
     goto out;
   }
   const sl_cap_params *p = sl_cap_params_of(req->env->cap);

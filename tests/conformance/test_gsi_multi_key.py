@@ -228,7 +228,7 @@ def test_write_empty_component(raw, loaded, attr):
 def test_write_key_sizes(raw, loaded, values, msg):
     it = {"pk": S("big"), **values}
     r = raw.call("PutItem", {"TableName": loaded, "Item": it})
-    assert (r.status, r.message) == (400, msg)
+    assert r.status == 400 and r.message.startswith(msg), r
     # At the limit: accepted.
     r = raw.call("PutItem", {"TableName": loaded, "Item": {
         "pk": S("edge"), "a": S("a" * 2046), "b": N("1"), "x": S("x" * 1018), "y": N("1"),
