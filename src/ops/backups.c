@@ -98,7 +98,8 @@ static int by_creation(const void *pa, const void *pb) {
   const sl_backup *a = pa, *b = pb;
   if (a->created_ms != b->created_ms)
     return a->created_ms < b->created_ms ? -1 : 1;
-  return sl_str_cmp(a->arn, b->arn);
+  /* Storage ids are handed out in order: the later backup has the larger. */
+  return a->items_id < b->items_id ? -1 : a->items_id > b->items_id;
 }
 
 sl_err sl_list_backups(sl_req *req, const sl_list_backups_in *in, sl_backup **out, size_t *n_out,
