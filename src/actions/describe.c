@@ -254,6 +254,21 @@ static void describe(sl_req *req, const sl_table *t, int status, const sl_table 
     sl_jw_str(w, sl_arena_printf(req->arena, "%.*s/stream/%.*s", SL_STR_FMT(t->arn),
                                  SL_STR_FMT(t->stream_label)));
   }
+  if (t->restore_backup_arn.len) {
+    /* A table restored from a backup (ops/backups.h); the restore is done
+     * when the reply is written. */
+    sl_jw_key_c(w, "RestoreSummary");
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "SourceBackupArn");
+    sl_jw_str(w, t->restore_backup_arn);
+    sl_jw_key_c(w, "SourceTableArn");
+    sl_jw_str(w, t->restore_source_arn);
+    sl_jw_key_c(w, "RestoreDateTime");
+    sl_reply_time(w, (int64_t)t->restore_ms);
+    sl_jw_key_c(w, "RestoreInProgress");
+    sl_jw_bool(w, false);
+    sl_jw_obj_end(w);
+  }
   write_class_summary(w, t);
   sl_jw_key_c(w, "DeletionProtectionEnabled");
   sl_jw_bool(w, t->deletion_protection);

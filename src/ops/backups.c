@@ -216,6 +216,9 @@ sl_err sl_restore_table_from_backup(sl_req *req, sl_str target, sl_str arn, sl_s
     goto out;
   /* A new table with the backup's definition: what the service does not
    * restore is reset (backups.h). */
+  t->restore_backup_arn = sl_table_str(t, b.arn);
+  t->restore_source_arn = t->arn;
+  t->restore_ms = (uint64_t)req->now_ms;
   t->name = sl_table_str(t, target);
   t->arn = sl_table_str(t, sl_req_table_arn(req, target));
   t->version = 1;

@@ -273,6 +273,13 @@ static void write_record(sl_buf *b, const sl_table *t) {
   sl_jw_str(&w, t->ttl_attr);
   W_INT(&w, "ttl_status", t->ttl_status);
   W_INT(&w, "ttl_changed_ms", t->ttl_changed_ms);
+  if (t->restore_backup_arn.len) {
+    sl_jw_key_c(&w, "restore_backup_arn");
+    sl_jw_str(&w, t->restore_backup_arn);
+    sl_jw_key_c(&w, "restore_source_arn");
+    sl_jw_str(&w, t->restore_source_arn);
+    W_INT(&w, "restore_ms", t->restore_ms);
+  }
   if (t->pitr_enabled) {
     sl_jw_key_c(&w, "pitr");
     sl_jw_bool(&w, true);
@@ -430,6 +437,9 @@ static sl_table *read_record(sl_str record) {
   t->ttl_attr = get_str(t, root, "ttl_attr");
   t->ttl_status = (uint8_t)get_int(root, "ttl_status");
   t->ttl_changed_ms = (uint64_t)get_int(root, "ttl_changed_ms");
+  t->restore_backup_arn = get_str(t, root, "restore_backup_arn");
+  t->restore_source_arn = get_str(t, root, "restore_source_arn");
+  t->restore_ms = (uint64_t)get_int(root, "restore_ms");
   t->pitr_enabled = get_bool(root, "pitr");
   t->pitr_enabled_ms = (uint64_t)get_int(root, "pitr_enabled_ms");
   t->pitr_days = (uint32_t)get_int(root, "pitr_days");

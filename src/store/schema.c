@@ -70,6 +70,8 @@ sl_table *sl_table_clone(const sl_table *src) {
   t->mem = mem;
   t->name = sl_table_str(t, src->name);
   t->arn = sl_table_str(t, src->arn);
+  t->restore_backup_arn = sl_table_str(t, src->restore_backup_arn);
+  t->restore_source_arn = sl_table_str(t, src->restore_source_arn);
   copy_key(t, &t->key);
   t->defs = SL_NEW_ARRAY(&t->mem, sl_attr_def, src->n_defs + 1);
   for (uint32_t i = 0; i < src->n_defs; i++) {

@@ -185,6 +185,11 @@ struct sl_table {
   bool pitr_enabled;
   uint64_t pitr_enabled_ms;
   uint32_t pitr_days; /* RecoveryPeriodInDays, 1..35 */
+  /* A table made by RestoreTableFromBackup: its RestoreSummary (empty
+   * restore_backup_arn: not restored). */
+  sl_str restore_backup_arn;
+  sl_str restore_source_arn;
+  uint64_t restore_ms;
   /* runtime */
   uint64_t item_count, size_bytes;
   /* The TTL sweep (jobs/ttl.h): a pass walks the items in key order from

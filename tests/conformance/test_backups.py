@@ -92,10 +92,14 @@ def test_backup_and_restore(raw, names):
     assert r.status == 200, r
     td = r.json["TableDescription"]
     assert td["TableName"] == dst and td["TableStatus"] == "CREATING"
+    src_arn = raw.call("DescribeTable", {"TableName": src}).json["Table"]["TableArn"]
+    rs = td["RestoreSummary"]
+    assert rs["SourceBackupArn"] == arn and rs["SourceTableArn"] == src_arn
+    assert rs["RestoreInProgress"] is False and isinstance(rs["RestoreDateTime"], (int, float))
     assert td["GlobalSecondaryIndexes"][0]["KeySchema"] == [
         {"AttributeName": "g", "KeyType": "HASH"}, {"AttributeName": "h", "KeyType": "HASH"}]
     d = wait_active(raw, dst)
-    assert d["ItemCount"] == 5
+    assert d["ItemCount"] == 5 and d["RestoreSummary"] == rs
     assert d["TableId"] != raw.call("DescribeTable", {"TableName": src}).json["Table"]["TableId"]
     assert scan_pks(raw, dst) == ["p0", "p1", "p2", "p3", "p4"]
     r = raw.call("Query", {"TableName": dst, "IndexName": "byg",
