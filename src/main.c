@@ -30,11 +30,17 @@ static const char serve_usage[] =
     "  --port N             listen port (default 8000; 0 picks a free one)\n"
     "  --data-dir DIR       persistent storage in DIR (default: in memory)\n"
     "  --map-size BYTES     storage address space (default 64 GiB)\n"
+    "  --max-connections N  connections served at once (default 16384); one more\n"
+    "                       is answered 503 ServiceUnavailableException and closed\n"
     "  --profile NAME       capacity profile: aws (default) | unlimited\n"
     "  --config FILE        capacity parameters, one 'name = value' per line\n"
     "  --clock MODE         real (default) | manual\n"
     "  --clock-start TIME   manual clock start, ISO 8601 (default: now)\n"
     "  --time-scale N       run the clock N times faster than real time\n"
+    "  --faults FILE        fault-injection rules loaded at start (README: the\n"
+    "                       JSON of POST /_sluice/faults)\n"
+    "  --seed N             seed of every random choice of the fault rules\n"
+    "                       (default 1, printed at start)\n"
     "  --region NAME        region in ARNs (default us-east-1)\n"
     "  --account-id ID      account in ARNs (default 000000000000)\n"
     "  --log-level LEVEL    debug | info (default) | warn | error\n"
@@ -69,6 +75,7 @@ static int cmd_serve(int argc, char **argv) {
   sl_app_config_default(&cfg);
   const char *bind = "127.0.0.1";
   int port = 8000;
+  size_t max_connections = 0;
   static char cors[4096]; /* the --cors-origin values, joined by commas */
   size_t cors_len = 0;
   const char *auth_mode = "any", *credentials = NULL, *admin_token = NULL;
@@ -101,6 +108,12 @@ static int cmd_serve(int argc, char **argv) {
       if (*end || p < 0 || p > 65535)
         return usage_error("invalid port '%s'", v);
       port = (int)p;
+    } else if (strcmp(a, "--max-connections") == 0) {
+      char *end;
+      long n = strtol(v, &end, 10);
+      if (*end || n < 1 || n > 1000000)
+        return usage_error("invalid connection limit '%s' (1 to 1000000)", v);
+      max_connections = (size_t)n;
     } else if (strcmp(a, "--data-dir") == 0) {
       cfg.data_dir = v;
     } else if (strcmp(a, "--map-size") == 0) {
@@ -130,6 +143,14 @@ static int cmd_serve(int argc, char **argv) {
       cfg.time_scale = s;
       if (cfg.clock_mode == SL_CLOCK_REAL)
         cfg.clock_mode = SL_CLOCK_SCALED;
+    } else if (strcmp(a, "--faults") == 0) {
+      cfg.faults_file = v;
+    } else if (strcmp(a, "--seed") == 0) {
+      char *end;
+      unsigned long long seed = strtoull(v, &end, 10);
+      if (!*v || *end)
+        return usage_error("invalid seed '%s' (a non-negative integer)", v);
+      cfg.seed = seed;
     } else if (strcmp(a, "--region") == 0) {
       cfg.region = v;
     } else if (strcmp(a, "--account-id") == 0) {
@@ -198,6 +219,8 @@ static int cmd_serve(int argc, char **argv) {
   sl_server_config_default(&sc);
   sc.bind = bind;
   sc.port = port;
+  if (max_connections)
+    sc.max_connections = max_connections;
   sc.handle_signals = true;
   sc.cors_origins = cors_len ? cors : NULL;
   uv_loop_t *loop = uv_default_loop();
@@ -212,6 +235,7 @@ static int cmd_serve(int argc, char **argv) {
   if (sl_store_durable(app.env.store))
     sl_server_set_barrier(srv, sl_app_sync, &app);
   printf("listening on http://%s:%d\n", bind, sl_server_port(srv));
+  printf("seed %llu\n", (unsigned long long)cfg.seed);
   fflush(stdout);
   int rc = sl_server_run(srv);
   sl_server_destroy(srv);
