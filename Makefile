@@ -57,6 +57,8 @@ LAYERS_jobs := jobs cap metrics store base
 LAYERS_ops := ops jobs cap expr metrics store base
 LAYERS_actions := actions $(LAYERS_ops)
 LAYERS_server := server actions $(LAYERS_ops) net
+# sluice bench (tools/bench*.c) is a client: the HTTP client and signer of net/.
+LAYERS_tools := tools net base
 layer_objs = $(filter $(foreach l,$(LAYERS_$(1)),$(BUILD)/obj/src/$(l)/%),$(OBJS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/*/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)

@@ -12,6 +12,7 @@
 #include "cap/cap.h"
 #include "net/server.h"
 #include "net/sigv4.h"
+#include "tools/bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,6 +230,7 @@ static const struct {
   const char *summary;
 } commands[] = {
     {"serve", cmd_serve, "run the DynamoDB-compatible server (sluice serve --help)"},
+    {"bench", sl_tool_bench, "open-loop load generator against an endpoint (sluice bench --help)"},
     {"version", cmd_version, "print the version"},
     {"help", cmd_help, "list the commands"},
 };
