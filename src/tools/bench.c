@@ -59,6 +59,8 @@ static const char usage[] =
     "  --late-tolerance S    an executor starting later than this after T0 refuses\n"
     "                        to run (default 1)\n"
     "  --seed N              key and mix generator seed (default 1)\n"
+    "  --start-in MS         T0 is this long after the executors are started\n"
+    "                        (default 500)\n"
     "  --results-dir DIR     the executors' results files (default: a new\n"
     "                        temporary directory, removed at the end)\n"
     "  --json FILE           the results as JSON ('-': stdout)\n"
@@ -234,11 +236,11 @@ static int call(ctl *c, const char *op, sl_str body) {
   sent[n++] = h[2];
   sent[n++] = (sl_http_header){SL_STR("X-Amz-Date"), sl_str_make(date, 16)};
   if (c->cfg->aws.session_token[0])
-    sent[n++] = (sl_http_header){SL_STR("X-Amz-Security-Token"),
-                                 sl_str_c(c->cfg->aws.session_token)};
+    sent[n++] =
+        (sl_http_header){SL_STR("X-Amz-Security-Token"), sl_str_c(c->cfg->aws.session_token)};
   sent[n++] = (sl_http_header){SL_STR("Authorization"), sl_buf_str(&auth)};
-  int rc = sl_client_request(&c->client, SL_STR("POST"), SL_STR("/"), sent, n, body, true,
-                             &c->resp);
+  int rc =
+      sl_client_request(&c->client, SL_STR("POST"), SL_STR("/"), sent, n, body, true, &c->resp);
   sl_buf_free(&auth);
   if (rc != 0) {
     snprintf(c->err, sizeof(c->err), "%s: %s", op, strerror(-rc));
@@ -366,8 +368,8 @@ static int use_table(ctl *c) {
         type = at->str.len ? at->str.p[0] : 'S';
     }
     if (type == 'B') {
-      snprintf(c->err, sizeof(c->err), "table %s has a binary key (%s): not supported",
-               cfg->table, dst);
+      snprintf(c->err, sizeof(c->err), "table %s has a binary key (%s): not supported", cfg->table,
+               dst);
       return -1;
     }
     if (hash)
@@ -468,8 +470,8 @@ static double dollars(double rru, double wru) { return wru * 0.625e-6 + rru * 0.
 
 static double ms(uint64_t us) { return (double)us / 1000; }
 
-static void print_text(const sl_bench_config *cfg, sums *s, size_t n_rows, bool quiet,
-                       double rru, double wru, bool provisioned, unsigned rcu, unsigned wcu) {
+static void print_text(const sl_bench_config *cfg, sums *s, size_t n_rows, bool quiet, double rru,
+                       double wru, bool provisioned, unsigned rcu, unsigned wcu) {
   sl_bench_hist all = {0};
   sec_sum t = {0};
   if (!quiet)
@@ -482,10 +484,10 @@ static void print_text(const sl_bench_config *cfg, sums *s, size_t n_rows, bool 
     t.errors += x->errors, t.unprocessed += x->unprocessed;
     if (!quiet)
       printf("%5zu %9llu %9llu %9llu %9llu %7llu %9.2f %9.2f %9.2f %9.2f %9.2f\n", i,
-             (unsigned long long)x->offered, (unsigned long long)x->sent,
-             (unsigned long long)x->ok, (unsigned long long)x->throttled,
-             (unsigned long long)x->errors, ms(sl_bench_hist_quantile(&x->hist, 0.5)),
-             ms(sl_bench_hist_quantile(&x->hist, 0.9)), ms(sl_bench_hist_quantile(&x->hist, 0.99)),
+             (unsigned long long)x->offered, (unsigned long long)x->sent, (unsigned long long)x->ok,
+             (unsigned long long)x->throttled, (unsigned long long)x->errors,
+             ms(sl_bench_hist_quantile(&x->hist, 0.5)), ms(sl_bench_hist_quantile(&x->hist, 0.9)),
+             ms(sl_bench_hist_quantile(&x->hist, 0.99)),
              ms(sl_bench_hist_quantile(&x->hist, 0.999)), ms(x->hist.max_us));
   }
   printf("\ntotal: offered %llu, sent %llu, ok %llu, throttled %llu, errors %llu",
@@ -665,12 +667,12 @@ static void write_csv(FILE *f, sums *s, size_t n_rows) {
   for (size_t i = 0; i < n_rows; i++) {
     sec_sum *x = &s->secs[i];
     fprintf(f, "%zu,%llu,%llu,%llu,%llu,%llu,%llu,%.1f,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f\n", i,
-            (unsigned long long)x->offered, (unsigned long long)x->sent,
-            (unsigned long long)x->ok, (unsigned long long)x->throttled,
-            (unsigned long long)x->errors, (unsigned long long)x->unprocessed, x->read_units,
-            x->write_units, ms(sl_bench_hist_quantile(&x->hist, 0.5)),
-            ms(sl_bench_hist_quantile(&x->hist, 0.9)), ms(sl_bench_hist_quantile(&x->hist, 0.99)),
-            ms(sl_bench_hist_quantile(&x->hist, 0.999)), ms(x->hist.max_us));
+            (unsigned long long)x->offered, (unsigned long long)x->sent, (unsigned long long)x->ok,
+            (unsigned long long)x->throttled, (unsigned long long)x->errors,
+            (unsigned long long)x->unprocessed, x->read_units, x->write_units,
+            ms(sl_bench_hist_quantile(&x->hist, 0.5)), ms(sl_bench_hist_quantile(&x->hist, 0.9)),
+            ms(sl_bench_hist_quantile(&x->hist, 0.99)), ms(sl_bench_hist_quantile(&x->hist, 0.999)),
+            ms(x->hist.max_us));
   }
 }
 
@@ -731,10 +733,9 @@ static bool is_loopback_host(const char *h) {
 int sl_tool_bench(int argc, char **argv) {
   static sl_bench_config cfg;
   memset(&cfg, 0, sizeof(cfg));
-  const char *endpoint = NULL, *workload = "put", *schedule = NULL, *rate = NULL,
-             *duration = NULL, *billing = "on-demand", *json_path = NULL, *csv_path = NULL,
-             *results_dir = NULL;
-  uint64_t rcu = 5, wcu = 5, prefill_n = 0, batch = 0, v64;
+  const char *endpoint = NULL, *workload = "put", *schedule = NULL, *rate = NULL, *duration = NULL,
+             *billing = "on-demand", *json_path = NULL, *csv_path = NULL, *results_dir = NULL;
+  uint64_t start_in_ms = 500, rcu = 5, wcu = 5, prefill_n = 0, batch = 0, v64;
   double max_cost = 1.0;
   bool yes = false, quiet = false, watchdog_set = false;
   snprintf(cfg.keys_spec, sizeof(cfg.keys_spec), "uniform");
@@ -773,7 +774,7 @@ int sl_tool_bench(int argc, char **argv) {
     i++;
 #define U64(flag, lo, hi, dst)                                                                     \
   else if (strcmp(a, flag) == 0) {                                                                 \
-    if (!parse_u64(v, &v64) || !in_range(v64, lo, hi))                                           \
+    if (!parse_u64(v, &v64) || !in_range(v64, lo, hi))                                             \
       return bad("invalid " flag " '%s'", v);                                                      \
     dst = v64;                                                                                     \
   }
@@ -832,6 +833,7 @@ int sl_tool_bench(int argc, char **argv) {
     U64("--timeout", 1, 600000, cfg.timeout_ms)
     U64("--max-ops", 1, 1000000000000ull, cfg.max_ops)
     U64("--seed", 0, UINT64_MAX, cfg.seed)
+    U64("--start-in", 0, 60000, start_in_ms)
     else return bad("unknown flag '%s'", a);
 #undef U64
   }
@@ -932,8 +934,7 @@ int sl_tool_bench(int argc, char **argv) {
   sums s = {0};
 
   if (!cfg.table[0]) {
-    snprintf(cfg.table, sizeof(cfg.table), "sluice-bench-%ld-%d", (long)time(NULL),
-             (int)getpid());
+    snprintf(cfg.table, sizeof(cfg.table), "sluice-bench-%ld-%d", (long)time(NULL), (int)getpid());
     if (create_table(&c, billing, (unsigned)rcu, (unsigned)wcu) != 0) {
       fprintf(stderr, "sluice bench: creating table %s: %s\n", cfg.table, c.err);
       rc = 1;
@@ -959,7 +960,8 @@ int sl_tool_bench(int argc, char **argv) {
     snprintf(dir, sizeof(dir), "%s", results_dir);
     mkdir(dir, 0755);
   } else {
-    snprintf(dir, sizeof(dir), "%s/sluice-bench-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    snprintf(dir, sizeof(dir), "%s/sluice-bench-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(dir)) {
       fprintf(stderr, "sluice bench: %s: %s\n", dir, strerror(errno));
       rc = 1;
@@ -969,7 +971,7 @@ int sl_tool_bench(int argc, char **argv) {
   }
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  cfg.t0_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + 500000000;
+  cfg.t0_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + (int64_t)start_in_ms * 1000000;
   fflush(NULL);
   for (unsigned i = 0; i < cfg.executors; i++) {
     char path[700];
@@ -1027,8 +1029,7 @@ int sl_tool_bench(int argc, char **argv) {
   for (unsigned i = 0; i < cfg.executors; i++) {
     int st = wstatus[i];
     if (WIFSIGNALED(st))
-      problem(&s, "executor %u (pid %d) was killed by signal %d\n", i, (int)-pids[i],
-              WTERMSIG(st));
+      problem(&s, "executor %u (pid %d) was killed by signal %d\n", i, (int)-pids[i], WTERMSIG(st));
     char path[700];
     snprintf(path, sizeof(path), "%s/executor-%u.txt", dir, i);
     read_results(&s, path, i);
@@ -1085,7 +1086,7 @@ out:
   }
   if (tmp_dir)
     rmdir(dir);
-  if (stop_requested && rc == 0)
+  if (stop_requested && (rc == 0 || rc == 3))
     rc = 130;
   free(pids);
   free(wstatus);

@@ -77,7 +77,7 @@ typedef struct {
   char host_header[300]; /* "HOST[:PORT]" as signed */
   sl_bench_aws aws;
   char table[256];
-  char pk[64], sk[64]; /* key attribute names; sk empty: no sort key */
+  char pk[64], sk[64];   /* key attribute names; sk empty: no sort key */
   char pk_type, sk_type; /* 'S' or 'N' */
   sl_bench_schedule sched;
   char keys_spec[64];

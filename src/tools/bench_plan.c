@@ -65,8 +65,8 @@ int sl_bench_schedule_parse(const char *text, sl_bench_schedule *out, char *err,
       return fail(err, err_cap, "window '%s': expected a positive duration", start);
     if (*p && *p != ',')
       return fail(err, err_cap, "window '%s': unexpected '%c'", start, *p);
-    if (*p == ',')
-      p++;
+    if (*p == ',' && !*++p)
+      return fail(err, err_cap, "a window is missing after the last ','");
     double n = floor((w->from + w->to) / 2 * w->seconds + 1e-9);
     if (n > 1e12)
       return fail(err, err_cap, "window '%s' offers more than 10^12 operations", start);
@@ -213,8 +213,8 @@ size_t sl_bench_hist_index(uint64_t us) {
   int msb = 63 - __builtin_clzll(us); /* >= 6 */
   if (msb > 40)
     return SL_BENCH_HIST_N - 1;
-  int shift = msb - 5;                                             /* keep 6 bits: 32..63 */
-  size_t sub = (size_t)(us >> shift) - SL_BENCH_HIST_SUB;          /* 0..31 */
+  int shift = msb - 5;                                    /* keep 6 bits: 32..63 */
+  size_t sub = (size_t)(us >> shift) - SL_BENCH_HIST_SUB; /* 0..31 */
   size_t i = 64 + (size_t)(msb - 6) * SL_BENCH_HIST_SUB + sub;
   return i < SL_BENCH_HIST_N ? i : SL_BENCH_HIST_N - 1;
 }
@@ -293,8 +293,7 @@ static char *read_file(const char *path) {
 
 /* The value of 'key' in section 'section' of an INI text (the AWS files'
  * format: "[section]", "key = value", '#' and ';' comments). */
-static bool ini_get(const char *text, const char *section, const char *key, char *out,
-                    size_t cap) {
+static bool ini_get(const char *text, const char *section, const char *key, char *out, size_t cap) {
   bool in = false;
   const char *p = text;
   while (*p) {

@@ -58,8 +58,8 @@ typedef struct {
 typedef struct {
   sl_bench_window w[SL_BENCH_MAX_WINDOWS];
   size_t n;
-  uint64_t n_ops;  /* every window's operations */
-  double seconds;  /* the schedule's length */
+  uint64_t n_ops; /* every window's operations */
+  double seconds; /* the schedule's length */
 } sl_bench_schedule;
 
 /* Parses "RATE@SECONDS" and "FROM-TO@SECONDS" windows separated by commas

@@ -27,12 +27,12 @@
 volatile int sl_bench_interrupted;
 
 const char *const sl_bench_kind_names[SL_BENCH_N_KINDS] = {
-    "put",  "get",         "get-strong", "update",        "query",
+    "put",  "get",         "get-strong", "update",         "query",
     "scan", "batch-write", "batch-get",  "transact-write",
 };
 
 static const char *const targets[SL_BENCH_N_KINDS] = {
-    "PutItem", "GetItem",        "GetItem",       "UpdateItem",         "Query",
+    "PutItem", "GetItem",        "GetItem",      "UpdateItem",         "Query",
     "Scan",    "BatchWriteItem", "BatchGetItem", "TransactWriteItems",
 };
 
@@ -261,7 +261,7 @@ static void build_body(ex_t *e, op_t *op, sl_buf *b) {
         sl_buf_puts(b, SL_STR("}}"));
       }
     }
-    sl_buf_puts(b, op->kind == SL_BENCH_BATCH_WRITE   ? SL_STR("]}")
+    sl_buf_puts(b, op->kind == SL_BENCH_BATCH_WRITE ? SL_STR("]}")
                    : op->kind == SL_BENCH_BATCH_GET ? SL_STR("]}}")
                                                     : SL_STR("]"));
     break;
@@ -403,8 +403,7 @@ static bool is_throttle(sl_str type) {
          sl_str_eq_c(type, "ThrottlingException") || sl_str_eq_c(type, "RequestLimitExceeded");
 }
 
-static size_t n_unprocessed(const sl_json *root, const char *member, const char *table,
-                            bool keys) {
+static size_t n_unprocessed(const sl_json *root, const char *member, const char *table, bool keys) {
   const sl_json *u = sl_json_get(root, member);
   const sl_json *t = u ? sl_json_get(u, table) : NULL;
   if (t && keys)
@@ -433,8 +432,7 @@ static bool on_reply(ex_t *e, conn_t *c, int status, sl_str body, int64_t now) {
   sl_arena_reset(&e->arena);
   sl_json *root = NULL;
   sl_json_error jerr;
-  if (sl_json_parse(&e->arena, body.p, body.len, &root, &jerr) != 0 ||
-      root->type != SL_JSON_OBJECT)
+  if (sl_json_parse(&e->arena, body.p, body.len, &root, &jerr) != 0 || root->type != SL_JSON_OBJECT)
     root = NULL;
   bool more = false;
   if (status == 200) {
@@ -651,10 +649,9 @@ static void write_results(ex_t *e, FILE *f, const char *status, int64_t now) {
     if (!x->offered && !x->sent && !x->ok && !x->throttled && !x->errors)
       continue;
     fprintf(f, "sec %zu %llu %llu %llu %llu %llu %llu %.1f %.1f\n", s,
-            (unsigned long long)x->offered, (unsigned long long)x->sent,
-            (unsigned long long)x->ok, (unsigned long long)x->throttled,
-            (unsigned long long)x->errors, (unsigned long long)x->unprocessed, x->read_units,
-            x->write_units);
+            (unsigned long long)x->offered, (unsigned long long)x->sent, (unsigned long long)x->ok,
+            (unsigned long long)x->throttled, (unsigned long long)x->errors,
+            (unsigned long long)x->unprocessed, x->read_units, x->write_units);
     for (unsigned i = 0; x->cnt && i < MAX_NAMES; i++)
       if (x->cnt[i])
         fprintf(f, "cnt %zu %u %u\n", s, i, x->cnt[i]);
@@ -706,8 +703,7 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
   int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
     fprintf(stderr, "sluice bench: executor %u: %s: %s%s\n", index, path, strerror(errno),
-            errno == EEXIST ? " (the executor ran twice, or the results directory is reused)"
-                            : "");
+            errno == EEXIST ? " (the executor ran twice, or the results directory is reused)" : "");
     return 1;
   }
   FILE *f = fdopen(fd, "w");
@@ -820,8 +816,7 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
         busy++;
         if (c->deadline_ns < next_deadline)
           next_deadline = c->deadline_ns;
-        pfd[np] = (struct pollfd){
-            .fd = c->fd, .events = c->state == C_READING ? POLLIN : POLLOUT};
+        pfd[np] = (struct pollfd){.fd = c->fd, .events = c->state == C_READING ? POLLIN : POLLOUT};
         pconn[np++] = i;
       } else if (c->state == C_IDLE) {
         pfd[np] = (struct pollfd){.fd = c->fd, .events = POLLIN}; /* notice a close */
