@@ -29,7 +29,7 @@ OPT ?= -O2
 WERROR ?=
 CFLAGS_ALL = -std=c17 -D_GNU_SOURCE -g $(OPT) -Isrc -MMD -MP \
   -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter $(WERROR)
-LDLIBS = -luv -llmdb -lcrypto -lz -lxxhash -lm
+LDLIBS = -luv -llmdb -lssl -lcrypto -lz -lxxhash -lm
 
 ifeq ($(SANITIZER),address)
 CFLAGS_ALL += -fsanitize=address -fno-omit-frame-pointer

@@ -29,7 +29,8 @@ static const char usage[] =
     "rate, whatever the replies; latency runs from each operation's scheduled\n"
     "time. Retries are off; every request has a timeout.\n"
     "\n"
-    "  --endpoint URL        http://HOST[:PORT] (required)\n"
+    "  --endpoint URL        http://HOST[:PORT] or https://HOST[:PORT] (required)\n"
+    "  --ca-file FILE        trusted certificates for https (default: the system's)\n"
     "  --workload MIX        put | get | get-strong | update | query | scan |\n"
     "                        batch-write | batch-get | transact-write, or a mix\n"
     "                        with weights: put:50,get:50 (default put)\n"
@@ -243,7 +244,9 @@ static int call(ctl *c, const char *op, sl_str body) {
       sl_client_request(&c->client, SL_STR("POST"), SL_STR("/"), sent, n, body, true, &c->resp);
   sl_buf_free(&auth);
   if (rc != 0) {
-    snprintf(c->err, sizeof(c->err), "%s: %s", op, strerror(-rc));
+    snprintf(c->err, sizeof(c->err), "%s: %s%s%s", op, strerror(-rc),
+             c->cfg->https && *sl_tls_last_error() ? ": " : "",
+             c->cfg->https ? sl_tls_last_error() : "");
     return 0;
   }
   return c->resp.status;
@@ -800,6 +803,8 @@ int sl_tool_bench(int argc, char **argv) {
       json_path = v;
     else if (strcmp(a, "--csv") == 0)
       csv_path = v;
+    else if (strcmp(a, "--ca-file") == 0)
+      cfg.ca_file = v;
     else if (strcmp(a, "--results-dir") == 0)
       results_dir = v;
     else if (strcmp(a, "--max-cost") == 0) {
@@ -839,11 +844,9 @@ int sl_tool_bench(int argc, char **argv) {
   }
   if (!endpoint)
     return bad("--endpoint URL is required%s", "");
-  if (strncmp(endpoint, "https://", 8) == 0)
-    return bad("'%s': HTTPS is not supported yet (http:// endpoints only)", endpoint);
-  if (sl_client_parse_url(endpoint, cfg.host, sizeof(cfg.host), &cfg.port) != 0)
-    return bad("invalid endpoint '%s' (http://HOST[:PORT])", endpoint);
-  if (cfg.port == 80)
+  if (sl_client_parse_endpoint(endpoint, cfg.host, sizeof(cfg.host), &cfg.port, &cfg.https) != 0)
+    return bad("invalid endpoint '%s' (http://HOST[:PORT] or https://HOST[:PORT])", endpoint);
+  if (cfg.port == (cfg.https ? 443 : 80))
     snprintf(cfg.host_header, sizeof(cfg.host_header), "%s", cfg.host);
   else
     snprintf(cfg.host_header, sizeof(cfg.host_header), "%s:%d", cfg.host, cfg.port);
@@ -924,6 +927,14 @@ int sl_tool_bench(int argc, char **argv) {
 
   ctl c = {.cfg = &cfg};
   sl_client_init(&c.client, cfg.host, cfg.port, cfg.timeout_ms);
+  sl_tls_ctx *tls_ctx = NULL;
+  if (cfg.https) {
+    if (!(tls_ctx = sl_tls_ctx_new(cfg.ca_file, err, sizeof(err)))) {
+      fprintf(stderr, "sluice bench: %s\n", err);
+      return 1;
+    }
+    sl_client_use_tls(&c.client, tls_ctx);
+  }
   sl_client_response_init(&c.resp);
   sl_arena_init(&c.arena);
   int rc = 0;
@@ -1095,5 +1106,7 @@ out:
   sl_client_close(&c.client);
   sl_client_response_free(&c.resp);
   sl_arena_destroy(&c.arena);
+  if (tls_ctx)
+    sl_tls_ctx_free(tls_ctx);
   return rc;
 }

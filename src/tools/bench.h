@@ -75,6 +75,8 @@ typedef struct {
   char host[256];
   int port;
   char host_header[300]; /* "HOST[:PORT]" as signed */
+  bool https;
+  const char *ca_file; /* NULL: the system's trusted roots */
   sl_bench_aws aws;
   char table[256];
   char pk[64], sk[64];   /* key attribute names; sk empty: no sort key */

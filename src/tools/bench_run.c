@@ -9,6 +9,7 @@
 #include "base/json.h"
 #include "net/http.h"
 #include "net/sigv4.h"
+#include "net/tls.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,10 +53,12 @@ typedef struct {
   sl_buf last_key; /* the page's ExclusiveStartKey (Query/Scan pages after the first) */
 } op_t;
 
-enum { C_CLOSED, C_CONNECTING, C_IDLE, C_WRITING, C_READING };
+enum { C_CLOSED, C_CONNECTING, C_HANDSHAKE, C_IDLE, C_WRITING, C_READING };
 
 typedef struct {
   int fd, state;
+  short want; /* poll events TLS asked for (0: the state's own) */
+  sl_tls *tls;
   op_t op;
   sl_buf out, in;
   size_t out_off;
@@ -89,6 +92,7 @@ typedef struct {
   uint64_t sent_total;
   sl_arena arena;
   sl_buf body, auth;
+  sl_tls_ctx *tls_ctx;
 } ex_t;
 
 static int64_t now_ns(void) {
@@ -277,6 +281,9 @@ static void build_body(ex_t *e, op_t *op, sl_buf *b) {
 /* --- connections --------------------------------------------------------- */
 
 static void conn_close(conn_t *c) {
+  sl_tls_free(c->tls);
+  c->tls = NULL;
+  c->want = 0;
   if (c->fd >= 0)
     close(c->fd);
   c->fd = -1;
@@ -351,6 +358,34 @@ static void record_sent(ex_t *e, conn_t *c, int64_t now) {
 }
 
 static void try_write(ex_t *e, conn_t *c);
+static void fail_op(ex_t *e, conn_t *c, const char *err);
+
+/* The TCP connection is up: start TLS, or write. */
+static void connected(ex_t *e, conn_t *c) {
+  if (e->tls_ctx && !c->tls) {
+    c->tls = sl_tls_new(e->tls_ctx, c->fd, e->cfg->host);
+    if (!c->tls) {
+      fail_op(e, c, "TLSError");
+      return;
+    }
+    c->state = C_HANDSHAKE;
+  }
+  if (c->state == C_HANDSHAKE) {
+    int rc = sl_tls_handshake(c->tls);
+    if (rc == SL_TLS_WANT_READ || rc == SL_TLS_WANT_WRITE) {
+      c->want = rc == SL_TLS_WANT_READ ? POLLIN : POLLOUT;
+      return;
+    }
+    if (rc != 0) {
+      fprintf(stderr, "sluice bench: %s\n", sl_tls_last_error());
+      fail_op(e, c, "TLSError");
+      return;
+    }
+    c->want = 0;
+  }
+  c->state = C_WRITING;
+  try_write(e, c);
+}
 
 /* Puts op on connection c (idle or closed), sending it when it can. */
 static void start(ex_t *e, conn_t *c, const op_t *op, int64_t now) {
@@ -369,6 +404,8 @@ static void start(ex_t *e, conn_t *c, const op_t *op, int64_t now) {
     }
     if (c->state == C_CONNECTING)
       return;
+    connected(e, c);
+    return;
   }
   c->state = C_WRITING;
   try_write(e, c);
@@ -383,8 +420,18 @@ static void fail_op(ex_t *e, conn_t *c, const char *err) {
 }
 
 static void try_write(ex_t *e, conn_t *c) {
+  c->want = 0;
   while (c->out_off < c->out.len) {
-    ssize_t n = send(c->fd, c->out.p + c->out_off, c->out.len - c->out_off, MSG_NOSIGNAL);
+    ssize_t n = c->tls ? sl_tls_write(c->tls, c->out.p + c->out_off, c->out.len - c->out_off)
+                       : send(c->fd, c->out.p + c->out_off, c->out.len - c->out_off, MSG_NOSIGNAL);
+    if (c->tls && n < 0) {
+      if (n == SL_TLS_WANT_READ || n == SL_TLS_WANT_WRITE) {
+        c->want = n == SL_TLS_WANT_READ ? POLLIN : POLLOUT;
+        return;
+      }
+      fail_op(e, c, "ConnectionError");
+      return;
+    }
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK)
         return;
@@ -579,7 +626,15 @@ static int try_parse(ex_t *e, conn_t *c, int64_t now) {
 static void try_read(ex_t *e, conn_t *c, int64_t now) {
   for (;;) {
     sl_buf_reserve(&c->in, 65536);
-    ssize_t n = recv(c->fd, c->in.p + c->in.len, 65536, 0);
+    c->want = 0;
+    ssize_t n = c->tls ? sl_tls_read(c->tls, c->in.p + c->in.len, 65536)
+                       : recv(c->fd, c->in.p + c->in.len, 65536, 0);
+    if (c->tls && (n == SL_TLS_WANT_READ || n == SL_TLS_WANT_WRITE)) {
+      c->want = n == SL_TLS_WANT_READ ? POLLIN : POLLOUT;
+      return;
+    }
+    if (c->tls && n < 0)
+      n = -1, errno = ECONNRESET;
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -635,7 +690,10 @@ static int pick_kind(ex_t *e) {
 }
 
 static const char *state_name(int s) {
-  return s == C_CONNECTING ? "connecting" : s == C_WRITING ? "writing" : "waiting-for-reply";
+  return s == C_CONNECTING  ? "connecting"
+         : s == C_HANDSHAKE ? "tls-handshake"
+         : s == C_WRITING   ? "writing"
+                            : "waiting-for-reply";
 }
 
 static void write_results(ex_t *e, FILE *f, const char *status, int64_t now) {
@@ -668,7 +726,8 @@ static void write_results(ex_t *e, FILE *f, const char *status, int64_t now) {
   unsigned shown = 0;
   for (unsigned i = 0; i < e->n_conns && shown < 1000; i++) {
     conn_t *c = &e->conns[i];
-    if (c->state == C_CONNECTING || c->state == C_WRITING || c->state == C_READING) {
+    if (c->state == C_CONNECTING || c->state == C_HANDSHAKE || c->state == C_WRITING ||
+        c->state == C_READING) {
       fprintf(f, "inflight %llu %s %llu %.1f %s\n", (unsigned long long)c->op.op,
               sl_bench_kind_names[c->op.kind], (unsigned long long)c->op.key,
               (double)(now - c->op.due_ns) / 1e6, state_name(c->state));
@@ -721,6 +780,11 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
   }
   if (sl_bench_keys_init(&e.keys, cfg->keys_spec, cfg->n_keys, err, sizeof(err)) != 0 ||
       resolve(&e, err, sizeof(err)) != 0) {
+    fprintf(f, "executor %u %u\nstatus error %s\nend\n", index, cfg->executors, err);
+    fclose(f);
+    return 1;
+  }
+  if (cfg->https && !(e.tls_ctx = sl_tls_ctx_new(cfg->ca_file, err, sizeof(err)))) {
     fprintf(f, "executor %u %u\nstatus error %s\nend\n", index, cfg->executors, err);
     fclose(f);
     return 1;
@@ -808,7 +872,8 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
     unsigned busy = 0, np = 0;
     for (unsigned i = 0; i < e.n_conns; i++) {
       conn_t *c = &e.conns[i];
-      if (c->state == C_CONNECTING || c->state == C_WRITING || c->state == C_READING) {
+      if (c->state == C_CONNECTING || c->state == C_HANDSHAKE || c->state == C_WRITING ||
+          c->state == C_READING) {
         if (now >= c->deadline_ns) {
           fail_op(&e, c, "Timeout");
           continue;
@@ -846,17 +911,21 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
         continue;
       conn_t *c = &e.conns[pconn[i]];
       if (c->state == C_IDLE) {
-        conn_close(c); /* the server closed a kept connection */
+        /* A kept connection became readable: the server closed it (TLS may
+         * also have sent a session ticket, which is read and kept). */
+        char byte;
+        if (!c->tls || sl_tls_read(c->tls, &byte, 1) != SL_TLS_WANT_READ)
+          conn_close(c);
       } else if (c->state == C_CONNECTING) {
         int soerr = 0;
         socklen_t sl = sizeof(soerr);
         getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
-        if (soerr) {
+        if (soerr)
           fail_op(&e, c, "ConnectionError");
-        } else {
-          c->state = C_WRITING;
-          try_write(&e, c);
-        }
+        else
+          connected(&e, c);
+      } else if (c->state == C_HANDSHAKE) {
+        connected(&e, c);
       } else if (c->state == C_WRITING) {
         try_write(&e, c);
       } else if (c->state == C_READING) {
@@ -888,5 +957,7 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
   sl_buf_free(&e.auth);
   sl_arena_destroy(&e.arena);
   sl_bench_keys_free(&e.keys);
+  if (e.tls_ctx)
+    sl_tls_ctx_free(e.tls_ctx);
   return 0;
 }

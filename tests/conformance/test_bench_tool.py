@@ -399,3 +399,85 @@ def test_readme_command_signed(tmp_path):
         assert p.returncode == 1 and "InvalidSignatureException" in p.stderr, p.stderr
     finally:
         srv.stop()
+
+
+class TlsProxy:
+    """A TLS front (self-signed certificate for localhost and 127.0.0.1) that
+    forwards each connection's bytes to a plain-HTTP endpoint."""
+
+    def __init__(self, upstream, tmp_path):
+        import ssl
+        self.cert, key = str(tmp_path / "cert.pem"), str(tmp_path / "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+                        key, "-out", self.cert, "-days", "2", "-subj", "/CN=localhost",
+                        "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+                       check=True, capture_output=True)
+        self.ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.ctx.load_cert_chain(self.cert, key)
+        host, port = upstream.split("//", 1)[1].split(":")
+        self.upstream = (host, int(port))
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(128)
+        self.port = self.sock.getsockname()[1]
+        threading.Thread(target=self.loop, daemon=True).start()
+
+    def loop(self):
+        while True:
+            try:
+                raw, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.serve, args=(raw,), daemon=True).start()
+
+    def serve(self, raw):
+        try:
+            tls = self.ctx.wrap_socket(raw, server_side=True)
+        except OSError:
+            raw.close()
+            return
+        up = socket.create_connection(self.upstream)
+
+        def pump(a, b):
+            try:
+                while True:
+                    data = a.recv(65536)
+                    if not data:
+                        break
+                    b.sendall(data)
+            except OSError:
+                pass
+            for s in (a, b):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+        threading.Thread(target=pump, args=(up, tls), daemon=True).start()
+        pump(tls, up)
+
+    def stop(self):
+        self.sock.close()
+
+
+# HTTPS: the control plane and every executor connection speak TLS, the
+# certificate is verified against --ca-file for the endpoint's host name (or
+# IP), and an untrusted certificate fails the run with the reason.
+@pytest.mark.sluice_only
+def test_https_endpoint(endpoint, tmp_path):
+    proxy = TlsProxy(endpoint, tmp_path)
+    try:
+        for host in ("localhost", "127.0.0.1"):
+            rc, out, err, rep = bench(f"https://{host}:{proxy.port}", "--ca-file", proxy.cert,
+                                      "--workload", "put:1,get:1", "--rate", "40",
+                                      "--duration", "1", "--connections", "8",
+                                      tmp_path=tmp_path)
+            assert rc == 0, (out, err)
+            assert rep["totals"]["ok"] == rep["totals"]["sent"] == 40
+            assert "deleted table" in err
+        p = subprocess.run([BIN, "bench", "--endpoint", f"https://localhost:{proxy.port}",
+                            "--rate", "5", "--duration", "1"], capture_output=True, text=True,
+                           timeout=60, env=ENV)
+        assert p.returncode == 1 and "certificate" in p.stderr, p.stderr
+    finally:
+        proxy.stop()
