@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -68,7 +69,9 @@ static const char usage[] =
     "  --csv FILE            the per-second rows as CSV\n"
     "  --max-cost DOLLARS    refuse a run estimated above this unless --yes (default 1)\n"
     "  --yes                 run whatever the estimate\n"
-    "  --quiet               no per-second table, only the summary\n";
+    "  --quiet               no per-second table, only the summary\n"
+    "  --progress            the live progress line on stderr also when it is not a\n"
+    "                        terminal\n";
 
 /* --- results ------------------------------------------------------------- */
 
@@ -740,7 +743,7 @@ int sl_tool_bench(int argc, char **argv) {
              *billing = "on-demand", *json_path = NULL, *csv_path = NULL, *results_dir = NULL;
   uint64_t start_in_ms = 500, rcu = 5, wcu = 5, prefill_n = 0, batch = 0, v64;
   double max_cost = 1.0;
-  bool yes = false, quiet = false, watchdog_set = false;
+  bool yes = false, quiet = false, watchdog_set = false, show_progress = isatty(2);
   snprintf(cfg.keys_spec, sizeof(cfg.keys_spec), "uniform");
   snprintf(cfg.pk, sizeof(cfg.pk), "pk");
   snprintf(cfg.sk, sizeof(cfg.sk), "sk");
@@ -768,6 +771,10 @@ int sl_tool_bench(int argc, char **argv) {
     }
     if (strcmp(a, "--quiet") == 0) {
       quiet = true;
+      continue;
+    }
+    if (strcmp(a, "--progress") == 0) {
+      show_progress = true;
       continue;
     }
     if (strncmp(a, "--", 2) != 0)
@@ -983,6 +990,10 @@ int sl_tool_bench(int argc, char **argv) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   cfg.t0_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + (int64_t)start_in_ms * 1000000;
+  cfg.progress = mmap(NULL, cfg.executors * sizeof(sl_bench_progress), PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (cfg.progress == MAP_FAILED)
+    cfg.progress = NULL;
   fflush(NULL);
   for (unsigned i = 0; i < cfg.executors; i++) {
     char path[700];
@@ -999,7 +1010,7 @@ int sl_tool_bench(int argc, char **argv) {
   {
     unsigned running = cfg.executors;
     bool forwarded = false;
-    int64_t kill_at = cfg.t0_ns + (int64_t)((cfg.watchdog_s + 5) * 1e9);
+    int64_t kill_at = cfg.t0_ns + (int64_t)((cfg.watchdog_s + 5) * 1e9), next_progress = 0;
     while (running) {
       for (unsigned i = 0; i < cfg.executors; i++) {
         if (pids[i] <= 0)
@@ -1028,8 +1039,28 @@ int sl_tool_bench(int argc, char **argv) {
             problem(&s, "executor %u outlived its watchdog and was killed\n", i);
           }
       }
+      if (show_progress && cfg.progress) {
+        int64_t now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+        if (now >= next_progress) {
+          sl_bench_progress p = {0};
+          for (unsigned i = 0; i < cfg.executors; i++) {
+            p.sent += __atomic_load_n(&cfg.progress[i].sent, __ATOMIC_RELAXED);
+            p.ok += __atomic_load_n(&cfg.progress[i].ok, __ATOMIC_RELAXED);
+            p.throttled += __atomic_load_n(&cfg.progress[i].throttled, __ATOMIC_RELAXED);
+            p.errors += __atomic_load_n(&cfg.progress[i].errors, __ATOMIC_RELAXED);
+          }
+          double t = (double)(now - cfg.t0_ns) / 1e9;
+          fprintf(stderr, "\r[%5.1f / %.1f s] sent %llu  ok %llu  throttled %llu  errors %llu   ",
+                  t < 0 ? 0 : t, cfg.sched.seconds, (unsigned long long)p.sent,
+                  (unsigned long long)p.ok, (unsigned long long)p.throttled,
+                  (unsigned long long)p.errors);
+          next_progress = now + 1000000000;
+        }
+      }
       usleep(20000);
     }
+    if (show_progress)
+      fputc('\n', stderr);
   }
   /* Sum the results. */
   s.n_secs = (size_t)ceil(cfg.sched.seconds + cfg.timeout_ms / 1000.0) + 2;
@@ -1099,6 +1130,8 @@ out:
     rmdir(dir);
   if (stop_requested && (rc == 0 || rc == 3))
     rc = 130;
+  if (cfg.progress)
+    munmap(cfg.progress, cfg.executors * sizeof(sl_bench_progress));
   free(pids);
   free(wstatus);
   free(s.secs);

@@ -39,6 +39,10 @@
  * name; throttles are also counted by each ThrottlingReason. Consumed units
  * come from ReturnConsumedCapacity TOTAL on every request.
  *
+ * Progress. Each executor also bumps its counters in memory shared with the
+ * driver (sl_bench_progress), which prints a live line on a terminal
+ * (--progress forces it); the results still come only from the files.
+ *
  * Results file (text, one record a line, written when the executor ends):
  *   executor I N | status complete|capped|watchdog|interrupted|late|error MSG
  *   late_ms X | totals SENT
@@ -71,6 +75,12 @@ typedef enum {
 /* The workload names of --workload, in sl_bench_kind order. */
 extern const char *const sl_bench_kind_names[SL_BENCH_N_KINDS];
 
+/* Live counters of one executor, in memory shared with the driver, for the
+ * progress line only: the results are the files. */
+typedef struct {
+  uint64_t sent, ok, throttled, errors;
+} sl_bench_progress;
+
 typedef struct {
   char host[256];
   int port;
@@ -96,7 +106,8 @@ typedef struct {
   double late_tolerance_s;
   unsigned executors;
   uint64_t seed;
-  int64_t t0_ns; /* CLOCK_MONOTONIC */
+  int64_t t0_ns;               /* CLOCK_MONOTONIC */
+  sl_bench_progress *progress; /* one per executor, or NULL */
 } sl_bench_config;
 
 /* Runs executor 'index' of cfg->executors and writes its results to 'path'

@@ -118,6 +118,13 @@ static unsigned name_id(ex_t *e, const char *prefix, sl_str name) {
   return e->n_names++;
 }
 
+/* Bumps a live counter of this executor (tools/bench.h, Progress). */
+#define PROGRESS(e, field)                                                                         \
+  do {                                                                                             \
+    if ((e)->cfg->progress)                                                                        \
+      __atomic_fetch_add(&(e)->cfg->progress[(e)->index].field, 1, __ATOMIC_RELAXED);              \
+  } while (0)
+
 static sec_t *sec_of(ex_t *e, uint32_t s) { return &e->secs[s < e->n_secs ? s : e->n_secs - 1]; }
 
 static void count(ex_t *e, uint32_t s, const char *prefix, sl_str name) {
@@ -353,6 +360,7 @@ static void record_sent(ex_t *e, conn_t *c, int64_t now) {
   int64_t t = (now - e->cfg->t0_ns) / 1000000000;
   sec_of(e, t < 0 ? 0 : (uint32_t)t)->sent++;
   e->sent_total++;
+  PROGRESS(e, sent);
   c->op.sent_ns = now;
   c->deadline_ns = now + (int64_t)e->cfg->timeout_ms * 1000000;
 }
@@ -397,6 +405,7 @@ static void start(ex_t *e, conn_t *c, const op_t *op, int64_t now) {
     if (rc < 0) {
       sec_t *s = sec_of(e, c->op.sec);
       s->errors++;
+      PROGRESS(e, errors);
       count(e, c->op.sec, "err", SL_STR("ConnectionError"));
       sl_buf_free(&c->op.last_key);
       conn_close(c);
@@ -414,6 +423,7 @@ static void start(ex_t *e, conn_t *c, const op_t *op, int64_t now) {
 static void fail_op(ex_t *e, conn_t *c, const char *err) {
   sec_t *s = sec_of(e, c->op.sec);
   s->errors++;
+  PROGRESS(e, errors);
   count(e, c->op.sec, "err", sl_str_c(err));
   sl_buf_free(&c->op.last_key);
   conn_close(c);
@@ -484,6 +494,7 @@ static bool on_reply(ex_t *e, conn_t *c, int status, sl_str body, int64_t now) {
   bool more = false;
   if (status == 200) {
     s->ok++;
+    PROGRESS(e, ok);
     double u = root ? units_of(sl_json_get(root, "ConsumedCapacity")) : 0;
     if (kind_reads(op->kind))
       s->read_units += u;
@@ -526,12 +537,16 @@ static bool on_reply(ex_t *e, conn_t *c, int status, sl_str body, int64_t now) {
       snprintf(buf, sizeof(buf), "HTTP%d", status);
       count(e, op->sec, "err", sl_str_c(buf));
       s->errors++;
+      PROGRESS(e, errors);
     } else {
       count(e, op->sec, "exc", type);
-      if (throttled)
+      if (throttled) {
         s->throttled++;
-      else
+        PROGRESS(e, throttled);
+      } else {
         s->errors++;
+        PROGRESS(e, errors);
+      }
     }
     if (throttled) {
       const sl_bench_window *w = &e->cfg->sched.w[op->win];
@@ -855,6 +870,7 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
     while (e.bl_len && now - backlog_front(&e)->due_ns > timeout_ns) {
       op_t *op = backlog_front(&e);
       sec_of(&e, op->sec)->errors++;
+      PROGRESS(&e, errors);
       count(&e, op->sec, "err", SL_STR("Timeout"));
       backlog_pop(&e);
     }
