@@ -67,6 +67,7 @@ static const char usage[] =
     "                        temporary directory, removed at the end)\n"
     "  --json FILE           the results as JSON ('-': stdout)\n"
     "  --csv FILE            the per-second rows as CSV\n"
+    "  --html FILE           a report with charts (one self-contained page)\n"
     "  --max-cost DOLLARS    refuse a run estimated above this unless --yes (default 1)\n"
     "  --yes                 run whatever the estimate\n"
     "  --quiet               no per-second table, only the summary\n"
@@ -667,6 +668,142 @@ static void write_json(FILE *f, const sl_bench_config *cfg, sums *s, size_t n_ro
   sl_buf_free(&b);
 }
 
+/* One line chart as inline SVG: 'n' series of n_rows values. */
+static void svg_chart(FILE *f, const char *title, const char *unit, size_t n_rows, size_t n,
+                      const double *const *series, const char *const *names,
+                      const char *const *colors) {
+  const double W = 860, H = 260, L = 60, R = 10, T = 10, B = 30;
+  double max = 0;
+  for (size_t k = 0; k < n; k++)
+    for (size_t i = 0; i < n_rows; i++)
+      if (series[k][i] > max)
+        max = series[k][i];
+  if (max <= 0)
+    max = 1;
+  fprintf(f, "<h2>%s</h2>\n<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\">\n", title,
+          W, H, W, H);
+  fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" class=\"plot\"/>\n", L, T,
+          W - L - R, H - T - B);
+  for (int g = 0; g <= 4; g++) {
+    double y = T + (H - T - B) * (1 - g / 4.0);
+    fprintf(f,
+            "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
+            "<text x=\"%.0f\" y=\"%.1f\" class=\"axis\" text-anchor=\"end\">%.4g</text>\n",
+            L, W - R, y, y, L - 4, y + 4, max * g / 4);
+  }
+  double dx = n_rows > 1 ? (W - L - R) / (double)(n_rows - 1) : 0;
+  for (size_t i = 0; i < n_rows; i += (n_rows + 9) / 10)
+    fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" class=\"axis\" text-anchor=\"middle\">%zu s</text>\n",
+            L + dx * (double)i, H - 10, i);
+  for (size_t k = 0; k < n; k++) {
+    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colors[k]);
+    for (size_t i = 0; i < n_rows; i++)
+      fprintf(f, "%.1f,%.1f ", L + dx * (double)i, T + (H - T - B) * (1 - series[k][i] / max));
+    fprintf(f, "\"><title>%s</title></polyline>\n", names[k]);
+  }
+  fprintf(f, "</svg>\n<p class=\"legend\">");
+  for (size_t k = 0; k < n; k++)
+    fprintf(f, "<span style=\"color:%s\">&#9632;</span> %s &nbsp; ", colors[k], names[k]);
+  fprintf(f, "(%s)</p>\n", unit);
+}
+
+static void html_escape(FILE *f, const char *s) {
+  for (; *s; s++)
+    if (*s == '<')
+      fputs("&lt;", f);
+    else if (*s == '>')
+      fputs("&gt;", f);
+    else if (*s == '&')
+      fputs("&amp;", f);
+    else
+      fputc(*s, f);
+}
+
+/* A self-contained HTML report: inline SVG charts, no script. */
+static void write_html(FILE *f, const sl_bench_config *cfg, const char *endpoint, sums *s,
+                       size_t n_rows, double rru, double wru) {
+  fprintf(f, "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>sluice bench: ");
+  html_escape(f, cfg->table);
+  fprintf(f, "</title>\n<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}"
+             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;"
+             "text-align:right}th{background:#f4f4f4}.plot{fill:#fbfbfb;stroke:#ccc}"
+             ".grid{stroke:#e6e6e6}.axis{font-size:11px;fill:#666}.legend{color:#444}"
+             ".bad{color:#b00}</style></head><body>\n<h1>sluice bench</h1>\n<p>");
+  html_escape(f, endpoint);
+  fprintf(f, ", table ");
+  html_escape(f, cfg->table);
+  fprintf(f,
+          ", %u executor(s), %u connection(s) each, timeout %d ms, retries off; latency "
+          "from each operation's scheduled time.</p>\n",
+          cfg->executors, cfg->connections, cfg->timeout_ms);
+  if (s->problems[0]) {
+    fprintf(f, "<pre class=\"bad\">INCOMPLETE:\n");
+    html_escape(f, s->problems);
+    fprintf(f, "</pre>\n");
+  }
+  double *cols[8];
+  for (int k = 0; k < 8; k++)
+    cols[k] = calloc(n_rows ? n_rows : 1, sizeof(double));
+  for (size_t i = 0; i < n_rows; i++) {
+    sec_sum *x = &s->secs[i];
+    cols[0][i] = (double)x->offered, cols[1][i] = (double)x->ok;
+    cols[2][i] = (double)x->throttled, cols[3][i] = (double)x->errors;
+    cols[4][i] = ms(sl_bench_hist_quantile(&x->hist, 0.5));
+    cols[5][i] = ms(sl_bench_hist_quantile(&x->hist, 0.99));
+    cols[6][i] = ms(sl_bench_hist_quantile(&x->hist, 0.999));
+    cols[7][i] = ms(x->hist.max_us);
+  }
+  const double *rates[] = {cols[0], cols[1], cols[2], cols[3]};
+  const char *rn[] = {"offered", "accepted", "throttled", "errors"};
+  const char *rc[] = {"#888", "#2a7", "#d62", "#a2a"};
+  svg_chart(f, "Operations per second (by scheduled second)", "per second", n_rows, 4, rates, rn,
+            rc);
+  const double *lat[] = {cols[4], cols[5], cols[6], cols[7]};
+  const char *ln[] = {"p50", "p99", "p99.9", "max"};
+  const char *lc[] = {"#27a", "#d62", "#a2a", "#999"};
+  svg_chart(f, "Latency from the scheduled time", "ms", n_rows, 4, lat, ln, lc);
+  fprintf(f, "<h2>Windows</h2>\n<table><tr><th>window</th><th>rate/s</th><th>seconds</th>"
+             "<th>scheduled</th><th>first throttle (s into the window)</th></tr>\n");
+  for (size_t w = 0; w < cfg->sched.n; w++) {
+    const sl_bench_window *win = &cfg->sched.w[w];
+    fprintf(f, "<tr><td>%zu</td><td>%.0f%s", w, win->from, win->from == win->to ? "" : "&ndash;");
+    if (win->from != win->to)
+      fprintf(f, "%.0f", win->to);
+    fprintf(f, "</td><td>%.1f</td><td>%llu</td><td>", win->seconds, (unsigned long long)win->n_ops);
+    if (s->first[w] < 1e300)
+      fprintf(f, "%.3f", s->first[w]);
+    else
+      fprintf(f, "&ndash;");
+    fprintf(f, "</td></tr>\n");
+  }
+  fprintf(f, "</table>\n<h2>Outcomes by exception, ThrottlingReason and error</h2>\n<table>"
+             "<tr><th>name</th><th>count</th></tr>\n");
+  for (size_t i = 0; i < s->n_names; i++) {
+    fprintf(f, "<tr><td style=\"text-align:left\">");
+    html_escape(f, s->names[i]);
+    fprintf(f, "</td><td>%llu</td></tr>\n", (unsigned long long)s->name_total[i]);
+  }
+  fprintf(f,
+          "</table>\n<p>Consumed: %.1f read units, %.1f write units: $%.6f at on-demand "
+          "prices (us-east-1, 2024-11-01).</p>\n",
+          rru, wru, dollars(rru, wru));
+  fprintf(f, "<h2>Per second</h2>\n<table><tr><th>s</th><th>offered</th><th>sent</th>"
+             "<th>ok</th><th>throttled</th><th>errors</th><th>p50 ms</th><th>p99 ms</th>"
+             "<th>p99.9 ms</th><th>max ms</th></tr>\n");
+  for (size_t i = 0; i < n_rows; i++) {
+    sec_sum *x = &s->secs[i];
+    fprintf(f,
+            "<tr><td>%zu</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td>"
+            "<td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>\n",
+            i, (unsigned long long)x->offered, (unsigned long long)x->sent,
+            (unsigned long long)x->ok, (unsigned long long)x->throttled,
+            (unsigned long long)x->errors, cols[4][i], cols[5][i], cols[6][i], cols[7][i]);
+  }
+  fprintf(f, "</table>\n</body></html>\n");
+  for (int k = 0; k < 8; k++)
+    free(cols[k]);
+}
+
 static void write_csv(FILE *f, sums *s, size_t n_rows) {
   fprintf(f, "second,offered,sent,ok,throttled,errors,unprocessed,read_units,write_units,p50_ms,"
              "p90_ms,p99_ms,p999_ms,max_ms\n");
@@ -740,7 +877,8 @@ int sl_tool_bench(int argc, char **argv) {
   static sl_bench_config cfg;
   memset(&cfg, 0, sizeof(cfg));
   const char *endpoint = NULL, *workload = "put", *schedule = NULL, *rate = NULL, *duration = NULL,
-             *billing = "on-demand", *json_path = NULL, *csv_path = NULL, *results_dir = NULL;
+             *billing = "on-demand", *json_path = NULL, *csv_path = NULL, *html_path = NULL,
+             *results_dir = NULL;
   uint64_t start_in_ms = 500, rcu = 5, wcu = 5, prefill_n = 0, batch = 0, v64;
   double max_cost = 1.0;
   bool yes = false, quiet = false, watchdog_set = false, show_progress = isatty(2);
@@ -810,6 +948,8 @@ int sl_tool_bench(int argc, char **argv) {
       json_path = v;
     else if (strcmp(a, "--csv") == 0)
       csv_path = v;
+    else if (strcmp(a, "--html") == 0)
+      html_path = v;
     else if (strcmp(a, "--ca-file") == 0)
       cfg.ca_file = v;
     else if (strcmp(a, "--results-dir") == 0)
@@ -1100,6 +1240,16 @@ int sl_tool_bench(int argc, char **argv) {
           fclose(f);
       } else {
         fprintf(stderr, "sluice bench: %s: %s\n", json_path, strerror(errno));
+        rc = 1;
+      }
+    }
+    if (html_path) {
+      FILE *f = fopen(html_path, "w");
+      if (f) {
+        write_html(f, &cfg, endpoint, &s, n_rows, rru, wru);
+        fclose(f);
+      } else {
+        fprintf(stderr, "sluice bench: %s: %s\n", html_path, strerror(errno));
         rc = 1;
       }
     }

@@ -481,3 +481,20 @@ def test_https_endpoint(endpoint, tmp_path):
         assert p.returncode == 1 and "certificate" in p.stderr, p.stderr
     finally:
         proxy.stop()
+
+
+# The CSV has one row per second with the JSON's numbers; the HTML report is
+# one self-contained page (inline SVG, no script) with the same totals.
+def test_csv_and_html_reports(endpoint, tmp_path):
+    csv, html = tmp_path / "r.csv", tmp_path / "r.html"
+    rc, out, err, rep = bench(endpoint, "--rate", "30", "--duration", "2", "--csv", str(csv),
+                              "--html", str(html), tmp_path=tmp_path)
+    assert rc == 0, (out, err)
+    rows = csv.read_text().splitlines()
+    assert rows[0].startswith("second,offered,sent,ok,throttled,errors")
+    assert [r.split(",")[:4] for r in rows[1:3]] == [["0", "30", "30", "30"],
+                                                     ["1", "30", "30", "30"]]
+    page = html.read_text()
+    assert page.count("<svg") == 2 and "<script" not in page
+    assert "Latency from the scheduled time" in page
+    assert rep["totals"]["ok"] == 60
