@@ -55,8 +55,9 @@ LAYERS_cap := cap store base
 LAYERS_expr := expr store base
 LAYERS_jobs := jobs cap metrics store base
 LAYERS_ops := ops jobs cap expr metrics store base
-LAYERS_actions := actions $(LAYERS_ops)
-LAYERS_server := server actions $(LAYERS_ops) net
+LAYERS_partiql := partiql $(LAYERS_ops)
+LAYERS_actions := actions $(LAYERS_partiql)
+LAYERS_server := server actions $(LAYERS_partiql) net
 # sluice bench (tools/bench*.c) is a client: the HTTP client and signer of net/.
 LAYERS_tools := tools net base
 layer_objs = $(filter $(foreach l,$(LAYERS_$(1)),$(BUILD)/obj/src/$(l)/%),$(OBJS))

@@ -1,11 +1,13 @@
 /*
- * sluice — the command line: a table of subcommands (serve, version, help).
+ * sluice — the command line: a table of subcommands (serve, explain, version,
+ * help).
  *
  * `sluice serve` parses its flags into an sl_app_config, opens the app
  * (storage, catalog, clock, capacity engine) and runs the HTTP server until
  * SIGINT/SIGTERM. Its first line on stdout is "listening on http://HOST:PORT"
  * (tests start it with --port 0 and read the port from there).
  */
+#include "tools/explain.h"
 #include "server/app.h"
 #include "server/router.h"
 #include "base/log.h"
@@ -48,7 +50,12 @@ static const char serve_usage[] =
     "                       /dashboard?token=TOKEN); without it, under --auth\n"
     "                       sigv4 they answer only on a loopback --bind\n";
 
-static void tick(void *app) { sl_app_tick(app); }
+static void tick(void *app) {
+  sl_app_tick(app);
+  /* Background commits (TTL, backfill) that no answer waits for. */
+  if (sl_store_dirty(((sl_app *)app)->env.store))
+    sl_app_sync(app);
+}
 
 static int usage_error(const char *fmt, const char *arg) {
   fprintf(stderr, "sluice serve: ");
@@ -202,6 +209,8 @@ static int cmd_serve(int argc, char **argv) {
     return 1;
   }
   sl_server_every(srv, SL_APP_TICK_MS, tick, &app);
+  if (sl_store_durable(app.env.store))
+    sl_server_set_barrier(srv, sl_app_sync, &app);
   printf("listening on http://%s:%d\n", bind, sl_server_port(srv));
   fflush(stdout);
   int rc = sl_server_run(srv);
@@ -231,6 +240,7 @@ static const struct {
 } commands[] = {
     {"serve", cmd_serve, "run the DynamoDB-compatible server (sluice serve --help)"},
     {"bench", sl_tool_bench, "open-loop load generator against an endpoint (sluice bench --help)"},
+    {"explain", sl_tool_explain, "the cost preview of a PartiQL SELECT (sluice explain --help)"},
     {"version", cmd_version, "print the version"},
     {"help", cmd_help, "list the commands"},
 };

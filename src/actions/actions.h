@@ -14,6 +14,8 @@
 #include "actions/members.h"
 #include "actions/exprs.h"
 #include "actions/reply.h"
+#include "ops/query.h"
+#include "ops/scan.h"
 
 /* The services of actions/services.def. */
 typedef enum {
@@ -26,5 +28,12 @@ typedef enum {
 #define X(service, name, func, flags) sl_err sl_action_##func(sl_req *req);
 #include "actions/actions.def"
 #undef X
+
+/* The request checks of Query and Scan, everything before their core runs,
+ * shared with the cost preview (server/explain.h): the typed request, its
+ * read options (which 'out' points to) and the ExclusiveStartKey ('esk',
+ * which out->start may point to). */
+sl_err sl_action_query_parse(sl_req *req, sl_query_in *out, sl_read_exprs *ex, sl_item *esk);
+sl_err sl_action_scan_parse(sl_req *req, sl_scan_in *out, sl_read_exprs *ex, sl_item *esk);
 
 #endif

@@ -20,11 +20,11 @@
 #include "actions/reply.h"
 #include "ops/query.h"
 
-sl_err sl_action_query(sl_req *req) {
+sl_err sl_action_query_parse(sl_req *req, sl_query_in *out, sl_read_exprs *ex_out,
+                             sl_item *esk_out) {
   const sl_json *body = req->body;
   sl_read_exprs ex;
-  sl_item esk_item;
-  sl_query_in in = {.ex = &ex};
+  sl_query_in in = {0};
   /* Everything that needs no table first (the service validates the whole
    * request before it looks the table up). */
   bool has_kce = sl_in_has(body, "KeyConditionExpression");
@@ -64,11 +64,23 @@ sl_err sl_action_query(sl_req *req) {
   in.limit = sl_in_int(body, "Limit", 0);
   const sl_json *esk = sl_json_get(body, "ExclusiveStartKey");
   if (esk && esk->type == SL_JSON_OBJECT) {
-    if ((err = sl_item_from_json(&req->fail, req->arena, esk, &esk_item)) != SL_OK)
+    if ((err = sl_item_from_json(&req->fail, req->arena, esk, esk_out)) != SL_OK)
       return err;
-    in.start = &esk_item;
+    in.start = esk_out;
   }
+  *ex_out = ex;
+  in.ex = ex_out;
+  *out = in;
+  return SL_OK;
+}
 
+sl_err sl_action_query(sl_req *req) {
+  sl_read_exprs ex;
+  sl_item esk_item;
+  sl_query_in in;
+  sl_err err = sl_action_query_parse(req, &in, &ex, &esk_item);
+  if (err != SL_OK)
+    return err;
   sl_page_result page;
   if ((err = sl_query(req, &in, &page)) != SL_OK)
     return err;

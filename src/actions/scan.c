@@ -17,11 +17,10 @@
 #include "actions/reply.h"
 #include "ops/scan.h"
 
-sl_err sl_action_scan(sl_req *req) {
+sl_err sl_action_scan_parse(sl_req *req, sl_scan_in *out, sl_read_exprs *ex_out, sl_item *esk_out) {
   const sl_json *body = req->body;
   sl_read_exprs ex;
-  sl_item esk_item;
-  sl_scan_in in = {.ex = &ex};
+  sl_scan_in in = {0};
   /* Everything that needs no table first (the service validates the whole
    * request before it looks the table up). */
   sl_err err;
@@ -46,9 +45,9 @@ sl_err sl_action_scan(sl_req *req) {
   in.limit = sl_in_int(body, "Limit", 0);
   const sl_json *esk = sl_json_get(body, "ExclusiveStartKey");
   if (esk && esk->type == SL_JSON_OBJECT) {
-    if ((err = sl_item_from_json(&req->fail, req->arena, esk, &esk_item)) != SL_OK)
+    if ((err = sl_item_from_json(&req->fail, req->arena, esk, esk_out)) != SL_OK)
       return err;
-    in.start = &esk_item;
+    in.start = esk_out;
   }
   /* Then the table and what needs it. */
   if ((err = sl_in_table(req, "TableName", SL_LOOKUP_DATA, &in.t)) != SL_OK)
@@ -62,7 +61,19 @@ sl_err sl_action_scan(sl_req *req) {
                    "Consistent reads are not supported on global secondary indexes");
   if ((err = sl_reads_bind(req, in.t, in.x, &ex)) != SL_OK)
     return err;
+  *ex_out = ex;
+  in.ex = ex_out;
+  *out = in;
+  return SL_OK;
+}
 
+sl_err sl_action_scan(sl_req *req) {
+  sl_read_exprs ex;
+  sl_item esk_item;
+  sl_scan_in in;
+  sl_err err = sl_action_scan_parse(req, &in, &ex, &esk_item);
+  if (err != SL_OK)
+    return err;
   sl_page_result page;
   if ((err = sl_scan(req, &in, &page)) != SL_OK)
     return err;

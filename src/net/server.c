@@ -61,6 +61,7 @@ struct conn {
   int handles;
   int state;
   bool reading, writing, paused, busy, eof, in_request, continue_sent;
+  bool held; /* queued responses wait for the barrier (sl_server_set_barrier) */
 };
 
 typedef struct every every;
@@ -84,6 +85,10 @@ struct sl_server {
   size_t n_conns;
   conn *conns;
   every *timers;
+  void (*barrier)(void *ctx); /* group commit, see server.h */
+  void *barrier_ctx;
+  uv_check_t check; /* runs the barrier after each loop iteration's I/O */
+  size_t n_held;    /* connections with held responses */
   bool stopping, done;
   sl_http_request req;
   sl_http_response resp;
@@ -435,6 +440,10 @@ static void conn_close(conn *c) {
     return;
   c->state = CLOSING;
   sl_server *s = c->srv;
+  if (c->held) {
+    c->held = false;
+    s->n_held--;
+  }
   if (c->prev)
     c->prev->next = c->next;
   else
@@ -554,6 +563,14 @@ static void on_write(uv_write_t *req, int status) {
 static void conn_flush(conn *c) {
   if (c->writing || c->state == CLOSING)
     return;
+  if (c->held) {
+    if (c->state == OPEN)
+      return; /* on_check sends it after the barrier */
+    /* Closing with held responses: the barrier first, then the bytes. */
+    c->srv->barrier(c->srv->barrier_ctx);
+    c->held = false;
+    c->srv->n_held--;
+  }
   if (c->out.len > 0) {
     uv_buf_t b = uv_buf_init(c->out.p, (unsigned)c->out.len);
     int n = uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
@@ -619,6 +636,7 @@ static void conn_respond(conn *c, sl_http_request *req) {
   r->n_headers = 0;
   r->body.len = 0;
   r->close = false;
+  r->hold = false;
   bool head = sl_str_eq_c(req->method, "HEAD");
   sl_str extra;
   if (sl_str_eq_c(req->method, "OPTIONS")) {
@@ -634,6 +652,10 @@ static void conn_respond(conn *c, sl_http_request *req) {
   }
   bool close = !req->keep_alive || r->close || s->stopping;
   put_response(s, &c->out, r, extra, close, req->minor_version == 0, head);
+  if (r->hold && s->barrier && !c->held) {
+    c->held = true;
+    s->n_held++;
+  }
   if (r->body.cap > BUF_KEEP)
     sl_buf_free(&r->body);
   if (s->zbuf.cap > BUF_KEEP)
@@ -843,6 +865,33 @@ static void on_signal(uv_signal_t *h, int signum) {
 
 static void on_failed_close(uv_handle_t *h) { free(h->data); }
 
+/* After the loop's I/O: one barrier for every response held in this
+ * iteration, then they go out. */
+static void on_check(uv_check_t *h) {
+  sl_server *s = h->data;
+  if (!s->n_held)
+    return;
+  s->barrier(s->barrier_ctx);
+  for (conn *c = s->conns, *next; c; c = next) {
+    next = c->next;
+    if (!c->held)
+      continue;
+    c->held = false;
+    s->n_held--;
+    if (!c->busy)
+      conn_flush(c);
+  }
+}
+
+void sl_server_set_barrier(sl_server *s, void (*fn)(void *ctx), void *ctx) {
+  s->barrier = fn;
+  s->barrier_ctx = ctx;
+  if (fn && !uv_is_active((uv_handle_t *)&s->check)) {
+    uv_check_start(&s->check, on_check);
+    uv_unref((uv_handle_t *)&s->check); /* it never keeps the loop alive */
+  }
+}
+
 sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_handler h,
                             void *ctx) {
   sl_server_config def;
@@ -900,7 +949,9 @@ sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_
     return NULL;
   }
   s->port = ntohs(addr.sa.sa_family == AF_INET6 ? addr.in6.sin6_port : addr.in4.sin_port);
-  s->handles = 1;
+  s->handles = 2; /* the listener and the check */
+  uv_check_init(s->loop, &s->check);
+  s->check.data = s;
 
   if (s->cfg.handle_signals) {
     uv_signal_init(s->loop, &s->sigint);
@@ -920,6 +971,7 @@ void sl_server_stop(sl_server *s) {
     return;
   s->stopping = true;
   uv_close((uv_handle_t *)&s->listener, on_server_handle_closed);
+  uv_close((uv_handle_t *)&s->check, on_server_handle_closed);
   if (s->cfg.handle_signals) {
     uv_close((uv_handle_t *)&s->sigint, on_server_handle_closed);
     uv_close((uv_handle_t *)&s->sigterm, on_server_handle_closed);

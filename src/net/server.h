@@ -80,6 +80,7 @@ typedef struct {
   size_t n_headers;
   sl_buf body; /* heap buffer owned by the server, reused; the handler appends */
   bool close;  /* close the connection after this response */
+  bool hold;   /* send it only after the barrier has run (sl_server_set_barrier) */
 } sl_http_response;
 
 /* Called once per complete request. 'req->body' is complete. The response
@@ -111,6 +112,13 @@ sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_
                             void *ctx);
 /* The port actually bound (useful with port 0). */
 int sl_server_port(const sl_server *s);
+/* Group commit: the barrier is called once per loop iteration in which a
+ * handler set 'hold' on a response (after the iteration's requests are
+ * answered, before any held response is written), and whenever a connection
+ * with a held response must close first. Held responses and every response
+ * queued behind them on the same connection wait for it, in order. With no
+ * barrier, 'hold' is ignored. */
+void sl_server_set_barrier(sl_server *s, void (*fn)(void *ctx), void *ctx);
 /* Begins graceful shutdown; sl_server_run returns once every handle is closed. */
 void sl_server_stop(sl_server *s);
 /* Runs the loop until stopped. Returns 0 after a graceful stop. */

@@ -16,7 +16,8 @@ sl_err sl_get_item(sl_req *req, const sl_get_item_in *in, sl_get_item_out *out) 
   out->read_mu = sl_cost_read_units_mu(size, in->consistent ? SL_COST_STRONG : SL_COST_EVENTUAL);
   sl_cap_charge charge = sl_cap_charge_key(req->arena, in->t->cap, SL_CAP_READ, in->kv.hash,
                                            in->kv.range, false, out->read_mu);
-  if ((err = sl_req_admit(req, &charge, 1)) != SL_OK)
+  out->size = out->found ? size : 0;
+  if (!in->preview && (err = sl_req_admit(req, &charge, 1)) != SL_OK)
     return err;
   /* A projection that selects nothing returns an empty Item. */
   if (out->found)

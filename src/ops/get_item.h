@@ -20,12 +20,14 @@ typedef struct {
   sl_keyvals kv; /* checked against the table's key schema */
   bool consistent;
   const sl_read_exprs *ex; /* the projection (ops/reads.h) */
+  bool preview;            /* priced, not admitted (the cost preview) */
 } sl_get_item_in;
 
 typedef struct {
   bool found;
   sl_item item;    /* projected; valid until the request ends */
   int64_t read_mu; /* the table's read units */
+  size_t size;     /* the item's size in bytes (0: none) */
 } sl_get_item_out;
 
 sl_err sl_get_item(sl_req *req, const sl_get_item_in *in, sl_get_item_out *out);

@@ -95,7 +95,7 @@ sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_res
   sl_cap_charge pre = {.res = res, .dir = SL_CAP_READ, .cost_mu = 0};
   if (start.len >= SL_KEY_PREFIX_LEN)
     pre.hash = sl_key_hash_of(start.p);
-  if (res && (err = sl_req_check(req, &pre, 1)) != SL_OK)
+  if (res && !o->preview && (err = sl_req_check(req, &pre, 1)) != SL_OK)
     return err;
 
   size_t cap_items = 64;
@@ -166,6 +166,7 @@ sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_res
 
   /* Price once per page and debit (facts §2.2). */
   int64_t mu = sl_cost_read_units_mu((size_t)bytes, how);
+  out->bytes = bytes;
   if (o->x && o->x->global) {
     out->index_mu = mu;
   } else if (o->x) {
@@ -174,7 +175,7 @@ sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_res
   } else {
     out->table_mu = mu;
   }
-  if (res) {
+  if (res && !o->preview) {
     size_t n_charges = n_read && !o->is_query ? n_read : 1;
     sl_cap_charge *charges = SL_NEW_ARRAY(req->arena, sl_cap_charge, n_charges);
     int64_t total = mu + base_mu;

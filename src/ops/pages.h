@@ -50,6 +50,9 @@ typedef struct {
    * key hash (and the sort key of the first item decides the partition); a
    * Scan is spread over the partitions of the items it reads. */
   bool is_query;
+  /* The cost preview (partiql/partiql.h sl_pql_explain): the page is read
+   * and priced exactly, but neither checked nor debited. */
+  bool preview;
 } sl_page_opts;
 
 typedef struct {
@@ -60,6 +63,7 @@ typedef struct {
   sl_item last;     /* the last evaluated item (LastEvaluatedKey source) when 'more' */
   int64_t table_mu; /* units charged to the table resource (reads of base items too) */
   int64_t index_mu; /* units charged to a GSI / reported for an LSI */
+  uint64_t bytes;   /* the sizes of the items read, summed (what the page is priced by) */
 } sl_page_result;
 
 /* Reads one page in 'txn' (a read transaction), admitting and pricing it. */

@@ -143,6 +143,7 @@ sl_err sl_query(sl_req *req, const sl_query_in *in, sl_page_result *out) {
   o.hi = sl_buf_str(&hi);
   o.exclusive_start = sl_buf_str(&start);
   o.is_query = true;
+  o.preview = in->preview;
   sl_reads_page_opts((sl_read_exprs *)in->ex, &o);
   o.filter = filter_item;
   o.filter_ctx = &qf;

@@ -29,6 +29,7 @@ typedef struct {
   bool forward;         /* ScanIndexForward */
   int64_t limit;        /* 0: none */
   const sl_item *start; /* ExclusiveStartKey (values parsed), or NULL */
+  bool preview;         /* priced, not admitted (ops/pages.h) */
 } sl_query_in;
 
 /* Items valid until the request ends. */

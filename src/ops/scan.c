@@ -36,6 +36,7 @@ sl_err sl_scan(sl_req *req, const sl_scan_in *in, sl_page_result *out) {
   o.consistent = in->consistent;
   o.forward = true;
   o.limit = in->limit;
+  o.preview = in->preview;
   o.lo = sl_buf_str(&lo);
   o.hi = sl_buf_str(&hi);
   o.exclusive_start = sl_buf_str(&start);

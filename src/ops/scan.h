@@ -24,6 +24,7 @@ typedef struct {
   int64_t limit;          /* 0: none */
   int64_t segment, total; /* parallel scan; 0 of 1 when not */
   const sl_item *start;   /* ExclusiveStartKey (values parsed), or NULL */
+  bool preview;           /* priced, not admitted (ops/pages.h) */
 } sl_scan_in;
 
 /* Items valid until the request ends. */

@@ -55,6 +55,9 @@ static void write_reasons(const sl_tw_action *acts, size_t n, sl_transact_reason
     if (a->invalid.len) {
       r[i].code = "ValidationError";
       r[i].message = a->invalid;
+    } else if (a->cond_failed && a->cond_code) {
+      r[i].code = a->cond_code;
+      r[i].message = a->cond_message;
     } else if (a->cond_failed) {
       /* DynamoDB Local ends a ConditionCheck's text with a dot and the
        * others' without (the live service's Put text has none). */

@@ -55,6 +55,11 @@ typedef struct {
   sl_keyvals kv;
   sl_str storage_key;
   sl_str invalid; /* the action's ValidationError, if any */
+  /* The reason of a failed condition when it is not ConditionalCheckFailed:
+   * a PartiQL INSERT's existing key is ValidationError "Duplicate primary key
+   * exists in table" (DynamoDB Local). NULL: ConditionalCheckFailed. */
+  const char *cond_code;
+  sl_str cond_message;
   /* the core */
   bool read; /* the item was read */
   bool found;

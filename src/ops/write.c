@@ -107,6 +107,9 @@ sl_err sl_write_plan_finish(sl_req *req, sl_txn *txn, sl_write_plan *p, bool con
   if (err != SL_OK)
     goto out;
   if (!cond_ok) {
+    /* A failed condition still costs: its units are reported too (a
+     * BatchExecuteStatement entry's ConsumedCapacity). */
+    sl_write_plan_consumed(p, &out->consumed);
     err = sl_conds_failed(req, cond, old);
     goto out;
   }

@@ -74,9 +74,9 @@ typedef struct {
 /* The end every single-item write shares (ops/put_item.h, update_item.h,
  * delete_item.h), once the old item is read, the condition evaluated
  * ('cond_ok') and the plan priced: admit the plan (a throttle wins over a
- * failed condition, and a failed condition still costs: facts §2.2), fail
- * the condition, apply, commit and account, and fill 'out' ('attrs' becomes
- * its attributes). Always ends 'txn'. 'cond' and 'old' serve
+ * failed condition, and a failed condition still costs: facts §2.2, and
+ * out->consumed reports it), fail the condition, apply, commit and account,
+ * and fill 'out' ('attrs' becomes its attributes). Always ends 'txn'. 'cond' and 'old' serve
  * ConditionalCheckFailedException's Item. */
 struct sl_write_exprs;
 sl_err sl_write_plan_finish(sl_req *req, sl_txn *txn, sl_write_plan *p, bool cond_ok,

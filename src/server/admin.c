@@ -1,5 +1,6 @@
 /* The admin API; see admin.h. */
 #include "server/admin.h"
+#include "server/explain.h"
 #include "server/metrics_http.h"
 #include "ops/tables.h"
 #include "cap/cap.h"
@@ -234,6 +235,10 @@ void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) 
     post_clock(app, req, resp);
   else if (sl_str_eq_c(req->path, "/_sluice/reset") && post)
     reset(app, req, resp);
+  else if (sl_str_eq_c(req->path, "/_sluice/explain") && post)
+    sl_explain_handle(app, req, resp);
+  else if (sl_str_eq_c(req->path, "/_sluice/execute") && post)
+    sl_explain_execute(app, req, resp);
   else
     sl_admin_error(resp, 404, "no such endpoint");
 }

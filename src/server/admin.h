@@ -1,6 +1,7 @@
 /*
  * admin.h — sluice's own JSON API under /_sluice/ (clock, reset, capacity
- * state of each table), used by tests, the dashboard and users; Prometheus
+ * state of each table, the cost preview of server/explain.h), used by tests,
+ * the dashboard and users; Prometheus
  * metrics at /metrics; the dashboard at /dashboard.
  *
  * Replies are JSON; errors are {"error":"<message>"} with 400 or 404.

@@ -55,6 +55,17 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
 
 void sl_app_tick(sl_app *app) { sl_jobs_tick(&app->env, sl_clock_now_ms(&app->clock)); }
 
+void sl_app_sync(void *ctx) {
+  sl_app *app = ctx;
+  sl_arena a;
+  sl_arena_init(&a);
+  sl_failure f;
+  sl_failure_init(&f, &a);
+  if (sl_store_sync(app->env.store, &f) != SL_OK)
+    sl_panic("cannot make committed writes durable (fsync failed): %.*s", SL_STR_FMT(f.message));
+  sl_arena_destroy(&a);
+}
+
 void sl_app_close(sl_app *app) {
   sl_env *env = &app->env;
   if (env->catalog) {

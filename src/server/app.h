@@ -47,5 +47,10 @@ void sl_app_close(sl_app *app);
  * every SL_APP_TICK_MS of real time and before each request. */
 #define SL_APP_TICK_MS 100
 void sl_app_tick(sl_app *app);
+/* Group commit (store/store.h): makes every commit so far durable (one
+ * fsync); the server calls it before it sends the answers that saw them
+ * (net/server.h sl_server_set_barrier). A failed sync ends the process: no
+ * answer may claim a write that is not on disk. */
+void sl_app_sync(void *app);
 
 #endif

@@ -39,5 +39,8 @@ void sl_router_handle(void *ctx, sl_http_request *req, sl_http_response *resp) {
   } else {
     sl_api_handle(app, req, resp);
   }
+  /* Group commit: an answer that may have seen a commit not yet synced
+   * waits for the loop's one sync (app.h sl_app_sync). */
+  resp->hold = sl_store_dirty(app->env.store);
   sl_arena_reset(&app->arena);
 }

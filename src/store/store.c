@@ -22,6 +22,8 @@ struct sl_store {
   MDB_env *env;
   MDB_dbi dbi[3];
   bool durable;
+  bool group;     /* durable with group commit: commits wait for sl_store_sync */
+  bool dirty;     /* a commit since the last sync */
   sl_txn read;    /* the reusable read transaction; reset (renewable) when not live */
   bool read_live; /* read.txn is in use */
   sl_txn write;
@@ -59,6 +61,8 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
   unsigned flags = MDB_NOTLS;
   if (cfg->data_dir) {
     st->durable = true;
+    st->group = true;
+    flags |= MDB_NOSYNC;
     if (mkdir(cfg->data_dir, 0755) != 0 && errno != EEXIST) {
       err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot create %s: %s", cfg->data_dir,
                      strerror(errno));
@@ -163,11 +167,28 @@ void sl_store_close(sl_store *st) {
     return;
   if (st->read.txn)
     mdb_txn_abort(st->read.txn);
+  if (st->dirty) {
+    int rc = mdb_env_sync(st->env, 1);
+    if (rc != 0)
+      sl_error("lmdb sync at close: %s", mdb_strerror(rc));
+  }
   mdb_env_close(st->env);
   free(st);
 }
 
 bool sl_store_durable(const sl_store *st) { return st->durable; }
+
+bool sl_store_dirty(const sl_store *st) { return st->dirty; }
+
+sl_err sl_store_sync(sl_store *st, sl_failure *f) {
+  if (!st->dirty)
+    return SL_OK;
+  int rc = mdb_env_sync(st->env, 1);
+  if (rc != 0)
+    return storage_error(f, rc, "sync");
+  st->dirty = false;
+  return SL_OK;
+}
 
 sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
   int rc;
@@ -203,6 +224,7 @@ sl_err sl_store_commit(sl_txn *txn, sl_failure *f) {
   txn->txn = NULL;
   if (rc != 0)
     return storage_error(f, rc, "commit");
+  txn->st->dirty |= txn->st->group;
   return SL_OK;
 }
 

@@ -23,9 +23,13 @@
  *    map is at most the free space of that file system at open: a write into
  *    the sparse file past it would be a SIGBUS, where a full map is the
  *    handled "storage is full" error (space others take later is not seen).
- *  - durable (data_dir set): LMDB's default synchronous commits, so a write
- *    acknowledged to a client survives kill -9 and power loss; the LMDB lock
- *    file keeps a second sluice off the same directory.
+ *  - durable (data_dir set): every commit reaches the file (kill -9 loses
+ *    nothing committed); the LMDB lock file keeps a second sluice off the same
+ *    directory. Power loss: group commit: a commit is not synced by itself — LMDB's MDB_NOSYNC —
+ * but marks the store dirty, and the owner calls sl_store_sync once for all the commits of a loop
+ *    iteration before it answers any request that saw them (net/server.h
+ *    sl_server_set_barrier), so one fsync acknowledges many concurrent
+ *    writes and no answer precedes the sync of what it reports.
  *
  * Transactions: one write transaction at a time (the loop thread runs one
  * request at a time). Read transactions reuse one handle (reset/renew), so a
@@ -68,6 +72,11 @@ typedef struct {
 sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out);
 void sl_store_close(sl_store *st);
 bool sl_store_durable(const sl_store *st);
+/* Group commit (durable stores): whether commits are waiting for
+ * sl_store_sync, and the sync that makes them durable (one fsync). Always
+ * false / a no-op in memory. sl_store_close syncs too. */
+bool sl_store_dirty(const sl_store *st);
+sl_err sl_store_sync(sl_store *st, sl_failure *f);
 
 sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out);
 sl_err sl_store_commit(sl_txn *txn, sl_failure *f);

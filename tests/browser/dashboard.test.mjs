@@ -8,7 +8,8 @@
 // through playwright-core, and checks: the hot partition is marked (with
 // text, not only colour), the reason TableWriteKeyRangeThroughputExceeded is
 // shown, the throttled key is named, the manual clock and its advance
-// buttons work, the page makes no request to another origin and logs no
+// buttons work, the query workbench previews a statement and runs it for the
+// units it predicted, the page makes no request to another origin and logs no
 // error (a Content-Security-Policy violation is one). Saves a full-page
 // screenshot next to the binary (build/dashboard.png); with
 // DOCS_SCREENSHOT=1 also to docs/dashboard.png.
@@ -307,7 +308,30 @@ async function main() {
     check(/^ENABL/.test(ci.ContributorInsightsStatus),
       `the page's button enables Contributor Insights (${ci.ContributorInsightsStatus})`);
 
+    // The query workbench (issue #14): Preview shows the plan and its cost without running
+    // it, Run executes it through the admin API and shows what it consumed, the same units.
+    await page.locator('#wb-stmt').fill(`SELECT * FROM "Orders" WHERE payload = 'nothing'`);
+    await page.getByRole('button', {name: 'Preview', exact: true}).click();
+    const preview = page.locator('#wb-preview-out');
+    await preview.getByText('A filter does not reduce cost', {exact: false}).waitFor({timeout: 10000});
+    const previewText = await preview.innerText();
+    check(/Scan Orders Filter/.test(previewText), 'the workbench previews the statement as a Scan with its filter');
+    const previewUnits = /Read units\s+([\d.,]+) RCU/.exec(previewText);
+    await page.getByRole('button', {name: 'Run', exact: true}).click();
+    const run = page.locator('#wb-run-out');
+    await run.getByText('Consumed capacity').waitFor({timeout: 10000});
+    const ran = /Consumed capacity\s+([\d.,]+) units/.exec(await run.innerText());
+    check(previewUnits && ran && previewUnits[1] === ran[1],
+      `Run consumed the read units the preview predicted (${previewUnits && previewUnits[1]}, ${ran && ran[1]})`);
+
     check(problems.length === 0, `no console errors, page errors, foreign requests or API calls${problems.length ? ': ' + problems.join('; ') : ''}`);
+
+    // A malformed statement shows the service's error (after the check above: Chromium logs
+    // the 400 reply on the console).
+    await page.locator('#wb-stmt').fill('SELEC');
+    await page.getByRole('button', {name: 'Preview', exact: true}).click();
+    await preview.getByText('ValidationException', {exact: false}).waitFor({timeout: 10000});
+    check(true, 'a malformed statement shows the service\'s error in the preview');
 
     // CORS in a real browser: a page of another origin (a second sluice on
     // another port) calls the API with the headers the JS SDK sends, so

@@ -17,6 +17,8 @@
  *   GET  /_sluice/tables/NAME/insights     Contributor Insights top keys
  *   POST /_sluice/clock {"advance_ms":N}   manual clock only
  *   POST / UpdateContributorInsights       the "Enable" button
+ *   POST /_sluice/explain {"Statement"}    the workbench's Preview (nothing read or charged)
+ *   POST /_sluice/execute {"Statement"}    the workbench's Run (ExecuteStatement)
  */
 'use strict';
 
@@ -1095,7 +1097,85 @@
     }
   }
 
+  /* ---- the query workbench ---- */
+
+  function defList(rows) {
+    const dl = h('dl');
+    for (const [k, v] of rows)
+      append(dl, [h('dt', {text: k}), h('dd', {text: v})]);
+    return dl;
+  }
+
+  async function post(path, body) {
+    const r = await fetch(path, {method: 'POST', cache: 'no-store',
+      headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
+    let j = null;
+    try {
+      j = await r.json();
+    } catch (_) {
+      j = null;
+    }
+    return {ok: r.ok, json: j || {}};
+  }
+
+  function errorText(j) {
+    const type = j.type || String(j.__type || '').split('#').pop() || 'Error';
+    return `${type}: ${j.error || j.message || j.Message || 'the request failed'}`;
+  }
+
+  function wbRequest() {
+    return {Statement: $('wb-stmt').value, ConsistentRead: $('wb-consistent').checked};
+  }
+
+  async function wbPreview() {
+    const out = $('wb-preview-out');
+    const r = await post('/_sluice/explain', wbRequest());
+    if (!r.ok) {
+      replaceKeepingFocus(out, h('h3', {text: 'Preview'}), h('p', {class: 'warn', text: errorText(r.json)}));
+      return;
+    }
+    const e = r.json.Estimate || {};
+    const kids = [h('h3', {text: 'Preview'}),
+      h('p', {}, h('code', {class: 'wb-plan', text: (r.json.Plan || {}).Text || ''})),
+      defList([
+        ['Operation', (r.json.Plan || {}).Operation || ''],
+        ['Items read', num(e.Items, 0)],
+        ['Items returned', num(e.ReturnedItems, 0)],
+        ['Bytes read', bytes(e.Bytes || 0)],
+        ['Pages', num(e.Pages, 0)],
+        ['Read units', `${num(e.ReadUnits, 1)} RCU`],
+        ['At the current limit', `${num(e.SecondsAtCurrentLimit, 3)} s (${num(e.ReadLimitPerSecond, 0)} RCU/s)`],
+        ['Throttled now', e.WillThrottle ? 'yes' : 'no'],
+      ])];
+    for (const w of r.json.Warnings || [])
+      kids.push(h('p', {class: 'warn', text: w}));
+    for (const a of r.json.Alternatives || [])
+      kids.push(h('p', {text: `Instead: Query index ${a.IndexName} (${a.KeyCondition}): ` +
+        `${num(a.ReadUnits, 1)} RCU, ${num(a.Items, 0)} items read`}));
+    replaceKeepingFocus(out, ...kids);
+  }
+
+  async function wbRun() {
+    const out = $('wb-run-out');
+    const r = await post('/_sluice/execute', wbRequest());
+    if (!r.ok) {
+      replaceKeepingFocus(out, h('h3', {text: 'Result'}), h('p', {class: 'warn', text: errorText(r.json)}));
+      return;
+    }
+    const items = r.json.Items || [];
+    const cc = r.json.ConsumedCapacity || {};
+    replaceKeepingFocus(out, h('h3', {text: 'Result'}),
+      defList([
+        ['Items', num(items.length, 0)],
+        ['Consumed capacity', `${num(cc.CapacityUnits || 0, 1)} units`],
+        ['More pages', r.json.NextToken ? 'yes (NextToken)' : 'no'],
+      ]),
+      h('pre', {text: items.slice(0, 20).map((it) => JSON.stringify(it)).join('\n')}));
+  }
+
   function start() {
+    $('wb-preview').addEventListener('click', () => wbPreview().catch((e) => setStatus(e.message, 'error')));
+    $('wb-run').addEventListener('click', () => wbRun().catch((e) => setStatus(e.message, 'error')));
     selectFromHash();
     window.addEventListener('hashchange', selectFromHash);
     for (const b of document.querySelectorAll('#clock-advance button'))

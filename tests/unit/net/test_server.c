@@ -1,8 +1,9 @@
 /* Unit tests of net/server: an echo server runs in-process on an ephemeral
  * port, its loop in a second thread, while the test speaks HTTP to it over
  * blocking sockets: keep-alive, pipelining, chunked uploads, 100-continue,
- * the 413/400/408 limits, CORS preflights, timeouts, disconnects, backpressure and
- * graceful stop (by the handler and by SIGTERM). Timeouts are configured
+ * the 413/400/408 limits, CORS preflights, timeouts, disconnects, backpressure,
+ * held responses and the group-commit barrier, and graceful stop (by the handler
+ * and by SIGTERM). Timeouts are configured
  * small so that the whole file runs in a few seconds. */
 #include "harness.h"
 #include "base/log.h"
@@ -29,11 +30,26 @@ static int ticks;
 
 /* ---- the server under test ---------------------------------------------- */
 
+/* Barriers run so far (server thread writes, the test thread reads). */
+static int barriers;
+
+static void barrier(void *ctx) {
+  (void)ctx;
+  __atomic_add_fetch(&barriers, 1, __ATOMIC_SEQ_CST);
+}
+
+static int barriers_now(void) { return __atomic_load_n(&barriers, __ATOMIC_SEQ_CST); }
+
 /* Echoes "METHOD target\n" and the body. "/big?N" answers N bytes, "/stop"
- * stops the server, "/close" asks for the connection to close. */
+ * stops the server, "/close" asks for the connection to close, "/hold" holds
+ * the response for the barrier (and "/hold-close" closes after it). */
 static void echo(void *ctx, sl_http_request *req, sl_http_response *resp) {
   sl_server *s = *(sl_server **)ctx;
   resp->content_type = SL_STR("text/plain");
+  if (sl_str_starts_with(req->path, SL_STR("/hold"))) {
+    resp->hold = true;
+    resp->close = sl_str_eq_c(req->path, "/hold-close");
+  }
   if (sl_str_eq_c(req->path, "/stop")) {
     sl_server_stop(s);
   } else if (sl_str_eq_c(req->path, "/big")) {
@@ -87,6 +103,7 @@ static void start(running *r, bool signals) {
   SL_ASSERT(r->s != NULL);
   if (!signals)
     sl_server_every(r->s, 10, tick, &ticks);
+  sl_server_set_barrier(r->s, barrier, NULL);
   r->rc = -99;
   pthread_create(&r->thread, NULL, run_thread, r);
 }
@@ -314,6 +331,43 @@ static void test_pipelined(void) {
   CHECK(!has_header("Content-Length"));
   CHECK(read_response(&c));
   CHECK_BODY("GET /5\n");
+  client_close(&c);
+}
+
+/* A held response is written only after the barrier has run, and the
+ * responses queued behind it on the connection keep their order. */
+static void test_held_responses(void) {
+  client c;
+  client_open(&c);
+  int before = barriers_now();
+  send_str(&c, "GET /hold HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /hold\n");
+  CHECK(barriers_now() >= before + 1);
+  /* Not held: no barrier. */
+  int mid = barriers_now();
+  send_str(&c, "GET /plain HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_INT(barriers_now(), mid);
+  /* Pipelined: held, plain, held — in order, after one barrier or more. */
+  send_str(&c, "GET /hold1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\n\r\nGET /hold3 HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /hold1\n");
+  CHECK(barriers_now() >= mid + 1);
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /2\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /hold3\n");
+  client_close(&c);
+  /* A held response on a closing connection: the barrier, the bytes, then
+   * the end of the connection. */
+  client_open(&c);
+  int closing = barriers_now();
+  send_str(&c, "GET /hold-close HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /hold-close\n");
+  CHECK(barriers_now() >= closing + 1);
+  CHECK(read_eof(&c));
   client_close(&c);
 }
 
@@ -632,6 +686,7 @@ int main(void) {
   RUN(test_keep_alive_outlives_idle_timeout);
   RUN(test_large_body);
   RUN(test_pipelined);
+  RUN(test_held_responses);
   RUN(test_head_has_no_body);
   RUN(test_chunked_upload);
   RUN(test_expect_continue);

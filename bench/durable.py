@@ -1,0 +1,62 @@
+#!/usr/bin/python3
+"""Durable writes: PutItem of ~1 KB items against `sluice serve --data-dir` at 1, 8
+and 32 connections (wrk, bench/put.lua), for one or two binaries measured in turn.
+
+    bench/durable.py [--sluice build/sluice] [--other OLD_BINARY] [--seconds 5]
+
+Each write is acknowledged only once it is on disk; the number to watch is requests/s
+per connection count (and, with --other, the ratio between two builds in the same
+run). The data directory is a fresh temporary one per run. Numbers are measurements,
+never assertions.
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import Proc, call, wait_port, wrk  # noqa: E402
+
+
+def measure(binary, port, seconds, conns_list):
+    d = tempfile.mkdtemp(prefix="sluice-durable-")
+    p = Proc([binary, "serve", "--port", str(port), "--profile", "unlimited", "--data-dir", d])
+    try:
+        wait_port(port)
+        call(port, "CreateTable", {"TableName": "bench",
+                                   "AttributeDefinitions": [{"AttributeName": "pk",
+                                                             "AttributeType": "S"}],
+                                   "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                                   "BillingMode": "PAY_PER_REQUEST"})
+        rows = []
+        for c in conns_list:
+            rps, errors, p99, cpu_us = wrk(port, "put.lua", c, seconds, p.p.pid)
+            rows.append((c, rps, errors, p99))
+        return rows
+    finally:
+        p.stop()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sluice", default="build/sluice")
+    ap.add_argument("--other", help="a second binary, measured after the first")
+    ap.add_argument("--seconds", type=int, default=5)
+    a = ap.parse_args()
+    conns = [1, 8, 32]
+    results = {"sluice": measure(a.sluice, 8190, a.seconds, conns)}
+    if a.other:
+        results["other"] = measure(a.other, 8191, a.seconds, conns)
+    print(f"{'build':8} {'conns':>5} {'PutItem/s':>10} {'errors':>7} {'wrk p99':>8}")
+    for name, rows in results.items():
+        for c, rps, errors, p99 in rows:
+            print(f"{name:8} {c:5d} {rps:10.0f} {errors:7d} {p99:>8}")
+    if a.other:
+        for (c, r1, _, _), (_, r2, _, _) in zip(results["sluice"], results["other"]):
+            print(f"ratio sluice/other at {c} connections: {r1 / r2:.2f}" if r2 else "")
+
+
+if __name__ == "__main__":
+    main()
