@@ -1,6 +1,6 @@
 /*
- * sluice — the command line: a table of subcommands (serve, explain, version,
- * help).
+ * sluice — the command line: a table of subcommands (serve, bench, explain,
+ * version, help).
  *
  * `sluice serve` parses its flags into an sl_app_config, opens the app
  * (storage, catalog, clock, capacity engine) and runs the HTTP server until
