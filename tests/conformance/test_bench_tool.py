@@ -99,7 +99,8 @@ def test_sequential_keys_and_text_report(endpoint, ddb, make_table):
     keys = sorted(i["pk"]["S"] for i in ddb.scan(TableName=name)["Items"])
     assert keys == [f"k{i:010d}" for i in range(50)]
     rows = [l.split() for l in p.stdout.splitlines() if re.match(r"\s+\d+\s+\d+", l)]
-    assert [r[:4] for r in rows[:2]] == [["0", "25", "25", "25"], ["1", "25", "25", "25"]]
+    # second, offered, ok (sent belongs to the second it went out: it may slip)
+    assert [[r[0], r[1], r[3]] for r in rows[:2]] == [["0", "25", "25"], ["1", "25", "25"]]
     assert "latency from the scheduled time" in p.stdout
 
 
@@ -493,8 +494,8 @@ def test_csv_and_html_reports(endpoint, tmp_path):
     assert rc == 0, (out, err)
     rows = csv.read_text().splitlines()
     assert rows[0].startswith("second,offered,sent,ok,throttled,errors")
-    assert [r.split(",")[:4] for r in rows[1:3]] == [["0", "30", "30", "30"],
-                                                     ["1", "30", "30", "30"]]
+    cells = [r.split(",") for r in rows[1:3]]
+    assert [[c[0], c[1], c[3]] for c in cells] == [["0", "30", "30"], ["1", "30", "30"]]
     page = html.read_text()
     assert page.count("<svg") == 2 and "<script" not in page
     assert "Latency from the scheduled time" in page
