@@ -81,13 +81,14 @@ STATEMENTS = [
 
 
 # The preview's read units are what running the statement costs, page by page, exactly.
-@pytest.mark.parametrize("statement", STATEMENTS)
-@pytest.mark.parametrize("consistent", [False, True])
+# (Strongly consistent reads of a GSI do not exist: those combinations are not generated.)
+CASES = [(s, c) for s in STATEMENTS for c in (False, True) if not (c and "by_status" in s)]
+
+
+@pytest.mark.parametrize("statement,consistent", CASES)
 @pytest.mark.parametrize("limit", [None, 7])
 def test_preview_equals_consumed_capacity(endpoint, raw, shop, statement, consistent, limit):
     statement = statement.replace('"T"', f'"{shop}"')
-    if consistent and "by_status" in statement:
-        pytest.skip("a GSI has no consistent reads")
     kw = {"ConsistentRead": consistent, **({"Limit": limit} if limit else {})}
     status, e = explain(endpoint, statement, **kw)
     assert status == 200, e
