@@ -570,45 +570,19 @@ static bool on_reply(ex_t *e, conn_t *c, int status, sl_str body, int64_t now) {
   return false;
 }
 
-static sl_str trim(const char *p, const char *end) {
-  while (p < end && (*p == ' ' || *p == '\t'))
-    p++;
-  while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
-    end--;
-  return sl_str_make(p, (size_t)(end - p));
-}
-
-/* Parses what c->in holds; 1 when a whole reply was handled. */
+/* Parses what c->in holds; 1 when a whole reply was handled, -1 for a
+ * reply that is not HTTP (net/http.h sl_http_parse_reply_head). */
 static int try_parse(ex_t *e, conn_t *c, int64_t now) {
   char *p = c->in.p;
   size_t len = c->in.len, head = 0;
-  for (size_t i = 3; i < len; i++)
-    if (p[i] == '\n' && p[i - 1] == '\r' && p[i - 2] == '\n' && p[i - 3] == '\r') {
-      head = i + 1;
-      break;
-    }
-  if (!head)
-    return len > 65536 ? -1 : 0;
-  if (len < 12 || memcmp(p, "HTTP/1.", 7) != 0)
+  sl_http_reply_head h;
+  sl_http_status st = sl_http_parse_reply_head(p, len, &h, &head);
+  if (st == SL_HTTP_INCOMPLETE)
+    return 0;
+  if (st != SL_HTTP_OK)
     return -1;
-  int status = atoi(p + 9);
-  bool keep = p[7] == '1', chunked = false;
-  long long clen = -1;
-  const char *q = memchr(p, '\n', head) + 1, *end = p + head;
-  while (q < end) {
-    const char *nl = memchr(q, '\n', (size_t)(end - q));
-    const char *colon = memchr(q, ':', (size_t)(nl - q));
-    if (colon) {
-      sl_str name = trim(q, colon), value = trim(colon + 1, nl);
-      if (sl_str_eq_nocase(name, SL_STR("content-length")))
-        clen = strtoll(value.p, NULL, 10);
-      else if (sl_str_eq_nocase(name, SL_STR("transfer-encoding")))
-        chunked = sl_str_eq_nocase(value, SL_STR("chunked"));
-      else if (sl_str_eq_nocase(name, SL_STR("connection")))
-        keep = !sl_str_eq_nocase(value, SL_STR("close"));
-    }
-    q = nl + 1;
-  }
+  bool keep = h.keep_alive, chunked = h.chunked;
+  long long clen = h.content_length;
   size_t body_len, consumed;
   if (chunked) {
     int rc = sl_http_dechunk(p + head, len - head, 64u << 20, &body_len, &consumed);
@@ -623,7 +597,7 @@ static int try_parse(ex_t *e, conn_t *c, int64_t now) {
   } else {
     return -1; /* replies without framing are not expected from DynamoDB */
   }
-  bool more = on_reply(e, c, status, sl_str_make(p + head, body_len), now);
+  bool more = on_reply(e, c, h.status, sl_str_make(p + head, body_len), now);
   size_t used = head + consumed;
   memmove(c->in.p, c->in.p + used, c->in.len - used);
   c->in.len -= used;
