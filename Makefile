@@ -29,7 +29,7 @@ OPT ?= -O2
 WERROR ?=
 CFLAGS_ALL = -std=c17 -D_GNU_SOURCE -g $(OPT) -Isrc -MMD -MP \
   -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter $(WERROR)
-LDLIBS = -luv -llmdb -lcrypto -lz -lxxhash -lm
+LDLIBS = -luv -llmdb -lssl -lcrypto -lz -lxxhash -lm
 
 ifeq ($(SANITIZER),address)
 CFLAGS_ALL += -fsanitize=address -fno-omit-frame-pointer
@@ -62,10 +62,12 @@ LAYERS_server := server actions $(LAYERS_partiql) net
 # The offline tools (tools/tools.h: size, simulate) link the capacity engine,
 # base/ and only the pure files of store/ (items, keys, schema, index entries):
 # no LMDB, no ops/, no HTTP. tools/explain.c and tools/streams_tail.c ask an
-# endpoint (net/client.h) and are left out of their unit tests' link.
+# endpoint (net/client.h) and are left out of their unit tests' link, as are
+# sluice bench's driver and executor (tools/bench.c, bench_run.c); its pure
+# parts (bench_plan.c) are linked and tested.
 LAYERS_tools := tools cap base
 STORE_PURE := item item_codec item_json key project schema
-TOOLS_ONLINE := explain streams_tail
+TOOLS_ONLINE := explain streams_tail bench bench_run
 layer_objs = $(filter-out $(if $(filter tools,$(1)),$(TOOLS_ONLINE:%=$(BUILD)/obj/src/tools/%.o)), \
   $(filter $(foreach l,$(LAYERS_$(1)),$(BUILD)/obj/src/$(l)/%),$(OBJS))) \
   $(if $(filter tools,$(1)),$(STORE_PURE:%=$(BUILD)/obj/src/store/%.o))

@@ -1,6 +1,6 @@
 /*
- * sluice — the command line: a table of subcommands (serve, explain, size,
- * simulate, streams, version, help).
+ * sluice — the command line: a table of subcommands (serve, bench, explain,
+ * size, simulate, streams, version, help).
  *
  * `sluice serve` parses its flags into an sl_app_config, opens the app
  * (storage, catalog, clock, capacity engine) and runs the HTTP server until
@@ -15,6 +15,7 @@
 #include "cap/cap.h"
 #include "net/server.h"
 #include "net/sigv4.h"
+#include "tools/bench.h"
 #include "tools/tools.h"
 
 #include <stdio.h>
@@ -257,13 +258,14 @@ static int cmd_version(int argc, char **argv) {
 static int cmd_help(int argc, char **argv);
 
 /* The subcommands. The tools of DESIGN.md live in src/tools/ (tools/tools.h,
- * tools/explain.h, tools/streams_tail.h); bench joins this table with its issue. */
+ * tools/bench.h, tools/explain.h, tools/streams_tail.h). */
 static const struct {
   const char *name;
   int (*run)(int argc, char **argv);
   const char *summary;
 } commands[] = {
     {"serve", cmd_serve, "run the DynamoDB-compatible server (sluice serve --help)"},
+    {"bench", sl_tool_bench, "open-loop load generator against an endpoint (sluice bench --help)"},
     {"explain", sl_tool_explain, "the cost preview of a PartiQL SELECT (sluice explain --help)"},
     {"size", sl_tool_size, "item size and the read/write units it costs (sluice size --help)"},
     {"simulate", sl_tool_simulate,

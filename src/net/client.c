@@ -28,10 +28,23 @@ enum {
 #define EQ_LIT(s, lit) sl_str_eq_nocase((s), SL_STR(lit))
 
 int sl_client_parse_url(const char *url, char *host, size_t host_cap, int *port) {
+  bool https;
+  return strncmp(url, "http://", 7) == 0
+             ? sl_client_parse_endpoint(url, host, host_cap, port, &https)
+             : -1;
+}
+
+int sl_client_parse_endpoint(const char *url, char *host, size_t host_cap, int *port, bool *https) {
   const char *p = url;
-  if (strncmp(p, "http://", 7) != 0)
+  if (strncmp(p, "http://", 7) == 0) {
+    *https = false;
+    p += 7;
+  } else if (strncmp(p, "https://", 8) == 0) {
+    *https = true;
+    p += 8;
+  } else {
     return -1;
-  p += 7;
+  }
   const char *end = p + strcspn(p, "/?#");
   const char *colon = NULL;
   if (*p == '[') { /* [IPv6]:port */
@@ -51,7 +64,7 @@ int sl_client_parse_url(const char *url, char *host, size_t host_cap, int *port)
     memcpy(host, p, (size_t)(hend - p));
     host[hend - p] = 0;
   }
-  *port = 80;
+  *port = *https ? 443 : 80;
   if (colon) {
     char *e;
     long v = strtol(colon + 1, &e, 10);
@@ -71,7 +84,11 @@ void sl_client_init(sl_client *c, const char *host, int port, int timeout_ms) {
   sl_buf_init(&c->in, NULL);
 }
 
+void sl_client_use_tls(sl_client *c, sl_tls_ctx *ctx) { c->tls_ctx = ctx; }
+
 static void disconnect(sl_client *c) {
+  sl_tls_free(c->tls);
+  c->tls = NULL;
   if (c->fd >= 0)
     close(c->fd);
   c->fd = -1;
@@ -128,6 +145,14 @@ static int connect_to(sl_client *c) {
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
       c->fd = fd;
       freeaddrinfo(res);
+      if (c->tls_ctx) {
+        c->tls = sl_tls_new(c->tls_ctx, fd, c->host);
+        int rc = c->tls ? sl_tls_handshake(c->tls) : -EPROTO;
+        if (rc != 0) {
+          disconnect(c);
+          return rc == SL_TLS_WANT_READ || rc == SL_TLS_WANT_WRITE ? -ETIMEDOUT : rc;
+        }
+      }
       return 0;
     }
     err = errno == EINPROGRESS || errno == EAGAIN ? -ETIMEDOUT : -errno;
@@ -139,7 +164,12 @@ static int connect_to(sl_client *c) {
 
 static int send_all(sl_client *c, const char *p, size_t len) {
   while (len > 0) {
-    ssize_t n = send(c->fd, p, len, MSG_NOSIGNAL);
+    ssize_t n = c->tls ? sl_tls_write(c->tls, p, len) : send(c->fd, p, len, MSG_NOSIGNAL);
+    if (c->tls && n < 0) {
+      if (n == SL_TLS_WANT_READ || n == SL_TLS_WANT_WRITE)
+        return -ETIMEDOUT;
+      return (int)n;
+    }
     if (n < 0) {
       if (errno == EINTR)
         continue;
@@ -155,7 +185,10 @@ static int send_all(sl_client *c, const char *p, size_t len) {
 static int read_more(sl_client *c) {
   sl_buf_reserve(&c->in, READ_STEP);
   for (;;) {
-    ssize_t n = recv(c->fd, c->in.p + c->in.len, c->in.cap - c->in.len, 0);
+    ssize_t n = c->tls ? sl_tls_read(c->tls, c->in.p + c->in.len, c->in.cap - c->in.len)
+                       : recv(c->fd, c->in.p + c->in.len, c->in.cap - c->in.len, 0);
+    if (c->tls && n < 0)
+      return n == SL_TLS_WANT_READ || n == SL_TLS_WANT_WRITE ? -ETIMEDOUT : (int)n;
     if (n > 0) {
       c->in.len += (size_t)n;
       return 1;
@@ -345,7 +378,7 @@ int sl_client_request(sl_client *c, sl_str method, sl_str target, const sl_http_
   sl_buf_puts(&req, SL_STR(" HTTP/1.1\r\nHost: "));
   bool v6 = strchr(c->host, ':') != NULL;
   sl_buf_printf(&req, v6 ? "[%s]" : "%s", c->host);
-  if (c->port != 80)
+  if (c->port != (c->tls_ctx ? 443 : 80))
     sl_buf_printf(&req, ":%d", c->port);
   sl_buf_puts(&req, SL_STR("\r\n"));
   for (size_t i = 0; i < n_headers; i++) {

@@ -10,7 +10,9 @@
  * transfer coding (decoded with net/http.h) or the end of the connection. A
  * body in Content-Encoding gzip or deflate is decoded (net/compress.h) when
  * the caller asks for it; raw_body keeps the bytes as received, which the
- * x-amz-crc32 header covers. No TLS, no proxies, no redirects.
+ * x-amz-crc32 header covers. HTTPS through net/tls.h when the client is
+ * given a TLS context (sl_client_use_tls): the server's certificate is
+ * verified for the host. No proxies, no redirects.
  *
  * Limits: a reply head of at most 64 KiB and SL_CLIENT_MAX_HEADERS fields, a
  * body of at most 64 MiB (after decoding). Every socket operation times out
@@ -26,6 +28,7 @@
 
 #include "base/arena.h"
 #include "net/http.h"
+#include "net/tls.h"
 
 #define SL_CLIENT_MAX_HEADERS 64
 
@@ -34,7 +37,9 @@ typedef struct {
   char host[256];
   int port;
   int timeout_ms;
-  sl_buf in; /* bytes received after the last reply */
+  sl_buf in;           /* bytes received after the last reply */
+  sl_tls_ctx *tls_ctx; /* NULL: plain HTTP */
+  sl_tls *tls;         /* the connection's TLS state while connected */
 } sl_client;
 
 typedef struct {
@@ -51,9 +56,16 @@ typedef struct {
  * anything else (https included). */
 int sl_client_parse_url(const char *url, char *host, size_t host_cap, int *port);
 
+/* Splits "http://HOST[:PORT][/...]" (default port 80) or "https://..."
+ * (default port 443; *https set). Returns 0, or -1. */
+int sl_client_parse_endpoint(const char *url, char *host, size_t host_cap, int *port, bool *https);
+
 /* Prepares a client of host:port; connects on the first request. */
 void sl_client_init(sl_client *c, const char *host, int port, int timeout_ms);
 void sl_client_close(sl_client *c);
+/* Speaks TLS with 'ctx' (owned by the caller, outliving the client) from the
+ * next connection on. */
+void sl_client_use_tls(sl_client *c, sl_tls_ctx *ctx);
 
 void sl_client_response_init(sl_client_response *r);
 void sl_client_response_free(sl_client_response *r);

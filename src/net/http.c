@@ -396,3 +396,96 @@ sl_str sl_http_json_content_type(const sl_http_request *r) {
     return SL_STR("application/x-amz-json-1.1");
   return SL_STR("application/x-amz-json-1.0");
 }
+
+/* ---- reply heads ----------------------------------------------------------- */
+
+static sl_str reply_trim(const char *p, const char *e) {
+  while (p < e && (*p == ' ' || *p == '\t'))
+    p++;
+  while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+    e--;
+  return sl_str_make(p, (size_t)(e - p));
+}
+
+sl_http_status sl_http_parse_reply_head(const char *buf, size_t len, sl_http_reply_head *out,
+                                        size_t *head_len) {
+  /* The end of the head: an empty line. */
+  size_t end = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (buf[i] != '\n')
+      continue;
+    if (i + 1 < len && buf[i + 1] == '\n') {
+      end = i + 2;
+      break;
+    }
+    if (i + 2 < len && buf[i + 1] == '\r' && buf[i + 2] == '\n') {
+      end = i + 3;
+      break;
+    }
+  }
+  /* The status line can be judged before the head is complete. */
+  static const char proto[] = "HTTP/1.";
+  for (size_t i = 0; i < len && i < 7; i++)
+    if (buf[i] != proto[i])
+      return SL_HTTP_BAD;
+  if (len >= 8 && buf[7] != '0' && buf[7] != '1')
+    return SL_HTTP_BAD;
+  if (len >= 9 && buf[8] != ' ')
+    return SL_HTTP_BAD;
+  for (size_t i = 9; i < len && i < 12; i++)
+    if (buf[i] < '0' || buf[i] > '9')
+      return SL_HTTP_BAD;
+  if (len >= 13 && buf[12] != ' ' && buf[12] != '\r' && buf[12] != '\n')
+    return SL_HTTP_BAD;
+  if (!end)
+    return len > (1u << 20) ? SL_HTTP_BAD : SL_HTTP_INCOMPLETE;
+  if (end < 14 || buf[9] == '0')
+    return SL_HTTP_BAD;
+  memset(out, 0, sizeof(*out));
+  out->minor_version = buf[7] - '0';
+  out->status = (buf[9] - '0') * 100 + (buf[10] - '0') * 10 + (buf[11] - '0');
+  out->content_length = -1;
+  out->keep_alive = out->minor_version == 1;
+  const char *p = memchr(buf, '\n', end) + 1, *stop = buf + end;
+  while (p < stop) {
+    const char *nl = memchr(p, '\n', (size_t)(stop - p));
+    sl_str line = reply_trim(p, nl);
+    p = nl + 1;
+    if (line.len == 0)
+      break;
+    const char *colon = memchr(line.p, ':', line.len);
+    if (!colon || colon == line.p)
+      return SL_HTTP_BAD;
+    sl_str name = sl_str_make(line.p, (size_t)(colon - line.p));
+    sl_str value = reply_trim(colon + 1, line.p + line.len);
+    for (size_t i = 0; i < name.len; i++)
+      if (name.p[i] == ' ' || name.p[i] == '\t' || (unsigned char)name.p[i] < 0x21)
+        return SL_HTTP_BAD;
+    if (sl_str_eq_nocase(name, SL_STR("content-length"))) {
+      if (value.len == 0 || value.len > 18)
+        return SL_HTTP_BAD;
+      int64_t v = 0;
+      for (size_t i = 0; i < value.len; i++) {
+        if (value.p[i] < '0' || value.p[i] > '9')
+          return SL_HTTP_BAD;
+        v = v * 10 + (value.p[i] - '0');
+      }
+      if (out->content_length >= 0 && out->content_length != v)
+        return SL_HTTP_BAD;
+      out->content_length = v;
+    } else if (sl_str_eq_nocase(name, SL_STR("transfer-encoding"))) {
+      if (!sl_str_eq_nocase(value, SL_STR("chunked")))
+        return SL_HTTP_BAD;
+      out->chunked = true;
+    } else if (sl_str_eq_nocase(name, SL_STR("connection"))) {
+      if (sl_str_eq_nocase(value, SL_STR("close")))
+        out->keep_alive = false;
+      else if (sl_str_eq_nocase(value, SL_STR("keep-alive")))
+        out->keep_alive = true;
+    }
+  }
+  if (out->chunked && out->content_length >= 0)
+    return SL_HTTP_BAD;
+  *head_len = end;
+  return SL_HTTP_OK;
+}

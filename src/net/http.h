@@ -105,6 +105,24 @@ typedef struct {
 int sl_http_dechunk_resume(char *p, size_t len, uint64_t max_body, sl_http_dechunk_state *st,
                            size_t *body_len, size_t *consumed);
 
+/* A reply head, as the tools' non-blocking clients read it (sluice bench). */
+typedef struct {
+  int status;             /* 100..999 */
+  int minor_version;      /* 0 or 1 */
+  bool chunked;           /* Transfer-Encoding: chunked */
+  int64_t content_length; /* -1: absent */
+  bool keep_alive;        /* the version's default, or the Connection field's */
+} sl_http_reply_head;
+
+/* Parses a reply head in buf[0..len): "HTTP/1.x NNN [reason]" and fields,
+ * ended by an empty line (CRLF or bare LF). SL_HTTP_OK with *head_len;
+ * SL_HTTP_INCOMPLETE (a prefix of a valid head is never BAD); SL_HTTP_BAD for
+ * a malformed status line or field, a Content-Length that is not digits (or
+ * overflows, or repeats with another value), both framings at once, or more
+ * than 1 MiB without the empty line. */
+sl_http_status sl_http_parse_reply_head(const char *buf, size_t len, sl_http_reply_head *out,
+                                        size_t *head_len);
+
 /* The value of the first header named 'name' (case-insensitive), or NULL slice. */
 sl_str sl_http_header_get(const sl_http_request *r, const char *name);
 

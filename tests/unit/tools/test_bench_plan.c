@@ -1,0 +1,269 @@
+/*
+ * test_bench_plan.c — the pure parts of `sluice bench` (tools/bench_plan.h):
+ * the schedule's send times and counts, the key distributions, the latency
+ * histogram and the AWS configuration read from environment and files (the
+ * signature of the bench's requests is pinned in tests/unit/net/test_sign_dynamodb.c).
+ */
+#include "harness.h"
+
+#include "tools/bench_plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool near(double a, double b) { return fabs(a - b) < 1e-9; }
+
+/* Seed 003's windows: 1,000 writes/s then 8,000/s, 10 s each. */
+static void test_schedule_steps(void) {
+  sl_bench_schedule s;
+  char err[256];
+  CHECK_INT(sl_bench_schedule_parse("1000@10,8k@10s", &s, err, sizeof(err)), 0);
+  CHECK_INT(s.n, 2);
+  CHECK_INT(s.n_ops, 90000);
+  CHECK(near(s.seconds, 20));
+  CHECK_INT(s.w[1].first_op, 10000);
+  CHECK(near(s.w[1].start_s, 10));
+  CHECK(near(sl_bench_schedule_time(&s, 0), 0));
+  CHECK(near(sl_bench_schedule_time(&s, 999), 0.999));
+  CHECK(near(sl_bench_schedule_time(&s, 10000), 10));
+  CHECK(near(sl_bench_schedule_time(&s, 10001), 10.000125));
+  CHECK(near(sl_bench_schedule_time(&s, 89999), 20 - 0.000125));
+  CHECK_INT(sl_bench_schedule_window(&s, 9999), 0);
+  CHECK_INT(sl_bench_schedule_window(&s, 10000), 1);
+}
+
+/* A ramp sends floor(its integral) operations, at the roots of N(t) = k. */
+static void test_schedule_ramp(void) {
+  sl_bench_schedule s;
+  char err[256];
+  CHECK_INT(sl_bench_schedule_parse("0-1000@10", &s, err, sizeof(err)), 0);
+  CHECK_INT(s.n_ops, 5000);
+  /* N(t) = 50 t^2: operation 1250 at 5 s, 4999 just before 10 s. */
+  CHECK(near(sl_bench_schedule_time(&s, 1250), 5));
+  CHECK(fabs(sl_bench_schedule_time(&s, 4999) - sqrt(4999 / 50.0)) < 1e-9);
+  /* Times never go backwards, across a ramp down and a pause too. */
+  CHECK_INT(sl_bench_schedule_parse("100-50@2,0@1,0@0.5m", &s, err, sizeof(err)), 0);
+  CHECK_INT(s.n_ops, 150 + 0 + 0);
+  CHECK(near(s.seconds, 2 + 1 + 30));
+  double last = -1;
+  bool monotone = true;
+  for (uint64_t i = 0; i < s.n_ops; i++) {
+    double t = sl_bench_schedule_time(&s, i);
+    monotone = monotone && t >= last && t < 2;
+    last = t;
+  }
+  CHECK(monotone);
+  CHECK_INT(sl_bench_schedule_parse("2-4@1,3@2", &s, err, sizeof(err)), 0);
+  CHECK_INT(s.n_ops, 3 + 6);
+  CHECK(near(sl_bench_schedule_time(&s, 3), 1));
+}
+
+static void test_schedule_errors(void) {
+  sl_bench_schedule s;
+  char err[256];
+  const char *bad[] = {"", "abc", "100", "100@0", "5-@3", "100@5,", "-5@1", "100@5x", "10@-1"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    err[0] = 0;
+    CHECK_INT(sl_bench_schedule_parse(bad[i], &s, err, sizeof(err)), -1);
+    CHECK(err[0] != 0);
+  }
+}
+
+static void test_keys(void) {
+  sl_bench_keys k;
+  sl_bench_rng r;
+  char err[256];
+  sl_bench_rng_seed(&r, 7);
+  CHECK_INT(sl_bench_keys_init(&k, "sequential", 10, err, sizeof(err)), 0);
+  CHECK_INT(sl_bench_keys_pick(&k, &r, 0), 0);
+  CHECK_INT(sl_bench_keys_pick(&k, &r, 23), 3);
+  sl_bench_keys_free(&k);
+
+  CHECK_INT(sl_bench_keys_init(&k, "uniform", 4, err, sizeof(err)), 0);
+  unsigned seen[4] = {0};
+  bool in_range = true;
+  for (int i = 0; i < 40000; i++) {
+    uint64_t v = sl_bench_keys_pick(&k, &r, (uint64_t)i);
+    in_range = in_range && v < 4;
+    if (v < 4)
+      seen[v]++;
+  }
+  CHECK(in_range);
+  for (int i = 0; i < 4; i++)
+    CHECK(seen[i] > 9500 && seen[i] < 10500);
+  sl_bench_keys_free(&k);
+
+  /* hot:0.3 — key 0 takes 30 % of operations, the rest spread over others. */
+  CHECK_INT(sl_bench_keys_init(&k, "hot:0.3", 1000, err, sizeof(err)), 0);
+  unsigned hot = 0;
+  for (int i = 0; i < 100000; i++)
+    hot += sl_bench_keys_pick(&k, &r, 0) == 0;
+  CHECK(hot > 29000 && hot < 31000);
+  sl_bench_keys_free(&k);
+
+  /* Zipf s = 1 over 100 keys: key 0 has 1 / H(100) = 19.28 % of the mass,
+   * key 1 half of that. */
+  CHECK_INT(sl_bench_keys_init(&k, "zipf", 100, err, sizeof(err)), 0);
+  unsigned z0 = 0, z1 = 0;
+  for (int i = 0; i < 200000; i++) {
+    uint64_t v = sl_bench_keys_pick(&k, &r, 0);
+    z0 += v == 0;
+    z1 += v == 1;
+  }
+  CHECK(fabs(z0 / 200000.0 - 0.19277) < 0.005);
+  CHECK(fabs(z1 / 200000.0 - 0.09639) < 0.004);
+  sl_bench_keys_free(&k);
+
+  /* The same seed gives the same keys. */
+  sl_bench_rng a, b;
+  sl_bench_rng_seed(&a, 42);
+  sl_bench_rng_seed(&b, 42);
+  bool same = true;
+  for (int i = 0; i < 100; i++)
+    same = same && sl_bench_rng_next(&a) == sl_bench_rng_next(&b);
+  CHECK(same);
+
+  const char *bad[] = {"zipf:0", "zipf:x", "hot:0", "hot:1.5", "gauss"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+    CHECK_INT(sl_bench_keys_init(&k, bad[i], 10, err, sizeof(err)), -1);
+  CHECK_INT(sl_bench_keys_init(&k, "uniform", 0, err, sizeof(err)), -1);
+}
+
+static void test_hist(void) {
+  /* Every value lands in a bucket whose reported value is at least it and
+   * within 3.2 % of it; indexes grow with values. */
+  size_t last = 0;
+  bool ok = true;
+  for (uint64_t v = 0; v < (1ull << 36); v = v < 1000 ? v + 1 : v + v / 97) {
+    size_t i = sl_bench_hist_index(v);
+    uint64_t back = sl_bench_hist_value(i);
+    ok = ok && i >= last && back >= v && (double)(back - v) <= 0.032 * (double)v + 0.5;
+    last = i;
+  }
+  CHECK(ok);
+  CHECK_INT(sl_bench_hist_index(63), 63);
+  CHECK_INT(sl_bench_hist_value(sl_bench_hist_index(64)), 65);
+
+  static sl_bench_hist h, g;
+  for (uint64_t v = 1; v <= 1000; v++)
+    sl_bench_hist_add(v <= 500 ? &h : &g, v * 1000);
+  sl_bench_hist_merge(&h, &g);
+  CHECK_INT(h.n, 1000);
+  CHECK_INT(h.max_us, 1000000);
+  uint64_t p50 = sl_bench_hist_quantile(&h, 0.5), p99 = sl_bench_hist_quantile(&h, 0.99);
+  CHECK(p50 >= 500000 && p50 <= 516000);
+  CHECK(p99 >= 990000 && p99 <= 1000000);
+  CHECK_INT(sl_bench_hist_quantile(&h, 1), 1000000);
+  static sl_bench_hist empty;
+  CHECK_INT(sl_bench_hist_quantile(&empty, 0.5), 0);
+}
+
+/* A fake environment for the AWS configuration tests. */
+static const char *fake_env[16][2];
+static const char *env(const char *name) {
+  for (size_t i = 0; i < 16 && fake_env[i][0]; i++)
+    if (strcmp(fake_env[i][0], name) == 0)
+      return fake_env[i][1];
+  return NULL;
+}
+static void set_env(size_t i, const char *name, const char *value) {
+  fake_env[i][0] = name;
+  fake_env[i][1] = value;
+  fake_env[i + 1][0] = NULL;
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+}
+
+static void test_aws_config(void) {
+  char home[] = "/tmp/sluice-bench-home-XXXXXX";
+  CHECK(mkdtemp(home) != NULL);
+  char dir[128], cred[160], conf[160];
+  snprintf(dir, sizeof(dir), "%s/.aws", home);
+  mkdir(dir, 0700);
+  snprintf(cred, sizeof(cred), "%s/credentials", dir);
+  snprintf(conf, sizeof(conf), "%s/config", dir);
+  write_file(cred, "# comment\n[default]\naws_access_key_id = AKIDDEFAULT\n"
+                   "aws_secret_access_key=secretdefault\n\n[work]\n"
+                   "  aws_access_key_id = AKIDWORK  \naws_secret_access_key = secret/work+1\n"
+                   "aws_session_token = TOKENWORK\n");
+  write_file(conf, "[default]\nregion = eu-west-1\n[profile work]\nregion = ap-south-1\n"
+                   "[profile cfgonly]\naws_access_key_id = AKIDCFG\n"
+                   "aws_secret_access_key = secretcfg\n");
+  sl_bench_aws a;
+  char err[256];
+
+  /* The default profile of ~/.aws, region from the config file. */
+  set_env(0, "UNUSED", "");
+  CHECK_INT(sl_bench_aws_load(&a, env, home, err, sizeof(err)), 0);
+  CHECK(strcmp(a.access_key_id, "AKIDDEFAULT") == 0);
+  CHECK(strcmp(a.secret, "secretdefault") == 0);
+  CHECK(a.session_token[0] == 0);
+  CHECK(strcmp(a.region, "eu-west-1") == 0);
+
+  /* AWS_PROFILE picks a section; its session token and region come along. */
+  set_env(0, "AWS_PROFILE", "work");
+  CHECK_INT(sl_bench_aws_load(&a, env, home, err, sizeof(err)), 0);
+  CHECK(strcmp(a.access_key_id, "AKIDWORK") == 0);
+  CHECK(strcmp(a.secret, "secret/work+1") == 0);
+  CHECK(strcmp(a.session_token, "TOKENWORK") == 0);
+  CHECK(strcmp(a.region, "ap-south-1") == 0);
+
+  /* Keys may live in the config file's "[profile NAME]" section. */
+  set_env(0, "AWS_PROFILE", "cfgonly");
+  CHECK_INT(sl_bench_aws_load(&a, env, home, err, sizeof(err)), 0);
+  CHECK(strcmp(a.access_key_id, "AKIDCFG") == 0);
+  CHECK(strcmp(a.region, "us-east-1") == 0);
+
+  /* The environment wins over the files; AWS_REGION over AWS_DEFAULT_REGION. */
+  set_env(0, "AWS_ACCESS_KEY_ID", "AKIDENV");
+  set_env(1, "AWS_SECRET_ACCESS_KEY", "secretenv");
+  set_env(2, "AWS_SESSION_TOKEN", "TOKENENV");
+  set_env(3, "AWS_DEFAULT_REGION", "us-west-2");
+  CHECK_INT(sl_bench_aws_load(&a, env, home, err, sizeof(err)), 0);
+  CHECK(strcmp(a.access_key_id, "AKIDENV") == 0);
+  CHECK(strcmp(a.session_token, "TOKENENV") == 0);
+  CHECK(strcmp(a.region, "us-west-2") == 0);
+  CHECK(strcmp(a.source, "environment") == 0);
+  set_env(4, "AWS_REGION", "sa-east-1");
+  CHECK_INT(sl_bench_aws_load(&a, env, home, err, sizeof(err)), 0);
+  CHECK(strcmp(a.region, "sa-east-1") == 0);
+
+  /* AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE move the files. */
+  char other[200];
+  snprintf(other, sizeof(other), "%s/other-creds", home);
+  write_file(other, "[default]\naws_access_key_id=AKIDOTHER\naws_secret_access_key=s\n");
+  set_env(0, "AWS_SHARED_CREDENTIALS_FILE", other);
+  set_env(1, "AWS_CONFIG_FILE", other);
+  CHECK_INT(sl_bench_aws_load(&a, env, home, err, sizeof(err)), 0);
+  CHECK(strcmp(a.access_key_id, "AKIDOTHER") == 0);
+  CHECK(strcmp(a.region, "us-east-1") == 0);
+
+  /* No credentials anywhere: an error that says where it looked. */
+  set_env(0, "AWS_PROFILE", "missing");
+  CHECK_INT(sl_bench_aws_load(&a, env, home, err, sizeof(err)), -1);
+  CHECK(strstr(err, "AWS_ACCESS_KEY_ID") != NULL);
+  CHECK(strstr(err, "'missing'") != NULL);
+
+  unlink(cred);
+  unlink(conf);
+  unlink(other);
+  rmdir(dir);
+  rmdir(home);
+}
+
+int main(void) {
+  RUN(test_schedule_steps);
+  RUN(test_schedule_ramp);
+  RUN(test_schedule_errors);
+  RUN(test_keys);
+  RUN(test_hist);
+  RUN(test_aws_config);
+  return DONE();
+}
