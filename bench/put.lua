@@ -5,6 +5,8 @@ local thread_id = 0
 -- PUT_PREFIX: another key prefix ("k" by default), so that successive runs add items
 -- instead of overwriting those of the run before (bench/tail.py).
 local prefix = os.getenv("PUT_PREFIX") or "k"
+-- PUT_TABLE: the table written ("bench"; "benchs" has a stream, bench/run.py's putstream).
+local table_name = os.getenv("PUT_TABLE") or "bench"
 function setup(thread)
   thread:set("id", thread_id)
   thread_id = thread_id + 1
@@ -17,7 +19,7 @@ function init(args)
 end
 function request()
   n = n + 1
-  local body = '{"TableName":"bench","Item":{"pk":{"S":"' .. prefix .. id .. '-' .. n ..
+  local body = '{"TableName":"' .. table_name .. '","Item":{"pk":{"S":"' .. prefix .. id .. '-' .. n ..
     '"},"n":{"N":"' .. n .. '"},"pad":{"S":"' .. pad .. '"}}}'
   return wrk.format(nil, "/", nil, body)
 end

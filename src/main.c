@@ -1,6 +1,6 @@
 /*
- * sluice — the command line: a table of subcommands (serve, explain, version,
- * help).
+ * sluice — the command line: a table of subcommands (serve, explain, streams,
+ * version, help).
  *
  * `sluice serve` parses its flags into an sl_app_config, opens the app
  * (storage, catalog, clock, capacity engine) and runs the HTTP server until
@@ -9,6 +9,7 @@
  */
 #include "tools/explain.h"
 #include "server/app.h"
+#include "tools/streams_tail.h"
 #include "server/router.h"
 #include "base/log.h"
 #include "cap/cap.h"
@@ -230,8 +231,8 @@ static int cmd_version(int argc, char **argv) {
 
 static int cmd_help(int argc, char **argv);
 
-/* The subcommands. The tools of DESIGN.md (bench, size, explain, simulate,
- * streams tail) join this table with their issues, in src/tools/. */
+/* The subcommands. The tools of DESIGN.md live in src/tools/ (explain and
+ * streams tail so far; bench, size and simulate join with their issues). */
 static const struct {
   const char *name;
   int (*run)(int argc, char **argv);
@@ -239,6 +240,8 @@ static const struct {
 } commands[] = {
     {"serve", cmd_serve, "run the DynamoDB-compatible server (sluice serve --help)"},
     {"explain", sl_tool_explain, "the cost preview of a PartiQL SELECT (sluice explain --help)"},
+    {"streams", sl_tool_streams,
+     "streams tail TABLE: print a table's stream records as they arrive"},
     {"version", cmd_version, "print the version"},
     {"help", cmd_help, "list the commands"},
 };

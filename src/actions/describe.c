@@ -251,6 +251,10 @@ static void describe(sl_req *req, const sl_table *t, int status, const sl_table 
     sl_jw_key_c(w, "StreamViewType");
     sl_jw_str(w, t->stream_view_type);
     sl_jw_obj_end(w);
+  }
+  /* The latest stream stays named after it is disabled, without a
+   * StreamSpecification (DynamoDB Local; tests/conformance/test_streams.py). */
+  if (t->stream_label.len) {
     sl_jw_key_c(w, "LatestStreamLabel");
     sl_jw_str(w, t->stream_label);
     sl_jw_key_c(w, "LatestStreamArn");

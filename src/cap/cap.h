@@ -56,7 +56,9 @@
  * resource whose hottest partition stays hot for split_first_after splits it
  * at the median of its recent accesses, then one more every split_interval
  * while heat persists. A split point must separate distinct keys: one hot item
- * never splits away and throttles forever.
+ * never splits away and throttles forever. Each partition has an id
+ * (sl_cap_part_ref, below) so that DynamoDB Streams' shards can follow
+ * partitions and their splits.
  *
  * Ownership: sl_cap_new's caller owns the engine; resources belong to the
  * engine and are freed by sl_cap_res_free or sl_cap_free.
@@ -234,5 +236,21 @@ typedef struct {
 } sl_cap_partition_info;
 
 bool sl_cap_res_partition(sl_cap *c, sl_cap_res *r, size_t i, sl_cap_partition_info *out);
+
+/* Partitions' identities, which DynamoDB Streams' shards follow: a partition
+ * has an id never reused in its resource's life (ids start at 0 for each
+ * resource, so they mean nothing across a restart); a split ends its
+ * partition and gives both halves new ids whose parent is the split one's.
+ * The partitions a resource starts with have no parent. */
+#define SL_CAP_NO_PART UINT32_MAX
+typedef struct {
+  uint32_t id, parent; /* parent: SL_CAP_NO_PART when none */
+  uint64_t lo_hash;    /* the first partition-key hash it holds */
+} sl_cap_part_ref;
+
+/* The partition holding the key (hash, encoded sort key component). */
+sl_cap_part_ref sl_cap_res_part_at(const sl_cap_res *r, uint64_t hash, sl_str sort);
+/* Every partition in key order, at most 'cap'; returns how many there are. */
+size_t sl_cap_res_part_refs(const sl_cap_res *r, sl_cap_part_ref *out, size_t cap);
 
 #endif

@@ -57,7 +57,8 @@ typedef struct {
   int64_t last_throttle_s[2];
   sl__keypt *samples; /* ring of recent accesses (split points) */
   uint32_t n_samples, next_sample;
-} sl__part; /* one partition: a range of the key space with its own buckets */
+  uint32_t id, parent; /* sl_cap_part_ref (cap.h) */
+} sl__part;            /* one partition: a range of the key space with its own buckets */
 
 struct sl_cap_res {
   sl_cap *cap;
@@ -74,6 +75,7 @@ struct sl_cap_res {
   sl__window usage[2];   /* resource consumption per second (previous peak) */
   sl__part *parts;
   size_t n_parts, cap_parts;
+  uint32_t next_part_id; /* partition ids are never reused in a resource's life */
   int64_t hot_since_us;  /* start of the current heat episode, 0 if none */
   int64_t last_split_us; /* last split for heat in this episode, 0 if none */
   int64_t last_heat_s;   /* last second heat was evaluated */

@@ -199,3 +199,19 @@ void sl_cap_res_write_json(sl_cap *c, sl_cap_res *r, sl_jw *w) {
   sl_jw_arr_end(w);
   sl_jw_obj_end(w);
 }
+
+static sl_cap_part_ref part_ref(const sl__part *p) {
+  return (sl_cap_part_ref){p->id, p->parent, p->start.hash};
+}
+
+sl_cap_part_ref sl_cap_res_part_at(const sl_cap_res *r, uint64_t hash, sl_str sort) {
+  sl__keypt k;
+  sl__keypt_make(&k, hash, sort);
+  return part_ref(&r->parts[sl__part_find(r, &k)]);
+}
+
+size_t sl_cap_res_part_refs(const sl_cap_res *r, sl_cap_part_ref *out, size_t cap) {
+  for (size_t i = 0; i < r->n_parts && i < cap; i++)
+    out[i] = part_ref(&r->parts[i]);
+  return r->n_parts;
+}

@@ -54,6 +54,8 @@ void sl__part_init(sl_cap *c, sl_cap_res *r, sl__part *p, const sl__keypt *start
     sl__window_init(&p->win[d], (int32_t)(c->p.peak_window_ms / 1000), s);
     p->last_throttle_s[d] = INT64_MIN / 2;
   }
+  p->id = r->next_part_id++;
+  p->parent = SL_CAP_NO_PART;
   uint32_t n = (uint32_t)(c->p.split_sample > 0 ? c->p.split_sample : 1);
   p->samples = calloc(n, sizeof(sl__keypt));
   if (!p->samples)
@@ -93,6 +95,10 @@ static void part_split(sl_cap *c, sl_cap_res *r, size_t i, const sl__keypt *poin
   r->n_parts++;
   sl__part *left = &r->parts[i], *right = &r->parts[i + 1];
   sl__part_init(c, r, right, point, t);
+  /* The split partition ends: both halves are new ones, its children. */
+  uint32_t parent = left->id;
+  left->id = r->next_part_id++;
+  left->parent = right->parent = parent;
   for (int d = 0; d < 2; d++) {
     /* Both halves inherit the parent's bucket state; consumption history is
      * divided by the observed share, so heat carries over fairly. */

@@ -4,6 +4,7 @@
 #include "base/log.h"
 #include "cap/cap.h"
 #include "store/key.h"
+#include "streams/streams.h"
 
 #include <stdio.h>
 
@@ -74,6 +75,8 @@ sl_err sl_tables_drop(sl_env *env, sl_table *t, sl_failure *f) {
     err = sl_store_del_range(txn, SL_DB_ITEMS, sl_str_make((char *)lo, 4),
                              sl_str_make((char *)hi, 4), NULL, f);
   }
+  if (err == SL_OK)
+    err = sl_streams_sync(env->streams, txn, t, NULL, sl_clock_now_ms(env->clock), f);
   if (err == SL_OK)
     err = sl_catalog_erase(txn, t->name, f);
   if (err != SL_OK) {

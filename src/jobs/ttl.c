@@ -85,7 +85,7 @@ static sl_err delete_batch(sl_env *env, const sl_table *t, const sweep_batch *b,
     sl_keyvals kv;
     bool ok = sl_item_keyvals(&b->items[i], &t->key, &kv);
     SL_ASSERT(ok);
-    sl_store_change c = {.t = t, .key = &kv, .old = &b->items[i], .item = NULL};
+    sl_store_change c = {.t = t, .key = &kv, .old = &b->items[i], .item = NULL, .by_service = true};
     err = sl_store_apply(txn, &c, a, f);
   }
   if (err != SL_OK) {

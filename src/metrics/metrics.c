@@ -402,6 +402,11 @@ void sl_metrics_ttl_deleted(sl_metrics *m, sl_str table, int64_t n) {
   record(m, SL_M_TTL_DELETED, table, SL_STR_NULL, "", n);
 }
 
+void sl_metrics_stream_read(sl_metrics *m, sl_str table, int64_t records, int64_t bytes) {
+  record(m, SL_M_RETURNED_RECORDS_COUNT, table, SL_STR_NULL, "GetRecords", records);
+  record(m, SL_M_RETURNED_BYTES, table, SL_STR_NULL, "GetRecords", bytes);
+}
+
 /* ---- Prometheus exposition (text format 0.0.4) ---- */
 
 /* 'v / scale' exactly, for a power-of-ten scale: "12", "0.5", "-1.25". */

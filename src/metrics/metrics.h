@@ -24,6 +24,7 @@
  *   OnlineIndexPercentageProgress            TableName,GSI               sl_metrics_backfill
  *   TimeToLiveDeletedItemCount               TableName                   sl_metrics_ttl_deleted
  *   ProvisionedRead/WriteCapacityUnits       TableName[,GSI]             sl_metrics_provisioned
+ *   ReturnedRecordsCount, ReturnedBytes      TableName,Operation         sl_metrics_stream_read
  *
  * Counting rules the callers rely on:
  *  - ConsumedXCapacityUnits: Sum = units, SampleCount = requests (even 0-unit
@@ -138,6 +139,11 @@ void sl_metrics_backfill(sl_metrics *m, sl_str table, sl_str index, int64_t cons
                          int64_t throttle_events, double percent);
 
 void sl_metrics_ttl_deleted(sl_metrics *m, sl_str table, int64_t n);
+
+/* One successful GetRecords of a stream of 'table': records and their
+ * SizeBytes (0 records is a sample). Its latency is the request's
+ * SuccessfulRequestLatency (Operation GetRecords). */
+void sl_metrics_stream_read(sl_metrics *m, sl_str table, int64_t records, int64_t bytes);
 
 /* Series that could not be created (SL_METRICS_MAX_SERIES reached). */
 uint64_t sl_metrics_dropped(const sl_metrics *m);

@@ -3,6 +3,7 @@
 #include "cap/cap.h"
 #include "ops/tables.h"
 #include "ops/throughput.h"
+#include "streams/streams.h"
 
 sl_err sl_create_table(sl_req *req, sl_table *t) {
   sl_txn *txn = NULL;
@@ -31,6 +32,8 @@ sl_err sl_create_table(sl_req *req, sl_table *t) {
   if ((err = sl_store_begin(req->env->store, true, &req->fail, &txn)) != SL_OK)
     goto out;
   if ((err = sl_tables_identity(req, txn, t)) != SL_OK)
+    goto out;
+  if ((err = sl_streams_sync(req->env->streams, txn, NULL, t, req->now_ms, &req->fail)) != SL_OK)
     goto out;
   t->version = 1;
   if ((err = sl_catalog_save(txn, t, &req->fail)) != SL_OK)

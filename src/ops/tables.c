@@ -2,6 +2,7 @@
 #include "ops/tables.h"
 #include "base/log.h"
 #include "cap/cap.h"
+#include "streams/streams.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -68,7 +69,8 @@ sl_err sl_tables_commit_version(sl_req *req, sl_table *old, sl_table *t) {
   if (err != SL_OK)
     return err;
   t->version = old->version + 1;
-  if ((err = sl_catalog_save(txn, t, &req->fail)) != SL_OK) {
+  if ((err = sl_streams_sync(req->env->streams, txn, old, t, req->now_ms, &req->fail)) != SL_OK ||
+      (err = sl_catalog_save(txn, t, &req->fail)) != SL_OK) {
     sl_store_abort(txn);
     return err;
   }

@@ -184,6 +184,13 @@ sl_err sl_update_table(sl_req *req, const sl_update_table_in *in, sl_update_tabl
                     SL_STR_FMT(old->arn));
       goto out;
     }
+    if (enable && in->stream.view_type.len == 0) {
+      /* As CreateTable words it (actions/create_table.c). */
+      err = sl_fail(req, SL_E_VALIDATION,
+                    "One or more parameter values were invalid: StreamViewType is required when "
+                    "StreamEnabled is true");
+      goto out;
+    }
     t->stream_enabled = enable;
     if (enable) {
       t->stream_view_type = sl_table_str(t, in->stream.view_type);

@@ -5,6 +5,7 @@
 #include "jobs/tables.h"
 #include "cap/cap.h"
 #include "metrics/metrics.h"
+#include "streams/streams.h"
 
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +49,10 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   }
   env->cap = sl_cap_new(&params, &app->clock);
   env->metrics = sl_metrics_new(&app->clock);
+  sl_streams_params sp;
+  sl_streams_params_default(&sp);
+  if ((err = sl_streams_open(env->store, &app->clock, &sp, f, &env->streams)) != SL_OK)
+    return err;
   for (size_t i = 0; i < sl_catalog_count(env->catalog); i++)
     sl_tables_attach_capacity(env, sl_catalog_at(env->catalog, i));
   return SL_OK;
@@ -73,6 +78,7 @@ void sl_app_close(sl_app *app) {
       sl_tables_detach_capacity(env, sl_catalog_at(env->catalog, i));
     sl_catalog_free(env->catalog);
   }
+  sl_streams_close(env->streams);
   sl_cap_free(env->cap);
   sl_metrics_free(env->metrics);
   sl_store_close(env->store);

@@ -120,7 +120,7 @@ static sl_err write_indexes(sl_txn *txn, const sl_table *t, const sl_item *old, 
 }
 
 static sl_err item_put(sl_txn *txn, const sl_table *t, const sl_item *old, const sl_item *item,
-                       sl_arena *a, sl_failure *f) {
+                       sl_arena *a, sl_failure *f, sl_str *enc_out) {
   sl_keyvals kv;
   bool ok = sl_item_keyvals(item, &t->key, &kv);
   SL_ASSERT(ok);
@@ -132,6 +132,10 @@ static sl_err item_put(sl_txn *txn, const sl_table *t, const sl_item *old, const
   sl_err err = sl_store_put(txn, SL_DB_ITEMS, sl_buf_str(&key), sl_buf_str(&val), f);
   if (err == SL_OK && t->n_indexes)
     err = write_indexes(txn, t, old, item, a, f);
+  /* For the change-capture hook of a table with a stream (items.h); it must
+   * outlive the stack buffer. */
+  if (t->stream_enabled)
+    *enc_out = val.p == vbuf ? sl_arena_strdup(a, sl_buf_str(&val)) : sl_buf_str(&val);
   return err;
 }
 
@@ -243,7 +247,9 @@ sl_err sl_store_apply(sl_txn *txn, sl_store_change *c, sl_arena *a, sl_failure *
   }
   if (!c->old && !c->item)
     return SL_OK;
-  err = c->item ? item_put(txn, t, c->old, c->item, a, f) : item_delete(txn, t, c->old, a, f);
+  c->item_enc = (sl_str){0};
+  err = c->item ? item_put(txn, t, c->old, c->item, a, f, &c->item_enc)
+                : item_delete(txn, t, c->old, a, f);
   if (err != SL_OK)
     return err;
   return sl__store_capture_call(txn, c, a, f);

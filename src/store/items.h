@@ -19,7 +19,7 @@
  * sl_store_apply after the item and its index entries are written, with the
  * change (old and new image, table) and the transaction; an error it returns
  * (storage full) fails the change and the writer aborts the transaction.
- * No hook is set today; Streams will attach here.
+ * DynamoDB Streams (streams/streams.h) attaches here.
  *
  * Item collections (facts §3): on a table with LSIs, all items of one
  * partition key plus their LSI entries form an item collection of at most
@@ -77,6 +77,10 @@ struct sl_store_change {
   const sl_item *old;
   const sl_item *item;
   int64_t collection_max; /* the item collection limit in bytes; 0: none */
+  bool by_service;        /* the service's own change (a TTL deletion), not a request's */
+  /* out, for the change-capture hook: the new item's encoding (store/item.h)
+   * as written, in the arena, when the table has a stream; else empty */
+  sl_str item_enc;
   /* out, tables with LSIs only */
   bool has_collection;
   int64_t collection_bytes; /* the item collection's size after the change */

@@ -20,7 +20,7 @@ struct sl_store {
   sl_store_capture_fn capture; /* store/items.h: every item change */
   void *capture_ctx;
   MDB_env *env;
-  MDB_dbi dbi[3];
+  MDB_dbi dbi[4];
   bool durable;
   bool group;     /* durable with group commit: commits wait for sl_store_sync */
   bool dirty;     /* a commit since the last sync */
@@ -33,7 +33,7 @@ struct sl_cursor {
   MDB_cursor *cur;
 };
 
-static const char *const db_names[] = {"items", "catalog", "meta"};
+static const char *const db_names[] = {"items", "catalog", "meta", "streams"};
 
 static sl_err storage_error(sl_failure *f, int rc, const char *what) {
   if (rc == MDB_MAP_FULL)
@@ -110,7 +110,7 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
   MDB_txn *txn;
   if ((rc = mdb_txn_begin(st->env, NULL, 0, &txn)) != 0)
     goto fail;
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 4; i++) {
     if ((rc = mdb_dbi_open(txn, db_names[i], MDB_CREATE, &st->dbi[i])) != 0) {
       mdb_txn_abort(txn);
       goto fail;

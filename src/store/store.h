@@ -4,7 +4,11 @@
  * Design: one LMDB environment with three named databases:
  *   "items"   every item and index entry, keyed as store/key.h describes;
  *   "catalog" one record per table (store/catalog.h), keyed by table name;
- *   "meta"    counters (next resource id) and the format version.
+ *   "meta"    counters (next resource id) and the format version;
+ *   "streams" DynamoDB Streams' streams, shards and change records, laid
+ *             out by streams/streams.h (a directory written before it
+ *             existed gets it empty: the layouts of the others are
+ *             unchanged, so the format version is not bumped).
  *
  * Format version: key "format" of "meta", 4 bytes, little-endian, the
  * SL_STORE_FORMAT that wrote the directory (1: the key layout of
@@ -49,7 +53,7 @@ typedef struct sl_store sl_store;
 typedef struct sl_txn sl_txn;
 typedef struct sl_cursor sl_cursor;
 
-typedef enum { SL_DB_ITEMS = 0, SL_DB_CATALOG = 1, SL_DB_META = 2 } sl_db;
+typedef enum { SL_DB_ITEMS = 0, SL_DB_CATALOG = 1, SL_DB_META = 2, SL_DB_STREAMS = 3 } sl_db;
 
 /* One item change (store/items.h, the write funnel) and the change-capture
  * hook it calls; declared here, below items.h, because the store keeps the

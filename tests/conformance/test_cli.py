@@ -69,3 +69,34 @@ def test_error_exit_code(aws):
     rc, out, err = aws("describe-table", "--table-name", "t_" + uuid.uuid4().hex)
     assert rc == 254
     assert "ResourceNotFoundException" in err
+
+
+# `aws dynamodbstreams` lists, describes and reads a table's stream as a user would type it.
+def test_dynamodbstreams(endpoint, tmp_path, ddb, make_table):
+    if not AWS:
+        pytest.skip("AWS CLI not installed")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env.update(HOME=str(tmp_path), AWS_ACCESS_KEY_ID=CREDS.access_key,
+               AWS_SECRET_ACCESS_KEY=CREDS.secret_key, AWS_DEFAULT_REGION=REGION, AWS_PAGER="",
+               AWS_CONFIG_FILE=str(tmp_path / "config"),
+               AWS_SHARED_CREDENTIALS_FILE=str(tmp_path / "credentials"),
+               AWS_EC2_METADATA_DISABLED="true", AWS_MAX_ATTEMPTS="1")
+
+    def run(*args):
+        p = subprocess.run([AWS, "--endpoint-url", endpoint, "--output", "json", "dynamodbstreams",
+                            *args], env=env, capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout)
+
+    name = make_table(StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
+    ddb.put_item(TableName=name, Item={"pk": {"S": "cli"}})
+    arn = run("list-streams", "--table-name", name)["Streams"][0]["StreamArn"]
+    recs = []
+    for shard in run("describe-stream", "--stream-arn", arn)["StreamDescription"]["Shards"]:
+        it = run("get-shard-iterator", "--stream-arn", arn, "--shard-id", shard["ShardId"],
+                 "--shard-iterator-type", "TRIM_HORIZON")["ShardIterator"]
+        recs += run("get-records", "--shard-iterator", it)["Records"]
+        if recs:
+            break
+    assert [(r["eventName"], r["dynamodb"]["NewImage"]) for r in recs] == \
+        [("INSERT", {"pk": {"S": "cli"}})]

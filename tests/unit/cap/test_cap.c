@@ -1073,6 +1073,48 @@ static void test_provisioned_increase_doubles(void) {
 /* spec §4 split by size (partition_max_bytes, made small here): spread data
  * splits partitions until each holds at most the maximum, and a table
  * created with data starts with enough partitions. */
+/* Partition ids (cap.h sl_cap_part_ref, which Streams' shards follow): the
+ * partitions a resource starts with have distinct ids and no parent; a split
+ * ends its partition, both halves get new ids never used before whose parent
+ * is its id, and every key maps to the partition whose range holds it. */
+static void test_partition_ids(void) {
+  sl_cap_params p;
+  sl_cap_params_default(&p, "aws");
+  p.partition_max_bytes = 1000000;
+  rig g;
+  rig_open(&g, &p);
+  sl_throughput tp = tp_on_demand();
+  sl_cap_res *r = res_new(&g, &tp, false, false);
+  sl_cap_part_ref before[64], after[64];
+  size_t n0 = sl_cap_res_part_refs(r, before, 64);
+  CHECK(n0 >= 1 && n0 <= 64);
+  for (size_t i = 0; i < n0; i++) {
+    CHECK_INT(before[i].parent, SL_CAP_NO_PART);
+    for (size_t j = 0; j < i; j++)
+      CHECK(before[i].id != before[j].id);
+  }
+  /* Fill one partition past its size: it splits. */
+  uint64_t h = before[0].lo_hash + 1;
+  sl_cap_note_bytes(g.cap, r, h, SL_STR_NULL, 600000);
+  sl_cap_note_bytes(g.cap, r, h + (n0 > 1 ? (before[1].lo_hash - h) / 2 : 1ULL << 62), SL_STR_NULL,
+                    600000);
+  size_t n1 = sl_cap_res_part_refs(r, after, 64);
+  CHECK(n1 > n0);
+  size_t children = 0;
+  for (size_t i = 0; i < n1; i++) {
+    if (after[i].parent == before[0].id)
+      children++;
+    for (size_t j = 0; j < n0; j++)
+      if (after[i].id == before[j].id)
+        CHECK(after[i].parent == SL_CAP_NO_PART && j != 0); /* the split one is gone */
+    sl_cap_part_ref at = sl_cap_res_part_at(r, after[i].lo_hash, SL_STR_NULL);
+    CHECK_INT(at.id, after[i].id);
+  }
+  CHECK(children >= 1);
+  sl_cap_res_free(g.cap, r);
+  rig_close(&g);
+}
+
 static void test_split_by_size(void) {
   sl_cap_params p;
   sl_cap_params_default(&p, "aws");
@@ -1257,6 +1299,7 @@ int main(void) {
   RUN(test_switch_to_on_demand);
   RUN(test_provisioned_increase_doubles);
   RUN(test_split_by_size);
+  RUN(test_partition_ids);
   RUN(test_provisioned_burst);
   RUN(test_new_table_spikes);
   RUN(test_spike_rule_holds_streams);

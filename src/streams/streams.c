@@ -1,0 +1,1042 @@
+/* DynamoDB Streams' records, shards, iterators and retention; see streams.h.
+ * Pinned by tests/conformance/test_streams.py and tests/unit/streams/test_streams.c. */
+#include "streams/streams.h"
+#include "base/crc32.h"
+#include "base/log.h"
+#include "store/key.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SL_STREAMS_CACHE 16 /* entries of the capture hook's cache */
+
+struct sl_streams {
+  sl_store *store;
+  sl_clock *clock;
+  sl_streams_params p;
+  uint64_t next_seq;
+  uint64_t rng;
+  int64_t trim_ms; /* when sl_streams_tick last looked */
+  /* The capture hook's cache of enabled streams by table id: entries of an
+   * older generation are void. Streams change only in sl_streams_sync (a
+   * control-plane transaction that writes no items) and sl_streams_tick (its
+   * own transaction); both bump the generation, so an entry never outlives
+   * what it was read from, committed or aborted. */
+  uint64_t gen;
+  uint64_t epoch; /* this run's: partition ids of another run mean nothing */
+  bool dirty;     /* a stream needs its shards: the next tick runs at once */
+  struct stream_cache {
+    uint64_t gen;
+    uint32_t table_id, stream_id;
+    uint8_t view, label_len;
+    char label[32];
+  } cache[SL_STREAMS_CACHE];
+};
+
+#define STREAM_HDR 50 /* fixed part of a stream value, before the key names */
+#define SHARD_LEN 72
+#define RECORD_HDR 16
+#define NO_TRIM_BATCH 4096 /* records trimmed per call at most */
+
+void sl_streams_params_default(sl_streams_params *p) {
+  p->retention_ms = 24LL * 3600 * 1000;
+  p->iterator_ttl_ms = 15LL * 60 * 1000;
+  p->shard_rollover_ms = 4LL * 3600 * 1000;
+}
+
+const sl_streams_params *sl_streams_params_of(const sl_streams *s) { return &s->p; }
+uint64_t sl_streams_next_seq(const sl_streams *s) { return s->next_seq; }
+
+static const char *const view_names[] = {"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE",
+                                         "NEW_AND_OLD_IMAGES"};
+
+int sl_stream_view_parse(sl_str name) {
+  for (int i = 0; i < 4; i++)
+    if (sl_str_eq_c(name, view_names[i]))
+      return i;
+  return -1;
+}
+
+const char *sl_stream_view_name(sl_stream_view v) { return view_names[v & 3]; }
+
+static uint32_t random_tag(sl_streams *s);
+
+/* ---- little-endian fields ---- */
+
+static void le32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
+}
+static void le64(uint8_t *p, uint64_t v) {
+  for (int i = 0; i < 8; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
+}
+static uint32_t rd32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t be32r(const uint8_t *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static uint64_t rd64be(const uint8_t *p) { return (uint64_t)be32r(p) << 32 | be32r(p + 4); }
+
+/* ---- keys ---- */
+
+static sl_str stream_key(sl_arena *a, sl_str name, sl_str label) {
+  sl_buf b;
+  sl_buf_init(&b, a);
+  sl_buf_putc(&b, 'S');
+  sl_buf_puts(&b, name);
+  sl_buf_putc(&b, 0);
+  sl_buf_puts(&b, label);
+  return sl_buf_str(&b);
+}
+
+static void shard_key(uint8_t out[9], uint32_t id, uint32_t no) {
+  out[0] = 'H';
+  sl_be32(out + 1, id);
+  sl_be32(out + 5, no);
+}
+
+static void record_key(uint8_t out[17], uint32_t id, uint32_t no, uint64_t seq) {
+  out[0] = 'R';
+  sl_be32(out + 1, id);
+  sl_be32(out + 5, no);
+  sl_be64(out + 9, seq);
+}
+
+/* ---- streams ---- */
+
+static bool stream_decode(sl_arena *a, sl_str key, sl_str v, sl_stream *out) {
+  const uint8_t *p = (const uint8_t *)v.p;
+  if (v.len < STREAM_HDR || p[0] != 1 || key.len < 2)
+    return false;
+  const char *zero = memchr(key.p + 1, 0, key.len - 1);
+  if (!zero)
+    return false;
+  memset(out, 0, sizeof(*out));
+  out->table_name = sl_arena_strdup(a, sl_str_make(key.p + 1, (size_t)(zero - key.p - 1)));
+  out->label = sl_arena_strdup(a, sl_str_make(zero + 1, key.len - (size_t)(zero + 1 - key.p)));
+  out->enabled = p[1] == 1;
+  out->view = p[2] & 3;
+  out->id = rd32(p + 4);
+  out->open_shard = rd32(p + 8);
+  out->n_shards_made = rd32(p + 12);
+  out->created_ms = rd64(p + 16);
+  out->disabled_ms = rd64(p + 24);
+  out->table_id = rd32(p + 40);
+  out->key.hash_type = p[44];
+  out->key.range_type = p[45];
+  uint16_t hl = rd16(p + 46), rl = rd16(p + 48);
+  if (v.len < (size_t)STREAM_HDR + hl + rl)
+    return false;
+  out->key.hash = sl_arena_strdup(a, sl_str_make(v.p + STREAM_HDR, hl));
+  out->key.range = sl_arena_strdup(a, sl_str_make(v.p + STREAM_HDR + hl, rl));
+  return true;
+}
+
+static sl_str stream_encode(sl_arena *a, const sl_stream *st, uint64_t open_created_ms) {
+  size_t len = STREAM_HDR + st->key.hash.len + st->key.range.len;
+  uint8_t *p = sl_arena_calloc(a, 1, len);
+  p[0] = 1;
+  p[1] = st->enabled ? 1 : 0;
+  p[2] = st->view;
+  le32(p + 4, st->id);
+  le32(p + 8, st->open_shard);
+  le32(p + 12, st->n_shards_made);
+  le64(p + 16, st->created_ms);
+  le64(p + 24, st->disabled_ms);
+  le64(p + 32, open_created_ms);
+  le32(p + 40, st->table_id);
+  p[44] = st->key.hash_type;
+  p[45] = st->key.range_type;
+  p[46] = (uint8_t)st->key.hash.len;
+  p[47] = (uint8_t)(st->key.hash.len >> 8);
+  p[48] = (uint8_t)st->key.range.len;
+  p[49] = (uint8_t)(st->key.range.len >> 8);
+  memcpy(p + STREAM_HDR, st->key.hash.p, st->key.hash.len);
+  if (st->key.range.len) /* no sort key: an empty slice may have no pointer */
+    memcpy(p + STREAM_HDR + st->key.hash.len, st->key.range.p, st->key.range.len);
+  return sl_str_make((const char *)p, len);
+}
+
+static sl_err stream_put(sl_txn *txn, sl_arena *a, const sl_stream *st, uint64_t open_created_ms,
+                         sl_failure *f) {
+  return sl_store_put(txn, SL_DB_STREAMS, stream_key(a, st->table_name, st->label),
+                      stream_encode(a, st, open_created_ms), f);
+}
+
+bool sl_streams_get(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, sl_stream *out) {
+  sl_str key = stream_key(a, name, label), v;
+  return sl_store_get(txn, SL_DB_STREAMS, key, &v) && stream_decode(a, key, v, out);
+}
+
+static int stream_order(const void *x, const void *y) {
+  const sl_stream *a = x, *b = y;
+  int c = sl_str_cmp(a->table_name, b->table_name);
+  if (c)
+    return c;
+  return sl_str_cmp(b->label, a->label); /* newest first */
+}
+
+void sl_streams_list(sl_txn *txn, sl_arena *a, sl_str table, sl_stream **out, size_t *n_out) {
+  size_t n = 0, cap = 16;
+  sl_stream *v = SL_NEW_ARRAY(a, sl_stream, cap);
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  sl_buf pre;
+  sl_buf_init(&pre, a);
+  sl_buf_putc(&pre, 'S');
+  if (table.len) {
+    sl_buf_puts(&pre, table);
+    sl_buf_putc(&pre, 0);
+  }
+  sl_str k, val;
+  for (bool ok = sl_cursor_seek(c, sl_buf_str(&pre), &k, &val);
+       ok && sl_str_starts_with(k, sl_buf_str(&pre)); ok = sl_cursor_next(c, &k, &val)) {
+    if (n == cap) {
+      v = sl_arena_realloc(a, v, cap * sizeof(*v), 2 * cap * sizeof(*v));
+      cap *= 2;
+    }
+    if (stream_decode(a, k, val, &v[n]))
+      n++;
+  }
+  sl_cursor_close(c);
+  qsort(v, n, sizeof(*v), stream_order);
+  *out = v;
+  *n_out = n;
+}
+
+bool sl_streams_get_by_id(sl_txn *txn, sl_arena *a, uint32_t id, sl_stream *out) {
+  sl_stream *v;
+  size_t n;
+  sl_streams_list(txn, a, (sl_str){0}, &v, &n);
+  for (size_t i = 0; i < n; i++)
+    if (v[i].id == id) {
+      *out = v[i];
+      return true;
+    }
+  return false;
+}
+
+/* ---- shards ---- */
+
+static void shard_id_format(const sl_stream_shard *sh, uint32_t tag, char out[48]) {
+  snprintf(out, 48, "shardId-%020llu-%08x", (unsigned long long)sh->created_ms, tag);
+}
+
+static bool shard_decode(uint32_t no, sl_str v, sl_stream_shard *out) {
+  const uint8_t *p = (const uint8_t *)v.p;
+  if (v.len < SHARD_LEN)
+    return false;
+  memset(out, 0, sizeof(*out));
+  out->no = no;
+  uint32_t parent = rd32(p);
+  out->parent = parent ? (int64_t)parent - 1 : -1;
+  out->created_ms = rd64(p + 8);
+  out->start_seq = rd64(p + 16);
+  out->end_seq = rd64(p + 24);
+  out->closed_ms = rd64(p + 32);
+  out->trim_seq = rd64(p + 40);
+  out->partition = rd32(p + 48);
+  out->lo_hash = rd64(p + 56);
+  out->epoch = rd64(p + 64);
+  out->tag = rd32(p + 4);
+  shard_id_format(out, out->tag, out->id);
+  return true;
+}
+
+static sl_err shard_put(sl_txn *txn, uint32_t stream_id, const sl_stream_shard *sh, sl_failure *f) {
+  uint8_t k[9], p[SHARD_LEN] = {0};
+  shard_key(k, stream_id, sh->no);
+  le32(p, sh->parent >= 0 ? (uint32_t)sh->parent + 1 : 0);
+  le32(p + 4, sh->tag);
+  le64(p + 8, sh->created_ms);
+  le64(p + 16, sh->start_seq);
+  le64(p + 24, sh->end_seq);
+  le64(p + 32, sh->closed_ms);
+  le64(p + 40, sh->trim_seq);
+  le32(p + 48, sh->partition);
+  le64(p + 56, sh->lo_hash);
+  le64(p + 64, sh->epoch);
+  return sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9),
+                      sl_str_make((char *)p, SHARD_LEN), f);
+}
+
+/* The 'P' record: which open shard takes the records of a partition. */
+static void part_key(uint8_t out[9], uint32_t id, uint32_t part) {
+  out[0] = 'P';
+  sl_be32(out + 1, id);
+  sl_be32(out + 5, part);
+}
+
+void sl_streams_shards(sl_txn *txn, sl_arena *a, const sl_stream *st, sl_stream_shard **out,
+                       size_t *n_out) {
+  size_t n = 0, cap = 8;
+  sl_stream_shard *v = SL_NEW_ARRAY(a, sl_stream_shard, cap);
+  uint8_t lo[9];
+  shard_key(lo, st->id, 0);
+  sl_str pre = sl_str_make((char *)lo, 5);
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  sl_str k, val;
+  for (bool ok = sl_cursor_seek(c, pre, &k, &val); ok && sl_str_starts_with(k, pre);
+       ok = sl_cursor_next(c, &k, &val)) {
+    if (k.len != 9)
+      continue;
+    if (n == cap) {
+      v = sl_arena_realloc(a, v, cap * sizeof(*v), 2 * cap * sizeof(*v));
+      cap *= 2;
+    }
+    if (shard_decode(be32r((const uint8_t *)k.p + 5), val, &v[n]))
+      n++;
+  }
+  sl_cursor_close(c);
+  *out = v;
+  *n_out = n;
+}
+
+bool sl_streams_shard(sl_txn *txn, sl_arena *a, const sl_stream *st, sl_str shard_id,
+                      sl_stream_shard *out) {
+  sl_stream_shard *v;
+  size_t n;
+  sl_streams_shards(txn, a, st, &v, &n);
+  for (size_t i = 0; i < n; i++)
+    if (sl_str_eq_c(shard_id, v[i].id)) {
+      *out = v[i];
+      return true;
+    }
+  return false;
+}
+
+bool sl_streams_shard_bounds(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
+                             uint64_t *first, uint64_t *last) {
+  uint8_t lo[17], hi[17];
+  record_key(lo, st->id, sh->no, 0);
+  record_key(hi, st->id, sh->no + 1, 0);
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  sl_str k, v;
+  bool any = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &v) &&
+             sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0 && k.len == 17;
+  if (any) {
+    *first = rd64be((const uint8_t *)k.p + 9);
+    bool ok = sl_cursor_seek_last_before(c, sl_str_make((char *)hi, 17), &k, &v);
+    SL_ASSERT(ok && k.len == 17);
+    *last = rd64be((const uint8_t *)k.p + 9);
+  }
+  sl_cursor_close(c);
+  return any;
+}
+
+/* ---- sequence numbers ---- */
+
+void sl_streams_seq_format(uint64_t seq, char out[32]) {
+  snprintf(out, 32, "%021llu", (unsigned long long)seq);
+}
+
+bool sl_streams_seq_parse(sl_str s, uint64_t *out) {
+  uint64_t v = 0;
+  if (s.len == 0 || s.len > 40)
+    return false;
+  for (size_t i = 0; i < s.len; i++) {
+    if (s.p[i] < '0' || s.p[i] > '9')
+      return false;
+    uint64_t d = (uint64_t)(s.p[i] - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      return false;
+    v = v * 10 + d;
+  }
+  *out = v;
+  return true;
+}
+
+/* ---- iterators ---- */
+
+sl_str sl_streams_iter_format(sl_arena *a, const sl_stream_iter *it) {
+  char body[96];
+  int n = snprintf(body, sizeof(body), "v1|%u|%u|%llu|%lld", it->stream_id, it->shard,
+                   (unsigned long long)it->pos, (long long)it->issued_ms);
+  return sl_arena_printf(a, "%s|%08x", body, sl_crc32(0, body, (size_t)n));
+}
+
+static bool parse_u64(const char **p, const char *end, uint64_t *out) {
+  const char *q = *p;
+  uint64_t v = 0;
+  if (q == end || *q < '0' || *q > '9')
+    return false;
+  if (*q == '0' && q + 1 < end && q[1] >= '0' && q[1] <= '9')
+    return false; /* one text per number: no leading zeros */
+  while (q < end && *q >= '0' && *q <= '9') {
+    if (v > UINT64_MAX / 10 - 9)
+      return false;
+    v = v * 10 + (uint64_t)(*q++ - '0');
+  }
+  *p = q;
+  *out = v;
+  return true;
+}
+
+bool sl_streams_iter_parse(sl_str s, sl_stream_iter *out) {
+  const char *p = s.p, *end = s.p + s.len;
+  uint64_t id = 0, shard = 0, pos = 0, issued = 0;
+  if (s.len < 12 || memcmp(p, "v1|", 3) != 0)
+    return false;
+  p += 3;
+  if (!parse_u64(&p, end, &id) || p == end || *p++ != '|' || !parse_u64(&p, end, &shard) ||
+      p == end || *p++ != '|' || !parse_u64(&p, end, &pos) || p == end || *p++ != '|' ||
+      !parse_u64(&p, end, &issued) || p == end || *p != '|')
+    return false;
+  size_t body = (size_t)(p - s.p);
+  p++;
+  if (end - p != 8)
+    return false;
+  char want[9];
+  snprintf(want, sizeof(want), "%08x", sl_crc32(0, s.p, body));
+  if (memcmp(p, want, 8) != 0 || id > UINT32_MAX || shard > UINT32_MAX || issued > INT64_MAX)
+    return false;
+  out->stream_id = (uint32_t)id;
+  out->shard = (uint32_t)shard;
+  out->pos = pos;
+  out->issued_ms = (int64_t)issued;
+  return true;
+}
+
+/* ---- opening ---- */
+
+static sl_err high_water_put(sl_txn *txn, uint64_t seq, sl_failure *f) {
+  uint8_t v[8];
+  le64(v, seq);
+  return sl_store_put(txn, SL_DB_STREAMS, SL_STR("Q"), sl_str_make((char *)v, 8), f);
+}
+
+sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p, sl_failure *f,
+                       sl_streams **out) {
+  sl_txn *txn;
+  sl_err err = sl_store_begin(st, false, f, &txn);
+  if (err != SL_OK)
+    return err;
+  uint64_t next = 1;
+  sl_str v;
+  if (sl_store_get(txn, SL_DB_STREAMS, SL_STR("Q"), &v) && v.len == 8)
+    next = rd64((const uint8_t *)v.p);
+  /* The highest record of every shard (records are keyed by shard). */
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  sl_str k;
+  for (bool ok = sl_cursor_seek(c, SL_STR("H"), &k, &v); ok && k.len == 9 && k.p[0] == 'H';
+       ok = sl_cursor_next(c, &k, &v)) {
+    sl_stream_shard sh;
+    if (!shard_decode(be32r((const uint8_t *)k.p + 5), v, &sh))
+      continue;
+    if (sh.start_seq > next)
+      next = sh.start_seq;
+    sl_stream fake = {.id = be32r((const uint8_t *)k.p + 1)};
+    uint64_t first, last;
+    /* A second cursor: this one keeps its place among the shards. */
+    if (sl_streams_shard_bounds(txn, &fake, &sh, &first, &last) && last + 1 > next)
+      next = last + 1;
+  }
+  sl_cursor_close(c);
+  sl_store_abort(txn);
+  sl_streams *s = calloc(1, sizeof(*s));
+  SL_ASSERT(s);
+  s->gen = 1;
+  s->dirty = true; /* shards of another run are replaced before anything is written */
+  s->store = st;
+  s->clock = clock;
+  s->p = *p;
+  s->next_seq = next;
+  s->rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)sl_clock_now_us(clock);
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  s->rng ^= (uint64_t)ts.tv_nsec << 20 ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 40;
+  s->epoch = ((uint64_t)random_tag(s) << 32 | random_tag(s)) | 1;
+  sl_store_set_capture(st, sl_streams_capture, s);
+  *out = s;
+  return SL_OK;
+}
+
+void sl_streams_close(sl_streams *s) {
+  if (!s)
+    return;
+  sl_store_set_capture(s->store, NULL, NULL);
+  free(s);
+}
+
+static uint32_t random_tag(sl_streams *s) {
+  s->rng ^= s->rng >> 12;
+  s->rng ^= s->rng << 25;
+  s->rng ^= s->rng >> 27;
+  return (uint32_t)((s->rng * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+/* ---- lifecycle ---- */
+
+/* Opens shard 'no' of 'st' for partition 'part' (parent shard 'parent', -1:
+ * none) at 'now_ms', and routes the partition's records to it. */
+static sl_err shard_open(sl_streams *s, sl_txn *txn, const sl_stream *st, uint32_t no,
+                         const sl_cap_part_ref *part, int64_t parent, int64_t now_ms,
+                         sl_failure *f) {
+  sl_stream_shard sh = {.no = no,
+                        .parent = parent,
+                        .created_ms = (uint64_t)now_ms,
+                        .start_seq = s->next_seq,
+                        .partition = part->id,
+                        .lo_hash = part->lo_hash,
+                        .epoch = s->epoch,
+                        .tag = random_tag(s)};
+  uint8_t k[9], v[4];
+  part_key(k, st->id, part->id);
+  le32(v, no);
+  sl_err err = shard_put(txn, st->id, &sh, f);
+  if (err == SL_OK)
+    err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), sl_str_make((char *)v, 4), f);
+  return err == SL_OK ? high_water_put(txn, s->next_seq, f) : err;
+}
+
+/* Closes an open shard: its ending sequence number is its last record's, or
+ * its starting one when it holds none (DynamoDB Local shows an empty closed
+ * shard so); its partition's route goes with it. */
+static sl_err shard_close(sl_txn *txn, const sl_stream *st, sl_stream_shard *sh, int64_t now_ms,
+                          sl_failure *f) {
+  uint64_t first, last;
+  sh->end_seq = sl_streams_shard_bounds(txn, st, sh, &first, &last) ? last : sh->start_seq;
+  sh->closed_ms = (uint64_t)now_ms;
+  uint8_t k[9];
+  part_key(k, st->id, sh->partition);
+  sl_str v;
+  sl_err err = SL_OK;
+  if (sl_store_get(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), &v) && v.len == 4 &&
+      rd32((const uint8_t *)v.p) == sh->no)
+    err = sl_store_del(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), f);
+  return err == SL_OK ? shard_put(txn, st->id, sh, f) : err;
+}
+
+/* Closes every open shard of 'st'. */
+static sl_err shards_close_all(sl_txn *txn, sl_arena *a, const sl_stream *st, int64_t now_ms,
+                               sl_failure *f) {
+  sl_stream_shard *v;
+  size_t n;
+  sl_streams_shards(txn, a, st, &v, &n);
+  sl_err err = SL_OK;
+  for (size_t i = 0; i < n && err == SL_OK; i++)
+    if (!v[i].closed_ms)
+      err = shard_close(txn, st, &v[i], now_ms, f);
+  return err;
+}
+
+static sl_err stream_create(sl_streams *s, sl_txn *txn, sl_table *t, int64_t now_ms, sl_arena *a,
+                            sl_failure *f) {
+  /* A label names one stream of the table: two enables in one millisecond
+   * (the manual clock) get successive ones. */
+  int64_t at = now_ms;
+  sl_stream old;
+  char label[32];
+  for (;;) {
+    sl_time_format_iso(at, label);
+    label[23] = 0;
+    if (!sl_streams_get(txn, a, t->name, sl_str_c(label), &old))
+      break;
+    at++;
+  }
+  t->stream_label = sl_table_str(t, sl_str_c(label));
+  sl_stream st = {.table_name = t->name,
+                  .label = t->stream_label,
+                  .enabled = true,
+                  .view = (uint8_t)sl_stream_view_parse(t->stream_view_type),
+                  .open_shard = 0,
+                  .n_shards_made = 0,
+                  .created_ms = (uint64_t)now_ms,
+                  .table_id = t->id,
+                  .key = t->key};
+  /* Its shards, one per partition of the table, are opened by the next
+   * tick, which comes before any request or job can write (sl_streams_tick). */
+  sl_err err = sl_store_next_id(txn, &st.id, f);
+  if (err == SL_OK)
+    err = stream_put(txn, a, &st, (uint64_t)now_ms, f);
+  s->dirty = true;
+  return err;
+}
+
+static sl_err stream_disable(sl_txn *txn, const sl_table *t, int64_t now_ms, sl_arena *a,
+                             sl_failure *f) {
+  sl_stream st;
+  if (!sl_streams_get(txn, a, t->name, t->stream_label, &st) || !st.enabled)
+    return SL_OK;
+  sl_err err = shards_close_all(txn, a, &st, now_ms, f);
+  st.enabled = false;
+  st.disabled_ms = (uint64_t)now_ms;
+  if (err == SL_OK)
+    err = stream_put(txn, a, &st, 0, f);
+  return err;
+}
+
+sl_err sl_streams_sync(sl_streams *s, sl_txn *txn, const sl_table *old, sl_table *t, int64_t now_ms,
+                       sl_failure *f) {
+  bool had = old && old->stream_enabled;
+  bool has = t && t->stream_enabled;
+  if (had == has && (!has || sl_str_eq(old->stream_label, t->stream_label)))
+    return SL_OK;
+  s->gen++;
+  sl_arena a;
+  sl_arena_init(&a);
+  sl_err err = SL_OK;
+  if (had)
+    err = stream_disable(txn, old, now_ms, &a, f);
+  if (err == SL_OK && has)
+    err = stream_create(s, txn, t, now_ms, &a, f);
+  sl_arena_destroy(&a);
+  return err;
+}
+
+/* ---- records (the capture hook) ---- */
+
+static bool items_equal(const sl_item *a, const sl_item *b) {
+  if (a->n != b->n)
+    return false;
+  for (uint32_t i = 0; i < a->n; i++)
+    if (!sl_str_eq(a->attrs[i].name, b->attrs[i].name) || !sl_av_eq(&a->attrs[i].v, &b->attrs[i].v))
+      return false;
+  return true;
+}
+
+static void put_image(sl_buf *b, const sl_item *it) {
+  size_t at = b->len;
+  uint8_t len[4] = {0};
+  sl_buf_append(b, len, 4);
+  sl_item_encode(b, it);
+  le32((uint8_t *)b->p + at, (uint32_t)(b->len - at - 4));
+}
+
+/* The hot path's view of a table's enabled stream, cached (see the struct). */
+static bool open_stream(sl_streams *s, sl_txn *txn, const sl_table *t, sl_arena *a,
+                        struct stream_cache *out) {
+  struct stream_cache *c = &s->cache[t->id % SL_STREAMS_CACHE];
+  if (c->gen == s->gen && c->table_id == t->id &&
+      sl_str_eq(sl_str_make(c->label, c->label_len), t->stream_label)) {
+    *out = *c;
+    return true;
+  }
+  sl_str key = stream_key(a, t->name, t->stream_label), v;
+  if (!sl_store_get(txn, SL_DB_STREAMS, key, &v) || v.len < STREAM_HDR)
+    return false;
+  const uint8_t *p = (const uint8_t *)v.p;
+  if (p[1] != 1)
+    return false;
+  out->gen = s->gen;
+  out->table_id = t->id;
+  out->view = p[2] & 3;
+  out->stream_id = rd32(p + 4);
+  out->label_len = 0;
+  if (t->stream_label.len <= sizeof(out->label)) {
+    memcpy(out->label, t->stream_label.p, t->stream_label.len);
+    out->label_len = (uint8_t)t->stream_label.len;
+    *c = *out;
+  }
+  return true;
+}
+
+/* The partition of the capacity engine a table key is in (one partition,
+ * id 0, for a table without capacity resources). */
+static sl_cap_part_ref key_partition(const sl_table *t, const sl_keyvals *kv, sl_arena *a) {
+  uint64_t hash = sl_key_hash(kv->hash);
+  if (!t->cap)
+    return (sl_cap_part_ref){0, SL_CAP_NO_PART, 0};
+  sl_str sort = {0};
+  if (kv->range) {
+    sl_buf b;
+    sl_buf_init(&b, a);
+    sl_key_put_component(&b, kv->range, SL_KEY_SK_MAX);
+    sort = sl_buf_str(&b);
+  }
+  sl_cap_part_ref ref = sl_cap_res_part_at(t->cap, hash, sort);
+  ref.lo_hash = hash; /* what route()'s fallback looks for */
+  return ref;
+}
+
+/* The open shard of stream 'id' that takes a change of key 'kv': its
+ * partition's, or, when the partition was split since the last tick (its
+ * children have no shards yet), the open shard whose range holds the key —
+ * the split partition's, which the tick will close before opening the
+ * children's, so a reader still sees each item's records in order. */
+static bool route(sl_txn *txn, sl_arena *a, const sl_table *t, const sl_keyvals *kv, uint32_t id,
+                  uint32_t *out) {
+  sl_cap_part_ref ref = key_partition(t, kv, a);
+  uint8_t k[9];
+  part_key(k, id, ref.id);
+  sl_str v;
+  if (sl_store_get(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), &v) && v.len == 4) {
+    *out = rd32((const uint8_t *)v.p);
+    return true;
+  }
+  sl_stream st = {.id = id};
+  sl_stream_shard *sh;
+  size_t n;
+  bool found = false;
+  uint64_t best = 0;
+  sl_streams_shards(txn, a, &st, &sh, &n);
+  for (size_t i = 0; i < n; i++)
+    if (!sh[i].closed_ms && sh[i].lo_hash <= ref.lo_hash && (!found || sh[i].lo_hash >= best)) {
+      found = true;
+      best = sh[i].lo_hash;
+      *out = sh[i].no;
+    }
+  return found;
+}
+
+sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_arena *a,
+                          sl_failure *f) {
+  const sl_table *t = c->t;
+  if (!t->stream_enabled)
+    return SL_OK;
+  if (c->old && c->item && items_equal(c->old, c->item))
+    return SL_OK; /* the item did not change: no record (facts §11) */
+  sl_streams *s = ctx;
+  struct stream_cache sc;
+  if (!open_stream(s, txn, t, a, &sc))
+    return SL_OK;
+  int64_t now_ms = sl_clock_now_ms(s->clock);
+  /* Keys: the table key attributes of the item. */
+  sl_attr keys[2];
+  uint32_t nk = 0;
+  keys[nk++] = (sl_attr){t->key.hash, *c->key->hash};
+  if (sl_key_has_range(&t->key))
+    keys[nk++] = (sl_attr){t->key.range, *c->key->range};
+  sl_item kit = {keys, nk};
+  uint8_t view = sc.view;
+  bool want_new = c->item && (view == SL_STREAM_NEW_IMAGE || view == SL_STREAM_NEW_AND_OLD_IMAGES);
+  bool want_old = c->old && (view == SL_STREAM_OLD_IMAGE || view == SL_STREAM_NEW_AND_OLD_IMAGES);
+  size_t size = sl_item_size(&kit) + (want_new ? sl_item_size(c->item) : 0) +
+                (want_old ? sl_item_size(c->old) : 0);
+  sl_buf b;
+  sl_buf_init(&b, a);
+  sl_buf_reserve(&b, RECORD_HDR + 64 + (want_new ? c->item_enc.len + 4 : 0) +
+                         (want_old ? size + 64 : 0));
+  uint8_t hdr[RECORD_HDR] = {1,
+                             (uint8_t)(!c->old    ? 1
+                                       : !c->item ? 3
+                                                  : 2),
+                             (uint8_t)(c->by_service ? 1 : 0),
+                             (uint8_t)((want_new ? 1 : 0) | (want_old ? 2 : 0))};
+  le32(hdr + 4, (uint32_t)size);
+  le64(hdr + 8, (uint64_t)now_ms);
+  sl_buf_append(&b, hdr, RECORD_HDR);
+  put_image(&b, &kit);
+  if (want_new && !c->item_enc.len) {
+    put_image(&b, c->item);
+  } else if (want_new) {
+    /* The funnel has encoded the new item already (store/items.h). */
+    uint8_t len[4];
+    le32(len, (uint32_t)c->item_enc.len);
+    sl_buf_append(&b, len, 4);
+    sl_buf_puts(&b, c->item_enc);
+  }
+  if (want_old)
+    put_image(&b, c->old);
+  uint32_t shard;
+  if (!route(txn, a, t, c->key, sc.stream_id, &shard))
+    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
+                    "Internal server error: the stream of table %.*s has no open shard",
+                    SL_STR_FMT(t->name));
+  uint8_t k[17];
+  record_key(k, sc.stream_id, shard, s->next_seq);
+  sl_err err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 17), sl_buf_str(&b), f);
+  if (err != SL_OK)
+    return err;
+  s->next_seq++; /* a number lost to an aborted transaction leaves a gap, never a repeat */
+  return SL_OK;
+}
+
+/* ---- reading records ---- */
+
+static bool take_image(const uint8_t **p, const uint8_t *end, sl_arena *a, sl_item *out) {
+  if (end - *p < 4)
+    return false;
+  uint32_t len = rd32(*p);
+  *p += 4;
+  if ((size_t)(end - *p) < len || !sl_item_decode(a, *p, len, out, NULL))
+    return false;
+  *p += len;
+  return true;
+}
+
+static bool record_decode(sl_arena *a, uint64_t seq, sl_str v, sl_stream_record *out) {
+  const uint8_t *p = (const uint8_t *)v.p, *end = p + v.len;
+  if (v.len < RECORD_HDR || p[0] != 1)
+    return false;
+  memset(out, 0, sizeof(*out));
+  out->seq = seq;
+  out->event = p[1];
+  out->service = p[2] & 1;
+  out->has_new = p[3] & 1;
+  out->has_old = (p[3] & 2) != 0;
+  out->size_bytes = rd32(p + 4);
+  out->created_ms = (int64_t)rd64(p + 8);
+  p += RECORD_HDR;
+  return take_image(&p, end, a, &out->keys) &&
+         (!out->has_new || take_image(&p, end, a, &out->new_image)) &&
+         (!out->has_old || take_image(&p, end, a, &out->old_image));
+}
+
+void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_stream_shard *sh,
+                     uint64_t pos, size_t limit, size_t max_bytes, sl_stream_record **out,
+                     size_t *n_out, uint64_t *next_pos) {
+  uint8_t lo[17], hi[17];
+  record_key(lo, st->id, sh->no, pos);
+  record_key(hi, st->id, sh->no + 1, 0);
+  sl_stream_record *v = SL_NEW_ARRAY(a, sl_stream_record, limit ? limit : 1);
+  size_t n = 0, bytes = 0;
+  uint64_t next = pos;
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  sl_str k, val;
+  for (bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &val);
+       ok && n < limit && sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0;
+       ok = sl_cursor_next(c, &k, &val)) {
+    if (k.len != 17)
+      continue;
+    uint64_t seq = rd64be((const uint8_t *)k.p + 9);
+    sl_stream_record r;
+    if (!record_decode(a, seq, sl_arena_strdup(a, val), &r))
+      SL_ASSERT(!"corrupt stream record");
+    if (n > 0 && bytes + r.size_bytes > max_bytes)
+      break;
+    bytes += r.size_bytes;
+    v[n++] = r;
+    next = seq + 1;
+  }
+  sl_cursor_close(c);
+  *out = v;
+  *n_out = n;
+  *next_pos = next;
+}
+
+void sl_streams_record_write_json(sl_jw *w, const sl_stream *st, const sl_stream_record *r,
+                                  const char *region) {
+  static const char *const events[] = {"", "INSERT", "MODIFY", "REMOVE"};
+  char seq[32], eid[40];
+  sl_streams_seq_format(r->seq, seq);
+  /* A globally unique id: the stream's id and the record's number. */
+  snprintf(eid, sizeof(eid), "%08x%024llx", st->id, (unsigned long long)r->seq);
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "eventID");
+  sl_jw_str_c(w, eid);
+  sl_jw_key_c(w, "eventName");
+  sl_jw_str_c(w, events[r->event & 3]);
+  sl_jw_key_c(w, "eventVersion");
+  sl_jw_str_c(w, "1.1");
+  sl_jw_key_c(w, "eventSource");
+  sl_jw_str_c(w, "aws:dynamodb");
+  sl_jw_key_c(w, "awsRegion");
+  sl_jw_str_c(w, region);
+  sl_jw_key_c(w, "dynamodb");
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "ApproximateCreationDateTime");
+  sl_jw_int(w, r->created_ms / 1000);
+  sl_jw_key_c(w, "Keys");
+  sl_item_write_json(w, &r->keys);
+  if (r->has_new) {
+    sl_jw_key_c(w, "NewImage");
+    sl_item_write_json(w, &r->new_image);
+  }
+  if (r->has_old) {
+    sl_jw_key_c(w, "OldImage");
+    sl_item_write_json(w, &r->old_image);
+  }
+  sl_jw_key_c(w, "SequenceNumber");
+  sl_jw_str_c(w, seq);
+  sl_jw_key_c(w, "SizeBytes");
+  sl_jw_uint(w, r->size_bytes);
+  sl_jw_key_c(w, "StreamViewType");
+  sl_jw_str_c(w, sl_stream_view_name(st->view));
+  sl_jw_obj_end(w);
+  if (r->service) {
+    /* TTL deletions (facts §11). */
+    sl_jw_key_c(w, "userIdentity");
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "PrincipalId");
+    sl_jw_str_c(w, "dynamodb.amazonaws.com");
+    sl_jw_key_c(w, "Type");
+    sl_jw_str_c(w, "Service");
+    sl_jw_obj_end(w);
+  }
+  sl_jw_obj_end(w);
+}
+
+/* ---- retention ---- */
+
+#define MAX_PARTS 4096 /* partitions a stream's shards follow; more share the last ones */
+
+/* The most recent shard (highest number) of 'v' that 'want' accepts, or -1. */
+static int64_t latest(const sl_stream_shard *v, size_t n, const bool *closed_now, uint64_t epoch,
+                      uint32_t part, int mode, uint64_t lo_hash) {
+  int64_t best = -1;
+  uint64_t best_lo = 0;
+  for (size_t i = 0; i < n; i++) {
+    const sl_stream_shard *sh = &v[i];
+    if (!sh->closed_ms)
+      continue;
+    if (mode == 0 && (sh->epoch != epoch || sh->partition != part))
+      continue;
+    /* mode 1: the shards this tick closed, by range: a partition that split
+     * more than once since the last tick, or one of another run (a restart) */
+    if (mode == 1 && (!closed_now[i] || sh->lo_hash > lo_hash))
+      continue;
+    if (mode == 1 && best >= 0 && sh->lo_hash < best_lo)
+      continue;
+    best = (int64_t)sh->no;
+    best_lo = sh->lo_hash;
+  }
+  return best;
+}
+
+/* Brings the open shards of an enabled stream in line with its table's
+ * partitions: a shard of a partition that split, of an earlier run, or older
+ * than the rollover is closed; a partition without an open shard gets one,
+ * whose parent is its own previous shard (rollover), its parent partition's
+ * last shard (a split), or else the shard closed by this same pass whose
+ * range held its first key (a partition split twice between two ticks; after
+ * a restart, the earlier run's shard). */
+static sl_err reconcile(sl_streams *s, sl_txn *txn, sl_arena *a, sl_catalog *cat, sl_stream *st,
+                        int64_t now_ms, bool *changed, sl_failure *f) {
+  sl_table *t = sl_catalog_get(cat, st->table_name);
+  if (!t || t->id != st->table_id || !t->stream_enabled || !sl_str_eq(t->stream_label, st->label))
+    return SL_OK;
+  static sl_cap_part_ref live[MAX_PARTS];
+  size_t n_live = 1;
+  live[0] = (sl_cap_part_ref){0, SL_CAP_NO_PART, 0};
+  if (t->cap) {
+    n_live = sl_cap_res_part_refs(t->cap, live, MAX_PARTS);
+    if (n_live > MAX_PARTS)
+      n_live = MAX_PARTS;
+  }
+  sl_stream_shard *v;
+  size_t n;
+  sl_streams_shards(txn, a, st, &v, &n);
+  bool *closed_now = SL_NEW_ARRAY(a, bool, n ? n : 1);
+  sl_err err = SL_OK;
+  for (size_t i = 0; i < n && err == SL_OK; i++) {
+    sl_stream_shard *sh = &v[i];
+    if (sh->closed_ms)
+      continue;
+    bool alive = false;
+    for (size_t j = 0; j < n_live && !alive; j++)
+      alive = live[j].id == sh->partition;
+    if (sh->epoch == s->epoch && alive && now_ms - (int64_t)sh->created_ms < s->p.shard_rollover_ms)
+      continue;
+    err = shard_close(txn, st, sh, now_ms, f);
+    closed_now[i] = true;
+    *changed = true;
+  }
+  for (size_t j = 0; j < n_live && err == SL_OK; j++) {
+    bool open = false;
+    for (size_t i = 0; i < n && !open; i++)
+      open = !v[i].closed_ms && v[i].epoch == s->epoch && v[i].partition == live[j].id;
+    if (open)
+      continue;
+    int64_t parent = latest(v, n, closed_now, s->epoch, live[j].id, 0, 0);
+    if (parent < 0 && live[j].parent != SL_CAP_NO_PART)
+      parent = latest(v, n, closed_now, s->epoch, live[j].parent, 0, 0);
+    if (parent < 0)
+      parent = latest(v, n, closed_now, s->epoch, 0, 1, live[j].lo_hash);
+    uint32_t no = st->n_shards_made++;
+    if (j == 0)
+      st->open_shard = no;
+    err = shard_open(s, txn, st, no, &live[j], parent, now_ms, f);
+    *changed = true;
+  }
+  if (err == SL_OK && *changed)
+    err = stream_put(txn, a, st, (uint64_t)now_ms, f);
+  return err;
+}
+
+bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure *f) {
+  /* Once per second of the clock (a tick comes every 100 ms and before every
+   * request), and at once when a stream needs its shards. */
+  if (!s->dirty && now_ms >= s->trim_ms && now_ms - s->trim_ms < 1000)
+    return false;
+  s->trim_ms = now_ms;
+  s->dirty = false;
+  int64_t horizon = now_ms - s->p.retention_ms;
+  sl_txn *txn;
+  if (sl_store_begin(s->store, true, f, &txn) != SL_OK)
+    return false;
+  sl_arena a;
+  sl_arena_init(&a);
+  bool changed = false;
+  size_t budget = NO_TRIM_BATCH;
+  sl_err err = SL_OK;
+  sl_stream *v;
+  size_t n;
+  sl_streams_list(txn, &a, (sl_str){0}, &v, &n);
+  for (size_t i = 0; i < n && err == SL_OK && budget > 0; i++) {
+    sl_stream *st = &v[i];
+    if (st->enabled) {
+      bool moved = false;
+      if ((err = reconcile(s, txn, &a, cat, st, now_ms, &moved, f)) != SL_OK)
+        break;
+      changed |= moved;
+    }
+    sl_stream_shard *shards;
+    size_t ns;
+    sl_streams_shards(txn, &a, st, &shards, &ns);
+    size_t kept = 0;
+    for (size_t j = 0; j < ns && err == SL_OK && budget > 0; j++) {
+      sl_stream_shard *sh = &shards[j];
+      /* Records older than the horizon, oldest first. */
+      uint8_t lo[17], hi[17];
+      record_key(lo, st->id, sh->no, 0);
+      record_key(hi, st->id, sh->no + 1, 0);
+      uint64_t trim = sh->trim_seq;
+      for (;;) {
+        sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+        sl_str k, val;
+        bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &val) &&
+                  sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0 && val.len >= RECORD_HDR &&
+                  (int64_t)rd64((const uint8_t *)val.p + 8) < horizon;
+        sl_str dk = ok ? sl_arena_strdup(&a, k) : (sl_str){0};
+        sl_cursor_close(c);
+        if (!ok || budget == 0)
+          break;
+        if ((err = sl_store_del(txn, SL_DB_STREAMS, dk, f)) != SL_OK)
+          break;
+        trim = rd64be((const uint8_t *)dk.p + 9) + 1;
+        budget--;
+      }
+      if (err != SL_OK)
+        break;
+      if (trim != sh->trim_seq) {
+        sh->trim_seq = trim;
+        changed = true;
+        if ((err = shard_put(txn, st->id, sh, f)) != SL_OK ||
+            (err = high_water_put(txn, s->next_seq, f)) != SL_OK)
+          break;
+      }
+      uint64_t first, last;
+      bool empty = !sl_streams_shard_bounds(txn, st, sh, &first, &last);
+      if (sh->closed_ms && (int64_t)sh->closed_ms < horizon && empty) {
+        /* A closed shard past retention holding nothing: it goes. */
+        uint8_t k[9];
+        shard_key(k, st->id, sh->no);
+        if ((err = sl_store_del(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), f)) != SL_OK)
+          break;
+        changed = true;
+        continue;
+      }
+      kept++;
+    }
+    if (err == SL_OK && !st->enabled && kept == 0 && (int64_t)st->disabled_ms < horizon) {
+      err = high_water_put(txn, s->next_seq, f);
+      if (err == SL_OK)
+        err = sl_store_del(txn, SL_DB_STREAMS, stream_key(&a, st->table_name, st->label), f);
+      changed = true;
+    }
+  }
+  sl_arena_destroy(&a);
+  if (err != SL_OK || !changed) {
+    sl_store_abort(txn);
+    return false;
+  }
+  s->gen++; /* the capture hook's cache (above) */
+  return sl_store_commit(txn, f) == SL_OK;
+}

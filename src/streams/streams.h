@@ -1,0 +1,248 @@
+/*
+ * streams.h — DynamoDB Streams: change records, shards, iterators and
+ * retention, kept in the store's "streams" database.
+ *
+ * Design: a stream is born when a table's stream is enabled (CreateTable or
+ * UpdateTable with StreamSpecification) and is a new stream each time: its
+ * ARN is the table's ARN + "/stream/" + its label (the ISO time of the
+ * request, made unique per table by moving it on by a millisecond when two
+ * enables share one). Disabling it, or deleting its table, closes it; its
+ * records stay readable for the retention (24 h) and the stream is then
+ * forgotten. Every change is made in the caller's write transaction
+ * (sl_streams_sync, called where the table's catalog record is written), so
+ * a failed control-plane request leaves no stream behind.
+ *
+ * Records: sl_streams_capture is the store's change-capture hook
+ * (store/items.h): every item change of every writer (PutItem, UpdateItem,
+ * DeleteItem, batches, transactions, TTL) passes through it inside the
+ * writer's transaction, so a record is committed, or lost, with its item
+ * change, and is durable with --data-dir like the item. A change that leaves
+ * the item as it was (an identical PutItem, a no-op UpdateItem) writes no
+ * record (facts §11). A table without a stream costs one flag test; with
+ * one, the hook reads the stream from a small cache (streams.c) and reuses
+ * the new item's encoding the funnel made (sl_store_change.item_enc).
+ *
+ * Shards follow the capacity engine's partitions of the table (cap/cap.h,
+ * sl_cap_part_ref): one open shard per partition, found by the 'P' route of
+ * the partition's id. sl_streams_tick, once a second of the clock and at once
+ * after a stream is made or the server starts, closes the shard of a
+ * partition that split (its halves' shards name it as ParentShardId), of an
+ * earlier run (partition ids do not survive a restart: the new shards' parent
+ * is the closed one whose key range held their first key), or older than
+ * shard_rollover_ms (default 4 h, facts §11's observed lifetime; the child is
+ * the same partition's next shard). Between a split and the next tick the
+ * halves have no route: their records go to the open shard whose range holds
+ * the key, the split partition's, which the tick closes before the children
+ * open, so each item's records stay in order along the lineage. Disabling
+ * closes every open shard. Shards are numbered in creation order, so a parent
+ * always comes before its children in DescribeStream. Shards do not follow the
+ * capacity engine's partitions yet (one shard per partition is the service's behaviour; see README,
+ * not supported).
+ *
+ * Sequence numbers: one counter for the whole server, so they increase in
+ * commit order (one write transaction at a time) across every shard and
+ * stream; written as 21-digit decimal strings (the model's minimum length).
+ * The counter is recovered at open from the highest record of every shard
+ * and the high-water mark "Q", written whenever records are trimmed or a
+ * shard is opened, so numbers never go back, even after every record of a
+ * stream has been trimmed.
+ *
+ * Layout of the "streams" database (integers little-endian unless marked BE;
+ * big-endian key parts keep LMDB's order):
+ *
+ *   key 'S' | table name | 0x00 | label        a stream
+ *     0  u8   format (1)
+ *     1  u8   enabled (1) or disabled (0)
+ *     2  u8   view type (sl_stream_view)
+ *     3  u8   0
+ *     4  u32  stream id (a store resource id; never reused)
+ *     8  u32  the first partition's open shard number (while enabled)
+ *    12  u32  shards made so far (numbers 0 .. n-1)
+ *    16  u64  created_ms (CreationRequestDateTime)
+ *    24  u64  disabled_ms (0 while enabled)
+ *    32  u64  the open shard's created_ms
+ *    40  u32  the table's storage id (a table of the same name made later
+ *             has another)
+ *    44  u8   hash key type, u8 range key type (0: none), u16 hash name
+ *             length, u16 range name length, then the two names
+ *   key 'H' | u32 BE stream id | u32 BE shard    a shard
+ *     0  u32  parent shard number + 1 (0: none)
+ *     4  u32  random tag (the shard id's last 8 hex digits)
+ *     8  u64  created_ms
+ *    16  u64  starting sequence number
+ *    24  u64  ending sequence number (when closed)
+ *    32  u64  closed_ms (0: open)
+ *    40  u64  trim point: records below it have been trimmed (0: none)
+ *    48  u32  partition id (cap/cap.h; 0 for a table without capacity
+ *             resources), u32 0
+ *    56  u64  the partition's first partition-key hash
+ *    64  u64  the run (epoch, random per sl_streams_open) the id belongs to
+ *   key 'P' | u32 BE stream id | u32 BE partition id   u32 its open shard
+ *   key 'R' | u32 BE stream id | u32 BE shard | u64 BE sequence number
+ *     0  u8   format (1)
+ *     1  u8   event: 1 INSERT, 2 MODIFY, 3 REMOVE
+ *     2  u8   flags: bit 0 the change was the service's own (TTL)
+ *     3  u8   images: bit 0 NewImage, bit 1 OldImage
+ *     4  u32  SizeBytes
+ *     8  u64  created_ms
+ *    16  Keys, then NewImage and OldImage when present: each u32 length +
+ *        the item encoding of store/item.h
+ *   key 'Q'                                      u64 sequence high-water mark
+ *
+ * Iterators (GetShardIterator, NextShardIterator) are text: "v1|" stream id
+ * "|" shard "|" position (the next sequence number to read) "|" issued_ms
+ * "|" CRC-32 of what precedes it, in hex. They expire iterator_ttl_ms (15
+ * min) after issue; a bad one is ValidationException "Invalid ShardIterator".
+ *
+ * Retention: sl_streams_tick (jobs/, on the clock) deletes records older
+ * than retention_ms, moving each shard's trim point; closed shards whose
+ * records are all gone, and disabled streams past retention, are deleted.
+ *
+ * Ownership: sl_streams_open's caller owns the handle (sl_streams_close).
+ * Threads: the loop thread.
+ */
+#ifndef SL_STREAMS_STREAMS_H
+#define SL_STREAMS_STREAMS_H
+
+#include "base/clock.h"
+#include "base/json.h"
+#include "cap/cap.h"
+#include "store/catalog.h"
+#include "store/items.h"
+#include "store/schema.h"
+
+typedef enum {
+  SL_STREAM_KEYS_ONLY = 0,
+  SL_STREAM_NEW_IMAGE = 1,
+  SL_STREAM_OLD_IMAGE = 2,
+  SL_STREAM_NEW_AND_OLD_IMAGES = 3,
+} sl_stream_view;
+
+typedef struct {
+  int64_t retention_ms;      /* 24 h */
+  int64_t iterator_ttl_ms;   /* 15 min */
+  int64_t shard_rollover_ms; /* 4 h */
+} sl_streams_params;
+
+typedef struct sl_streams sl_streams;
+
+void sl_streams_params_default(sl_streams_params *p);
+/* Opens the module over 'st' (recovering the sequence counter) and registers
+ * its capture hook on the store. */
+sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p, sl_failure *f,
+                       sl_streams **out);
+void sl_streams_close(sl_streams *s);
+const sl_streams_params *sl_streams_params_of(const sl_streams *s);
+
+/* The view type named 'name', or -1. */
+int sl_stream_view_parse(sl_str name);
+const char *sl_stream_view_name(sl_stream_view v);
+
+/* The store hook (store/store.h sl_store_capture_fn); 'ctx' is the sl_streams. */
+sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_arena *a,
+                          sl_failure *f);
+
+/* Brings the streams of a table from version 'old' to 't' in 'txn' (either
+ * may be NULL: a new table, a deleted one): a stream is created when 't' has
+ * one enabled that 'old' did not (t->stream_label is moved on by a
+ * millisecond while it names an existing stream), and the stream of 'old'
+ * is closed when 't' no longer has it. */
+sl_err sl_streams_sync(sl_streams *s, sl_txn *txn, const sl_table *old, sl_table *t, int64_t now_ms,
+                       sl_failure *f);
+
+/* ---- reading (any transaction) ---- */
+
+typedef struct {
+  uint32_t no;
+  int64_t parent; /* -1: none */
+  char id[48];    /* "shardId-<20 digits>-<8 hex>" */
+  uint64_t created_ms, start_seq, end_seq, closed_ms, trim_seq;
+  uint32_t partition; /* the capacity engine's partition id (cap/cap.h) */
+  uint32_t tag;       /* the id's last 8 hex digits */
+  uint64_t lo_hash;   /* the partition's first hash */
+  uint64_t epoch;     /* the run (sl_streams_open) whose partition ids it names */
+} sl_stream_shard;
+
+typedef struct {
+  sl_str table_name;
+  sl_str label;
+  bool enabled;
+  uint8_t view; /* sl_stream_view */
+  uint32_t id;
+  uint32_t table_id; /* the storage id of the table it was made for */
+  uint32_t open_shard;
+  uint32_t n_shards_made;
+  uint64_t created_ms, disabled_ms;
+  sl_key_schema key;
+} sl_stream;
+
+/* Every stream still kept, ordered by table name, newest first within a
+ * table ('table' empty: all tables). */
+void sl_streams_list(sl_txn *txn, sl_arena *a, sl_str table, sl_stream **out, size_t *n_out);
+/* The stream of table 'name' labelled 'label'; false when there is none. */
+bool sl_streams_get(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, sl_stream *out);
+/* The shards of a stream still kept, in shard order (parents first). */
+void sl_streams_shards(sl_txn *txn, sl_arena *a, const sl_stream *st, sl_stream_shard **out,
+                       size_t *n_out);
+/* The shard with id 'shard_id', or false. */
+bool sl_streams_shard(sl_txn *txn, sl_arena *a, const sl_stream *st, sl_str shard_id,
+                      sl_stream_shard *out);
+/* The lowest and highest sequence numbers of the records a shard holds;
+ * false when it holds none. */
+bool sl_streams_shard_bounds(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
+                             uint64_t *first, uint64_t *last);
+/* The sequence number the next record will get. */
+uint64_t sl_streams_next_seq(const sl_streams *s);
+
+/* Formats a sequence number as the service writes it (21+ digits). */
+void sl_streams_seq_format(uint64_t seq, char out[32]);
+/* Parses one; false when 's' is not a sequence number sluice could have
+ * written. */
+bool sl_streams_seq_parse(sl_str s, uint64_t *out);
+
+/* ---- iterators ---- */
+
+typedef struct {
+  uint32_t stream_id;
+  uint32_t shard;
+  uint64_t pos; /* next sequence number to read */
+  int64_t issued_ms;
+} sl_stream_iter;
+
+sl_str sl_streams_iter_format(sl_arena *a, const sl_stream_iter *it);
+bool sl_streams_iter_parse(sl_str s, sl_stream_iter *out);
+/* The stream with id 'id' (a linear search: iterators carry only the id). */
+bool sl_streams_get_by_id(sl_txn *txn, sl_arena *a, uint32_t id, sl_stream *out);
+
+/* ---- records ---- */
+
+typedef struct {
+  uint64_t seq;
+  uint8_t event; /* 1 INSERT, 2 MODIFY, 3 REMOVE */
+  bool service;  /* a TTL deletion */
+  uint32_t size_bytes;
+  int64_t created_ms;
+  sl_item keys;
+  bool has_new, has_old;
+  sl_item new_image, old_image;
+} sl_stream_record;
+
+/* Reads up to 'limit' records of shard 'sh' from sequence number 'pos' on,
+ * at most 'max_bytes' of SizeBytes (at least one record when any). *next_pos
+ * is where the next read starts. */
+void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_stream_shard *sh,
+                     uint64_t pos, size_t limit, size_t max_bytes, sl_stream_record **out,
+                     size_t *n_out, uint64_t *next_pos);
+/* Writes one record as the service's Record object. */
+void sl_streams_record_write_json(sl_jw *w, const sl_stream *st, const sl_stream_record *r,
+                                  const char *region);
+
+/* ---- retention ---- */
+
+/* Once per second of the clock (jobs/): rolls over open shards older than
+ * shard_rollover_ms, deletes records older than the retention, and shards
+ * and streams past it; bounded work per call. Returns true when anything
+ * changed. */
+bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure *f);
+
+#endif

@@ -1,0 +1,30 @@
+"""The JS SDK v3, unmodified, against the endpoint: tests/js/*.test.mjs (installed from
+tests/js/package-lock.json with `npm ci` when tests/js/node_modules is missing)."""
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+
+JS = os.path.join(ROOT, "tests", "js")
+
+
+@pytest.fixture(scope="module")
+def node():
+    exe = shutil.which("node")
+    if not exe:
+        pytest.skip("node not installed")
+    if not os.path.exists(os.path.join(JS, "node_modules", "@aws-sdk", "client-dynamodb-streams")):
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=JS,
+                       check=True, timeout=600)
+    return exe
+
+
+# @aws-sdk/client-dynamodb-streams lists, describes and reads a stream that every kind of
+# writer filled (streams.test.mjs says what it checks).
+def test_streams_with_js_sdk(node, endpoint):
+    p = subprocess.run([node, os.path.join(JS, "streams.test.mjs")], capture_output=True, text=True,
+                       timeout=120, env={**os.environ, "SLUICE_ENDPOINT": endpoint})
+    assert p.returncode == 0, p.stdout + p.stderr
