@@ -3,7 +3,7 @@
  * src/server/assets.h. */
 #include "server/assets.h"
 
-/* dashboard.css, 11000 bytes */
+/* dashboard.css, 11169 bytes */
 static const char asset_0[] =
     "/* sluice dashboard. System fonts only (no network); colours chosen for at\n"
     " * least 4.5:1 contrast for text and 3:1 for chart marks on white. */\n"
@@ -243,10 +243,13 @@ static const char asset_0[] =
     ".partitions tr.throttled { background: #fff6f4; }\n"
     "#tables tr.throttled th button { font-weight: 700; }\n"
     ".thr { color: var(--hot); }\n"
-    ".wnote { margin: 0.25rem 0 0; color: var(--muted); font-size: 0.8rem; }\n"
+    ".window { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem 1rem; }\n"
+    ".window h2 { font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.08em; color: #c4cdd"
+    "8; }\n"
+    ".wnote { margin: 0; color: #c4cdd8; font-size: 0.8rem; }\n"
     ".keys td.sk { padding-left: 1.4rem; color: var(--muted); }\n";
 
-/* dashboard.js, 60137 bytes */
+/* dashboard.js, 60144 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -1209,7 +1212,7 @@ static const char asset_1[] =
     "to be.' +\n"
     "          (splits ? ` Splits so far: ${sp.splits_for_heat} for heat, ${sp.splits_for_size} for s"
     "ize.` : '') +\n"
-    "          (sp.hot_since_ms ? ` Hot since ${clockText(sp.hot_since_ms)}.` : '')),\n"
+    "          (sp.hot_since_ms && hot ? ` Hot since ${clockText(sp.hot_since_ms)}.` : '')),\n"
     "        h('thead', null, h('tr', null,\n"
     "          h('th', {scope: 'col', class: 'num'}, '#'),\n"
     "          h('th', {scope: 'col'}, 'State'),\n"
@@ -1908,8 +1911,8 @@ static const char asset_2[] =
     "</html>\n";
 
 static const sl_admin_asset assets[] = {
-    {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"0c07d63c236f8cca\"", 18}, {asset_0, 11000}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"baa9934d4469f038\"", 18}, {asset_1, 60137}},
+    {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"773578c81fb0815c\"", 18}, {asset_0, 11169}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"8e0ac407b2e009b5\"", 18}, {asset_1, 60144}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"be8bcc7c0e04c2a6\"", 18}, {asset_2, 6892}},
 };
 
