@@ -3,6 +3,8 @@
 #include "server/explain.h"
 #include "server/metrics_http.h"
 #include "ops/tables.h"
+#include "streams/streams.h"
+#include "store/store.h"
 #include "cap/cap.h"
 #include "metrics/metrics.h"
 #include "base/json.h"
@@ -146,6 +148,41 @@ static void table_capacity(sl_app *app, sl_str name, sl_http_response *resp) {
   reply(resp, 200);
 }
 
+/* The table's enabled stream: {"view_type","label","shards","open_shards"}
+ * (shards still kept), or null. */
+static void write_stream(sl_app *app, const sl_table *t, sl_jw *w) {
+  sl_failure f;
+  sl_failure_init(&f, &app->arena);
+  sl_txn *txn = NULL;
+  sl_stream st;
+  if (!t->stream_enabled || sl_store_begin(app->env.store, false, &f, &txn) != SL_OK) {
+    sl_jw_null(w);
+    return;
+  }
+  if (!sl_streams_get(txn, &app->arena, t->name, t->stream_label, &st)) {
+    sl_store_abort(txn);
+    sl_jw_null(w);
+    return;
+  }
+  sl_stream_shard *shards = NULL;
+  size_t n = 0, open = 0;
+  sl_streams_shards(txn, &app->arena, &st, &shards, &n);
+  for (size_t i = 0; i < n; i++)
+    if (!shards[i].closed_ms)
+      open++;
+  sl_store_abort(txn);
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "view_type");
+  sl_jw_str(w, t->stream_view_type);
+  sl_jw_key_c(w, "label");
+  sl_jw_str(w, t->stream_label);
+  sl_jw_key_c(w, "shards");
+  sl_jw_uint(w, n);
+  sl_jw_key_c(w, "open_shards");
+  sl_jw_uint(w, open);
+  sl_jw_obj_end(w);
+}
+
 /* GET /_sluice/tables[?window_s=N]: every table with its mode, settings,
  * counts, key attribute names and, over the last N seconds of the clock
  * (default 60, at most 86400), its throttle events (table and GSIs, reads
@@ -209,6 +246,8 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
             sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name,
                                   SL_STR_NULL, true, start, now + 1, &last_w);
     }
+    sl_jw_key_c(&w, "stream");
+    write_stream(app, t, &w);
     sl_jw_key_c(&w, "window_s");
     sl_jw_int(&w, window);
     sl_jw_key_c(&w, "throttle_events");

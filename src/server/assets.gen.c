@@ -249,7 +249,7 @@ static const char asset_0[] =
     ".wnote { margin: 0; color: #c4cdd8; font-size: 0.8rem; }\n"
     ".keys td.sk { padding-left: 1.4rem; color: var(--muted); }\n";
 
-/* dashboard.js, 60144 bytes */
+/* dashboard.js, 60433 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -837,8 +837,12 @@ static const char asset_1[] =
     "        h('td', null, t.status),\n"
     "        h('td', null, t.mode === 'PROVISIONED' ? 'Provisioned' : 'On-demand',\n"
     "          h('span', {class: 'sub mono', text: t.mode})),\n"
-    "        h('td', null, main, rest.filter(Boolean).map((x) => h('span', {class: 'sub', text: x})))"
-    ",\n"
+    "        h('td', null, main, rest.filter(Boolean).map((x) => h('span', {class: 'sub', text: x})),"
+    "\n"
+    "          t.stream ? h('span', {class: 'sub stream', text: `stream ${t.stream.view_type} \302\267 ` +\n"
+    "            `${plural(t.stream.open_shards, 'open shard')}${t.stream.shards > t.stream.open_shar"
+    "ds\n"
+    "              ? `, ${num(t.stream.shards - t.stream.open_shards, 0)} closed` : ''}`}) : null),\n"
     "        h('td', {class: 'num'}, num(t.item_count, 0)),\n"
     "        h('td', {class: 'num'}, bytes(t.size_bytes)),\n"
     "        h('td', {class: 'num'}, num(t.partitions, 0),\n"
@@ -1912,7 +1916,7 @@ static const char asset_2[] =
 
 static const sl_admin_asset assets[] = {
     {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"773578c81fb0815c\"", 18}, {asset_0, 11169}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"8e0ac407b2e009b5\"", 18}, {asset_1, 60144}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"6f6a6b8b710d75a7\"", 18}, {asset_1, 60433}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"be8bcc7c0e04c2a6\"", 18}, {asset_2, 6892}},
 };
 

@@ -177,6 +177,7 @@ async function afterTheRun(endpoint, context) {
     AttributeDefinitions: [{AttributeName: 'device', AttributeType: 'S'}, {AttributeName: 'ts', AttributeType: 'S'}],
     KeySchema: [{AttributeName: 'device', KeyType: 'HASH'}, {AttributeName: 'ts', KeyType: 'RANGE'}],
     ProvisionedThroughput: {ReadCapacityUnits: 1, WriteCapacityUnits: 1},
+    StreamSpecification: {StreamEnabled: true, StreamViewType: 'NEW_IMAGE'},
   });
   let readingsThrottled = 0;
   for (let i = 0; i < 400 && readingsThrottled < 40; i++) {
@@ -195,6 +196,8 @@ async function afterTheRun(endpoint, context) {
     const text = await grouped.first().innerText();
     check(rows === 1 && /\d+ sort keys/.test(text),
       `the throttled keys are grouped by partition key, the sort keys under it (${text.replace(/\s+/g, ' ')})`);
+    const listed = await page.locator('#tables tr', {has: page.getByRole('button', {name: /^Readings\b/})}).innerText();
+    check(/stream NEW_IMAGE · 1 open shard/.test(listed), 'the table list shows the stream and its shards');
     const diagnosis = await page.locator('section.diagnosis').innerText();
     check(/Most throttled partition key: device=device#7 \([\d,]+ throttles, over [\d,]+ sort keys\)/.test(diagnosis),
       'the diagnosis names the partition key device=device#7 over its sort keys');

@@ -568,7 +568,10 @@
         h('td', null, t.status),
         h('td', null, t.mode === 'PROVISIONED' ? 'Provisioned' : 'On-demand',
           h('span', {class: 'sub mono', text: t.mode})),
-        h('td', null, main, rest.filter(Boolean).map((x) => h('span', {class: 'sub', text: x}))),
+        h('td', null, main, rest.filter(Boolean).map((x) => h('span', {class: 'sub', text: x})),
+          t.stream ? h('span', {class: 'sub stream', text: `stream ${t.stream.view_type} · ` +
+            `${plural(t.stream.open_shards, 'open shard')}${t.stream.shards > t.stream.open_shards
+              ? `, ${num(t.stream.shards - t.stream.open_shards, 0)} closed` : ''}`}) : null),
         h('td', {class: 'num'}, num(t.item_count, 0)),
         h('td', {class: 'num'}, bytes(t.size_bytes)),
         h('td', {class: 'num'}, num(t.partitions, 0),
