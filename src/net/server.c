@@ -28,6 +28,7 @@
 
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <uv.h>
 
@@ -61,7 +62,8 @@ struct conn {
   int handles;
   int state;
   bool reading, writing, paused, busy, eof, in_request, continue_sent;
-  bool held; /* queued responses wait for the barrier (sl_server_set_barrier) */
+  bool held;    /* queued responses wait for the barrier (sl_server_set_barrier) */
+  bool refused; /* over max_connections: answered 503, not counted */
 };
 
 typedef struct every every;
@@ -81,8 +83,10 @@ struct sl_server {
   sl_http_handler handler;
   void *ctx;
   int port;
-  int handles; /* listener, signals, timers not yet closed */
-  size_t n_conns;
+  int handles;            /* listener, signals, timers not yet closed */
+  size_t n_conns;         /* every connection not yet freed */
+  size_t n_refused;       /* of which refused (over max_connections) */
+  uint64_t accept_warned; /* loop time of the last accept warning */
   conn *conns;
   every *timers;
   void (*barrier)(void *ctx); /* group commit, see server.h */
@@ -113,6 +117,7 @@ void sl_server_config_default(sl_server_config *c) {
   c->max_body_bytes = 16 * 1024 * 1024 + 1024;
   c->idle_timeout_ms = 60 * 1000;
   c->request_timeout_ms = 30 * 1000;
+  c->max_connections = 16384;
   c->handle_signals = false;
   c->cors_origins = NULL;
 }
@@ -430,6 +435,8 @@ static void on_conn_closed(uv_handle_t *h) {
   free(c->rbuf);
   sl_buf_free(&c->out);
   sl_buf_free(&c->wbuf);
+  if (c->refused)
+    s->n_refused--;
   free(c);
   s->n_conns--;
   server_maybe_done(s);
@@ -493,14 +500,19 @@ static void conn_finish(conn *c, uint64_t grace_ms) {
 /* Queues an error reply of the server's own and closes after it: with a
  * 'message', in the service's JSON error shape (as a SerializationException),
  * otherwise as plain text, the reason phrase. */
+static void conn_fail_as(conn *c, int status, sl_err code, const char *message) {
+  sl_server *s = c->srv;
+  sl_http_response *r = &s->resp;
+  error_reply(s, NULL, r, status, code, message);
+  put_response(s, &c->out, r, cors_lines(s, NULL, false), true, false, false);
+  r->n_headers = 0;
+  conn_finish(c, s->cfg.idle_timeout_ms);
+}
+
 static void conn_fail(conn *c, int status, const char *message) {
   sl_server *s = c->srv;
   if (message) {
-    sl_http_response *r = &s->resp;
-    error_reply(s, NULL, r, status, SL_E_SERIALIZATION, message);
-    put_response(s, &c->out, r, cors_lines(s, NULL, false), true, false, false);
-    r->n_headers = 0;
-    conn_finish(c, s->cfg.idle_timeout_ms);
+    conn_fail_as(c, status, SL_E_SERIALIZATION, message);
     return;
   }
   char tmp[40];
@@ -829,7 +841,12 @@ static void on_timer(uv_timer_t *t) {
 static void on_connection(uv_stream_t *listener, int status) {
   sl_server *s = listener->data;
   if (status < 0) {
-    sl_warn("accept: %s", uv_strerror(status));
+    /* EMFILE/ENFILE: libuv has accepted and closed the connection. */
+    uint64_t now = uv_now(s->loop);
+    if (!s->accept_warned || now - s->accept_warned >= 1000) {
+      s->accept_warned = now;
+      sl_warn("accept: %s (%zu connections open)", uv_strerror(status), s->n_conns);
+    }
     return;
   }
   conn *c = calloc(1, sizeof(*c));
@@ -852,8 +869,35 @@ static void on_connection(uv_stream_t *listener, int status) {
     return;
   }
   uv_tcp_nodelay(&c->tcp, 1);
+  if (s->n_conns - s->n_refused > s->cfg.max_connections) {
+    c->refused = true;
+    s->n_refused++;
+    conn_fail_as(c, 503, SL_E_SERVICE_UNAVAILABLE,
+                 "The server is at its connection limit (--max-connections); retry later");
+    conn_deadline(c, LINGER_MS);
+    return;
+  }
   read_start(c);
   conn_deadline(c, s->cfg.idle_timeout_ms);
+}
+
+/* Raises the soft descriptor limit as far as 'want' (at most to the hard
+ * limit); warns when the hard limit is lower. */
+static void raise_fd_limit(rlim_t want) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want)
+    return;
+  rlim_t to = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ? rl.rlim_max : want;
+  if (to > rl.rlim_cur) {
+    struct rlimit nl = {to, rl.rlim_max};
+    if (setrlimit(RLIMIT_NOFILE, &nl) == 0)
+      rl.rlim_cur = to;
+  }
+  if (rl.rlim_cur < want)
+    sl_warn("descriptor limit %llu (hard %llu) is below the %llu that --max-connections "
+            "needs: connections beyond it are reset",
+            (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max,
+            (unsigned long long)want);
 }
 
 /* ---- the server --------------------------------------------------------- */
@@ -911,6 +955,9 @@ sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_
     s->cfg.idle_timeout_ms = def.idle_timeout_ms;
   if (!s->cfg.request_timeout_ms)
     s->cfg.request_timeout_ms = def.request_timeout_ms;
+  if (!s->cfg.max_connections)
+    s->cfg.max_connections = def.max_connections;
+  raise_fd_limit((rlim_t)s->cfg.max_connections + SL_SERVER_FD_RESERVE);
   s->handler = h;
   s->ctx = ctx;
   sl_buf_init(&s->resp.body, NULL);
@@ -938,7 +985,7 @@ sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_
   s->listener.data = s;
   rc = uv_tcp_bind(&s->listener, &addr.sa, 0);
   if (rc == 0)
-    rc = uv_listen((uv_stream_t *)&s->listener, 1024, on_connection);
+    rc = uv_listen((uv_stream_t *)&s->listener, 4096, on_connection);
   int len = sizeof(addr);
   if (rc == 0)
     rc = uv_tcp_getsockname(&s->listener, &addr.sa, &len);

@@ -46,6 +46,17 @@
  * instead of a reset. A connection idle for idle_timeout_ms is closed without
  * a reply. The server never crashes or hangs on bad input.
  *
+ * Connection limit: at most max_connections are served at once. One more is
+ * accepted, answered at once (without reading its request) with 503 in the
+ * service's JSON error shape (ServiceUnavailableException, which the SDKs
+ * retry) and closed after a lingering close; it never counts against the
+ * limit. sl_server_create() raises the soft RLIMIT_NOFILE towards the hard
+ * limit, as far as max_connections needs (plus SL_SERVER_FD_RESERVE for the
+ * store, the refused connections and the process), and warns when even the
+ * hard limit is lower. When descriptors run out anyway (EMFILE), libuv
+ * accepts and closes the connection at once (the client sees a reset) and
+ * the server warns at most once a second.
+ *
  * Backpressure: while more than 1 MiB of responses is queued on a connection
  * (its client is not reading) the server stops reading from it and stops
  * answering its pipelined requests; it resumes once the queue has drained.
@@ -72,6 +83,8 @@
 #include "net/http.h"
 
 #define SL_HTTP_MAX_RESP_HEADERS 16
+/* Descriptors wanted beyond max_connections (see "Connection limit"). */
+#define SL_SERVER_FD_RESERVE 1024
 
 typedef struct {
   int status; /* 200, 400, ... */
@@ -96,6 +109,7 @@ typedef struct {
   uint64_t max_body_bytes;     /* default 16 MiB + 1 KiB */
   uint64_t idle_timeout_ms;    /* keep-alive idle, default 60 s */
   uint64_t request_timeout_ms; /* a started request must complete within, default 30 s */
+  size_t max_connections;      /* served at once, default 16,384; more get 503 */
   bool handle_signals;         /* stop on SIGINT/SIGTERM */
   /* Origins allowed by CORS, separated by commas; NULL or "*": any. */
   const char *cors_origins;

@@ -2,8 +2,10 @@
  * port, its loop in a second thread, while the test speaks HTTP to it over
  * blocking sockets: keep-alive, pipelining, chunked uploads, 100-continue,
  * the 413/400/408 limits, CORS preflights, timeouts, disconnects, backpressure,
- * held responses and the group-commit barrier, and graceful stop (by the handler
- * and by SIGTERM). Timeouts are configured
+ * held responses and the group-commit barrier, graceful stop (by the handler
+ * and by SIGTERM), many concurrent connections, the connection limit (503
+ * beyond max_connections) and slow clients (slowloris heads and bodies)
+ * that never hold up the others. Timeouts are configured
  * small so that the whole file runs in a few seconds. */
 #include "harness.h"
 #include "base/log.h"
@@ -17,6 +19,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -89,6 +92,9 @@ static void *run_thread(void *arg) {
   return NULL;
 }
 
+static size_t start_max_conns; /* max_connections for the next start, if not 0 */
+static uint64_t start_idle_ms; /* idle_timeout_ms for the next start, if not 0 */
+
 static void start(running *r, bool signals) {
   uv_loop_init(&r->loop);
   sl_server_config cfg;
@@ -96,9 +102,10 @@ static void start(running *r, bool signals) {
   cfg.port = 0;
   cfg.max_head_bytes = MAX_HEAD;
   cfg.max_body_bytes = MAX_BODY;
-  cfg.idle_timeout_ms = IDLE_MS;
+  cfg.idle_timeout_ms = start_idle_ms ? start_idle_ms : IDLE_MS;
   cfg.request_timeout_ms = REQUEST_MS;
   cfg.handle_signals = signals;
+  cfg.max_connections = start_max_conns;
   r->s = sl_server_create(&r->loop, &cfg, echo, &r->s);
   SL_ASSERT(r->s != NULL);
   if (!signals)
@@ -619,6 +626,187 @@ static void test_backpressure(void) {
   client_close(&c);
 }
 
+/* Stops a server of a test's own through "/stop" (retried while it is at its
+ * connection limit) and waits for it. */
+static void stop_server(running *r) {
+  bool stopped = false;
+  for (int t = 0; t < 50 && !stopped; t++) {
+    client c;
+    client_open(&c);
+    send_str(&c, "GET /stop HTTP/1.1\r\n\r\n");
+    stopped = read_response(&c) && resp.status == 200;
+    client_close(&c);
+    if (!stopped)
+      usleep(20000);
+  }
+  SL_ASSERT(stopped);
+  finish(r);
+  CHECK_INT(r->rc, 0);
+}
+
+/* A plain blocking connection to the server, without the client buffer. */
+static int raw_connect(void) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  SL_ASSERT(fd >= 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  SL_ASSERT(connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0);
+  struct timeval tv = {5, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  return fd;
+}
+
+/* Reads until a whole response has arrived; its status, or -1. */
+static int raw_read_status(int fd, char *buf, size_t cap) {
+  size_t len = 0;
+  for (;;) {
+    ssize_t n = recv(fd, buf + len, cap - 1 - len, 0);
+    if (n <= 0)
+      return -1;
+    len += (size_t)n;
+    buf[len] = 0;
+    char *end = strstr(buf, "\r\n\r\n");
+    const char *cl = strcasestr(buf, "\r\nContent-Length: ");
+    if (end && cl && len >= (size_t)(end + 4 - buf) + strtoul(cl + 18, NULL, 10))
+      return atoi(buf + 9);
+  }
+}
+
+/* Thousands of connections open at once, each with a request in flight,
+ * are all answered (the server raised its descriptor limit). A server of its
+ * own, whose idle timeout outlasts opening them all on a loaded machine. */
+static void test_many_connections(void) {
+  enum { WANT = 3000 };
+  static running r;
+  start_idle_ms = 20000;
+  start(&r, false);
+  start_idle_ms = 0;
+  int saved = port;
+  port = sl_server_port(r.s);
+  struct rlimit rl;
+  getrlimit(RLIMIT_NOFILE, &rl);
+  int n = rl.rlim_cur > WANT + 64 ? WANT : (int)rl.rlim_cur - 64;
+  CHECK(n >= 1000); /* sl_server_create raised the limit */
+  int *fds = malloc(sizeof(int) * (size_t)n);
+  /* Each sends its request at once (the idle timeout is short here) and
+   * reads its answer only once all are open. */
+  char req[64], buf[512];
+  for (int i = 0; i < n; i++) {
+    fds[i] = raw_connect();
+    int len = snprintf(req, sizeof(req), "GET /c%d HTTP/1.1\r\n\r\n", i);
+    CHECK_INT(send(fds[i], req, (size_t)len, MSG_NOSIGNAL), len);
+  }
+  int ok = 0;
+  for (int i = 0; i < n; i++) {
+    char want[32];
+    snprintf(want, sizeof(want), "\r\n\r\nGET /c%d\n", i);
+    int st = raw_read_status(fds[i], buf, sizeof(buf));
+    if (st == 200 && strstr(buf, want))
+      ok++;
+    close(fds[i]);
+  }
+  CHECK_INT(ok, n);
+  free(fds);
+  stop_server(&r);
+  port = saved;
+}
+
+/* Beyond max_connections a connection is answered 503 at once in the
+ * service's error shape and closed; the others keep being served, and a slot
+ * that frees up serves a new connection. */
+static void test_connection_limit(void) {
+  static running r;
+  start_max_conns = 3;
+  start(&r, false);
+  start_max_conns = 0;
+  int saved = port;
+  port = sl_server_port(r.s);
+  client in[3], over;
+  for (int i = 0; i < 3; i++) {
+    client_open(&in[i]);
+    send_str(&in[i], "GET /in HTTP/1.1\r\n\r\n");
+    CHECK(read_response(&in[i]));
+    CHECK_INT(resp.status, 200);
+  }
+  client_open(&over);
+  send_str(&over, "POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}");
+  CHECK(read_response(&over));
+  CHECK_INT(resp.status, 503);
+  CHECK(has_header("\r\nContent-Type: application/x-amz-json-1.0\r\n"));
+  CHECK(has_header("\r\nConnection: close\r\n"));
+  CHECK(has_header("\r\nx-amzn-RequestId: "));
+  static const char shape[] =
+      "{\"__type\":\"com.amazon.coral.availability#ServiceUnavailableException\",\"message\":\"";
+  CHECK(resp.body_len > sizeof(shape) && memcmp(resp.body, shape, sizeof(shape) - 1) == 0);
+  CHECK(read_eof(&over));
+  client_close(&over);
+  /* The three are still served. */
+  for (int i = 0; i < 3; i++) {
+    send_str(&in[i], "GET /again HTTP/1.1\r\n\r\n");
+    CHECK(read_response(&in[i]));
+    CHECK_INT(resp.status, 200);
+  }
+  /* A freed slot is taken by the next connection. */
+  client_close(&in[0]);
+  bool served = false;
+  for (int t = 0; t < 50 && !served; t++) {
+    usleep(20000);
+    client_open(&over);
+    send_str(&over, "GET /late HTTP/1.1\r\n\r\n");
+    served = read_response(&over) && resp.status == 200;
+    client_close(&over);
+  }
+  CHECK(served);
+  for (int i = 1; i < 3; i++)
+    client_close(&in[i]);
+  stop_server(&r);
+  port = saved;
+}
+
+/* Slowloris: many connections trickle their heads (and others their bodies)
+ * a few bytes at a time; a client meanwhile gets each of its answers at once,
+ * and the slow ones get 408 once request_timeout_ms has passed. */
+static void test_slow_clients(void) {
+  enum { SLOW = 200, ROUNDS = 10 };
+  static int slow[SLOW];
+  uint64_t t0 = now_ms();
+  for (int i = 0; i < SLOW; i++) {
+    slow[i] = raw_connect();
+    const char *start =
+        i % 2 ? "POST / HTTP/1.1\r\nContent-Length: 1000\r\n\r\n" : "GET / HTTP/1.1\r\n";
+    send(slow[i], start, strlen(start), MSG_NOSIGNAL);
+  }
+  client fast;
+  client_open(&fast);
+  uint64_t worst = 0;
+  int answered = 0;
+  for (int round = 0; round < ROUNDS; round++) {
+    for (int i = 0; i < SLOW; i++)
+      send(slow[i], i % 2 ? "x" : "X-A: b\r\n", i % 2 ? 1 : 8, MSG_NOSIGNAL);
+    uint64_t t = now_ms();
+    send_str(&fast, "GET /fast HTTP/1.1\r\n\r\n");
+    if (read_response(&fast) && resp.status == 200)
+      answered++;
+    uint64_t dt = now_ms() - t;
+    worst = dt > worst ? dt : worst;
+    usleep(10000);
+  }
+  CHECK_INT(answered, ROUNDS);
+  /* Generous: a server that waited on the slow ones would take the whole
+   * request timeout (or never answer). */
+  CHECK(worst < REQUEST_MS);
+  client_close(&fast);
+  char buf[512];
+  int timed_out = 0;
+  for (int i = 0; i < SLOW; i++) {
+    if (raw_read_status(slow[i], buf, sizeof(buf)) == 408)
+      timed_out++;
+    close(slow[i]);
+  }
+  CHECK_INT(timed_out, SLOW);
+  CHECK(now_ms() - t0 >= REQUEST_MS - 20);
+}
+
 static void test_port_in_use(void) {
   uv_loop_t loop;
   uv_loop_init(&loop);
@@ -700,6 +888,9 @@ int main(void) {
   RUN(test_half_close);
   RUN(test_connection_close);
   RUN(test_backpressure);
+  RUN(test_many_connections);
+  RUN(test_slow_clients);
+  RUN(test_connection_limit);
   RUN(test_port_in_use);
   sl_t_current = "test_stop_from_handler";
   test_stop_from_handler(&r);
