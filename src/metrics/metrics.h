@@ -206,8 +206,7 @@ bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, sl_str i
  * NULL) is the start of the latest second or minute with a sample, -1 if
  * none. Counted in the metric's recorded unit (1 per throttle event). */
 int64_t sl_metrics_window_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_str index,
-                              bool all_indexes, int64_t start_ms, int64_t end_ms,
-                              int64_t *last_ms);
+                              bool all_indexes, int64_t start_ms, int64_t end_ms, int64_t *last_ms);
 
 /* The most recent throttle events of a table (all tables if empty), newest
  * first, at most 'limit', as a JSON array. */

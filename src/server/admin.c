@@ -241,8 +241,8 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
       sl_jw_null(&w);
     int64_t last_r = -1, last_w = -1, thr = 0;
     if (app->env.metrics) {
-      thr = sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name,
-                                  SL_STR_NULL, true, start, now + 1, &last_r) +
+      thr = sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name, SL_STR_NULL,
+                                  true, start, now + 1, &last_r) +
             sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name,
                                   SL_STR_NULL, true, start, now + 1, &last_w);
     }
@@ -267,11 +267,11 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
       sl_jw_bool(&w, t->indexes[j].global);
       if (t->indexes[j].global && app->env.metrics) {
         sl_jw_key_c(&w, "throttle_events");
-        sl_jw_int(&w, sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name,
-                                            t->indexes[j].name, false, start, now + 1, NULL) +
-                          sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS,
-                                                t->name, t->indexes[j].name, false, start,
-                                                now + 1, NULL));
+        sl_jw_int(&w,
+                  sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name,
+                                        t->indexes[j].name, false, start, now + 1, NULL) +
+                      sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name,
+                                            t->indexes[j].name, false, start, now + 1, NULL));
       }
       sl_jw_key_c(&w, "partition_key");
       sl_jw_str(&w, t->indexes[j].key.hash);

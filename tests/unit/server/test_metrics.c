@@ -644,11 +644,11 @@ static void test_window_sum(void) {
   CHECK_INT(sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, none, false, now - 60000,
                                   now + 1, NULL),
             0);
-  CHECK_INT(sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, g, false, now - 60000, now + 1,
+  CHECK_INT(
+      sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, g, false, now - 60000, now + 1, NULL),
+      1);
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, none, true, now - 60000, now + 1,
                                   NULL),
-            1);
-  CHECK_INT(sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, none, true, now - 60000,
-                                  now + 1, NULL),
             1);
   /* Outside the window: nothing, and no last time. */
   CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, none, false, now - 10000,
