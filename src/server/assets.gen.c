@@ -249,13 +249,17 @@ static const char asset_0[] =
     ".wnote { margin: 0; color: #c4cdd8; font-size: 0.8rem; }\n"
     ".keys td.sk { padding-left: 1.4rem; color: var(--muted); }\n";
 
-/* dashboard.js, 60433 bytes */
+/* dashboard.js, 60712 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
     " * the selected table and each of its global secondary indexes, consumption\n"
     " * against the limits, throttled events by reason, the partitions with their\n"
-    " * own limits, Contributor Insights' top keys and the recent throttle events.\n"
+    " * own limits, Contributor Insights' top keys and the recent throttle events,\n"
+    " * all over one time window (1 min, 15 min, 1 h, 24 h of the capacity clock;\n"
+    " * \"Auto\" is the shortest in which something throttled). With no table\n"
+    " * chosen it shows the one that throttled most in the window, so a page\n"
+    " * opened after a run shows what throttled, where and why.\n"
     " *\n"
     " * Plain DOM and inline SVG, no framework, no build step, nothing fetched from\n"
     " * another origin (the server's Content-Security-Policy forbids it). Values\n"
@@ -1916,7 +1920,7 @@ static const char asset_2[] =
 
 static const sl_admin_asset assets[] = {
     {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"773578c81fb0815c\"", 18}, {asset_0, 11169}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"6f6a6b8b710d75a7\"", 18}, {asset_1, 60433}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"f27ad748f7761e9f\"", 18}, {asset_1, 60712}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"be8bcc7c0e04c2a6\"", 18}, {asset_2, 6892}},
 };
 

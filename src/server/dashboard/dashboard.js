@@ -2,7 +2,11 @@
  * sluice dashboard: polls the admin API about once a second and draws, for
  * the selected table and each of its global secondary indexes, consumption
  * against the limits, throttled events by reason, the partitions with their
- * own limits, Contributor Insights' top keys and the recent throttle events.
+ * own limits, Contributor Insights' top keys and the recent throttle events,
+ * all over one time window (1 min, 15 min, 1 h, 24 h of the capacity clock;
+ * "Auto" is the shortest in which something throttled). With no table
+ * chosen it shows the one that throttled most in the window, so a page
+ * opened after a run shows what throttled, where and why.
  *
  * Plain DOM and inline SVG, no framework, no build step, nothing fetched from
  * another origin (the server's Content-Security-Policy forbids it). Values
