@@ -37,6 +37,10 @@ static const char serve_usage[] =
     "  --clock MODE         real (default) | manual\n"
     "  --clock-start TIME   manual clock start, ISO 8601 (default: now)\n"
     "  --time-scale N       run the clock N times faster than real time\n"
+    "  --faults FILE        fault-injection rules loaded at start (README: the\n"
+    "                       JSON of POST /_sluice/faults)\n"
+    "  --seed N             seed of every random choice of the fault rules\n"
+    "                       (default 1, printed at start)\n"
     "  --region NAME        region in ARNs (default us-east-1)\n"
     "  --account-id ID      account in ARNs (default 000000000000)\n"
     "  --log-level LEVEL    debug | info (default) | warn | error\n"
@@ -139,6 +143,14 @@ static int cmd_serve(int argc, char **argv) {
       cfg.time_scale = s;
       if (cfg.clock_mode == SL_CLOCK_REAL)
         cfg.clock_mode = SL_CLOCK_SCALED;
+    } else if (strcmp(a, "--faults") == 0) {
+      cfg.faults_file = v;
+    } else if (strcmp(a, "--seed") == 0) {
+      char *end;
+      unsigned long long seed = strtoull(v, &end, 10);
+      if (!*v || *end)
+        return usage_error("invalid seed '%s' (a non-negative integer)", v);
+      cfg.seed = seed;
     } else if (strcmp(a, "--region") == 0) {
       cfg.region = v;
     } else if (strcmp(a, "--account-id") == 0) {
@@ -223,6 +235,7 @@ static int cmd_serve(int argc, char **argv) {
   if (sl_store_durable(app.env.store))
     sl_server_set_barrier(srv, sl_app_sync, &app);
   printf("listening on http://%s:%d\n", bind, sl_server_port(srv));
+  printf("seed %llu\n", (unsigned long long)cfg.seed);
   fflush(stdout);
   int rc = sl_server_run(srv);
   sl_server_destroy(srv);

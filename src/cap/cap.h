@@ -136,6 +136,11 @@ void sl_cap_res_free(sl_cap *c, sl_cap_res *r);
 /* New settings after a committed UpdateTable or a state change (raises the
  * partition count as needed, applies warm throughput, switches modes). */
 void sl_cap_res_configure(sl_cap *c, sl_cap_res *r, const sl_throughput *tp);
+/* Spends a resource's unused capacity now, as the service's background work
+ * may "without prior notice" (seed 000): the table buckets and every partition
+ * bucket keep at most an empty level, and no retained capacity; refill goes
+ * on at their rates. Fault injection's drain_burst (server/faults.h). */
+void sl_cap_res_drain_burst(sl_cap *c, sl_cap_res *r);
 sl_str sl_cap_res_arn(const sl_cap_res *r);
 sl_str sl_cap_res_name(const sl_cap_res *r);
 /* The table a resource belongs to: its own name for a table, its table's for

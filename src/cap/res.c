@@ -235,3 +235,21 @@ void sl_cap_res_serves(const sl_cap_res *r, int64_t *read_ups, int64_t *write_up
   *read_ups = rd;
   *write_ups = wr;
 }
+
+void sl_cap_res_drain_burst(sl_cap *c, sl_cap_res *r) {
+  int64_t t = sl__cap_now_us(c);
+  for (int d = 0; d < 2; d++) {
+    sl__bucket *b = &r->table[d];
+    sl__bucket_refill(b, t);
+    if (b->level > 0)
+      b->level = 0;
+    b->retained = 0;
+    for (size_t i = 0; i < r->n_parts; i++) {
+      b = &r->parts[i].b[d];
+      sl__bucket_refill(b, t);
+      if (b->level > 0)
+        b->level = 0;
+      b->retained = 0;
+    }
+  }
+}

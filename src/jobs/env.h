@@ -21,13 +21,15 @@
 struct sl_cap;
 struct sl_metrics;
 struct sl_streams;
+struct sl_autoscaling;
 
 typedef struct sl_env {
   sl_store *store;
   sl_catalog *catalog;
   struct sl_cap *cap;
   struct sl_metrics *metrics;
-  struct sl_streams *streams; /* streams/streams.h */
+  struct sl_streams *streams;         /* streams/streams.h */
+  struct sl_autoscaling *autoscaling; /* ops/autoscaling.h: scalable targets, policies */
   sl_clock *clock;
   const char *region;     /* "us-east-1" */
   const char *account_id; /* "000000000000" */

@@ -644,6 +644,24 @@ int64_t sl_metrics_window_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_
   return sum;
 }
 
+double sl_metrics_minute_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_str index,
+                             int64_t minute) {
+  if ((unsigned)metric >= SL_M__COUNT)
+    return 0;
+  int64_t hi = sl__metrics_now_ms(m) / 60000;
+  if (minute > hi || minute <= hi - SL_METRICS_MINUTES)
+    return 0;
+  int64_t sum = 0;
+  for (const sl__series *s = m->first[metric]; s; s = s->next_metric) {
+    if (!sl_str_eq(s->table, table) || !sl_str_eq(s->index, index))
+      continue;
+    const sl__cell *c = ring_peek(s->min, SL__MIN_CHUNKS, minute);
+    if (c)
+      sum += c->sum;
+  }
+  return (double)sum / (double)defs[metric].scale;
+}
+
 /* ---- recent throttle events ---- */
 
 static const char *const limit_names[4] = {"MaxOnDemandThroughputExceeded", "AccountLimitExceeded",

@@ -208,6 +208,14 @@ bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, sl_str i
 int64_t sl_metrics_window_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_str index,
                               bool all_indexes, int64_t start_ms, int64_t end_ms, int64_t *last_ms);
 
+/* The Sum of 'metric' over clock minute 'minute' (epoch ms / 60000) for a
+ * table ('index' empty) or a GSI, all operations together, in the metric's
+ * unit (consumed capacity in units); 0 when nothing was recorded or the
+ * minute has left the ring. Auto scaling's alarms read their datapoints
+ * here (ops/autoscaling.h). */
+double sl_metrics_minute_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_str index,
+                             int64_t minute);
+
 /* The most recent throttle events of a table (all tables if empty), newest
  * first, at most 'limit', as a JSON array. */
 void sl_metrics_write_events(sl_metrics *m, sl_jw *w, sl_str table, size_t limit);

@@ -40,7 +40,8 @@ static const char msg_account[] =
     "Throughput exceeds the current throughput limit for your account. To request a limit "
     "increase, contact AWS Support at https://aws.amazon.com/support";
 
-void sl_throttle_exception(const sl_cap_verdict *v, sl_err *code, const char **message) {
+void sl_throttle_exception(const sl_cap_params *p, const sl_cap_verdict *v, sl_err *code,
+                           const char **message) {
   const sl_cap_reason *r = &v->reasons[0];
   bool index = sl_cap_res_is_index(r->res);
   switch ((sl_cap_limit)r->limit) {
@@ -49,7 +50,8 @@ void sl_throttle_exception(const sl_cap_verdict *v, sl_err *code, const char **m
     *message = index ? msg_on_demand_index : msg_on_demand_table;
     return;
   case SL_LIMIT_ACCOUNT:
-    *code = SL_E_REQUEST_LIMIT_EXCEEDED;
+    /* Which of the two the service sends is unconfirmed (facts §1.2). */
+    *code = p->account_limit_exception ? SL_E_THROTTLING : SL_E_REQUEST_LIMIT_EXCEEDED;
     *message = msg_account;
     return;
   case SL_LIMIT_PROVISIONED:
@@ -71,7 +73,7 @@ void sl_throttle_exception(const sl_cap_verdict *v, sl_err *code, const char **m
 static sl_err fail_throttled(sl_req *req, const sl_cap_verdict *v) {
   sl_err code;
   const char *message;
-  sl_throttle_exception(v, &code, &message);
+  sl_throttle_exception(sl_cap_params_of(req->env->cap), v, &code, &message);
   sl_fail(req, code, "%s", message);
   if (req->fail.code == code && !req->fail.detail_kind) {
     sl_cap_verdict *copy = SL_NEW(req->arena, sl_cap_verdict);
@@ -182,7 +184,7 @@ static void note_throttled(sl_req *req, const sl_cap_charge *charges, size_t n,
     return;
   sl_err code;
   const char *message;
-  sl_throttle_exception(v, &code, &message);
+  sl_throttle_exception(sl_cap_params_of(req->env->cap), v, &code, &message);
   for (size_t i = 0; i < n && i < 64; i++) {
     const sl_cap_charge *ch = &charges[i];
     if (!(v->failed_mask & (1ull << i)) || !ch->res)

@@ -179,7 +179,9 @@ void sl_req_metrics_end(sl_req *req);
 /* ReturnedItemCount of a Query, Scan or batch read (items in the reply). */
 void sl_req_record_returned(sl_req *req, int64_t n);
 /* The exception and message of a throttled verdict (the first failing check
- * chooses them, spec §3). */
-void sl_throttle_exception(const sl_cap_verdict *v, sl_err *code, const char **message);
+ * chooses them, spec §3). An AccountLimit throttle is RequestLimitExceeded, or
+ * ThrottlingException with the account_limit_exception parameter (cap/params.def). */
+void sl_throttle_exception(const sl_cap_params *p, const sl_cap_verdict *v, sl_err *code,
+                           const char **message);
 
 #endif

@@ -89,7 +89,7 @@ bool sl_transact_admit(sl_req *req, const sl_transact_charges *a, size_t n, sl_t
       all = false;
       sl_err code;
       const char *message;
-      sl_throttle_exception(&v, &code, &message);
+      sl_throttle_exception(sl_cap_params_of(cap), &v, &code, &message);
       /* Provisioned throttles are ProvisionedThroughputExceeded; on-demand
        * ones (maximum, account quota, key range) ThrottlingError, each with
        * the message of its exception (facts §1.4). */

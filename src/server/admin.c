@@ -2,6 +2,7 @@
 #include "server/admin.h"
 #include "server/explain.h"
 #include "server/metrics_http.h"
+#include "server/faults.h"
 #include "ops/tables.h"
 #include "streams/streams.h"
 #include "store/store.h"
@@ -312,6 +313,56 @@ static void config(sl_app *app, sl_http_response *resp) {
   reply(resp, 200);
 }
 
+/* /_sluice/faults: GET lists, POST adds (a rule or an array), DELETE
+ * /_sluice/faults/{id} removes one, DELETE /_sluice/faults all. */
+static void faults(sl_app *app, sl_http_request *req, sl_http_response *resp) {
+  sl_str rest = sl_str_make(req->path.p + 15, req->path.len - 15);
+  bool get = sl_str_eq_c(req->method, "GET"), post = sl_str_eq_c(req->method, "POST");
+  bool del = sl_str_eq_c(req->method, "DELETE");
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  if (rest.len == 0 && get) {
+    sl_faults_write(app->faults, &w);
+  } else if (rest.len == 0 && post) {
+    sl_json *body = NULL;
+    sl_json_error jerr;
+    char err[300];
+    if (sl_json_parse(&app->arena, req->body.p, req->body.len, &body, &jerr) != 0) {
+      sl_admin_error(resp, 400, "the body must be a fault rule or an array of rules (JSON)");
+      return;
+    }
+    sl_jw_obj_begin(&w);
+    sl_jw_key_c(&w, "rules");
+    if (!sl_faults_add(app->faults, &app->env, body, &w, err, sizeof(err))) {
+      sl_admin_error(resp, 400, err);
+      return;
+    }
+    sl_jw_obj_end(&w);
+  } else if (rest.len == 0 && del) {
+    sl_faults_clear(app->faults);
+    sl_jw_obj_begin(&w);
+    sl_jw_obj_end(&w);
+  } else if (del && rest.len > 1 && rest.p[0] == '/') {
+    char tmp[24];
+    size_t n = rest.len - 1 < sizeof(tmp) - 1 ? rest.len - 1 : sizeof(tmp) - 1;
+    memcpy(tmp, rest.p + 1, n);
+    tmp[n] = 0;
+    char *end;
+    unsigned long long id = strtoull(tmp, &end, 10);
+    if (*end || !sl_faults_delete(app->faults, id)) {
+      sl_admin_error(resp, 404, "no such fault rule");
+      return;
+    }
+    sl_jw_obj_begin(&w);
+    sl_jw_obj_end(&w);
+  } else {
+    sl_admin_error(resp, 404, "no such endpoint");
+    return;
+  }
+  reply(resp, 200);
+}
+
 void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) {
   if (sl_metrics_http_handle(app, req, resp))
     return;
@@ -321,6 +372,10 @@ void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) 
       memcmp(req->path.p + req->path.len - suffix.len, suffix.p, suffix.len) == 0) {
     table_capacity(
         app, sl_str_make(req->path.p + tables.len, req->path.len - tables.len - suffix.len), resp);
+    return;
+  }
+  if (sl_str_starts_with(req->path, SL_STR("/_sluice/faults"))) {
+    faults(app, req, resp);
     return;
   }
   if (sl_str_eq_c(req->path, "/_sluice/tables") && get)

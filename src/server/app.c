@@ -6,6 +6,8 @@
 #include "cap/cap.h"
 #include "metrics/metrics.h"
 #include "streams/streams.h"
+#include "ops/autoscaling.h"
+#include "server/faults.h"
 
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +20,7 @@ void sl_app_config_default(sl_app_config *c) {
   c->time_scale = 1.0;
   c->clock_start_ms = -1;
   c->profile = "aws";
+  c->seed = 1;
 }
 
 sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
@@ -53,12 +56,27 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   sl_streams_params_default(&sp);
   if ((err = sl_streams_open(env->store, &app->clock, &sp, f, &env->streams)) != SL_OK)
     return err;
+  env->autoscaling = sl_autoscaling_new();
   for (size_t i = 0; i < sl_catalog_count(env->catalog); i++)
     sl_tables_attach_capacity(env, sl_catalog_at(env->catalog, i));
+  /* Fault rules last: their actions may name the tables just loaded. A bad
+   * --faults file stops the start. */
+  app->faults = sl_faults_new(cfg->seed);
+  if (cfg->faults_file) {
+    char msg[512];
+    if (!sl_faults_load(app->faults, env, cfg->faults_file, msg, sizeof(msg))) {
+      sl_app_close(app);
+      return sl_failf(f, SL_E_VALIDATION, "%s", msg);
+    }
+  }
   return SL_OK;
 }
 
-void sl_app_tick(sl_app *app) { sl_jobs_tick(&app->env, sl_clock_now_ms(&app->clock)); }
+void sl_app_tick(sl_app *app) {
+  int64_t now = sl_clock_now_ms(&app->clock);
+  sl_jobs_tick(&app->env, now);
+  sl_autoscaling_tick(&app->env, now);
+}
 
 void sl_app_sync(void *ctx) {
   sl_app *app = ctx;
@@ -79,6 +97,8 @@ void sl_app_close(sl_app *app) {
     sl_catalog_free(env->catalog);
   }
   sl_streams_close(env->streams);
+  sl_autoscaling_free(env->autoscaling);
+  sl_faults_free(app->faults);
   sl_cap_free(env->cap);
   sl_metrics_free(env->metrics);
   sl_store_close(env->store);

@@ -17,6 +17,7 @@
 #include "jobs/env.h"
 
 struct sl_sigv4_config;
+struct sl_faults;
 
 typedef struct {
   const char *region;     /* "us-east-1" */
@@ -29,6 +30,8 @@ typedef struct {
   const char *profile;    /* "aws" | "unlimited" */
   const char *config_file;
   struct sl_sigv4_config *auth; /* --auth, --credentials, --admin-token (net/sigv4.h); NULL: any */
+  uint64_t seed;                /* --seed: fault probabilities (server/faults.h) */
+  const char *faults_file;      /* --faults FILE: rules loaded at start */
 } sl_app_config;
 
 typedef struct sl_app {
@@ -37,6 +40,7 @@ typedef struct sl_app {
   sl_clock clock;
   sl_arena arena; /* the request arena, reset after every request */
   uint64_t requests;
+  struct sl_faults *faults; /* injected faults (server/faults.h) */
 } sl_app;
 
 void sl_app_config_default(sl_app_config *c);

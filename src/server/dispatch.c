@@ -3,6 +3,7 @@
 #include "actions/actions.h"
 #include "ops/tables.h"
 #include "server/validate.h"
+#include "server/faults.h"
 #include "base/crc32.h"
 #include "cap/cap.h"
 #include "base/log.h"
@@ -185,6 +186,9 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
     sl_failf(&req.fail, SL_E_THROTTLING, "Rate exceeded");
     goto error;
   }
+  /* Injected faults (server/faults.h) answer instead of the operation. */
+  if (sl_faults_apply(app->faults, &req))
+    goto error;
   /* Actions write the success body straight into the response buffer; an
    * error discards it. */
   hresp->body.len = 0;

@@ -1,8 +1,8 @@
 /* Unit tests of base/err: the exception table (errors.def) and failure
  * recording. The DynamoDB rows are pinned on the wire by
  * tests/conformance/test_wire.py; the Streams and Application Auto Scaling
- * rows, which no operation returns yet, are pinned here with the evidence
- * errors.def names. */
+ * rows are pinned here with the evidence errors.def names (the Auto Scaling
+ * ones also on the wire by tests/conformance/test_autoscaling.py). */
 #include "harness.h"
 #include "base/err.h"
 

@@ -1,0 +1,41 @@
+/*
+ * DescribeScalingActivities (Application Auto Scaling) — the activities of
+ * the namespace, newest first, filtered by ResourceId and ScalableDimension,
+ * paged: every change a policy, a scheduled action or a registration made or
+ * tried, with its cause and, for a refused one, the reason. Pinned by
+ * tests/conformance/test_autoscaling.py and test_autoscaling_capacity.py.
+ */
+#include "actions/actions.h"
+#include "actions/autoscaling.h"
+
+sl_err sl_action_describe_scaling_activities(sl_req *req) {
+  sl_err err = sl_as_check_namespace(req, sl_in_str(req->body, "ServiceNamespace"));
+  if (err != SL_OK)
+    return err;
+  sl_str rid = sl_in_str(req->body, "ResourceId");
+  sl_str dim = sl_in_str(req->body, "ScalableDimension");
+  size_t start, max;
+  if ((err = sl_in_as_page(req, &start, &max)) != SL_OK)
+    return err;
+  sl_autoscaling *as = req->env->autoscaling;
+  sl_jw *w = &req->w;
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "ScalingActivities");
+  sl_jw_arr_begin(w);
+  size_t seen = 0, next = start;
+  for (size_t i = as->n_activities; i-- > 0;) {
+    const sl_as_activity *a = as->activities[i];
+    if ((rid.p && !sl_str_eq(rid, a->resource_id)) ||
+        (dim.p && !sl_str_eq_c(dim, sl_scalable_dim_name(a->dim))))
+      continue;
+    if (seen >= start && seen < start + max) {
+      sl_reply_as_activity(req, a);
+      next = seen + 1;
+    }
+    seen++;
+  }
+  sl_jw_arr_end(w);
+  sl_reply_as_next(w, next, seen);
+  sl_jw_obj_end(w);
+  return SL_OK;
+}

@@ -1,0 +1,93 @@
+/*
+ * scaling.h — the target-tracking policy engine of Application Auto Scaling
+ * for DynamoDB: one pure function on the capacity clock. It has no state,
+ * no HTTP and no storage: given a policy, the target's bounds, the current
+ * provisioned units and the one-minute consumed-capacity datapoints, it
+ * returns the scaling decision. ops/autoscaling.h drives it for `sluice
+ * serve` (reading the datapoints from metrics/ and applying decisions
+ * through UpdateTable's core); an offline simulator can drive it the same
+ * way on its virtual clock.
+ *
+ * The model (../shared/spec/dynamodb-facts.md §12; every number a
+ * parameter of cap/params.def, documented in docs/capacity.md):
+ *  - a datapoint is the Sum of ConsumedRead/WriteCapacityUnits over one
+ *    clock minute; the datapoint of minute m ([m, m+1) minutes) becomes
+ *    visible scaling_metric_delay_ms after the minute ends (CloudWatch's
+ *    metric delay), and the alarms evaluate each visible datapoint once;
+ *  - utilisation of a datapoint = Sum / 60 / provisioned units × 100;
+ *  - the high alarm fires when the newest scaling_out_datapoints datapoints
+ *    are all above the target ("at least 2 consecutive minutes"); the low
+ *    alarm when the newest scaling_in_datapoints are all below the target
+ *    less scaling_in_margin_pct percentage points ("20 % or more below the
+ *    target for 15 consecutive minutes");
+ *  - the new capacity is the newest datapoint's units per second divided by
+ *    the target utilisation, rounded up, within [min, max]; a scale-out only
+ *    raises and a scale-in only lowers the provisioned units;
+ *  - DisableScaleIn: the low alarm never scales in;
+ *  - cooldowns (seconds in the API, ms here): no scale-out within
+ *    ScaleOutCooldown of the last scale-out; no scale-in within
+ *    ScaleInCooldown of the last scale-in nor within ScaleOutCooldown of the
+ *    last scale-out; a scale-out during a scale-in cooldown goes ahead (the
+ *    model's documentation of ScaleInCooldown). Blocking scale-in during the
+ *    scale-out cooldown is sluice's choice (the service documents no rule).
+ * With the defaults (2 datapoints, 180 s delay) a step of load at a minute
+ * boundary is acted on 2 + 3 = 5 minutes later, the "about five minutes"
+ * of seeds 000 and 004.
+ *
+ * Threads: any; pure.
+ */
+#ifndef SL_JOBS_SCALING_H
+#define SL_JOBS_SCALING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The alarms' parameters (cap/params.def scaling_*). */
+typedef struct {
+  int64_t out_datapoints;  /* scaling_out_datapoints (2) */
+  int64_t in_datapoints;   /* scaling_in_datapoints (15) */
+  int64_t in_margin_pct;   /* scaling_in_margin_pct (20) */
+  int64_t metric_delay_ms; /* scaling_metric_delay_ms (180000) */
+} sl_scaling_params;
+
+/* One target-tracking policy on its scalable target. */
+typedef struct {
+  double target_pct; /* TargetValue (utilisation percent) */
+  int64_t scale_out_cooldown_ms, scale_in_cooldown_ms;
+  bool disable_scale_in;
+  int64_t min, max; /* the scalable target's MinCapacity, MaxCapacity */
+} sl_scaling_policy;
+
+#define SL_SCALING_NEVER INT64_MIN
+
+/* What the engine sees. 'units' holds the consumed units (Sum) of the 'n'
+ * newest visible minutes, oldest first; a minute without requests is 0. */
+typedef struct {
+  int64_t provisioned;
+  const double *units;
+  uint32_t n;
+  int64_t now_ms;
+  int64_t last_out_ms, last_in_ms; /* SL_SCALING_NEVER: none yet */
+} sl_scaling_state;
+
+typedef enum { SL_SCALING_HOLD = 0, SL_SCALING_OUT, SL_SCALING_IN } sl_scaling_kind;
+
+typedef struct {
+  sl_scaling_kind kind;
+  int64_t capacity;       /* the new provisioned units (OUT, IN) */
+  bool alarm_high;        /* the high alarm is in ALARM (even if held by a cooldown) */
+  bool alarm_low;         /* the low alarm is in ALARM */
+  double utilization_pct; /* of the newest datapoint */
+} sl_scaling_decision;
+
+/* The newest minute (epoch ms / 60000) whose datapoint is visible at
+ * 'now_ms'. */
+int64_t sl_scaling_newest_minute(const sl_scaling_params *p, int64_t now_ms);
+
+/* How many datapoints sl_scaling_evaluate looks at (the longer alarm). */
+uint32_t sl_scaling_window(const sl_scaling_params *p);
+
+sl_scaling_decision sl_scaling_evaluate(const sl_scaling_params *p, const sl_scaling_policy *pol,
+                                        const sl_scaling_state *s);
+
+#endif

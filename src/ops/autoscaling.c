@@ -1,0 +1,864 @@
+/* Application Auto Scaling for DynamoDB; see autoscaling.h. Pinned by
+ * tests/conformance/test_autoscaling.py (the API) and
+ * test_autoscaling_capacity.py (the policies on the manual clock).
+ *
+ * Sources of the texts: "No scalable target registered for service
+ * namespace: ..." (ObjectNotFoundException) and "DynamoDB table does not
+ * exist: table/T" (ValidationException) are live texts quoted in
+ * ansible/ansible#40237, terraform-aws-dynamodb-table#15 and
+ * ocadotechnology/hippolyte#7; "Unsupported service namespace, resource type
+ * or scalable dimension" in pulumi/pulumi-policy-aws#11; "No scaling policy
+ * found for ..." is the text emulators recorded (moto); the activity texts
+ * ("Setting write capacity units to 10.", "Successfully set write capacity
+ * units to 10. Change successfully fulfilled by dynamodb.", "maximum capacity
+ * was set to 10", "monitor alarm <name> in state ALARM triggered policy <P>")
+ * are the AWS CLI reference's and the Developer Guide's examples. Texts
+ * marked "sluice's text" have no recorded source. */
+#include "ops/autoscaling.h"
+#include "base/log.h"
+#include "cap/cap.h"
+#include "jobs/scaling.h"
+#include "jobs/tables.h"
+#include "metrics/metrics.h"
+#include "ops/update_table.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const dim_names[] = {
+    "dynamodb:table:ReadCapacityUnits", "dynamodb:table:WriteCapacityUnits",
+    "dynamodb:index:ReadCapacityUnits", "dynamodb:index:WriteCapacityUnits"};
+
+const char *sl_scalable_dim_name(sl_scalable_dim d) { return dim_names[d]; }
+
+static bool dim_write(sl_scalable_dim d) {
+  return d == SL_DIM_TABLE_WRITE || d == SL_DIM_INDEX_WRITE;
+}
+
+/* ---- owned strings and vectors ---- */
+
+static sl_str own(sl_str s) {
+  char *p = malloc(s.len + 1);
+  SL_ASSERT(p);
+  if (s.len)
+    memcpy(p, s.p, s.len);
+  p[s.len] = 0;
+  return sl_str_make(p, s.len);
+}
+
+static sl_str ownf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static sl_str ownf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *p = NULL;
+  int n = vasprintf(&p, fmt, ap);
+  va_end(ap);
+  SL_ASSERT(n >= 0 && p);
+  return sl_str_make(p, (size_t)n);
+}
+
+static void disown(sl_str *s) {
+  free((void *)s->p);
+  *s = SL_STR_NULL;
+}
+
+static void push(void ***v, size_t *n, size_t *cap, void *e) {
+  if (*n == *cap) {
+    *cap = *cap ? *cap * 2 : 8;
+    *v = realloc(*v, *cap * sizeof(void *));
+    SL_ASSERT(*v);
+  }
+  (*v)[(*n)++] = e;
+}
+
+static void remove_at(void **v, size_t *n, size_t i) {
+  memmove(&v[i], &v[i + 1], (*n - i - 1) * sizeof(void *));
+  (*n)--;
+}
+
+#define PUSH(as, field, e) push((void ***)&(as)->field, &(as)->n_##field, &(as)->cap_##field, (e))
+
+static void target_free(sl_as_target *t) {
+  disown(&t->resource_id);
+  disown(&t->table);
+  disown(&t->index);
+  disown(&t->arn);
+  free(t);
+}
+
+static void policy_free(sl_as_policy *p) {
+  disown(&p->name);
+  disown(&p->arn);
+  disown(&p->resource_id);
+  disown(&p->table);
+  disown(&p->index);
+  disown(&p->metric_type);
+  disown(&p->resource_label);
+  for (int i = 0; i < 4; i++)
+    disown(&p->alarms[i]);
+  free(p);
+}
+
+static void scheduled_free(sl_as_scheduled *s) {
+  disown(&s->name);
+  disown(&s->arn);
+  disown(&s->resource_id);
+  disown(&s->table);
+  disown(&s->index);
+  disown(&s->schedule);
+  disown(&s->timezone);
+  free(s);
+}
+
+static void activity_free(sl_as_activity *a) {
+  disown(&a->id);
+  disown(&a->resource_id);
+  disown(&a->description);
+  disown(&a->cause);
+  disown(&a->status_code);
+  disown(&a->status_message);
+  free(a);
+}
+
+sl_autoscaling *sl_autoscaling_new(void) {
+  sl_autoscaling *as = calloc(1, sizeof(*as));
+  SL_ASSERT(as);
+  return as;
+}
+
+void sl_autoscaling_free(sl_autoscaling *as) {
+  if (!as)
+    return;
+  for (size_t i = 0; i < as->n_targets; i++)
+    target_free(as->targets[i]);
+  for (size_t i = 0; i < as->n_policies; i++)
+    policy_free(as->policies[i]);
+  for (size_t i = 0; i < as->n_scheduled; i++)
+    scheduled_free(as->scheduled[i]);
+  for (size_t i = 0; i < as->n_activities; i++)
+    activity_free(as->activities[i]);
+  free(as->targets);
+  free(as->policies);
+  free(as->scheduled);
+  free(as->activities);
+  free(as);
+}
+
+/* A version-4-shaped UUID from the server's random bits. */
+static sl_str uuid(sl_env *env) {
+  uint64_t a = sl_env_random(env), b = sl_env_random(env);
+  return ownf("%08x-%04x-4%03x-%04x-%012llx", (unsigned)(a >> 32), (unsigned)(a >> 16) & 0xffff,
+              (unsigned)a & 0xfff, (unsigned)((b >> 48) & 0x3fff) | 0x8000,
+              (unsigned long long)(b & 0xffffffffffffULL));
+}
+
+/* ---- the request's identity of a target ---- */
+
+sl_err sl_as_check_namespace(sl_req *req, sl_str ns) {
+  if (!sl_str_eq_c(ns, "dynamodb"))
+    /* sluice's text: the model's other namespaces are other services. */
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "sluice serves Application Auto Scaling for the dynamodb service namespace "
+                   "only, not %.*s",
+                   SL_STR_FMT(ns));
+  return SL_OK;
+}
+
+static bool valid_name(sl_str s) {
+  if (s.len < 3 || s.len > 255)
+    return false;
+  for (size_t i = 0; i < s.len; i++) {
+    char c = s.p[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+          c == '.' || c == '-'))
+      return false;
+  }
+  return true;
+}
+
+sl_err sl_as_parse_ref(sl_req *req, sl_str ns, sl_str resource_id, sl_str dim, sl_as_ref *out) {
+  sl_err err = sl_as_check_namespace(req, ns);
+  if (err != SL_OK)
+    return err;
+  memset(out, 0, sizeof(*out));
+  out->resource_id = resource_id;
+  bool ok = sl_str_starts_with(resource_id, SL_STR("table/"));
+  if (ok) {
+    sl_str rest = sl_str_make(resource_id.p + 6, resource_id.len - 6);
+    const char *slash = memchr(rest.p, '/', rest.len);
+    if (!slash) {
+      out->table = rest;
+    } else {
+      out->table = sl_str_make(rest.p, (size_t)(slash - rest.p));
+      sl_str tail = sl_str_make(slash, rest.len - out->table.len);
+      ok = sl_str_starts_with(tail, SL_STR("/index/"));
+      if (ok)
+        out->index = sl_str_make(tail.p + 7, tail.len - 7);
+      ok = ok && valid_name(out->index);
+    }
+    ok = ok && valid_name(out->table);
+  }
+  int d = -1;
+  for (int i = 0; i < 4; i++)
+    if (sl_str_eq_c(dim, dim_names[i]))
+      d = i;
+  if (!dim.p && ok)
+    d = out->index.len ? SL_DIM_INDEX_READ : SL_DIM_TABLE_READ; /* a filter without one */
+  if (d < 0 || (out->index.len > 0) != (d >= SL_DIM_INDEX_READ))
+    ok = false;
+  if (!ok)
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "Unsupported service namespace, resource type or scalable dimension");
+  out->dim = (sl_scalable_dim)d;
+  return SL_OK;
+}
+
+static bool ref_is(sl_str resource_id, sl_scalable_dim dim, const sl_as_ref *ref) {
+  return dim == ref->dim && sl_str_eq(resource_id, ref->resource_id);
+}
+
+sl_as_target *sl_as_find_target(sl_autoscaling *as, const sl_as_ref *ref) {
+  for (size_t i = 0; i < as->n_targets; i++)
+    if (ref_is(as->targets[i]->resource_id, as->targets[i]->dim, ref))
+      return as->targets[i];
+  return NULL;
+}
+
+static sl_err not_registered(sl_req *req, const sl_as_ref *ref) {
+  return sl_fail(req, SL_E_AUTOSCALING_OBJECT_NOT_FOUND,
+                 "No scalable target registered for service namespace: dynamodb, resource ID: "
+                 "%.*s, scalable dimension: %s",
+                 SL_STR_FMT(ref->resource_id), dim_names[ref->dim]);
+}
+
+/* ---- the resource's provisioned units ---- */
+
+static const sl_index *find_gsi(const sl_table *t, sl_str name) {
+  for (uint32_t i = 0; i < t->n_indexes; i++)
+    if (t->indexes[i].global && sl_str_eq(t->indexes[i].name, name))
+      return &t->indexes[i];
+  return NULL;
+}
+
+/* The provisioned units of the dimension; false when the resource is gone. */
+static bool current_units(const sl_table *t, sl_str index, sl_scalable_dim dim, int64_t *out) {
+  const sl_throughput *tp = &t->tp;
+  if (index.len) {
+    const sl_index *x = find_gsi(t, index);
+    if (!x)
+      return false;
+    tp = &x->tp;
+  }
+  *out = dim_write(dim) ? tp->wcu : tp->rcu;
+  return true;
+}
+
+/* ---- activities ---- */
+
+static void activity_add(sl_env *env, sl_str resource_id, sl_scalable_dim dim, int64_t at_ms,
+                         int64_t capacity, sl_str cause, const sl_failure *failed) {
+  sl_autoscaling *as = env->autoscaling;
+  const char *rw = dim_write(dim) ? "write" : "read";
+  sl_as_activity *a = calloc(1, sizeof(*a));
+  SL_ASSERT(a);
+  a->id = uuid(env);
+  a->resource_id = own(resource_id);
+  a->dim = dim;
+  a->description = ownf("Setting %s capacity units to %lld.", rw, (long long)capacity);
+  a->cause = own(cause);
+  a->start_ms = a->end_ms = at_ms;
+  if (!failed) {
+    a->status_code = own(SL_STR("Successful"));
+    a->status_message = ownf("Successfully set %s capacity units to %lld. Change successfully "
+                             "fulfilled by dynamodb.",
+                             rw, (long long)capacity);
+  } else {
+    /* sluice's composition around the service's UpdateTable text. */
+    a->status_code = own(SL_STR("Failed"));
+    a->status_message = ownf("Failed to set %s capacity units to %lld. Reason: %.*s", rw,
+                             (long long)capacity, SL_STR_FMT(failed->message));
+  }
+  if (as->n_activities == SL_AS_MAX_ACTIVITIES) {
+    activity_free(as->activities[0]);
+    remove_at((void **)as->activities, &as->n_activities, 0);
+  }
+  PUSH(as, activities, a);
+}
+
+/* Sets the dimension's provisioned units through UpdateTable's core, at
+ * 'at_ms' (<= the clock), and records the activity. Returns true if the
+ * change was made. */
+static bool set_units(sl_env *env, sl_str table, sl_str index, sl_str resource_id,
+                      sl_scalable_dim dim, int64_t capacity, int64_t at_ms, sl_str cause) {
+  sl_arena arena;
+  sl_arena_init(&arena);
+  sl_req req;
+  memset(&req, 0, sizeof(req));
+  req.env = env;
+  req.arena = &arena;
+  req.op_name = "UpdateTable";
+  req.op_flags = SL_OPF_CONTROL;
+  req.now_ms = at_ms;
+  sl_failure_init(&req.fail, &arena);
+  bool ok = false;
+  sl_table *t = sl_catalog_get(env->catalog, table);
+  if (!t)
+    goto out;
+  const sl_throughput *tp = &t->tp;
+  if (index.len) {
+    const sl_index *x = find_gsi(t, index);
+    if (!x)
+      goto out;
+    tp = &x->tp;
+  }
+  sl_units_in pt = {
+      .present = true, .has_read = true, .has_write = true, .read = tp->rcu, .write = tp->wcu};
+  if (dim_write(dim))
+    pt.write = capacity;
+  else
+    pt.read = capacity;
+  sl_update_table_in in = {.table = table};
+  sl_gsi_update_in gu = {0};
+  if (index.len) {
+    gu.n_actions = 1;
+    gu.kind = SL_GSI_UPDATE;
+    gu.name = index;
+    gu.pt = pt;
+    in.gsi = (sl_gsi_updates_in){.present = true, .e = &gu, .n = 1};
+  } else {
+    in.pt = pt;
+  }
+  sl_update_table_result res;
+  if (sl_update_table(&req, &in, &res) == SL_OK) {
+    sl_table_free(res.before);
+    ok = true;
+    activity_add(env, resource_id, dim, at_ms, capacity, cause, NULL);
+  } else {
+    activity_add(env, resource_id, dim, at_ms, capacity, cause, &req.fail);
+  }
+out:
+  sl_req_end(&req);
+  sl_arena_destroy(&arena);
+  return ok;
+}
+
+/* Brings the units within [min, max] after the bounds changed. */
+static void enforce_bounds(sl_env *env, sl_as_target *t, int64_t at_ms) {
+  sl_table *tab = sl_catalog_get(env->catalog, t->table);
+  int64_t units;
+  if (!tab || tab->status != SL_STATUS_ACTIVE || tab->tp.billing != SL_BILLING_PROVISIONED ||
+      !current_units(tab, t->index, t->dim, &units))
+    return;
+  char cause[64];
+  if (units < t->min) {
+    snprintf(cause, sizeof(cause), "minimum capacity was set to %lld", (long long)t->min);
+    set_units(env, t->table, t->index, t->resource_id, t->dim, t->min, at_ms, sl_str_c(cause));
+  } else if (units > t->max) {
+    snprintf(cause, sizeof(cause), "maximum capacity was set to %lld", (long long)t->max);
+    set_units(env, t->table, t->index, t->resource_id, t->dim, t->max, at_ms, sl_str_c(cause));
+  }
+}
+
+/* ---- RegisterScalableTarget, DeregisterScalableTarget ---- */
+
+sl_err sl_as_register(sl_req *req, const sl_as_register_in *in, const sl_as_target **out) {
+  sl_autoscaling *as = req->env->autoscaling;
+  const sl_as_ref *ref = &in->ref;
+  sl_as_target *t = sl_as_find_target(as, ref);
+  int64_t min = in->has_min ? in->min : t ? t->min : 0;
+  int64_t max = in->has_max ? in->max : t ? t->max : 0;
+  if (!t && (!in->has_min || !in->has_max))
+    /* sluice's text (the model: "required if you are registering a new
+     * scalable target"). */
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "MinCapacity and MaxCapacity are required when registering a new scalable "
+                   "target");
+  if (min > max)
+    /* sluice's text. */
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "Minimum capacity (%lld) cannot be greater than maximum capacity (%lld)",
+                   (long long)min, (long long)max);
+  if (min < 1)
+    /* sluice's text: DynamoDB capacity is at least 1 unit. */
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "MinCapacity for dynamodb must be at least 1, got %lld", (long long)min);
+  const sl_table *tab = sl_catalog_get(req->env->catalog, ref->table);
+  if (!tab)
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION, "DynamoDB table does not exist: table/%.*s",
+                   SL_STR_FMT(ref->table));
+  if (ref->index.len && !find_gsi(tab, ref->index))
+    /* sluice's text, after the table's. */
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION, "DynamoDB index does not exist: %.*s",
+                   SL_STR_FMT(ref->resource_id));
+  if (!t) {
+    t = calloc(1, sizeof(*t));
+    SL_ASSERT(t);
+    t->resource_id = own(ref->resource_id);
+    t->table = own(ref->table);
+    t->index = own(ref->index);
+    t->dim = ref->dim;
+    t->created_ms = req->now_ms;
+    uint64_t a = sl_env_random(req->env), b = sl_env_random(req->env);
+    t->arn =
+        ownf("arn:aws:application-autoscaling:%s:%s:scalable-target/%016llx%016llx",
+             req->env->region, req->env->account_id, (unsigned long long)a, (unsigned long long)b);
+    t->last_out_ms = t->last_in_ms = SL_SCALING_NEVER;
+    t->evaluated_minute = sl_scaling_newest_minute(
+        &(sl_scaling_params){.metric_delay_ms =
+                                 sl_cap_params_of(req->env->cap)->scaling_metric_delay_ms},
+        req->now_ms);
+    PUSH(as, targets, t);
+  }
+  t->min = min;
+  t->max = max;
+  if (in->has_in)
+    t->suspend_in = in->suspend_in;
+  if (in->has_out)
+    t->suspend_out = in->suspend_out;
+  if (in->has_scheduled)
+    t->suspend_scheduled = in->suspend_scheduled;
+  enforce_bounds(req->env, t, req->now_ms);
+  *out = t;
+  return SL_OK;
+}
+
+static void drop_target_children(sl_autoscaling *as, sl_str resource_id, sl_scalable_dim dim) {
+  for (size_t i = as->n_policies; i-- > 0;)
+    if (as->policies[i]->dim == dim && sl_str_eq(as->policies[i]->resource_id, resource_id)) {
+      policy_free(as->policies[i]);
+      remove_at((void **)as->policies, &as->n_policies, i);
+    }
+  for (size_t i = as->n_scheduled; i-- > 0;)
+    if (as->scheduled[i]->dim == dim && sl_str_eq(as->scheduled[i]->resource_id, resource_id)) {
+      scheduled_free(as->scheduled[i]);
+      remove_at((void **)as->scheduled, &as->n_scheduled, i);
+    }
+}
+
+static void drop_target(sl_autoscaling *as, size_t i) {
+  sl_as_target *t = as->targets[i];
+  drop_target_children(as, t->resource_id, t->dim);
+  target_free(t);
+  remove_at((void **)as->targets, &as->n_targets, i);
+}
+
+sl_err sl_as_deregister(sl_req *req, const sl_as_ref *ref) {
+  sl_autoscaling *as = req->env->autoscaling;
+  for (size_t i = 0; i < as->n_targets; i++)
+    if (ref_is(as->targets[i]->resource_id, as->targets[i]->dim, ref)) {
+      drop_target(as, i);
+      return SL_OK;
+    }
+  return not_registered(req, ref);
+}
+
+/* ---- PutScalingPolicy, DeleteScalingPolicy ---- */
+
+static int find_policy(sl_autoscaling *as, const sl_as_ref *ref, sl_str name) {
+  for (size_t i = 0; i < as->n_policies; i++)
+    if (ref_is(as->policies[i]->resource_id, as->policies[i]->dim, ref) &&
+        sl_str_eq(as->policies[i]->name, name))
+      return (int)i;
+  return -1;
+}
+
+sl_err sl_as_put_policy(sl_req *req, const sl_as_policy_in *in, const sl_as_policy **out) {
+  sl_autoscaling *as = req->env->autoscaling;
+  const sl_as_ref *ref = &in->ref;
+  sl_str type = in->policy_type.len ? in->policy_type : SL_STR("StepScaling");
+  /* The model: StepScaling and PredictiveScaling are "not supported for
+   * DynamoDB"; the texts are sluice's. */
+  if (!sl_str_eq_c(type, "TargetTrackingScaling"))
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "%.*s policies are not supported for the dynamodb service namespace; use "
+                   "PolicyType TargetTrackingScaling",
+                   SL_STR_FMT(type));
+  if (!in->has_config)
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "TargetTrackingScalingPolicyConfiguration is required for a "
+                   "TargetTrackingScaling policy");
+  if (in->has_customized)
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "sluice supports PredefinedMetricSpecification only: "
+                   "CustomizedMetricSpecification is not supported (README: Not supported)");
+  if (!in->has_predefined)
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "A PredefinedMetricSpecification or CustomizedMetricSpecification is required");
+  const char *want =
+      dim_write(ref->dim) ? "DynamoDBWriteCapacityUtilization" : "DynamoDBReadCapacityUtilization";
+  if (!sl_str_eq_c(in->metric_type, want))
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "Predefined metric type %.*s cannot be used with scalable dimension %s; use %s",
+                   SL_STR_FMT(in->metric_type), dim_names[ref->dim], want);
+  if (!sl_as_find_target(as, ref))
+    return not_registered(req, ref);
+  int at = find_policy(as, ref, in->name);
+  sl_as_policy *p;
+  if (at >= 0) {
+    p = as->policies[at];
+    disown(&p->metric_type);
+    disown(&p->resource_label);
+  } else {
+    p = calloc(1, sizeof(*p));
+    SL_ASSERT(p);
+    p->name = own(in->name);
+    p->resource_id = own(ref->resource_id);
+    p->table = own(ref->table);
+    p->index = own(ref->index);
+    p->dim = ref->dim;
+    p->created_ms = req->now_ms;
+    sl_str id = uuid(req->env);
+    p->arn = ownf("arn:aws:autoscaling:%s:%s:scalingPolicy:%.*s:resource/dynamodb/%.*s:policyName/"
+                  "%.*s",
+                  req->env->region, req->env->account_id, SL_STR_FMT(id),
+                  SL_STR_FMT(ref->resource_id), SL_STR_FMT(in->name));
+    disown(&id);
+    static const char *const kinds[4] = {"AlarmHigh", "AlarmLow", "ProvisionedCapacityHigh",
+                                         "ProvisionedCapacityLow"};
+    for (int i = 0; i < 4; i++) {
+      sl_str u = uuid(req->env);
+      p->alarms[i] = ownf("TargetTracking-%.*s-%s-%.*s", SL_STR_FMT(ref->resource_id), kinds[i],
+                          SL_STR_FMT(u));
+      disown(&u);
+    }
+    PUSH(as, policies, p);
+  }
+  p->target_value = in->target_value;
+  p->metric_type = own(in->metric_type);
+  p->resource_label = own(in->resource_label);
+  p->has_in_cooldown = in->has_in_cooldown;
+  p->in_cooldown_s = in->in_cooldown_s;
+  p->has_out_cooldown = in->has_out_cooldown;
+  p->out_cooldown_s = in->out_cooldown_s;
+  p->has_disable_scale_in = in->has_disable_scale_in;
+  p->disable_scale_in = in->disable_scale_in;
+  *out = p;
+  return SL_OK;
+}
+
+sl_err sl_as_delete_policy(sl_req *req, const sl_as_ref *ref, sl_str name) {
+  sl_autoscaling *as = req->env->autoscaling;
+  int at = find_policy(as, ref, name);
+  if (at < 0)
+    return sl_fail(req, SL_E_AUTOSCALING_OBJECT_NOT_FOUND,
+                   "No scaling policy found for service namespace: dynamodb, resource ID: %.*s, "
+                   "scalable dimension: %s, policy name: %.*s",
+                   SL_STR_FMT(ref->resource_id), dim_names[ref->dim], SL_STR_FMT(name));
+  policy_free(as->policies[at]);
+  remove_at((void **)as->policies, &as->n_policies, (size_t)at);
+  return SL_OK;
+}
+
+/* ---- PutScheduledAction, DeleteScheduledAction ---- */
+
+/* at(yyyy-mm-ddThh:mm:ss) or rate(N unit). */
+static sl_err parse_schedule(sl_req *req, sl_str s, int64_t *at_ms, int64_t *rate_ms) {
+  *at_ms = *rate_ms = 0;
+  if (s.len > 4 && memcmp(s.p, "at(", 3) == 0 && s.p[s.len - 1] == ')') {
+    char buf[40];
+    sl_str inner = sl_str_make(s.p + 3, s.len - 4);
+    if (inner.len == 19) {
+      memcpy(buf, inner.p, 19);
+      memcpy(buf + 19, "Z", 2);
+      if (sl_time_parse_iso(sl_str_c(buf), at_ms))
+        return SL_OK;
+    }
+  } else if (s.len > 6 && memcmp(s.p, "rate(", 5) == 0 && s.p[s.len - 1] == ')') {
+    char buf[64];
+    size_t n = s.len - 6 < sizeof(buf) - 1 ? s.len - 6 : sizeof(buf) - 1;
+    memcpy(buf, s.p + 5, n);
+    buf[n] = 0;
+    long long v = 0;
+    char unit[16] = {0};
+    int used = 0;
+    if (sscanf(buf, "%lld %15s%n", &v, unit, &used) == 2 && (size_t)used == n && v > 0) {
+      int64_t u = 0;
+      if (strcmp(unit, v == 1 ? "minute" : "minutes") == 0)
+        u = 60000;
+      else if (strcmp(unit, v == 1 ? "hour" : "hours") == 0)
+        u = 3600000;
+      else if (strcmp(unit, v == 1 ? "day" : "days") == 0)
+        u = 86400000;
+      if (u && v < INT64_MAX / u) {
+        *rate_ms = v * u;
+        return SL_OK;
+      }
+    }
+  } else if (s.len > 5 && memcmp(s.p, "cron(", 5) == 0) {
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "sluice supports at() and rate() schedules; cron() schedules are not supported "
+                   "(README: Not supported)");
+  }
+  /* sluice's text. */
+  return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                 "Invalid schedule %.*s: expected at(yyyy-mm-ddThh:mm:ss), rate(value unit) or "
+                 "cron(fields)",
+                 SL_STR_FMT(s));
+}
+
+static int find_scheduled(sl_autoscaling *as, const sl_as_ref *ref, sl_str name) {
+  for (size_t i = 0; i < as->n_scheduled; i++)
+    if (ref_is(as->scheduled[i]->resource_id, as->scheduled[i]->dim, ref) &&
+        sl_str_eq(as->scheduled[i]->name, name))
+      return (int)i;
+  return -1;
+}
+
+static void schedule_next(sl_as_scheduled *s, int64_t after_ms) {
+  if (s->at_ms) {
+    s->next_ms = s->at_ms >= after_ms ? s->at_ms : INT64_MAX;
+    if (s->has_start && s->next_ms < s->start_ms)
+      s->next_ms = INT64_MAX;
+  } else {
+    int64_t base = s->has_start ? s->start_ms : s->created_ms;
+    int64_t k = after_ms <= base ? 0 : (after_ms - base + s->rate_ms - 1) / s->rate_ms;
+    if (k == 0 && !s->has_start)
+      k = 1; /* a rate starts one period after the action is put */
+    s->next_ms = base + k * s->rate_ms;
+  }
+  if (s->has_end && s->next_ms > s->end_ms)
+    s->next_ms = INT64_MAX;
+}
+
+sl_err sl_as_put_scheduled(sl_req *req, const sl_as_scheduled_in *in) {
+  sl_autoscaling *as = req->env->autoscaling;
+  const sl_as_ref *ref = &in->ref;
+  int64_t at_ms, rate_ms;
+  sl_err err = parse_schedule(req, in->schedule, &at_ms, &rate_ms);
+  if (err != SL_OK)
+    return err;
+  if (in->timezone.len && !sl_str_eq_c(in->timezone, "UTC") &&
+      !sl_str_eq_c(in->timezone, "Etc/UTC"))
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "sluice runs schedules in UTC only: Timezone %.*s is not supported",
+                   SL_STR_FMT(in->timezone));
+  if (in->has_min && in->has_max && in->min > in->max)
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "Minimum capacity (%lld) cannot be greater than maximum capacity (%lld)",
+                   (long long)in->min, (long long)in->max);
+  if (!sl_as_find_target(as, ref))
+    return not_registered(req, ref);
+  int at = find_scheduled(as, ref, in->name);
+  sl_as_scheduled *s;
+  if (at >= 0) {
+    s = as->scheduled[at];
+    disown(&s->schedule);
+    disown(&s->timezone);
+  } else {
+    s = calloc(1, sizeof(*s));
+    SL_ASSERT(s);
+    s->name = own(in->name);
+    s->resource_id = own(ref->resource_id);
+    s->table = own(ref->table);
+    s->index = own(ref->index);
+    s->dim = ref->dim;
+    sl_str id = uuid(req->env);
+    s->arn = ownf("arn:aws:autoscaling:%s:%s:scheduledAction:%.*s:resource/dynamodb/%.*s:"
+                  "scheduledActionName/%.*s",
+                  req->env->region, req->env->account_id, SL_STR_FMT(id),
+                  SL_STR_FMT(ref->resource_id), SL_STR_FMT(in->name));
+    disown(&id);
+    PUSH(as, scheduled, s);
+  }
+  s->created_ms = req->now_ms;
+  s->schedule = own(in->schedule);
+  s->timezone = own(in->timezone);
+  s->has_min = in->has_min;
+  s->min = in->min;
+  s->has_max = in->has_max;
+  s->max = in->max;
+  s->has_start = in->has_start;
+  s->start_ms = in->start_ms;
+  s->has_end = in->has_end;
+  s->end_ms = in->end_ms;
+  s->at_ms = at_ms;
+  s->rate_ms = rate_ms;
+  schedule_next(s, req->now_ms);
+  return SL_OK;
+}
+
+sl_err sl_as_delete_scheduled(sl_req *req, const sl_as_ref *ref, sl_str name) {
+  sl_autoscaling *as = req->env->autoscaling;
+  int at = find_scheduled(as, ref, name);
+  if (at < 0)
+    /* sluice's text, after DeleteScalingPolicy's. */
+    return sl_fail(req, SL_E_AUTOSCALING_OBJECT_NOT_FOUND,
+                   "No scheduled action found for service namespace: dynamodb, resource ID: %.*s, "
+                   "scalable dimension: %s, scheduled action name: %.*s",
+                   SL_STR_FMT(ref->resource_id), dim_names[ref->dim], SL_STR_FMT(name));
+  scheduled_free(as->scheduled[at]);
+  remove_at((void **)as->scheduled, &as->n_scheduled, (size_t)at);
+  return SL_OK;
+}
+
+/* ---- the tick ---- */
+
+static sl_scaling_params engine_params(const sl_env *env) {
+  const sl_cap_params *cp = sl_cap_params_of(env->cap);
+  return (sl_scaling_params){.out_datapoints = cp->scaling_out_datapoints,
+                             .in_datapoints = cp->scaling_in_datapoints,
+                             .in_margin_pct = cp->scaling_in_margin_pct,
+                             .metric_delay_ms = cp->scaling_metric_delay_ms};
+}
+
+/* Evaluates the target's policies on the datapoint of 'minute', at the
+ * instant it became visible. */
+static void evaluate(sl_env *env, const sl_scaling_params *sp, sl_as_target *t, int64_t minute,
+                     int64_t at_ms) {
+  sl_autoscaling *as = env->autoscaling;
+  sl_table *tab = sl_catalog_get(env->catalog, t->table);
+  int64_t units;
+  if (!tab || tab->status != SL_STATUS_ACTIVE || tab->tp.billing != SL_BILLING_PROVISIONED ||
+      !current_units(tab, t->index, t->dim, &units))
+    return;
+  enum { MAX_WINDOW = 240 };
+  double dp[MAX_WINDOW];
+  uint32_t n = sl_scaling_window(sp);
+  if (n > MAX_WINDOW)
+    n = MAX_WINDOW;
+  sl_metric metric = dim_write(t->dim) ? SL_M_CONSUMED_WRITE : SL_M_CONSUMED_READ;
+  /* No datapoints exist before the table did: the alarms lack data. */
+  int64_t first = (int64_t)tab->created_ms / 60000;
+  if (minute < first)
+    return;
+  if ((uint64_t)(minute - first + 1) < n)
+    n = (uint32_t)(minute - first + 1);
+  for (uint32_t i = 0; i < n; i++)
+    dp[i] = sl_metrics_minute_sum(env->metrics, metric, t->table, t->index,
+                                  minute - (int64_t)(n - 1 - i));
+  sl_scaling_state st = {.provisioned = units,
+                         .units = dp,
+                         .n = n,
+                         .now_ms = at_ms,
+                         .last_out_ms = t->last_out_ms,
+                         .last_in_ms = t->last_in_ms};
+  /* Several policies: the largest scale-out wins; a scale-in needs them all. */
+  int64_t out = 0, in = 0;
+  int n_policies = 0, n_in = 0;
+  const sl_as_policy *out_by = NULL, *in_by = NULL;
+  for (size_t i = 0; i < as->n_policies; i++) {
+    const sl_as_policy *p = as->policies[i];
+    if (p->dim != t->dim || !sl_str_eq(p->resource_id, t->resource_id))
+      continue;
+    n_policies++;
+    sl_scaling_policy pol = {.target_pct = p->target_value,
+                             .scale_out_cooldown_ms = p->out_cooldown_s * 1000,
+                             .scale_in_cooldown_ms = p->in_cooldown_s * 1000,
+                             .disable_scale_in = p->disable_scale_in,
+                             .min = t->min,
+                             .max = t->max};
+    sl_scaling_decision d = sl_scaling_evaluate(sp, &pol, &st);
+    if (d.kind == SL_SCALING_OUT && d.capacity > out) {
+      out = d.capacity;
+      out_by = p;
+    } else if (d.kind == SL_SCALING_IN) {
+      n_in++;
+      if (d.capacity > in) {
+        in = d.capacity;
+        in_by = p;
+      }
+    }
+  }
+  const sl_as_policy *by = NULL;
+  int64_t capacity = 0;
+  if (out_by && !t->suspend_out) {
+    by = out_by;
+    capacity = out;
+  } else if (!out_by && in_by && n_in == n_policies && !t->suspend_in) {
+    by = in_by;
+    capacity = in;
+  }
+  if (!by)
+    return;
+  bool up = by == out_by;
+  char cause[700];
+  snprintf(cause, sizeof(cause), "monitor alarm %.*s in state ALARM triggered policy %.*s",
+           SL_STR_FMT(by->alarms[up ? 0 : 1]), SL_STR_FMT(by->name));
+  if (set_units(env, t->table, t->index, t->resource_id, t->dim, capacity, at_ms,
+                sl_str_c(cause))) {
+    if (up)
+      t->last_out_ms = at_ms;
+    else
+      t->last_in_ms = at_ms;
+  }
+}
+
+static void fire_scheduled(sl_env *env, sl_as_scheduled *s) {
+  sl_as_ref ref = {
+      .resource_id = s->resource_id, .table = s->table, .index = s->index, .dim = s->dim};
+  sl_as_target *t = sl_as_find_target(env->autoscaling, &ref);
+  int64_t at = s->next_ms;
+  schedule_next(s, at + 1);
+  if (!t || t->suspend_scheduled)
+    return;
+  if (s->has_min)
+    t->min = s->min;
+  if (s->has_max)
+    t->max = s->max;
+  if (t->min > t->max) {
+    if (s->has_min)
+      t->max = t->min;
+    else
+      t->min = t->max;
+  }
+  enforce_bounds(env, t, at);
+}
+
+/* Targets whose table or index is gone go with their policies and actions. */
+static void drop_orphans(sl_env *env) {
+  sl_autoscaling *as = env->autoscaling;
+  for (size_t i = as->n_targets; i-- > 0;) {
+    sl_as_target *t = as->targets[i];
+    const sl_table *tab = sl_catalog_get(env->catalog, t->table);
+    if (!tab || (t->index.len && !find_gsi(tab, t->index)))
+      drop_target(as, i);
+  }
+}
+
+void sl_autoscaling_tick(sl_env *env, int64_t now_ms) {
+  sl_autoscaling *as = env->autoscaling;
+  if (!as || (as->n_targets == 0 && as->n_scheduled == 0))
+    return;
+  drop_orphans(env);
+  sl_scaling_params sp = engine_params(env);
+  int64_t newest = sl_scaling_newest_minute(&sp, now_ms);
+  /* Due scheduled actions and policy evaluations, in time order: each
+   * evaluation at the instant its datapoint became visible. */
+  for (;;) {
+    int64_t next_eval = INT64_MAX;
+    for (size_t i = 0; i < as->n_targets; i++)
+      if (as->targets[i]->evaluated_minute < newest) {
+        int64_t m = as->targets[i]->evaluated_minute + 1;
+        /* After a long gap only the last day is worth evaluating. */
+        if (newest - m > 1440)
+          m = newest - 1440, as->targets[i]->evaluated_minute = m - 1;
+        int64_t at = (m + 1) * 60000 + sp.metric_delay_ms;
+        if (at < next_eval)
+          next_eval = at;
+      }
+    int64_t next_sched = INT64_MAX;
+    sl_as_scheduled *due = NULL;
+    for (size_t i = 0; i < as->n_scheduled; i++)
+      if (as->scheduled[i]->next_ms <= now_ms && as->scheduled[i]->next_ms < next_sched)
+        next_sched = as->scheduled[i]->next_ms, due = as->scheduled[i];
+    if (next_eval == INT64_MAX && !due)
+      break;
+    /* A change made earlier in this catch-up has taken effect by now (a
+     * table UPDATING for table_update_delay_ms). */
+    sl_tables_advance(env, due && next_sched <= next_eval ? next_sched : next_eval);
+    if (due && next_sched <= next_eval) {
+      fire_scheduled(env, due);
+      continue;
+    }
+    for (size_t i = 0; i < as->n_targets; i++) {
+      sl_as_target *t = as->targets[i];
+      int64_t m = t->evaluated_minute + 1;
+      if (t->evaluated_minute < newest && (m + 1) * 60000 + sp.metric_delay_ms == next_eval) {
+        t->evaluated_minute = m;
+        evaluate(env, &sp, t, m, next_eval);
+      }
+    }
+  }
+}
