@@ -3,7 +3,7 @@
  * src/server/assets.h. */
 #include "server/assets.h"
 
-/* dashboard.css, 11169 bytes */
+/* dashboard.css, 11456 bytes */
 static const char asset_0[] =
     "/* sluice dashboard. System fonts only (no network); colours chosen for at\n"
     " * least 4.5:1 contrast for text and 3:1 for chart marks on white. */\n"
@@ -247,9 +247,14 @@ static const char asset_0[] =
     ".window h2 { font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.08em; color: #c4cdd"
     "8; }\n"
     ".wnote { margin: 0; color: #c4cdd8; font-size: 0.8rem; }\n"
-    ".keys td.sk { padding-left: 1.4rem; color: var(--muted); }\n";
+    ".keys td.sk { padding-left: 1.4rem; color: var(--muted); }\n"
+    ".faults { border: 2px dashed #8a4baf; background: #f7f0fb; border-radius: 6px; padding: 0.6rem 1"
+    "rem; margin: 0 0 1rem; }\n"
+    ".faults h2 { margin: 0 0 0.3rem; font-size: 1.05rem; }\n"
+    ".faults ul { margin: 0.3rem 0 0; padding-left: 1.2rem; }\n"
+    ".badge.injected { background: #8a4baf; color: #fff; }\n";
 
-/* dashboard.js, 60712 bytes */
+/* dashboard.js, 62807 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -273,6 +278,7 @@ static const char asset_1[] =
     " *   GET  /_sluice/metrics?...&period=P     CloudWatch datapoints (1 s, 1 or 10 min)\n"
     " *   GET  /_sluice/events?table=NAME        recent throttle events\n"
     " *   GET  /_sluice/tables/NAME/insights     Contributor Insights top keys\n"
+    " *   GET  /_sluice/faults                   active fault rules (marked on the page)\n"
     " *   POST /_sluice/clock {\"advance_ms\":N}   manual clock only\n"
     " *   POST / UpdateContributorInsights       the \"Enable\" button\n"
     " *   POST /_sluice/explain {\"Statement\"}    the workbench's Preview (nothing read or charged)\n"
@@ -640,6 +646,7 @@ static const char asset_1[] =
     "      state.selected = most ? most.name : hot ? hot.name : tables.length ? tables[0].name : null"
     ";\n"
     "    }\n"
+    "    state.faults = await api('/_sluice/faults').then((j) => j.rules || []).catch(() => []);\n"
     "    renderTables(tables, caps);\n"
     "    if (!state.selected) {\n"
     "      renderNoTable();\n"
@@ -1523,6 +1530,13 @@ static const char asset_1[] =
     "e}),\n"
     "              ` (${plural(key.n, 'throttle')}${key.sorts > 1 ? `, over ${plural(key.sorts, 'sort"
     " key')}` : ''}).`);\n"
+    "          const injected = (state.faults || []).filter((r) => r.reason === reason && (!r.table |"
+    "| r.table === table.name));\n"
+    "          if (injected.length)\n"
+    "            parts.push(' ', h('span', {class: 'badge injected', text: 'INJECTED?'}),\n"
+    "              ` ${injected.map((r) => `fault rule ${r.id} injects ${reason} (${plural(r.hits, 'h"
+    "it')})`).join('; ')}: ` +\n"
+    "              'some or all of these throttles may be injected, not real.');\n"
     "          parts.push(' ', h('span', {class: 'fix'}, h('strong', null, 'Fix: '), `${lim.fix}.`));"
     "\n"
     "          findings.push({n, reason, node: h('li', null, parts)});\n"
@@ -1641,8 +1655,35 @@ static const char asset_1[] =
     "      topKeys(res, table, data.insights, data.events));\n"
     "  }\n"
     "\n"
+    "  /* Fault rules that can touch a table, as text. */\n"
+    "  function ruleText(r) {\n"
+    "    const what = r.reason || r.cancellation_reason || r.error || 'an error';\n"
+    "    const where = [r.operation || 'every operation', r.table ? `on ${r.table}` : 'on every table"
+    "',\n"
+    "      r.index ? `index ${r.index}` : null, r.key_prefix ? `keys starting ${r.key_prefix}` : null"
+    "].filter(Boolean).join(' ');\n"
+    "    const how = r.remaining !== undefined ? `the next ${plural(r.remaining, 'request')}` : `prob"
+    "ability ${num(r.probability, 3)}`;\n"
+    "    return `rule ${r.id}: ${where} \342\206\222 ${what} (${how}; ${plural(r.hits, 'hit')} so far)`;\n"
+    "  }\n"
+    "\n"
+    "  /* Active fault rules, marked so that an injected throttle is not taken\n"
+    "   * for a real one (their throttles are counted like real ones). */\n"
+    "  function faultsSection(table) {\n"
+    "    const rules = (state.faults || []).filter((r) => !r.table || r.table === table.name);\n"
+    "    if (!rules.length)\n"
+    "      return null;\n"
+    "    return h('section', {class: 'faults', 'aria-labelledby': 'faults-h'},\n"
+    "      h('h2', {id: 'faults-h'}, h('span', {class: 'badge injected', text: 'INJECTED'}),\n"
+    "        ` Fault injection is on for ${table.name}: ${plural(rules.length, 'rule')}`),\n"
+    "      h('p', null, 'Throttles and errors these rules inject are counted in the charts and counts"
+    " below like real ones; ' +\n"
+    "        'remove the rules (DELETE /_sluice/faults) to see only real throttling.'),\n"
+    "      h('ul', null, rules.map((r) => h('li', {class: 'mono', text: ruleText(r)}))));\n"
+    "  }\n"
+    "\n"
     "  function renderDetail(table, cap, data) {\n"
-    "    const kids = [diagnosisSection(table, cap, data)];\n"
+    "    const kids = [faultsSection(table), diagnosisSection(table, cap, data)];\n"
     "    for (const entry of data.resources)\n"
     "      kids.push(resourceSection(table, cap, entry, data));\n"
     "    kids.push(eventsSection(table.name, data.events));\n"
@@ -1919,8 +1960,8 @@ static const char asset_2[] =
     "</html>\n";
 
 static const sl_admin_asset assets[] = {
-    {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"773578c81fb0815c\"", 18}, {asset_0, 11169}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"f27ad748f7761e9f\"", 18}, {asset_1, 60712}},
+    {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"b5243d347ae194ec\"", 18}, {asset_0, 11456}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"0c608d06df21a923\"", 18}, {asset_1, 62807}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"be8bcc7c0e04c2a6\"", 18}, {asset_2, 6892}},
 };
 

@@ -256,6 +256,25 @@ async function afterTheRun(endpoint, context) {
     await page.close();
   }
 
+  // Active fault rules are marked, and a finding whose reason a rule injects
+  // says its throttles may be injected.
+  const added = await request(endpoint, 'POST', '/_sluice/faults',
+    {operation: 'PutItem', table: 'Orders', probability: 0.5, reason: REASON}, {'Content-Type': 'application/json'});
+  check(added.status === 200, `a fault rule is added (${added.status})`);
+  {
+    const page = await context.newPage();
+    await page.goto(`${endpoint}/dashboard#Orders`, {waitUntil: 'load'});
+    const banner = page.locator('section.faults');
+    await banner.waitFor({timeout: 10000});
+    const text = await banner.innerText();
+    check(/INJECTED/.test(text) && /Fault injection is on for Orders: 1 rule/.test(text) && text.includes(REASON),
+      'an active fault rule is marked above the diagnosis, with its reason');
+    const diagnosis = await page.locator('section.diagnosis').innerText();
+    check(/may be injected, not real/.test(diagnosis), 'the diagnosis says its throttles may be injected');
+    await page.close();
+  }
+  await request(endpoint, 'DELETE', '/_sluice/faults');
+
   // A new incarnation of Orders starts at zero.
   await mustCall(endpoint, 'DeleteTable', {TableName: 'Orders'});
   await mustCall(endpoint, 'CreateTable', {

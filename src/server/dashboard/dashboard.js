@@ -20,6 +20,7 @@
  *   GET  /_sluice/metrics?...&period=P     CloudWatch datapoints (1 s, 1 or 10 min)
  *   GET  /_sluice/events?table=NAME        recent throttle events
  *   GET  /_sluice/tables/NAME/insights     Contributor Insights top keys
+ *   GET  /_sluice/faults                   active fault rules (marked on the page)
  *   POST /_sluice/clock {"advance_ms":N}   manual clock only
  *   POST / UpdateContributorInsights       the "Enable" button
  *   POST /_sluice/explain {"Statement"}    the workbench's Preview (nothing read or charged)
@@ -377,6 +378,7 @@
       const hot = tables.find((t) => caps.has(t.name) && hotCount(caps.get(t.name)) > 0);
       state.selected = most ? most.name : hot ? hot.name : tables.length ? tables[0].name : null;
     }
+    state.faults = await api('/_sluice/faults').then((j) => j.rules || []).catch(() => []);
     renderTables(tables, caps);
     if (!state.selected) {
       renderNoTable();
@@ -1173,6 +1175,11 @@
           if (key && key.n >= 2)
             parts.push(' Most throttled partition key: ', h('code', {class: 'key', text: key.name}),
               ` (${plural(key.n, 'throttle')}${key.sorts > 1 ? `, over ${plural(key.sorts, 'sort key')}` : ''}).`);
+          const injected = (state.faults || []).filter((r) => r.reason === reason && (!r.table || r.table === table.name));
+          if (injected.length)
+            parts.push(' ', h('span', {class: 'badge injected', text: 'INJECTED?'}),
+              ` ${injected.map((r) => `fault rule ${r.id} injects ${reason} (${plural(r.hits, 'hit')})`).join('; ')}: ` +
+              'some or all of these throttles may be injected, not real.');
           parts.push(' ', h('span', {class: 'fix'}, h('strong', null, 'Fix: '), `${lim.fix}.`));
           findings.push({n, reason, node: h('li', null, parts)});
         }
@@ -1272,8 +1279,31 @@
       topKeys(res, table, data.insights, data.events));
   }
 
+  /* Fault rules that can touch a table, as text. */
+  function ruleText(r) {
+    const what = r.reason || r.cancellation_reason || r.error || 'an error';
+    const where = [r.operation || 'every operation', r.table ? `on ${r.table}` : 'on every table',
+      r.index ? `index ${r.index}` : null, r.key_prefix ? `keys starting ${r.key_prefix}` : null].filter(Boolean).join(' ');
+    const how = r.remaining !== undefined ? `the next ${plural(r.remaining, 'request')}` : `probability ${num(r.probability, 3)}`;
+    return `rule ${r.id}: ${where} → ${what} (${how}; ${plural(r.hits, 'hit')} so far)`;
+  }
+
+  /* Active fault rules, marked so that an injected throttle is not taken
+   * for a real one (their throttles are counted like real ones). */
+  function faultsSection(table) {
+    const rules = (state.faults || []).filter((r) => !r.table || r.table === table.name);
+    if (!rules.length)
+      return null;
+    return h('section', {class: 'faults', 'aria-labelledby': 'faults-h'},
+      h('h2', {id: 'faults-h'}, h('span', {class: 'badge injected', text: 'INJECTED'}),
+        ` Fault injection is on for ${table.name}: ${plural(rules.length, 'rule')}`),
+      h('p', null, 'Throttles and errors these rules inject are counted in the charts and counts below like real ones; ' +
+        'remove the rules (DELETE /_sluice/faults) to see only real throttling.'),
+      h('ul', null, rules.map((r) => h('li', {class: 'mono', text: ruleText(r)}))));
+  }
+
   function renderDetail(table, cap, data) {
-    const kids = [diagnosisSection(table, cap, data)];
+    const kids = [faultsSection(table), diagnosisSection(table, cap, data)];
     for (const entry of data.resources)
       kids.push(resourceSection(table, cap, entry, data));
     kids.push(eventsSection(table.name, data.events));
