@@ -254,7 +254,7 @@ static const char asset_0[] =
     ".faults ul { margin: 0.3rem 0 0; padding-left: 1.2rem; }\n"
     ".badge.injected { background: #8a4baf; color: #fff; }\n";
 
-/* dashboard.js, 62807 bytes */
+/* dashboard.js, 62973 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -609,18 +609,22 @@ static const char asset_1[] =
     "    } else {\n"
     "      /* Unless the user chose one, the window is the shortest in which\n"
     "       * something throttled: a page opened after a run still shows it. */\n"
+    "      let auto = WINDOWS[0];\n"
     "      for (const W of WINDOWS) {\n"
     "        const l = await tablesIn(W);\n"
-    "        if (W === WINDOWS[0]) {\n"
+    "        if (W === WINDOWS[0])\n"
     "          list = l;\n"
-    "          state.window = W;\n"
-    "        }\n"
     "        if (throttledAny(l)) {\n"
     "          list = l;\n"
-    "          state.window = W;\n"
+    "          auto = W;\n"
     "          break;\n"
     "        }\n"
     "      }\n"
+    "      /* The user may have chosen a window while this was loading. */\n"
+    "      if (state.windowChosen)\n"
+    "        list = await tablesIn(state.window);\n"
+    "      else\n"
+    "        state.window = auto;\n"
     "    }\n"
     "    renderWindow();\n"
     "    if (!state.config)\n"
@@ -1961,7 +1965,7 @@ static const char asset_2[] =
 
 static const sl_admin_asset assets[] = {
     {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"b5243d347ae194ec\"", 18}, {asset_0, 11456}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"0c608d06df21a923\"", 18}, {asset_1, 62807}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"4f1668d6781e09b8\"", 18}, {asset_1, 62973}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"be8bcc7c0e04c2a6\"", 18}, {asset_2, 6892}},
 };
 

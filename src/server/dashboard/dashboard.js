@@ -343,18 +343,22 @@
     } else {
       /* Unless the user chose one, the window is the shortest in which
        * something throttled: a page opened after a run still shows it. */
+      let auto = WINDOWS[0];
       for (const W of WINDOWS) {
         const l = await tablesIn(W);
-        if (W === WINDOWS[0]) {
+        if (W === WINDOWS[0])
           list = l;
-          state.window = W;
-        }
         if (throttledAny(l)) {
           list = l;
-          state.window = W;
+          auto = W;
           break;
         }
       }
+      /* The user may have chosen a window while this was loading. */
+      if (state.windowChosen)
+        list = await tablesIn(state.window);
+      else
+        state.window = auto;
     }
     renderWindow();
     if (!state.config)
