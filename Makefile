@@ -59,7 +59,16 @@ LAYERS_ops := ops jobs streams cap expr metrics store base
 LAYERS_partiql := partiql $(LAYERS_ops)
 LAYERS_actions := actions $(LAYERS_partiql)
 LAYERS_server := server actions $(LAYERS_partiql) net
-layer_objs = $(filter $(foreach l,$(LAYERS_$(1)),$(BUILD)/obj/src/$(l)/%),$(OBJS))
+# The offline tools (tools/tools.h: size, simulate) link the capacity engine,
+# base/ and only the pure files of store/ (items, keys, schema, index entries):
+# no LMDB, no ops/, no HTTP. tools/explain.c and tools/streams_tail.c ask an
+# endpoint (net/client.h) and are left out of their unit tests' link.
+LAYERS_tools := tools cap base
+STORE_PURE := item item_codec item_json key project schema
+TOOLS_ONLINE := explain streams_tail
+layer_objs = $(filter-out $(if $(filter tools,$(1)),$(TOOLS_ONLINE:%=$(BUILD)/obj/src/tools/%.o)), \
+  $(filter $(foreach l,$(LAYERS_$(1)),$(BUILD)/obj/src/$(l)/%),$(OBJS))) \
+  $(if $(filter tools,$(1)),$(STORE_PURE:%=$(BUILD)/obj/src/store/%.o))
 UNIT_SRCS := $(sort $(wildcard tests/unit/*/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 GENERATED := src/server/assets.gen.c

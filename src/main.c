@@ -1,6 +1,6 @@
 /*
- * sluice — the command line: a table of subcommands (serve, explain, streams,
- * version, help).
+ * sluice — the command line: a table of subcommands (serve, explain, size,
+ * simulate, streams, version, help).
  *
  * `sluice serve` parses its flags into an sl_app_config, opens the app
  * (storage, catalog, clock, capacity engine) and runs the HTTP server until
@@ -15,6 +15,7 @@
 #include "cap/cap.h"
 #include "net/server.h"
 #include "net/sigv4.h"
+#include "tools/tools.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,8 +256,8 @@ static int cmd_version(int argc, char **argv) {
 
 static int cmd_help(int argc, char **argv);
 
-/* The subcommands. The tools of DESIGN.md live in src/tools/ (explain and
- * streams tail so far; bench, size and simulate join with their issues). */
+/* The subcommands. The tools of DESIGN.md live in src/tools/ (tools/tools.h,
+ * tools/explain.h, tools/streams_tail.h); bench joins this table with its issue. */
 static const struct {
   const char *name;
   int (*run)(int argc, char **argv);
@@ -264,6 +265,9 @@ static const struct {
 } commands[] = {
     {"serve", cmd_serve, "run the DynamoDB-compatible server (sluice serve --help)"},
     {"explain", sl_tool_explain, "the cost preview of a PartiQL SELECT (sluice explain --help)"},
+    {"size", sl_tool_size, "item size and the read/write units it costs (sluice size --help)"},
+    {"simulate", sl_tool_simulate,
+     "play a workload against a table design offline (sluice simulate --help)"},
     {"streams", sl_tool_streams,
      "streams tail TABLE: print a table's stream records as they arrive"},
     {"version", cmd_version, "print the version"},

@@ -3,19 +3,6 @@
 #include "base/log.h"
 #include "store/key.h"
 
-bool sl_item_keyvals(const sl_item *it, const sl_key_schema *k, sl_keyvals *out) {
-  out->hash = sl_item_get(it, k->hash);
-  out->range = NULL;
-  if (!out->hash || out->hash->type != k->hash_type)
-    return false;
-  if (sl_key_has_range(k)) {
-    out->range = sl_item_get(it, k->range);
-    if (!out->range || out->range->type != k->range_type)
-      return false;
-  }
-  return true;
-}
-
 void sl_store_item_key(sl_buf *b, const sl_table *t, const sl_keyvals *kv) {
   sl_key_item(b, t->id, kv->hash, kv->range);
 }
@@ -42,43 +29,6 @@ sl_err sl_store_item_get(sl_txn *txn, const sl_table *t, const sl_keyvals *kv, s
   if (!sl_item_decode(a, val.p, val.len, out, size_out))
     SL_ASSERT(!"corrupt item in storage");
   return SL_OK;
-}
-
-bool sl_index_project(sl_arena *a, const sl_table *t, const sl_index *x, const sl_item *it,
-                      sl_item *out) {
-  sl_keyvals ik;
-  if (!sl_item_keyvals(it, &x->key, &ik))
-    return false;
-  if (x->projection == SL_PROJ_ALL) {
-    *out = *it;
-    return true;
-  }
-  /* Keys of the table and of the index, plus INCLUDE attributes. */
-  sl_str names[4 + 64];
-  uint32_t n = 0;
-  names[n++] = t->key.hash;
-  if (sl_key_has_range(&t->key))
-    names[n++] = t->key.range;
-  names[n++] = x->key.hash;
-  if (sl_key_has_range(&x->key))
-    names[n++] = x->key.range;
-  sl_attr *attrs = SL_NEW_ARRAY(a, sl_attr, n + x->n_non_key);
-  uint32_t k = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    const sl_av *v = sl_item_get(it, names[i]);
-    if (v)
-      attrs[k++] = (sl_attr){names[i], *v};
-  }
-  if (x->projection == SL_PROJ_INCLUDE) {
-    for (uint32_t i = 0; i < x->n_non_key; i++) {
-      const sl_av *v = sl_item_get(it, x->non_key[i]);
-      if (v)
-        attrs[k++] = (sl_attr){x->non_key[i], *v};
-    }
-  }
-  out->attrs = attrs;
-  out->n = sl__attrs_canonicalize(attrs, k);
-  return true;
 }
 
 static void index_entry_key(sl_buf *b, const sl_table *t, const sl_index *x, const sl_item *it) {
@@ -277,35 +227,6 @@ void sl_store_item_account(sl_table *t, const sl_item *old, const sl_item *item,
     bool has = item && sl_index_project(a, t, x, item, &ne);
     account(&x->item_count, &x->size_bytes, had, had ? sl_item_size(&oe) : 0, has,
             has ? sl_item_size(&ne) : 0);
-  }
-}
-
-void sl_store_index_changes(sl_arena *a, const sl_table *t, const sl_item *old, const sl_item *item,
-                            sl_index_change *out) {
-  for (uint32_t i = 0; i < t->n_indexes; i++) {
-    const sl_index *x = &t->indexes[i];
-    sl_index_change *c = &out[i];
-    memset(c, 0, sizeof(*c));
-    sl_item oe, ne;
-    c->had = old && sl_index_project(a, t, x, old, &oe);
-    c->has = item && sl_index_project(a, t, x, item, &ne);
-    if (c->had) {
-      c->old_size = sl_item_size(&oe);
-      sl_item_keyvals(old, &x->key, &c->old_key);
-    }
-    if (c->has) {
-      c->new_size = sl_item_size(&ne);
-      sl_item_keyvals(item, &x->key, &c->new_key);
-    }
-    if (c->had && c->has) {
-      c->key_changed = !sl_av_eq(c->old_key.hash, c->new_key.hash) ||
-                       (c->old_key.range && !sl_av_eq(c->old_key.range, c->new_key.range));
-      if (!c->key_changed) {
-        sl_av ov = {.type = SL_AV_M, .n = oe.n, .map = oe.attrs};
-        sl_av nv = {.type = SL_AV_M, .n = ne.n, .map = ne.attrs};
-        c->changed = !sl_av_eq(&ov, &nv);
-      }
-    }
   }
 }
 

@@ -1,10 +1,12 @@
 #!/bin/sh
-# Runs the dashboard's browser test (dashboard.test.mjs) in Debian's headless
-# Chromium. Installs playwright-core into tests/browser/node_modules when it
+# Runs the browser tests (dashboard.test.mjs: the dashboard;
+# simulate_report.test.mjs: the `sluice simulate --html` report) in Debian's
+# headless Chromium. Installs playwright-core into tests/browser/node_modules when it
 # is missing (npm ci from package-lock.json; never a browser download).
 #
 #   SLUICE_BIN=build/sluice tests/browser/run.sh
-#   DOCS_SCREENSHOT=1 tests/browser/run.sh     # also refresh docs/dashboard.png
+#   DOCS_SCREENSHOT=1 tests/browser/run.sh     # also refresh docs/dashboard.png and
+#                                               # docs/simulate-*.png
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
@@ -14,4 +16,5 @@ if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
 fi
 SLUICE_BIN=${SLUICE_BIN:-$here/../../build/sluice}
 export SLUICE_BIN
-exec node "$here/dashboard.test.mjs"
+node "$here/dashboard.test.mjs"
+exec node "$here/simulate_report.test.mjs"

@@ -21,7 +21,7 @@ def test_help_lists_the_commands():
     r = run("help")
     assert r.returncode == 0
     assert r.stdout.startswith("usage: sluice <command> [flags]")
-    for name in ("serve", "explain", "version", "help"):
+    for name in ("serve", "explain", "size", "simulate", "streams", "version", "help"):
         assert f"\n  {name} " in r.stdout
 
 

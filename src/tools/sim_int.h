@@ -1,0 +1,154 @@
+/*
+ * sim_int.h — the simulator's state, shared by its files (simulate.c: the
+ * engine and the command; sim_report.c: what the run found, as text, JSON,
+ * CSV; sim_html.c: the HTML report). Not a public interface: see
+ * simulate.h.
+ */
+#ifndef SL_TOOLS_SIM_INT_H
+#define SL_TOOLS_SIM_INT_H
+
+#include "tools/simulate.h"
+#include "cap/cap.h"
+
+#define SEC 1000000LL
+#define LAT_BUCKETS 1201 /* 0..119,999 ms in 100 ms buckets (and the first 100 ms by ms) */
+#define MAX_ITEMS 100
+#define MAX_CHARGES (MAX_ITEMS * (1 + SL_SIM_MAX_GSIS))
+#define TOP_KEYS 10
+#define MAX_TRACKED_KEYS 1000000
+
+typedef struct {
+  uint64_t s;
+} rng;
+
+typedef enum { OUT_OK, OUT_THROTTLING, OUT_PTEE, OUT_RLE, OUT_TXN_CANCELED } outcome;
+
+/* Per resource and direction, per step. */
+typedef struct {
+  int64_t *offered_mu, *accepted_mu;
+  uint32_t *accepted, *throttled[4]; /* events; throttles by sl_cap_limit */
+  int64_t total_offered_mu, total_accepted_mu;
+  uint64_t total_accepted, total_throttled[4];
+  int64_t first_throttle_us; /* -1: none */
+  int64_t *provisioned;      /* units, per step */
+} dir_series;
+
+typedef struct {
+  sl_cap_res *res;
+  sl_throughput tp;
+  bool is_index;
+  uint32_t table;
+  int32_t gsi;
+  sl_str name, arn, label; /* label: "table T" or "GSI I of T" */
+  dir_series d[2];
+  uint16_t *partitions; /* per step */
+  uint32_t parts_added; /* partitions added: splits for heat or size, more capacity */
+  double provisioned_unit_hours[2];
+} res_state;
+
+typedef struct {
+  const sl_sim_workload *w;
+  uint32_t phase;
+  int64_t phase_start;
+  uint64_t in_phase; /* arrivals so far in this phase */
+  int64_t next_t;    /* INT64_MAX: done */
+  uint64_t seq;      /* requests issued */
+  uint64_t item_seq; /* items issued (sequential keys) */
+  uint64_t scan_page;
+  rng jitter;
+  int64_t quota; /* retry quota tokens (standard modes) */
+  /* adaptive mode: botocore's ClientRateLimiter, RateClocker, TokenBucket, CubicCalculator */
+  bool ad_enabled;
+  double ad_fill, ad_cap, ad_tokens, ad_last;
+  double ad_measured, ad_bucket;
+  uint64_t ad_count;
+  double cubic_wmax, cubic_k, cubic_last_fail;
+  /* statistics */
+  uint64_t requests, attempts, succeeded, failed, throttled_attempts, resends, in_flight_end;
+  uint64_t outcomes[5];
+  uint64_t *key_req, *key_thr; /* per key index, when the key space is small */
+  uint64_t n_keys;
+  uint64_t lat_hist[LAT_BUCKETS];
+  double lat_sum_ms;
+  int64_t lat_max_us;
+  uint32_t *s_requests, *s_attempts, *s_throttled, *s_succeeded, *s_failed;
+  /* aggregate mode: the key space's probability mass in hash order */
+  struct sl__sim_mass *mass; /* NULL: keys spread evenly over the hash space */
+  uint64_t n_mass;
+  double agg_due;       /* arrivals due but not yet counted (fractions) */
+  double *s_rate_limit; /* adaptive: the client's send rate limit at each step (0: off) */
+} wl_state;
+
+typedef struct {
+  int64_t t;
+  uint64_t order;
+  uint32_t wl;
+  uint32_t attempt; /* attempts made so far */
+  uint32_t resends;
+  bool token_held; /* adaptive: the token for this send was taken when it was queued */
+  int64_t first_t;
+  uint64_t req_seed;
+  uint64_t item_base;  /* the request's first item number (sequential keys) */
+  uint64_t pending[2]; /* items still to do (batches), bit i = item i */
+  uint32_t quota_held; /* retry quota taken for this request */
+} ev;
+
+struct sl_sim {
+  const sl_scenario *s;
+  sl_cap_params params;
+  sl_clock clock;
+  sl_cap *cap;
+  int64_t t0, end;
+  size_t n_steps;
+  uint32_t n_res;
+  res_state *res;
+  uint32_t *table_res; /* the resource of each table */
+  uint32_t gsi_res[SL_SIM_MAX_TABLES][SL_SIM_MAX_GSIS];
+  wl_state wl[SL_SIM_MAX_WORKLOADS];
+  ev *heap;
+  size_t n_heap, heap_cap;
+  uint64_t order;
+  size_t next_sample; /* the next step whose partitions are sampled */
+  uint32_t next_action;
+  double wall_s, cpu_s;
+  uint64_t total_attempts;
+  /* one attempt's charges */
+  sl_cap_charge charges[MAX_CHARGES];
+  uint32_t charge_res[MAX_CHARGES];
+  uint8_t charge_item[MAX_CHARGES];
+};
+
+extern const char *const sl__sim_outcome_names[5];
+
+/* The key of index 'idx' (its text, in 'buf' of 96 bytes unless named) and
+ * its partition key hash; the size of a key space. */
+sl_str sl__sim_key_text(const sl_sim_keys *k, uint64_t idx, char *buf);
+uint64_t sl__sim_key_hash(const sl_sim_keys *k, uint64_t idx);
+uint64_t sl__sim_keys_space(const sl_sim_keys *k);
+
+/* What the run found (sim_report.c). */
+extern const char *const sl__sim_limit_names[4];
+bool sl__sim_on_demand(const res_state *r);
+const char *sl__sim_unit_name(const res_state *r, int dir);
+uint64_t sl__sim_throttles(const dir_series *d);
+double sl__sim_peak_rate(const sl_sim *m, const int64_t *v);
+
+typedef struct {
+  uint32_t wl;
+  uint64_t idx;
+  uint64_t requests, throttled;
+} sl__sim_hot_key;
+size_t sl__sim_hottest_keys(const sl_sim *m, sl__sim_hot_key *out);
+
+typedef struct {
+  double read_units, write_units; /* billed request units (on demand) */
+  double rcu_hours, wcu_hours;    /* provisioned */
+  double dollars;
+} sl__sim_cost;
+sl__sim_cost sl__sim_cost_of(const sl_sim *m, const res_state *r);
+double sl__sim_latency_quantile(const wl_state *w, double q);
+/* The diagnosis: up to 'max' findings, their text in 'b' (heap-owned). */
+void sl__sim_diagnose(sl_sim *m, sl_buf *b, size_t *n_out, sl_str *lines, size_t max);
+void sl__sim_fmt_num(sl_buf *b, double x);
+
+#endif

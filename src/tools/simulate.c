@@ -1,0 +1,1406 @@
+/*
+ * `sluice simulate`: a scenario played against the capacity engine on a
+ * manual clock; see simulate.h. docs/simulate.md documents the scenario
+ * and the report; tests/conformance/test_simulate_tool.py checks the
+ * examples against capacity-model.md's calibration targets and against the
+ * server over HTTP.
+ */
+#include "tools/sim_int.h"
+#include "tools/tools.h"
+#include "cap/cap.h"
+#include "cap/cost.h"
+#include "store/key.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- random numbers: splitmix64 (seeding) and xorshift64* ---- */
+
+static uint64_t splitmix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+static void rng_seed(rng *r, uint64_t seed) { r->s = splitmix(seed) | 1; }
+static uint64_t rng_next(rng *r) {
+  r->s ^= r->s >> 12;
+  r->s ^= r->s << 25;
+  r->s ^= r->s >> 27;
+  return r->s * 0x2545F4914F6CDD1Dull;
+}
+/* [0, 1) */
+static double rng_unit(rng *r) { return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
+static uint64_t rng_below(rng *r, uint64_t n) { return n <= 1 ? 0 : rng_next(r) % n; }
+
+/* ---- keys ---- */
+
+/* Zipf ranks 1..n with P(k) ~ k^-s: rejection-inversion sampling
+ * (Hörmann and Derflinger), constant time for any n. */
+static double zipf_h1(double x) {
+  return fabs(x) > 1e-8 ? log1p(x) / x : 1 - x * (0.5 - x * (1.0 / 3 - 0.25 * x));
+}
+static double zipf_h2(double x) {
+  return fabs(x) > 1e-8 ? expm1(x) / x : 1 + x * 0.5 * (1 + x / 3 * (1 + 0.25 * x));
+}
+static double zipf_H(double s, double x) {
+  double l = log(x);
+  return zipf_h2((1 - s) * l) * l;
+}
+static double zipf_Hinv(double s, double x) {
+  double t = x * (1 - s);
+  if (t < -1)
+    t = -1;
+  return exp(zipf_h1(t) * x);
+}
+static double zipf_h(double s, double x) { return exp(-s * log(x)); }
+
+static uint64_t zipf_draw(const sl_sim_keys *k, rng *r) {
+  double s = k->exponent, n = (double)k->count;
+  double hx1 = zipf_H(s, 1.5) - 1, hn = zipf_H(s, n + 0.5);
+  double sc = 2 - zipf_Hinv(s, zipf_H(s, 2.5) - zipf_h(s, 2));
+  for (;;) {
+    double u = hn + rng_unit(r) * (hx1 - hn);
+    double x = zipf_Hinv(s, u);
+    double kk = floor(x + 0.5);
+    if (kk < 1)
+      kk = 1;
+    else if (kk > n)
+      kk = n;
+    if (kk - x <= sc || u >= zipf_H(s, kk + 0.5) - zipf_h(s, kk))
+      return (uint64_t)kk - 1;
+  }
+}
+
+/* The key index a request uses ('seq': the workload's running item number,
+ * for the sequential distribution). Hot keys are indexes 0..hot_keys-1. */
+static uint64_t key_draw(const sl_sim_keys *k, rng *r, uint64_t seq) {
+  switch (k->kind) {
+  case SL_KEYS_ZIPF:
+    return zipf_draw(k, r);
+  case SL_KEYS_HOT:
+    if (rng_unit(r) < k->hot_share)
+      return rng_below(r, k->hot_keys);
+    return k->hot_keys + rng_below(r, k->count);
+  case SL_KEYS_SEQUENTIAL:
+    return seq;
+  case SL_KEYS_NAMED: {
+    double u = rng_unit(r);
+    uint32_t lo = 0, hi = k->n_names - 1;
+    while (lo < hi) {
+      uint32_t mid = (lo + hi) / 2;
+      if (k->weights[mid] > u)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    return lo;
+  }
+  case SL_KEYS_UNIFORM:
+  default:
+    return rng_below(r, k->count);
+  }
+}
+
+uint64_t sl__sim_keys_space(const sl_sim_keys *k) {
+  return k->kind == SL_KEYS_HOT ? k->count + k->hot_keys : k->count;
+}
+
+/* The key's text (an S value): prefix + number, "hot" + number for hot
+ * keys, or the name. */
+sl_str sl__sim_key_text(const sl_sim_keys *k, uint64_t idx, char *buf) {
+  if (k->kind == SL_KEYS_NAMED)
+    return k->names[idx];
+  sl_str prefix = k->prefix;
+  if (k->kind == SL_KEYS_HOT) {
+    if (idx < k->hot_keys)
+      prefix = SL_STR("hot");
+    else
+      idx -= k->hot_keys;
+  }
+  size_t n = prefix.len > 64 ? 64 : prefix.len;
+  memcpy(buf, prefix.p, n);
+  char digits[24];
+  int d = 0;
+  do {
+    digits[d++] = (char)('0' + idx % 10);
+    idx /= 10;
+  } while (idx);
+  while (d)
+    buf[n++] = digits[--d];
+  return sl_str_make(buf, n);
+}
+
+uint64_t sl__sim_key_hash(const sl_sim_keys *k, uint64_t idx) {
+  char buf[96];
+  sl_av v = {.type = SL_AV_S};
+  v.s = sl__sim_key_text(k, idx, buf);
+  return sl_key_hash(&v);
+}
+
+const char *const sl__sim_outcome_names[5] = {
+    "OK", "ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded",
+    "TransactionCanceledException"};
+
+/* ---- event heap ---- */
+
+static bool ev_before(const ev *a, const ev *b) {
+  return a->t < b->t || (a->t == b->t && a->order < b->order);
+}
+
+static void heap_push(sl_sim *m, ev e) {
+  if (m->n_heap == m->heap_cap) {
+    m->heap_cap = m->heap_cap ? 2 * m->heap_cap : 1024;
+    m->heap = realloc(m->heap, m->heap_cap * sizeof(ev));
+    if (!m->heap)
+      abort();
+  }
+  e.order = m->order++;
+  size_t i = m->n_heap++;
+  while (i) {
+    size_t p = (i - 1) / 2;
+    if (!ev_before(&e, &m->heap[p]))
+      break;
+    m->heap[i] = m->heap[p];
+    i = p;
+  }
+  m->heap[i] = e;
+}
+
+static ev heap_pop(sl_sim *m) {
+  ev top = m->heap[0], last = m->heap[--m->n_heap];
+  size_t i = 0, n = m->n_heap;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n)
+      break;
+    if (c + 1 < n && ev_before(&m->heap[c + 1], &m->heap[c]))
+      c++;
+    if (!ev_before(&m->heap[c], &last))
+      break;
+    m->heap[i] = m->heap[c];
+    i = c;
+  }
+  if (n)
+    m->heap[i] = last;
+  return top;
+}
+
+/* ---- set-up ---- */
+
+static sl_throughput tp_of(bool on_demand, int64_t rcu, int64_t wcu, int64_t max_r, int64_t max_w,
+                           int64_t warm_r, int64_t warm_w) {
+  sl_throughput tp = {0};
+  tp.billing = on_demand ? SL_BILLING_PAY_PER_REQUEST : SL_BILLING_PROVISIONED;
+  tp.rcu = on_demand ? 0 : rcu;
+  tp.wcu = on_demand ? 0 : wcu;
+  tp.highest_rcu = tp.rcu;
+  tp.highest_wcu = tp.wcu;
+  tp.max_read_ru = max_r;
+  tp.max_write_ru = max_w;
+  tp.warm_read = warm_r;
+  tp.warm_write = warm_w;
+  tp.warm_status = SL_STATUS_ACTIVE;
+  return tp;
+}
+
+static void *xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p) {
+    fprintf(stderr, "sluice simulate: out of memory\n");
+    exit(1);
+  }
+  return p;
+}
+
+static void series_alloc(dir_series *d, size_t n) {
+  d->offered_mu = xcalloc(n, sizeof(int64_t));
+  d->accepted_mu = xcalloc(n, sizeof(int64_t));
+  d->accepted = xcalloc(n, sizeof(uint32_t));
+  for (int l = 0; l < 4; l++)
+    d->throttled[l] = xcalloc(n, sizeof(uint32_t));
+  d->provisioned = xcalloc(n, sizeof(int64_t));
+  d->first_throttle_us = -1;
+}
+
+static void series_free(dir_series *d) {
+  free(d->offered_mu);
+  free(d->accepted_mu);
+  free(d->accepted);
+  for (int l = 0; l < 4; l++)
+    free(d->throttled[l]);
+  free(d->provisioned);
+}
+
+static uint32_t res_add(sl_sim *m, uint32_t table, int32_t gsi, const sl_throughput *tp) {
+  const sl_sim_table *t = &m->s->tables[table];
+  res_state *r = &m->res[m->n_res];
+  r->tp = *tp;
+  r->is_index = gsi >= 0;
+  r->table = table;
+  r->gsi = gsi;
+  r->name = gsi >= 0 ? t->gsis[gsi].name : t->name;
+  char buf[512];
+  if (gsi >= 0)
+    snprintf(buf, sizeof(buf), "arn:aws:dynamodb:us-east-1:000000000000:table/%.*s/index/%.*s",
+             SL_STR_FMT(t->name), SL_STR_FMT(t->gsis[gsi].name));
+  else
+    snprintf(buf, sizeof(buf), "arn:aws:dynamodb:us-east-1:000000000000:table/%.*s",
+             SL_STR_FMT(t->name));
+  r->arn = sl_str_make(strdup(buf), strlen(buf));
+  if (gsi >= 0)
+    snprintf(buf, sizeof(buf), "GSI %.*s of table %.*s", SL_STR_FMT(t->gsis[gsi].name),
+             SL_STR_FMT(t->name));
+  else
+    snprintf(buf, sizeof(buf), "table %.*s", SL_STR_FMT(t->name));
+  r->label = sl_str_make(strdup(buf), strlen(buf));
+  sl_cap_res_init init = {.is_index = gsi >= 0,
+                          .name = r->name,
+                          .table = t->name,
+                          .arn = r->arn,
+                          .tp = &r->tp,
+                          .has_lsi = t->n_lsis > 0};
+  r->res = sl_cap_res_new(m->cap, &init);
+  for (int d = 0; d < 2; d++)
+    series_alloc(&r->d[d], m->n_steps);
+  r->partitions = xcalloc(m->n_steps, sizeof(uint16_t));
+  return m->n_res++;
+}
+
+static void wl_init(sl_sim *m, uint32_t i) {
+  wl_state *w = &m->wl[i];
+  memset(w, 0, sizeof(*w));
+  w->w = &m->s->workloads[i];
+  w->phase_start = m->t0;
+  rng_seed(&w->jitter, m->s->seed * 1000003 + i * 7919 + 17);
+  w->quota = 500;
+  w->ad_cap = 1; /* botocore: TokenBucket(max_rate=1), enabled after the first throttle */
+  w->ad_fill = 1;
+  w->ad_tokens = 0;
+  w->ad_last = -1;
+  w->ad_bucket = floor((double)m->t0 / SEC);
+  w->cubic_wmax = 0;
+  w->cubic_k = 0;
+  w->cubic_last_fail = (double)m->t0 / SEC;
+  uint64_t space = sl__sim_keys_space(&w->w->keys);
+  if (w->w->keys.kind != SL_KEYS_SEQUENTIAL && space <= MAX_TRACKED_KEYS) {
+    w->n_keys = space;
+    w->key_req = xcalloc(space, sizeof(uint64_t));
+    w->key_thr = xcalloc(space, sizeof(uint64_t));
+  }
+  size_t n = m->n_steps;
+  w->s_requests = xcalloc(n, sizeof(uint32_t));
+  w->s_attempts = xcalloc(n, sizeof(uint32_t));
+  w->s_throttled = xcalloc(n, sizeof(uint32_t));
+  w->s_succeeded = xcalloc(n, sizeof(uint32_t));
+  w->s_failed = xcalloc(n, sizeof(uint32_t));
+  w->s_rate_limit = xcalloc(n, sizeof(double));
+}
+
+/* The time of the workload's next arrival after 'in_phase' arrivals of the
+ * current phase, moving through phases; INT64_MAX when the phases end. */
+static void wl_schedule(sl_sim *m, wl_state *w) {
+  const sl_sim_workload *wl = w->w;
+  while (w->phase < wl->n_phases) {
+    const sl_sim_phase *p = &wl->phases[w->phase];
+    int64_t t;
+    if (p->rate_from == p->rate_to) {
+      double rate = p->rate_from;
+      t = rate > 0 ? w->phase_start + (int64_t)((double)w->in_phase * 1e6 / rate) : INT64_MAX;
+    } else {
+      /* A linear ramp: the n-th arrival where the integral of the rate
+       * reaches n. */
+      double d = (double)p->duration_us / 1e6, a = p->rate_from, b = (p->rate_to - a) / d;
+      double n = (double)w->in_phase, x;
+      if (fabs(b) < 1e-12)
+        x = a > 0 ? n / a : 1e300;
+      else {
+        double disc = a * a + 2 * b * n;
+        x = disc < 0 ? 1e300 : (-a + sqrt(disc)) / b;
+      }
+      t = x < 1e12 ? w->phase_start + (int64_t)(x * 1e6) : INT64_MAX;
+    }
+    if (t < w->phase_start + p->duration_us) {
+      if (wl->per_ms)
+        t = t / 1000 * 1000;
+      w->next_t = t;
+      return;
+    }
+    w->phase_start += p->duration_us;
+    w->phase++;
+    w->in_phase = 0;
+  }
+  w->next_t = INT64_MAX;
+}
+
+static bool set_params(sl_sim *m, char *err, size_t err_len) {
+  sl_cap_params_default(&m->params, "aws");
+  for (uint32_t i = 0; i < m->s->n_params; i++)
+    if (!sl_cap_params_set(&m->params, m->s->param_names[i], m->s->param_values[i])) {
+      snprintf(err, err_len,
+               "params.%.*s: unknown capacity parameter or not a number: '%.*s' (sluice serve "
+               "--help lists them)",
+               SL_STR_FMT(m->s->param_names[i]), SL_STR_FMT(m->s->param_values[i]));
+      return false;
+    }
+  return true;
+}
+
+sl_sim *sl_sim_new(const sl_scenario *s, char *err, size_t err_len) {
+  sl_sim *m = xcalloc(1, sizeof(*m));
+  m->s = s;
+  if (!set_params(m, err, err_len)) {
+    free(m);
+    return NULL;
+  }
+  m->t0 = s->start_ms * 1000;
+  m->end = m->t0 + s->duration_us;
+  m->n_steps = (size_t)((s->duration_us + s->step_us - 1) / s->step_us);
+  uint32_t n_res = 0;
+  for (uint32_t i = 0; i < s->n_tables; i++)
+    n_res += 1 + s->tables[i].n_gsis;
+  if (m->n_steps * n_res > 4000000) {
+    snprintf(err, err_len,
+             "step_s: %zu steps for %u tables and GSIs is too many series points (at most "
+             "4,000,000): use a larger step_s",
+             m->n_steps, n_res);
+    free(m);
+    return NULL;
+  }
+  sl_clock_init(&m->clock, SL_CLOCK_MANUAL, 1, s->start_ms);
+  m->cap = sl_cap_new(&m->params, &m->clock);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < s->n_tables; i++)
+    n += 1 + s->tables[i].n_gsis;
+  m->res = xcalloc(n, sizeof(res_state));
+  m->table_res = xcalloc(s->n_tables, sizeof(uint32_t));
+  for (uint32_t i = 0; i < s->n_tables; i++) {
+    const sl_sim_table *t = &s->tables[i];
+    sl_throughput tp =
+        tp_of(t->on_demand, t->rcu, t->wcu, t->max_read, t->max_write, t->warm_read, t->warm_write);
+    m->table_res[i] = res_add(m, i, -1, &tp);
+    for (uint32_t g = 0; g < t->n_gsis; g++) {
+      const sl_sim_gsi *x = &t->gsis[g];
+      sl_throughput gtp = tp_of(t->on_demand, x->rcu, x->wcu, x->max_read, x->max_write,
+                                x->warm_read, x->warm_write);
+      m->gsi_res[i][g] = res_add(m, i, (int32_t)g, &gtp);
+    }
+  }
+  for (uint32_t i = 0; i < s->n_workloads; i++) {
+    wl_init(m, i);
+    wl_schedule(m, &m->wl[i]);
+  }
+  return m;
+}
+
+void sl_sim_free(sl_sim *m) {
+  if (!m)
+    return;
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    for (int d = 0; d < 2; d++)
+      series_free(&m->res[i].d[d]);
+    free(m->res[i].partitions);
+    free((void *)m->res[i].arn.p);
+    free((void *)m->res[i].label.p);
+  }
+  for (uint32_t i = 0; i < m->s->n_workloads; i++) {
+    wl_state *w = &m->wl[i];
+    free(w->key_req);
+    free(w->key_thr);
+    free(w->s_requests);
+    free(w->s_attempts);
+    free(w->s_throttled);
+    free(w->s_succeeded);
+    free(w->s_failed);
+    free(w->s_rate_limit);
+    free(w->mass);
+  }
+  sl_cap_free(m->cap);
+  free(m->res);
+  free(m->table_res);
+  free(m->heap);
+  free(m);
+}
+
+/* ---- one attempt ---- */
+
+static size_t step_of(const sl_sim *m, int64_t t) {
+  size_t s = (size_t)((t - m->t0) / m->s->step_us);
+  return s < m->n_steps ? s : m->n_steps - 1;
+}
+
+static uint32_t item_bytes(const sl_sim_size *z, rng *r) {
+  return z->min == z->max ? z->min : z->min + (uint32_t)rng_below(r, z->max - z->min + 1);
+}
+
+/* The charges of item 'j' of a request: appended to m->charges. Returns
+ * the key index of the item (for the hottest keys). */
+static uint64_t item_charges(sl_sim *m, const wl_state *w, const ev *e, uint32_t j, size_t *n,
+                             bool transactional, bool *new_item, uint64_t *bytes_out) {
+  const sl_sim_workload *wl = w->w;
+  const sl_sim_table *t = &m->s->tables[wl->table];
+  rng r;
+  rng_seed(&r, e->req_seed + (uint64_t)j * 0x9E3779B97F4A7C15ull);
+  uint64_t kidx = key_draw(&wl->keys, &r, e->item_base + j);
+  uint32_t bytes = item_bytes(&wl->item, &r);
+  *bytes_out = bytes;
+  *new_item = wl->keys.kind == SL_KEYS_SEQUENTIAL;
+  sl_cap_dir dir = sl_sim_op_writes((sl_sim_op)wl->op) ? SL_CAP_WRITE : SL_CAP_READ;
+  uint32_t ri = wl->index >= 0 ? m->gsi_res[wl->table][wl->index] : m->table_res[wl->table];
+  int64_t mu;
+  sl_cost_read how = wl->index >= 0 || !wl->consistent ? SL_COST_EVENTUAL : SL_COST_STRONG;
+  if (transactional)
+    how = SL_COST_TRANSACTIONAL;
+  switch ((sl_sim_op)wl->op) {
+  case SL_OP_QUERY:
+  case SL_OP_SCAN: {
+    size_t sizes[1] = {(size_t)bytes * wl->items};
+    mu = sl_cost_page_mu(sizes, 1, how);
+    break;
+  }
+  case SL_OP_GET:
+  case SL_OP_BATCH_GET:
+  case SL_OP_TRANSACT_GET:
+    mu = sl_cost_read_units_mu(bytes, how);
+    break;
+  default:
+    mu = sl_cost_write_units_mu(bytes, transactional);
+    /* LSI entries are charged to the table (facts §2.2). */
+    for (uint32_t l = 0; l < t->n_lsis; l++) {
+      sl_cost_index_change c = {.has = wl->op != SL_OP_DELETE,
+                                .had = wl->op != SL_OP_PUT && wl->op != SL_OP_BATCH_WRITE &&
+                                       wl->op != SL_OP_TRANSACT_WRITE,
+                                .changed = true,
+                                .old_size = t->lsi_entry_bytes[l],
+                                .new_size = t->lsi_entry_bytes[l]};
+      mu += sl_cost_index_write_mu(&c, transactional);
+    }
+    break;
+  }
+  sl_cap_charge *c = &m->charges[*n];
+  memset(c, 0, sizeof(*c));
+  c->res = m->res[ri].res;
+  c->dir = (uint8_t)dir;
+  c->cost_mu = mu;
+  if (wl->op == SL_OP_SCAN) {
+    /* A Scan page reads the next stretch of the hash space. */
+    uint64_t pages = wl->keys.count / wl->items + 1;
+    c->hash = (uint64_t)((e->item_base + j) % pages) * (UINT64_MAX / pages);
+  } else {
+    const sl_sim_keys *k = wl->index >= 0 ? &t->gsis[wl->index].keys : &wl->keys;
+    uint64_t kk = wl->index >= 0 ? key_draw(k, &r, e->item_base + j) : kidx;
+    c->hash = sl__sim_key_hash(k, kk);
+  }
+  m->charge_res[*n] = ri;
+  m->charge_item[*n] = (uint8_t)j;
+  (*n)++;
+  if (dir != SL_CAP_WRITE)
+    return kidx;
+  for (uint32_t g = 0; g < t->n_gsis; g++) {
+    const sl_sim_gsi *x = &t->gsis[g];
+    if (x->share < 1 && rng_unit(&r) >= x->share)
+      continue;
+    uint64_t gk = key_draw(&x->keys, &r, e->item_base + j);
+    uint32_t eb = x->entry.max ? item_bytes(&x->entry, &r) : bytes;
+    sl_cost_index_change ic = {.new_size = eb, .old_size = eb};
+    if (wl->op == SL_OP_DELETE) {
+      ic.had = true;
+    } else if (wl->op == SL_OP_UPDATE) {
+      ic.had = ic.has = true;
+      ic.key_changed = x->keys_change;
+      ic.changed = true;
+    } else {
+      ic.has = true;
+    }
+    sl_cap_charge *gc = &m->charges[*n];
+    memset(gc, 0, sizeof(*gc));
+    gc->res = m->res[m->gsi_res[wl->table][g]].res;
+    gc->dir = SL_CAP_WRITE;
+    gc->hash = sl__sim_key_hash(&x->keys, gk);
+    gc->cost_mu = sl_cost_index_write_mu(&ic, transactional);
+    m->charge_res[*n] = m->gsi_res[wl->table][g];
+    m->charge_item[*n] = (uint8_t)j;
+    (*n)++;
+  }
+  return kidx;
+}
+
+static res_state *res_of_ptr(sl_sim *m, const sl_cap_res *p) {
+  for (uint32_t i = 0; i < m->n_res; i++)
+    if (m->res[i].res == p)
+      return &m->res[i];
+  return &m->res[0];
+}
+
+/* Records one admission of charges [from, to). */
+static void record(sl_sim *m, size_t from, size_t to, bool admitted, const sl_cap_verdict *v,
+                   int64_t t) {
+  size_t s = step_of(m, t);
+  for (size_t i = from; i < to; i++) {
+    dir_series *d = &m->res[m->charge_res[i]].d[m->charges[i].dir];
+    d->offered_mu[s] += m->charges[i].cost_mu;
+    d->total_offered_mu += m->charges[i].cost_mu;
+    if (admitted) {
+      d->accepted_mu[s] += m->charges[i].cost_mu;
+      d->total_accepted_mu += m->charges[i].cost_mu;
+      d->accepted[s]++;
+      d->total_accepted++;
+    }
+  }
+  if (admitted)
+    return;
+  for (uint32_t i = 0; i < v->n_reasons; i++) {
+    res_state *r = res_of_ptr(m, v->reasons[i].res);
+    dir_series *d = &r->d[v->reasons[i].dir];
+    d->throttled[v->reasons[i].limit][s]++;
+    d->total_throttled[v->reasons[i].limit]++;
+    if (d->first_throttle_us < 0)
+      d->first_throttle_us = t - m->t0;
+  }
+}
+
+/* The exception a throttled request gets (spec §3): from its first reason. */
+static outcome outcome_of(sl_sim *m, const sl_cap_verdict *v) {
+  if (!v->n_reasons)
+    return OUT_THROTTLING;
+  const sl_cap_reason *r = &v->reasons[0];
+  switch ((sl_cap_limit)r->limit) {
+  case SL_LIMIT_MAX_ON_DEMAND:
+    return OUT_THROTTLING;
+  case SL_LIMIT_ACCOUNT:
+    return m->params.account_limit_exception ? OUT_THROTTLING : OUT_RLE;
+  case SL_LIMIT_PROVISIONED:
+    return OUT_PTEE;
+  case SL_LIMIT_KEY_RANGE:
+  default:
+    return sl_cap_res_on_demand(r->res) ? OUT_THROTTLING : OUT_PTEE;
+  }
+}
+
+/* ---- the client ---- */
+
+/* botocore RateClocker.record: the measured response rate. */
+static void ad_record(wl_state *w, double now) {
+  double bucket = floor(now * 2) / 2;
+  w->ad_count++;
+  if (bucket > w->ad_bucket) {
+    double rate = (double)w->ad_count / (bucket - w->ad_bucket);
+    w->ad_measured = rate * 0.8 + w->ad_measured * 0.2;
+    w->ad_count = 0;
+    w->ad_bucket = bucket;
+  }
+}
+
+static void ad_refill(wl_state *w, double now) {
+  if (w->ad_last < 0) {
+    w->ad_last = now;
+    return;
+  }
+  w->ad_tokens += (now - w->ad_last) * w->ad_fill;
+  if (w->ad_tokens > w->ad_cap)
+    w->ad_tokens = w->ad_cap;
+  w->ad_last = now;
+}
+
+static void ad_set_rate(wl_state *w, double now, double rate) {
+  ad_refill(w, now);
+  w->ad_fill = rate > 0.5 ? rate : 0.5;
+  w->ad_cap = rate >= 1 ? rate : 1;
+  if (w->ad_tokens > w->ad_cap)
+    w->ad_tokens = w->ad_cap;
+}
+
+/* botocore ClientRateLimiter.on_receiving_response. */
+static void ad_response(wl_state *w, double now, bool throttled) {
+  ad_record(w, now);
+  double rate;
+  if (!throttled) {
+    double dt = now - w->cubic_last_fail - w->cubic_k;
+    rate = 0.4 * dt * dt * dt + w->cubic_wmax;
+  } else {
+    double use = w->ad_enabled && w->ad_fill < w->ad_measured ? w->ad_fill : w->ad_measured;
+    w->cubic_wmax = use;
+    w->cubic_k = cbrt(use * (1 - 0.7) / 0.4);
+    w->cubic_last_fail = now;
+    rate = use * 0.7;
+    w->ad_enabled = true;
+  }
+  double cap = 2 * w->ad_measured;
+  ad_set_rate(w, now, rate < cap ? rate : cap);
+}
+
+static bool retryable(sl_sim_retry p, outcome o) {
+  switch (p) {
+  case SL_RETRY_NONE:
+    return false;
+  case SL_RETRY_LEGACY: /* _retry.json: not RequestLimitExceeded */
+    return o == OUT_THROTTLING || o == OUT_PTEE;
+  case SL_RETRY_IMMEDIATE:
+    return true;
+  default: /* standard modes: the throttling codes; TransactionCanceled is not one */
+    return o == OUT_THROTTLING || o == OUT_PTEE || o == OUT_RLE;
+  }
+}
+
+/* The delay before retry number 'n' (1 = the first retry), in µs. */
+static int64_t retry_delay(wl_state *w, uint32_t n) {
+  const sl_sim_client *c = &w->w->client;
+  double e = ldexp(1, (int)(n - 1 < 30 ? n - 1 : 30));
+  switch ((sl_sim_retry)c->retry) {
+  case SL_RETRY_LEGACY:
+    return (int64_t)(0.05 * e * 1e6);
+  case SL_RETRY_STANDARD:
+  case SL_RETRY_ADAPTIVE:
+    return (int64_t)(rng_unit(&w->jitter) * (e < 20 ? e : 20) * 1e6);
+  case SL_RETRY_2026:
+    return (int64_t)(rng_unit(&w->jitter) * (e < 20 ? e : 20) * 1e6);
+  case SL_RETRY_IMMEDIATE:
+    return (int64_t)c->delay_ms * 1000;
+  case SL_RETRY_NONE:
+  default:
+    return 0;
+  }
+}
+
+static void finish(sl_sim *m, wl_state *w, const ev *e, int64_t t, bool ok) {
+  size_t s = step_of(m, t);
+  if (ok) {
+    w->succeeded++;
+    w->s_succeeded[s]++;
+  } else {
+    w->failed++;
+    w->s_failed[s]++;
+  }
+  int64_t lat = t - e->first_t;
+  double ms = (double)lat / 1000;
+  w->lat_sum_ms += ms;
+  if (lat > w->lat_max_us)
+    w->lat_max_us = lat;
+  size_t b = ms < 100 ? (size_t)ms : 100 + (size_t)((ms - 100) / 100);
+  w->lat_hist[b < LAT_BUCKETS ? b : LAT_BUCKETS - 1]++;
+  /* standard modes: the retry quota's refund (botocore quota.py). */
+  if (ok && (w->w->client.retry == SL_RETRY_STANDARD || w->w->client.retry == SL_RETRY_ADAPTIVE ||
+             w->w->client.retry == SL_RETRY_2026)) {
+    w->quota += e->quota_held ? e->quota_held : 1;
+    if (w->quota > 500)
+      w->quota = 500;
+  }
+}
+
+/* Makes one attempt of 'e' at its time. */
+static void attempt(sl_sim *m, ev *e) {
+  wl_state *w = &m->wl[e->wl];
+  const sl_sim_workload *wl = w->w;
+  const sl_sim_client *cl = &wl->client;
+  double now = (double)e->t / SEC;
+  /* adaptive: take a token before sending, or wait for one. */
+  if (cl->retry == SL_RETRY_ADAPTIVE && w->ad_enabled && !e->token_held) {
+    ad_refill(w, now);
+    w->ad_tokens -= 1;
+    if (w->ad_tokens < 0) {
+      e->token_held = true;
+      e->t += (int64_t)ceil(-w->ad_tokens / w->ad_fill * 1e6);
+      heap_push(m, *e);
+      return;
+    }
+  }
+  e->token_held = false;
+  m->clock.manual_us = e->t;
+  e->attempt++;
+  w->attempts++;
+  m->total_attempts++;
+  size_t s = step_of(m, e->t);
+  w->s_attempts[s]++;
+  sl_sim_op op = (sl_sim_op)wl->op;
+  bool batch = op == SL_OP_BATCH_GET || op == SL_OP_BATCH_WRITE;
+  bool txn = op == SL_OP_TRANSACT_GET || op == SL_OP_TRANSACT_WRITE;
+  uint32_t n_items = batch || txn ? wl->items : 1;
+  size_t n = 0;
+  uint64_t keys[MAX_ITEMS];
+  bool new_item[MAX_ITEMS];
+  uint64_t bytes[MAX_ITEMS];
+  size_t first_charge[MAX_ITEMS + 1];
+  for (uint32_t j = 0; j < n_items; j++) {
+    first_charge[j] = n;
+    if (!(e->pending[j / 64] >> (j % 64) & 1)) {
+      keys[j] = UINT64_MAX;
+      continue;
+    }
+    keys[j] = item_charges(m, w, e, j, &n, txn, &new_item[j], &bytes[j]);
+  }
+  first_charge[n_items] = n;
+  outcome out = OUT_OK;
+  uint32_t throttled_items = 0, tried_items = 0;
+  sl_cap_verdict v;
+  if (op == SL_OP_QUERY || op == SL_OP_SCAN) {
+    /* Check before the page, debit its cost after reading it (spec §3). */
+    bool ok = sl_cap_check(m->cap, m->charges, n, &v);
+    if (ok)
+      sl_cap_debit(m->cap, m->charges, n);
+    else
+      sl_cap_record_throttle(m->cap, m->charges, n, &v);
+    record(m, 0, n, ok, &v, e->t);
+    if (ok)
+      e->pending[0] = e->pending[1] = 0;
+    else
+      out = outcome_of(m, &v);
+    tried_items = 1;
+    throttled_items = !ok;
+  } else if (batch) {
+    for (uint32_t j = 0; j < n_items; j++) {
+      size_t a = first_charge[j], b = first_charge[j + 1];
+      if (a == b)
+        continue;
+      tried_items++;
+      bool ok = sl_cap_admit(m->cap, m->charges + a, b - a, &v);
+      record(m, a, b, ok, &v, e->t);
+      if (ok) {
+        e->pending[j / 64] &= ~(1ull << (j % 64));
+        if (new_item[j])
+          sl_cap_note_bytes(m->cap, m->charges[a].res, m->charges[a].hash, SL_STR_NULL,
+                            (int64_t)bytes[j]);
+      } else {
+        throttled_items++;
+        if (out == OUT_OK || throttled_items == 1)
+          out = outcome_of(m, &v);
+      }
+    }
+    /* Only a batch whose every item was throttled fails (spec §3). */
+    if (throttled_items < tried_items)
+      out = OUT_OK;
+  } else {
+    bool ok = sl_cap_admit(m->cap, m->charges, n, &v);
+    record(m, 0, n, ok, &v, e->t);
+    tried_items = n_items;
+    if (ok) {
+      e->pending[0] = e->pending[1] = 0;
+      if (sl_sim_op_writes(op))
+        for (uint32_t j = 0; j < n_items; j++)
+          if (new_item[j])
+            sl_cap_note_bytes(m->cap, m->charges[first_charge[j]].res,
+                              m->charges[first_charge[j]].hash, SL_STR_NULL, (int64_t)bytes[j]);
+    } else {
+      throttled_items = n_items;
+      out = txn ? OUT_TXN_CANCELED : outcome_of(m, &v);
+    }
+  }
+  /* hottest keys */
+  if (w->key_req)
+    for (uint32_t j = 0; j < n_items; j++)
+      if (keys[j] != UINT64_MAX && keys[j] < w->n_keys) {
+        w->key_req[keys[j]]++;
+        bool thr = batch ? (e->pending[j / 64] >> (j % 64) & 1) : out != OUT_OK;
+        if (thr)
+          w->key_thr[keys[j]]++;
+      }
+  bool throttled = throttled_items > 0;
+  if (throttled) {
+    w->throttled_attempts++;
+    w->s_throttled[s]++;
+  }
+  if (cl->retry == SL_RETRY_ADAPTIVE)
+    ad_response(w, now, out != OUT_OK);
+  w->outcomes[out]++;
+  if (out == OUT_OK) {
+    bool left = e->pending[0] || e->pending[1];
+    if (!left) {
+      finish(m, w, e, e->t, true);
+      return;
+    }
+    /* UnprocessedItems: the SDK does not resend them; the application may. */
+    if (cl->resend_unprocessed && e->resends < cl->resend_max) {
+      e->resends++;
+      w->resends++;
+      double base = (double)cl->resend_base_ms * 1000 * ldexp(1, (int)e->resends - 1);
+      e->t += (int64_t)(rng_unit(&w->jitter) * base) + 1;
+      heap_push(m, *e);
+      return;
+    }
+    finish(m, w, e, e->t, false);
+    return;
+  }
+  /* A failed call: retry as the policy says. */
+  if (e->attempt < cl->max_attempts && retryable((sl_sim_retry)cl->retry, out)) {
+    if (cl->retry == SL_RETRY_STANDARD || cl->retry == SL_RETRY_ADAPTIVE ||
+        cl->retry == SL_RETRY_2026) {
+      if (w->quota < 5) {
+        finish(m, w, e, e->t, false);
+        return;
+      }
+      w->quota -= 5;
+      e->quota_held = 5;
+    }
+    e->t += retry_delay(w, e->attempt) + (cl->retry == SL_RETRY_IMMEDIATE ? 0 : 1);
+    heap_push(m, *e);
+    return;
+  }
+  finish(m, w, e, e->t, false);
+}
+
+/* ---- the run ---- */
+
+static void sample(sl_sim *m, size_t s) {
+  int64_t t = m->t0 + (int64_t)(s + 1) * m->s->step_us;
+  if (t > m->end)
+    t = m->end;
+  double hours = (double)(t - (m->t0 + (int64_t)s * m->s->step_us)) / 3.6e9;
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    res_state *r = &m->res[i];
+    size_t parts = sl_cap_res_partitions(r->res);
+    r->partitions[s] = (uint16_t)(parts > 65535 ? 65535 : parts);
+    if (s > 0 && r->partitions[s] > r->partitions[s - 1])
+      r->parts_added += r->partitions[s] - r->partitions[s - 1];
+    bool od = r->tp.billing == SL_BILLING_PAY_PER_REQUEST;
+    r->d[0].provisioned[s] = od ? 0 : r->tp.rcu;
+    r->d[1].provisioned[s] = od ? 0 : r->tp.wcu;
+    if (!od) {
+      r->provisioned_unit_hours[0] += (double)r->tp.rcu * hours;
+      r->provisioned_unit_hours[1] += (double)r->tp.wcu * hours;
+    }
+  }
+  for (uint32_t i = 0; i < m->s->n_workloads; i++) {
+    wl_state *w = &m->wl[i];
+    w->s_rate_limit[s] = w->ad_enabled ? w->ad_fill : 0;
+  }
+}
+
+static void apply_action(sl_sim *m, const sl_sim_action *a) {
+  uint32_t ri = a->index >= 0 ? m->gsi_res[a->table][a->index] : m->table_res[a->table];
+  m->clock.manual_us = m->t0 + a->at_us;
+  /* A mode switch is the table's and its GSIs'. */
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    res_state *r = &m->res[i];
+    bool self = i == ri;
+    bool mode = a->on_demand >= 0 && r->table == a->table;
+    if (!self && !mode)
+      continue;
+    sl_throughput tp = r->tp;
+    if (mode) {
+      tp.billing = a->on_demand ? SL_BILLING_PAY_PER_REQUEST : SL_BILLING_PROVISIONED;
+      if (!a->on_demand && !tp.rcu) {
+        tp.rcu = a->rcu > 0 ? a->rcu : 1;
+        tp.wcu = a->wcu > 0 ? a->wcu : 1;
+      }
+      if (a->on_demand) {
+        tp.rcu = tp.wcu = 0;
+      }
+    }
+    if (self) {
+      if (a->rcu > 0 && tp.billing == SL_BILLING_PROVISIONED)
+        tp.rcu = a->rcu;
+      if (a->wcu > 0 && tp.billing == SL_BILLING_PROVISIONED)
+        tp.wcu = a->wcu;
+      if (a->max_read != -2)
+        tp.max_read_ru = a->max_read;
+      if (a->max_write != -2)
+        tp.max_write_ru = a->max_write;
+      if (a->warm_read > 0)
+        tp.warm_read = a->warm_read;
+      if (a->warm_write > 0)
+        tp.warm_write = a->warm_write;
+    }
+    if (tp.rcu > tp.highest_rcu)
+      tp.highest_rcu = tp.rcu;
+    if (tp.wcu > tp.highest_wcu)
+      tp.highest_wcu = tp.wcu;
+    r->tp = tp;
+    sl_cap_res_configure(m->cap, r->res, &r->tp);
+  }
+}
+
+static void run_aggregate(sl_sim *m);
+
+void sl_sim_run(sl_sim *m) {
+  struct timespec a, b, ca, cb;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
+  const sl_scenario *s = m->s;
+  for (; !s->aggregate;) {
+    /* The earliest of: a workload's arrival, a retry. */
+    int64_t t = INT64_MAX;
+    int wi = -1;
+    for (uint32_t i = 0; i < s->n_workloads; i++)
+      if (m->wl[i].next_t < t) {
+        t = m->wl[i].next_t;
+        wi = (int)i;
+      }
+    bool retry = m->n_heap && m->heap[0].t <= t;
+    if (retry)
+      t = m->heap[0].t;
+    if (t >= m->end)
+      break;
+    while (m->next_action < s->n_actions && m->t0 + s->actions[m->next_action].at_us <= t)
+      apply_action(m, &s->actions[m->next_action++]);
+    while (m->next_sample < m->n_steps && m->t0 + (int64_t)(m->next_sample + 1) * s->step_us <= t) {
+      m->clock.manual_us = m->t0 + (int64_t)(m->next_sample + 1) * s->step_us;
+      sample(m, m->next_sample++);
+    }
+    ev e;
+    if (retry) {
+      e = heap_pop(m);
+    } else {
+      wl_state *w = &m->wl[wi];
+      memset(&e, 0, sizeof(e));
+      e.t = t;
+      e.first_t = t;
+      e.wl = (uint32_t)wi;
+      e.req_seed = splitmix(s->seed ^ ((uint64_t)wi << 56) ^ w->seq);
+      const sl_sim_workload *wl = w->w;
+      bool multi = wl->op == SL_OP_BATCH_GET || wl->op == SL_OP_BATCH_WRITE ||
+                   wl->op == SL_OP_TRANSACT_GET || wl->op == SL_OP_TRANSACT_WRITE;
+      uint32_t items = multi ? wl->items : 1;
+      e.item_base = wl->op == SL_OP_SCAN ? w->scan_page++ : w->item_seq;
+      w->item_seq += items;
+      for (uint32_t j = 0; j < items; j++)
+        e.pending[j / 64] |= 1ull << (j % 64);
+      w->seq++;
+      w->requests++;
+      w->s_requests[step_of(m, t)]++;
+      w->in_phase++;
+      wl_schedule(m, w);
+    }
+    attempt(m, &e);
+  }
+  if (s->aggregate)
+    run_aggregate(m);
+  for (size_t i = 0; i < m->n_heap; i++)
+    m->wl[m->heap[i].wl].in_flight_end++;
+  while (m->next_action < s->n_actions && s->actions[m->next_action].at_us < s->duration_us)
+    apply_action(m, &s->actions[m->next_action++]);
+  while (m->next_sample < m->n_steps) {
+    int64_t ts = m->t0 + (int64_t)(m->next_sample + 1) * s->step_us;
+    m->clock.manual_us = ts < m->end ? ts : m->end;
+    sample(m, m->next_sample++);
+  }
+  clock_gettime(CLOCK_MONOTONIC, &b);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
+  m->wall_s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+  m->cpu_s = (double)(cb.tv_sec - ca.tv_sec) + (double)(cb.tv_nsec - ca.tv_nsec) / 1e9;
+}
+
+/* ---- the aggregate mode ----
+ *
+ * Requests are counted per partition and per aggregate step instead of
+ * admitted one by one (the scale of a 1,000,000-WCU table): each step, a
+ * workload's arrivals are shared among the resource's partitions by the
+ * probability mass of its keys in each partition's hash range (stochastic
+ * rounding from the seed), and each partition's share is admitted in
+ * chunks — one sl_cap_admit per chunk, at times spread over the step, its
+ * placement a key drawn from the partition's mass (so heat samples and
+ * split points follow the keys). A chunk costs at most 90 % of the spike
+ * rule's share of a partition burst, so the rule that lets one large
+ * request pay from retained capacity does not mistake a chunk for one. A
+ * chunk is admitted or throttled whole: the engine's "admit if positive,
+ * then debit" takes a chunk where one-by-one admission would stop partway,
+ * so accepted counts match over a second and the first throttle is known to
+ * a chunk's time. docs/simulate.md reports how far it departs from the
+ * per-request mode on the seed scenarios.
+ */
+
+struct sl__sim_mass {
+  uint64_t hash;
+  uint64_t idx;
+  double cum; /* mass of this key and every key before it in hash order */
+};
+
+#define MASS_MAX_KEYS 10000000
+
+static int mass_cmp(const void *a, const void *b) {
+  const struct sl__sim_mass *x = a, *y = b;
+  return x->hash < y->hash ? -1 : x->hash > y->hash ? 1 : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* The probability of key index 'i' under 'k'. */
+static double key_prob(const sl_sim_keys *k, uint64_t i, double zipf_norm) {
+  switch (k->kind) {
+  case SL_KEYS_ZIPF:
+    return pow((double)(i + 1), -k->exponent) / zipf_norm;
+  case SL_KEYS_HOT:
+    return i < k->hot_keys ? k->hot_share / k->hot_keys : (1 - k->hot_share) / (double)k->count;
+  case SL_KEYS_NAMED:
+    return k->weights[i] - (i ? k->weights[i - 1] : 0);
+  default:
+    return 1 / (double)k->count;
+  }
+}
+
+static void mass_build(wl_state *w) {
+  const sl_sim_keys *k = &w->w->keys;
+  uint64_t n = sl__sim_keys_space(k);
+  if (k->kind == SL_KEYS_SEQUENTIAL || n > MASS_MAX_KEYS)
+    return; /* evenly over the hash space */
+  w->mass = xcalloc(n, sizeof(*w->mass));
+  w->n_mass = n;
+  double norm = 0;
+  if (k->kind == SL_KEYS_ZIPF)
+    for (uint64_t i = 0; i < n; i++)
+      norm += pow((double)(i + 1), -k->exponent);
+  for (uint64_t i = 0; i < n; i++) {
+    w->mass[i].hash = sl__sim_key_hash(k, i);
+    w->mass[i].idx = i;
+    w->mass[i].cum = key_prob(k, i, norm);
+  }
+  qsort(w->mass, n, sizeof(*w->mass), mass_cmp);
+  for (uint64_t i = 1; i < n; i++)
+    w->mass[i].cum += w->mass[i - 1].cum;
+}
+
+/* The mass of the keys whose hash is below 'h' (h == 0 with 'end': all). */
+static double mass_below(const wl_state *w, uint64_t h, bool end) {
+  if (!w->mass)
+    return end ? 1 : ldexp((double)h, -64);
+  if (end)
+    return w->mass[w->n_mass - 1].cum;
+  uint64_t lo = 0, hi = w->n_mass;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (w->mass[mid].hash < h)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo ? w->mass[lo - 1].cum : 0;
+}
+
+/* A key drawn from the mass between 'a' and 'b': its hash, and its index
+ * (UINT64_MAX when keys are not enumerated). */
+static uint64_t mass_draw(const wl_state *w, rng *r, double a, double b, uint64_t lo_hash,
+                          uint64_t hi_hash, uint64_t *idx) {
+  *idx = UINT64_MAX;
+  if (!w->mass) {
+    uint64_t span = hi_hash - lo_hash; /* hi_hash 0: the end of the space */
+    return lo_hash + (span ? rng_next(r) % span : rng_next(r));
+  }
+  double u = a + rng_unit(r) * (b - a);
+  uint64_t lo = 0, hi = w->n_mass - 1;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (w->mass[mid].cum <= u)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  *idx = w->mass[lo].idx;
+  return w->mass[lo].hash;
+}
+
+/* The offered rate of a workload at 't' (requests per second). */
+static double rate_at(const sl_sim *m, const wl_state *w, int64_t t) {
+  int64_t start = m->t0;
+  for (uint32_t i = 0; i < w->w->n_phases; i++) {
+    const sl_sim_phase *p = &w->w->phases[i];
+    if (t < start + p->duration_us) {
+      double x = (double)(t - start) / (double)p->duration_us;
+      return p->rate_from + (p->rate_to - p->rate_from) * x;
+    }
+    start += p->duration_us;
+  }
+  return 0;
+}
+
+typedef struct {
+  size_t part;
+  uint64_t lo, hi;
+  double ma, mb;
+  uint64_t count;
+  uint32_t chunks, chunk;
+} agg_share;
+
+static void run_aggregate(sl_sim *m) {
+  const sl_scenario *s = m->s;
+  for (uint32_t i = 0; i < s->n_workloads; i++)
+    mass_build(&m->wl[i]);
+  const sl_cap_params *p = &m->params;
+  double tol = 1 + (double)p->key_range_tolerance_ppm / 1e6;
+  agg_share *shares = NULL;
+  size_t shares_cap = 0;
+  int64_t dt = s->aggregate_step_us;
+  for (int64_t t = m->t0; t < m->end; t += dt) {
+    int64_t t1 = t + dt < m->end ? t + dt : m->end;
+    while (m->next_action < s->n_actions && m->t0 + s->actions[m->next_action].at_us <= t)
+      apply_action(m, &s->actions[m->next_action++]);
+    while (m->next_sample < m->n_steps && m->t0 + (int64_t)(m->next_sample + 1) * s->step_us <= t) {
+      m->clock.manual_us = m->t0 + (int64_t)(m->next_sample + 1) * s->step_us;
+      sample(m, m->next_sample++);
+    }
+    for (uint32_t wi = 0; wi < s->n_workloads; wi++) {
+      wl_state *w = &m->wl[wi];
+      const sl_sim_workload *wl = w->w;
+      w->agg_due += rate_at(m, w, t + (t1 - t) / 2) * (double)(t1 - t) / 1e6;
+      uint64_t n = (uint64_t)w->agg_due;
+      w->agg_due -= (double)n;
+      if (!n)
+        continue;
+      size_t st = step_of(m, t);
+      w->requests += n;
+      w->attempts += n;
+      m->total_attempts += n;
+      w->s_requests[st] += (uint32_t)n;
+      w->s_attempts[st] += (uint32_t)n;
+      uint32_t ri = m->table_res[wl->table];
+      res_state *r = &m->res[ri];
+      bool write = sl_sim_op_writes((sl_sim_op)wl->op);
+      uint32_t bytes = (wl->item.min + wl->item.max) / 2;
+      int64_t unit_mu =
+          write ? sl_cost_write_units_mu(bytes, false)
+                : sl_cost_read_units_mu(bytes, wl->consistent ? SL_COST_STRONG : SL_COST_EVENTUAL);
+      const sl_sim_table *tb = &s->tables[wl->table];
+      for (uint32_t l = 0; write && l < tb->n_lsis; l++)
+        unit_mu += sl_cost_write_units_mu(tb->lsi_entry_bytes[l], false);
+      double burst = (double)(write ? p->partition_write_rate : p->partition_read_rate) * tol *
+                     (double)p->partition_burst_ms / 1000;
+      double limit_units = burst * (double)p->spike_share_ppm / 1e6 * 0.9;
+      uint64_t per_chunk = (uint64_t)(limit_units * 1000 / (double)unit_mu);
+      if (per_chunk < 1)
+        per_chunk = 1;
+      /* n arrivals shared by the partitions' mass */
+      size_t np = sl_cap_res_partitions(r->res);
+      if (np > shares_cap) {
+        shares_cap = np;
+        shares = realloc(shares, np * sizeof(*shares));
+        if (!shares)
+          abort();
+      }
+      double total = mass_below(w, 0, true);
+      uint32_t rounds = 0;
+      /* systematic rounding: partition i gets floor(E_i + u) - floor(E_i-1 + u) of
+       * the cumulative expectations E, which adds up to n exactly */
+      double u = rng_unit(&w->jitter), prev = u;
+      for (size_t i = 0; i < np; i++) {
+        sl_cap_partition_info info;
+        sl_cap_res_partition(m->cap, r->res, i, &info);
+        agg_share *sh = &shares[i];
+        sh->part = i;
+        sh->lo = info.lo_hash;
+        sh->hi = info.hi_hash;
+        sh->ma = mass_below(w, info.lo_hash, false);
+        sh->mb = info.hi_hash ? mass_below(w, info.hi_hash, false) : total;
+        double cum = i == np - 1 ? (double)n + u : (double)n * sh->mb / total + u;
+        uint64_t c = (uint64_t)floor(cum) - (uint64_t)floor(prev);
+        prev = cum;
+        sh->count = c;
+        sh->chunks = (uint32_t)((c + per_chunk - 1) / per_chunk);
+        sh->chunk = 0;
+        rounds = sh->chunks > rounds ? sh->chunks : rounds;
+      }
+      /* chunks in rounds, the clock moving forward through the step */
+      for (uint32_t k = 0; k < rounds; k++) {
+        m->clock.manual_us = t + (int64_t)((double)(t1 - t) * ((double)k + 0.5) / rounds);
+        for (size_t i = 0; i < np; i++) {
+          agg_share *sh = &shares[i];
+          if (sh->chunk >= sh->chunks)
+            continue;
+          uint64_t done = (uint64_t)sh->chunk * per_chunk;
+          uint64_t c = sh->count - done < per_chunk ? sh->count - done : per_chunk;
+          sh->chunk++;
+          uint64_t kidx;
+          sl_cap_charge ch = {.res = r->res, .dir = write ? SL_CAP_WRITE : SL_CAP_READ};
+          ch.hash = mass_draw(w, &w->jitter, sh->ma, sh->mb, sh->lo, sh->hi, &kidx);
+          ch.cost_mu = unit_mu * (int64_t)c;
+          sl_cap_verdict v;
+          bool ok = sl_cap_admit(m->cap, &ch, 1, &v);
+          size_t s2 = step_of(m, m->clock.manual_us);
+          dir_series *d = &r->d[ch.dir];
+          d->offered_mu[s2] += ch.cost_mu;
+          d->total_offered_mu += ch.cost_mu;
+          if (kidx != UINT64_MAX && w->key_req && kidx < w->n_keys) {
+            w->key_req[kidx] += c;
+            if (!ok)
+              w->key_thr[kidx] += c;
+          }
+          if (ok) {
+            d->accepted_mu[s2] += ch.cost_mu;
+            d->total_accepted_mu += ch.cost_mu;
+            d->accepted[s2] += (uint32_t)c;
+            d->total_accepted += c;
+            w->succeeded += c;
+            w->s_succeeded[s2] += (uint32_t)c;
+            w->lat_hist[0] += c;
+            continue;
+          }
+          w->failed += c;
+          w->s_failed[s2] += (uint32_t)c;
+          w->throttled_attempts += c;
+          w->s_throttled[s2] += (uint32_t)c;
+          w->lat_hist[0] += c;
+          w->outcomes[outcome_of(m, &v)] += c;
+          for (uint32_t q = 0; q < v.n_reasons; q++) {
+            dir_series *dd = &res_of_ptr(m, v.reasons[q].res)->d[v.reasons[q].dir];
+            dd->throttled[v.reasons[q].limit][s2] += (uint32_t)c;
+            dd->total_throttled[v.reasons[q].limit] += c;
+            if (dd->first_throttle_us < 0)
+              dd->first_throttle_us = m->clock.manual_us - m->t0;
+          }
+        }
+      }
+    }
+  }
+  free(shares);
+}
+
+/* ---- the command ---- */
+
+static const char simulate_usage[] =
+    "usage: sluice simulate [flags] SCENARIO.json\n"
+    "       sluice simulate --compare A.json B.json [flags]\n"
+    "\n"
+    "Plays the scenario's workload against its table design on the capacity\n"
+    "engine, offline and deterministically (docs/simulate.md: the format).\n"
+    "\n"
+    "  --json         the whole report as JSON (every series) on stdout\n"
+    "  --csv          the per-step series as CSV on stdout\n"
+    "  --html         a self-contained HTML report with charts\n"
+    "  --out FILE     write the report (text, or --json / --csv / --html) to FILE\n"
+    "  --seed N       override the scenarios' seed\n"
+    "  --check        only read and check the scenario\n"
+    "  --compare      two scenarios (two designs) in one report\n";
+
+static int usage(const char *fmt, const char *arg) {
+  fprintf(stderr, "sluice simulate: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n\n%s", simulate_usage);
+  return 2;
+}
+
+/* Reads, checks and sets up one scenario; NULL (a message printed) on error. */
+static sl_sim *load(sl_arena *a, const char *path, sl_scenario *sc, bool have_seed,
+                    unsigned long long seed) {
+  FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!fp) {
+    fprintf(stderr, "sluice simulate: cannot read '%s': %s\n", path, strerror(errno));
+    return NULL;
+  }
+  sl_buf in;
+  sl_buf_init(&in, a);
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+    sl_buf_append(&in, chunk, n);
+  if (fp != stdin)
+    fclose(fp);
+  char err[1024];
+  if (!sl_scenario_parse(a, in.p ? in.p : "", in.len, sc, err, sizeof(err))) {
+    fprintf(stderr, "sluice simulate: %s: %s\n", path, err);
+    return NULL;
+  }
+  if (have_seed)
+    sc->seed = seed;
+  sl_sim *sim = sl_sim_new(sc, err, sizeof(err));
+  if (!sim)
+    fprintf(stderr, "sluice simulate: %s: %s\n", path, err);
+  return sim;
+}
+
+int sl_tool_simulate(int argc, char **argv) {
+  const char *paths[2] = {NULL, NULL}, *out_path = NULL;
+  int n_paths = 0;
+  bool json = false, csv = false, html = false, check = false, compare = false;
+  bool have_seed = false;
+  unsigned long long seed = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      fputs(simulate_usage, stdout);
+      return 0;
+    } else if (strcmp(a, "--json") == 0) {
+      json = true;
+    } else if (strcmp(a, "--csv") == 0) {
+      csv = true;
+    } else if (strcmp(a, "--html") == 0) {
+      html = true;
+    } else if (strcmp(a, "--check") == 0) {
+      check = true;
+    } else if (strcmp(a, "--compare") == 0) {
+      compare = true;
+    } else if (strcmp(a, "--out") == 0 || strcmp(a, "--seed") == 0) {
+      if (i + 1 >= argc)
+        return usage("%s needs a value", a);
+      if (strcmp(a, "--out") == 0) {
+        out_path = argv[++i];
+      } else {
+        char *end;
+        seed = strtoull(argv[++i], &end, 10);
+        if (*end || !*argv[i])
+          return usage("invalid seed '%s'", argv[i]);
+        have_seed = true;
+      }
+    } else if (strncmp(a, "--", 2) == 0) {
+      return usage("unknown flag '%s'", a);
+    } else if (n_paths == 2) {
+      return usage("too many scenario files ('%s')", a);
+    } else {
+      paths[n_paths++] = a;
+    }
+  }
+  if (!n_paths)
+    return usage("no scenario file%s", "");
+  if (n_paths != (compare ? 2 : 1))
+    return usage("%s", compare ? "--compare takes two scenario files"
+                               : "one scenario at a time (--compare for two)");
+  if (json + csv + html > 1)
+    return usage("%s", "--json, --csv and --html exclude each other");
+  if (compare && csv)
+    return usage("%s", "--compare writes text, --json or --html");
+  int rc = 1;
+  sl_arena a;
+  sl_arena_init(&a);
+  sl_buf out;
+  sl_buf_init(&out, NULL);
+  sl_scenario sc[2];
+  sl_sim *sim[2] = {NULL, NULL};
+  for (int i = 0; i < n_paths; i++)
+    if (!(sim[i] = load(&a, paths[i], &sc[i], have_seed, seed)))
+      goto out;
+  if (check) {
+    for (int i = 0; i < n_paths; i++)
+      printf("%s: ok\n", paths[i]);
+    rc = 0;
+    goto out;
+  }
+  for (int i = 0; i < n_paths; i++)
+    sl_sim_run(sim[i]);
+  if (compare) {
+    if (html) {
+      sl_sim_write_html_compare(sim[0], sim[1], &out);
+    } else if (json) {
+      sl_buf_puts(&out, SL_STR("{\"a\":"));
+      sl_sim_write_json(sim[0], &out);
+      sl_buf_puts(&out, SL_STR(",\"b\":"));
+      sl_sim_write_json(sim[1], &out);
+      sl_buf_puts(&out, SL_STR("}\n"));
+    } else {
+      for (int i = 0; i < 2; i++) {
+        sl_buf_printf(&out, "%s== %c: %s\n", i ? "\n" : "", 'A' + i, paths[i]);
+        sl_sim_write_text(sim[i], &out);
+      }
+    }
+  } else if (json) {
+    sl_sim_write_json(sim[0], &out);
+  } else if (csv) {
+    sl_sim_write_csv(sim[0], &out);
+  } else if (html) {
+    sl_sim_write_html(sim[0], &out);
+  } else {
+    sl_sim_write_text(sim[0], &out);
+  }
+  FILE *of = out_path ? fopen(out_path, "wb") : stdout;
+  if (!of) {
+    fprintf(stderr, "sluice simulate: cannot write '%s': %s\n", out_path, strerror(errno));
+    goto out;
+  }
+  fwrite(out.p, 1, out.len, of);
+  if (of != stdout)
+    fclose(of);
+  rc = 0;
+out:
+  for (int i = 0; i < 2; i++)
+    sl_sim_free(sim[i]);
+  sl_buf_free(&out);
+  sl_arena_destroy(&a);
+  return rc;
+}
