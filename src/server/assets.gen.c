@@ -254,7 +254,7 @@ static const char asset_0[] =
     ".faults ul { margin: 0.3rem 0 0; padding-left: 1.2rem; }\n"
     ".badge.injected { background: #8a4baf; color: #fff; }\n";
 
-/* dashboard.js, 62973 bytes */
+/* dashboard.js, 63176 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -867,8 +867,10 @@ static const char asset_1[] =
     "          ? [h('span', {class: 'badge thr', text: 'THROTTLED'}), ' ', h('strong', {text: num(thr"
     ", 0)}),\n"
     "            t.last_throttle_ms !== null && t.last_throttle_ms !== undefined\n"
-    "              ? h('span', {class: 'sub', text: `last at ${timeOfDay(t.last_throttle_ms).slice(0,"
-    " 8)}`}) : null]\n"
+    "              ? h('span', {class: 'sub', text: state.window.s > 300\n"
+    "                /* beyond 5 minutes the count comes from the per-minute ring */\n"
+    "                ? `last in the minute ${timeOfDay(t.last_throttle_ms).slice(0, 5)}`\n"
+    "                : `last at ${timeOfDay(t.last_throttle_ms).slice(0, 8)}`}) : null]\n"
     "          : h('span', {class: 'sub', text: '0'})),\n"
     "        h('td', null, indexCell(t)));\n"
     "    });\n"
@@ -1965,7 +1967,7 @@ static const char asset_2[] =
 
 static const sl_admin_asset assets[] = {
     {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"b5243d347ae194ec\"", 18}, {asset_0, 11456}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"4f1668d6781e09b8\"", 18}, {asset_1, 62973}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"c8c922a6dcf144cd\"", 18}, {asset_1, 63176}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"be8bcc7c0e04c2a6\"", 18}, {asset_2, 6892}},
 };
 

@@ -589,7 +589,10 @@
         h('td', {class: 'num'}, thr
           ? [h('span', {class: 'badge thr', text: 'THROTTLED'}), ' ', h('strong', {text: num(thr, 0)}),
             t.last_throttle_ms !== null && t.last_throttle_ms !== undefined
-              ? h('span', {class: 'sub', text: `last at ${timeOfDay(t.last_throttle_ms).slice(0, 8)}`}) : null]
+              ? h('span', {class: 'sub', text: state.window.s > 300
+                /* beyond 5 minutes the count comes from the per-minute ring */
+                ? `last in the minute ${timeOfDay(t.last_throttle_ms).slice(0, 5)}`
+                : `last at ${timeOfDay(t.last_throttle_ms).slice(0, 8)}`}) : null]
           : h('span', {class: 'sub', text: '0'})),
         h('td', null, indexCell(t)));
     });
