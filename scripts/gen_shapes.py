@@ -93,6 +93,16 @@ BOUNDS_EXTRA = {
     "KMSMasterKeyId": {"min": 1},
 }
 
+# Multi-attribute GSI keys (DynamoDB, November 2025; dynamodb-facts §14): a GSI's KeySchema
+# takes up to 4 HASH and 4 RANGE elements, and what is wrong with one is answered by the
+# service's own checks (src/ops/schema.c sl_schema_gsi_key: "Key Schema too big ...", "Too
+# many partition keys ..."; DynamoDB Local 3.3), while a table's and an LSI's KeySchema keep
+# BOUNDS_EXTRA's max of 2. These members get their own copy of the shape, without that bound.
+SPLIT_SHAPES = {
+    ("GlobalSecondaryIndex", "KeySchema"): "__GlobalSecondaryIndexKeySchema",
+    ("CreateGlobalSecondaryIndexAction", "KeySchema"): "__GlobalSecondaryIndexKeySchema",
+}
+
 # Order of the values in "Member must satisfy enum value set: [...]". The service prints
 # its own order, not the model's; these are the orders seen in its messages (dynalite's
 # validations/*.js and tests, and 2026 captures for StreamViewType / ContributorInsightsMode).
@@ -559,6 +569,13 @@ def main():
     data_dir = sys.argv[1] if len(sys.argv) > 1 else botocore_data_dir()
     shapes, ops, descriptions = merge_models(data_dir)
     check_pattern_equivalents()
+    for (sname, mname), copy in SPLIT_SHAPES.items():
+        m = shapes[sname]["members"].get(mname)
+        if m is None:
+            die("SPLIT_SHAPES: %s has no member %s" % (sname, mname))
+        if copy not in shapes:
+            shapes[copy] = json.loads(json.dumps(shapes[m["shape"]]))
+        m["shape"] = copy
 
     order = []  # shape names in emission order
     index = {}

@@ -66,7 +66,7 @@ static sl_err parse_indexes(sl_req *req, sl_table *t, const sl_json *list, bool 
     sl_err err = sl_schema_check_keys_defined(req, t, &ks);
     if (err != SL_OK)
       return err;
-    if ((err = sl_schema_key(req, t, &ks, &x->key)) != SL_OK)
+    if ((err = (global ? sl_schema_gsi_key : sl_schema_key)(req, t, &ks, &x->key)) != SL_OK)
       return err;
     if (!global) {
       if (!sl_key_has_range(&x->key))
@@ -137,7 +137,7 @@ static sl_err parse_indexes(sl_req *req, sl_table *t, const sl_json *list, bool 
 /* Every attribute definition must be used by a key of the table or an index. */
 static sl_err check_defs_used(sl_req *req, const sl_table *t) {
   bool all_used = true;
-  sl_str used[2 + 2 * 25];
+  sl_str used[2 + 2 * SL_KEY_MAX_PARTS * 25];
   uint32_t n_used = 0;
   const sl_key_schema *schemas[1 + 25];
   uint32_t n_schemas = 0;
@@ -145,15 +145,14 @@ static sl_err check_defs_used(sl_req *req, const sl_table *t) {
   for (uint32_t i = 0; i < t->n_indexes; i++)
     schemas[n_schemas++] = &t->indexes[i].key;
   for (uint32_t s = 0; s < n_schemas; s++) {
-    sl_str names[2] = {schemas[s]->hash, schemas[s]->range};
-    for (int k = 0; k < 2; k++) {
-      if (names[k].len == 0)
-        continue;
+    uint32_t n_names = sl_key_n_hash(schemas[s]) + sl_key_n_range(schemas[s]);
+    for (uint32_t k = 0; k < n_names; k++) {
+      sl_str name = sl_key_part(schemas[s], k).name;
       bool seen = false;
       for (uint32_t j = 0; j < n_used; j++)
-        seen |= sl_str_eq(used[j], names[k]);
+        seen |= sl_str_eq(used[j], name);
       if (!seen)
-        used[n_used++] = names[k];
+        used[n_used++] = name;
     }
   }
   for (uint32_t i = 0; i < t->n_defs; i++) {

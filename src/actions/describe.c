@@ -8,26 +8,23 @@
 
 static const char *attr_type_name(uint8_t t) { return sl_av_type_name((sl_av_type)t); }
 
-static void write_key_schema(sl_jw *w, const sl_key_schema *k) {
+/* Every key attribute in KeySchema order (multi-attribute GSI keys list all
+ * their HASH elements, then all their RANGE elements). */
+void sl_describe_key_schema(sl_jw *w, const sl_key_schema *k) {
+  uint32_t nh = sl_key_n_hash(k), n = nh + sl_key_n_range(k);
   sl_jw_arr_begin(w);
-  sl_jw_obj_begin(w);
-  sl_jw_key_c(w, "AttributeName");
-  sl_jw_str(w, k->hash);
-  sl_jw_key_c(w, "KeyType");
-  sl_jw_str_c(w, "HASH");
-  sl_jw_obj_end(w);
-  if (sl_key_has_range(k)) {
+  for (uint32_t i = 0; i < n; i++) {
     sl_jw_obj_begin(w);
     sl_jw_key_c(w, "AttributeName");
-    sl_jw_str(w, k->range);
+    sl_jw_str(w, sl_key_part(k, i).name);
     sl_jw_key_c(w, "KeyType");
-    sl_jw_str_c(w, "RANGE");
+    sl_jw_str_c(w, i < nh ? "HASH" : "RANGE");
     sl_jw_obj_end(w);
   }
   sl_jw_arr_end(w);
 }
 
-static void write_projection(sl_jw *w, const sl_index *x) {
+void sl_describe_projection(sl_jw *w, const sl_index *x) {
   static const char *const names[] = {"ALL", "KEYS_ONLY", "INCLUDE"};
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "ProjectionType");
@@ -117,9 +114,9 @@ static void write_index(sl_jw *w, const sl_index *x, const sl_index *before, int
   sl_jw_key_c(w, "IndexName");
   sl_jw_str(w, x->name);
   sl_jw_key_c(w, "KeySchema");
-  write_key_schema(w, &x->key);
+  sl_describe_key_schema(w, &x->key);
   sl_jw_key_c(w, "Projection");
-  write_projection(w, x);
+  sl_describe_projection(w, x);
   if (x->global) {
     sl_jw_key_c(w, "IndexStatus");
     sl_jw_str_c(w, sl_status_name(status >= 0 ? (sl_status)status : (sl_status)x->status));
@@ -217,7 +214,7 @@ static void describe(sl_req *req, const sl_table *t, int status, const sl_table 
   sl_jw_key_c(w, "TableName");
   sl_jw_str(w, t->name);
   sl_jw_key_c(w, "KeySchema");
-  write_key_schema(w, &t->key);
+  sl_describe_key_schema(w, &t->key);
   sl_jw_key_c(w, "TableStatus");
   sl_jw_str_c(w, sl_status_name(status >= 0 ? (sl_status)status : (sl_status)t->status));
   sl_jw_key_c(w, "CreationDateTime");
@@ -260,6 +257,21 @@ static void describe(sl_req *req, const sl_table *t, int status, const sl_table 
     sl_jw_key_c(w, "LatestStreamArn");
     sl_jw_str(w, sl_arena_printf(req->arena, "%.*s/stream/%.*s", SL_STR_FMT(t->arn),
                                  SL_STR_FMT(t->stream_label)));
+  }
+  if (t->restore_backup_arn.len) {
+    /* A table restored from a backup (ops/backups.h); the restore is done
+     * when the reply is written. */
+    sl_jw_key_c(w, "RestoreSummary");
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "SourceBackupArn");
+    sl_jw_str(w, t->restore_backup_arn);
+    sl_jw_key_c(w, "SourceTableArn");
+    sl_jw_str(w, t->restore_source_arn);
+    sl_jw_key_c(w, "RestoreDateTime");
+    sl_reply_time(w, (int64_t)t->restore_ms);
+    sl_jw_key_c(w, "RestoreInProgress");
+    sl_jw_bool(w, false);
+    sl_jw_obj_end(w);
   }
   write_class_summary(w, t);
   sl_jw_key_c(w, "DeletionProtectionEnabled");

@@ -22,5 +22,8 @@ void sl_describe_updated_table(sl_req *req, const sl_table *old, const sl_table 
  * class summaries and deletion protection, not its schema, indexes or
  * stream (live outputs in tests/conformance/test_delete_table.py). */
 void sl_describe_deleted_table(sl_req *req, const sl_table *t);
+/* A KeySchema list and a Projection object (backups reuse them). */
+void sl_describe_key_schema(sl_jw *w, const sl_key_schema *k);
+void sl_describe_projection(sl_jw *w, const sl_index *x);
 
 #endif

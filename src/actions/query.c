@@ -44,6 +44,7 @@ sl_err sl_action_query_parse(sl_req *req, sl_query_in *out, sl_read_exprs *ex_ou
     return err;
   const sl_key_schema *ks = in.x ? &in.x->key : &in.t->key;
   sl_expr_ctx *cx = ex.ctx;
+  cx->index_name = in.x ? in.x->name : SL_STR_NULL;
   if (has_kce)
     err = sl_expr_parse_key_condition(cx, sl_in_str(body, "KeyConditionExpression"), ks, &in.kc);
   else

@@ -47,7 +47,7 @@ void sl_reply_page(sl_req *req, const sl_table *t, const sl_index *x, const sl_r
   sl_jw_int(w, page->scanned);
   if (page->more) {
     sl_jw_key_c(w, "LastEvaluatedKey");
-    sl_item key = {SL_NEW_ARRAY(req->arena, sl_attr, 4), 0};
+    sl_item key = {SL_NEW_ARRAY(req->arena, sl_attr, 2 + 2 * SL_KEY_MAX_PARTS), 0};
     sl_page_copy_key_attrs(&key, &page->last, &t->key);
     if (x)
       sl_page_copy_key_attrs(&key, &page->last, &x->key);

@@ -17,9 +17,17 @@
 
 #include "cap/cap.h"
 #include "store/item.h"
+#include "store/items.h"
 
 sl_cap_charge sl_cap_charge_key(sl_arena *a, sl_cap_res *res, sl_cap_dir dir, const sl_av *pk,
                                 const sl_av *sk, bool index, int64_t cost_mu);
+/* The charge of an index entry's key, whose partition and sort keys may be
+ * tuples (multi-attribute GSI keys, store/key.h): placed by the tuple's hash
+ * and encoded sort tuple; a tuple's printable key (Contributor Insights,
+ * throttle events) is its values' texts in KeySchema order, "[A, 1]".
+ * 'ik' NULL or without values: a charge placed by nothing (hash 0). */
+sl_cap_charge sl_cap_charge_index(sl_arena *a, sl_cap_res *res, sl_cap_dir dir,
+                                  const sl_keyvals *ik, int64_t cost_mu);
 
 /* The printable text of a key value: S and N as themselves, B as base64
  * (how a request spells it); allocated in 'a' for B. */

@@ -239,6 +239,14 @@ typedef struct {
   bool has_range;        /* a sort-key condition is present */
   uint8_t range_op;      /* sl_expr_key_op */
   const sl_av *range[2]; /* range[1] only for BETWEEN */
+  /* Multi-attribute keys (a key schema with sl_key_is_tuple; else n_hash 0):
+   * every partition-key value in KeySchema order, and the leading sort-key
+   * attributes under equality; the condition in range_op/range (when
+   * has_range) is on sort-key attribute n_sort_eq, the last one used. */
+  uint8_t n_hash;
+  const sl_av *hashes[SL_KEY_MAX_PARTS];
+  uint8_t n_sort_eq;
+  const sl_av *sort_eq[SL_KEY_MAX_PARTS];
 } sl_expr_keycond;
 
 /* ---- the request context ---- */
@@ -267,6 +275,7 @@ typedef struct {
   uint32_t name_mask, value_mask;
   sl_expr_param param;     /* the expression being parsed (messages) */
   const char *filter_name; /* "QueryFilter" once a legacy filter was read (messages) */
+  sl_str index_name;       /* Query's IndexName, empty for a table (messages) */
 } sl_expr_ctx;
 
 /* Validates and decodes ExpressionAttributeNames / ExpressionAttributeValues

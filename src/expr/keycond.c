@@ -138,6 +138,123 @@ static const sl_expr_node *key_nested_path(const sl_expr_node *n, const sl_str *
   return NULL;
 }
 
+/* "a, b" of the names of key attributes [from, to) whose flag is set. */
+static sl_str name_list(sl_expr_ctx *cx, const sl_key_schema *ks, const bool *flag, uint32_t from,
+                        uint32_t to) {
+  sl_buf b;
+  sl_buf_init(&b, cx->arena);
+  for (uint32_t i = from; i < to; i++) {
+    if (!flag[i])
+      continue;
+    if (b.len)
+      sl_buf_puts(&b, SL_STR(", "));
+    sl_buf_puts(&b, sl_key_part(ks, i).name);
+  }
+  return sl_buf_str(&b);
+}
+
+/* A key condition on a multi-attribute key (facts §14): equality on every
+ * partition-key attribute; sort-key attributes used left to right, equality
+ * on all but the last one used. The texts are DynamoDB Local 3.3's
+ * (tests/conformance/test_gsi_multi_key.py); the order of the checks follows
+ * the single-attribute one below: value types, then operators, then empty
+ * values and sizes. */
+static sl_err extract_tuple(sl_expr_ctx *cx, const key_leaf *leaves, uint32_t nl,
+                            const sl_key_schema *ks, sl_expr_keycond *out) {
+  uint32_t nh = sl_key_n_hash(ks), np = nh + sl_key_n_range(ks);
+  const key_leaf *by_part[2 * SL_KEY_MAX_PARTS] = {0};
+  bool other = false;
+  for (uint32_t i = 0; i < nl; i++) {
+    bool found = false;
+    for (uint32_t k = 0; k < np && !found; k++)
+      if (sl_str_eq(leaves[i].name, sl_key_part(ks, k).name)) {
+        by_part[k] = &leaves[i];
+        found = true;
+      }
+    other |= !found;
+  }
+  const char *mismatch =
+      "One or more parameter values were invalid: Condition parameter type does not match schema "
+      "type";
+  for (uint32_t k = 0; k < nh; k++) {
+    const key_leaf *l = by_part[k];
+    for (int i = 0; l && i < (l->op == SL_EXPR_KEY_BETWEEN ? 2 : 1); i++)
+      if (l->v[i]->type != sl_key_part(ks, k).type)
+        return sl_failf(cx->f, SL_E_VALIDATION, "%s", mismatch);
+  }
+  bool bad[2 * SL_KEY_MAX_PARTS] = {0};
+  bool any_bad = false;
+  for (uint32_t k = 0; k < nh; k++) {
+    bad[k] = !by_part[k] || by_part[k]->op != SL_EXPR_KEY_EQ;
+    any_bad |= bad[k];
+  }
+  if (any_bad)
+    return sl_failf(cx->f, SL_E_VALIDATION,
+                    "HASH key attributes %.*s must have equality conditions specified in the "
+                    "query",
+                    SL_STR_FMT(name_list(cx, ks, bad, 0, nh)));
+  if (other)
+    return sl_failf(cx->f, SL_E_VALIDATION, "Query condition missed key schema element");
+  int last = -1;
+  for (uint32_t k = nh; k < np; k++)
+    if (by_part[k])
+      last = (int)k;
+  for (int k = nh; k < last; k++) {
+    bad[k] = !by_part[k] || by_part[k]->op != SL_EXPR_KEY_EQ;
+    any_bad |= bad[k];
+  }
+  if (any_bad)
+    return sl_failf(cx->f, SL_E_VALIDATION,
+                    "RANGE key attributes %.*s must have equality conditions specified in the "
+                    "query because a condition is present on key attribute %.*s",
+                    SL_STR_FMT(name_list(cx, ks, bad, nh, (uint32_t)last)),
+                    SL_STR_FMT(sl_key_part(ks, (uint32_t)last).name));
+  for (int k = nh; k <= last; k++) {
+    const key_leaf *l = by_part[k];
+    for (int i = 0; i < (l->op == SL_EXPR_KEY_BETWEEN ? 2 : 1); i++)
+      if (l->v[i]->type != sl_key_part(ks, (uint32_t)k).type)
+        return sl_failf(cx->f, SL_E_VALIDATION, "%s", mismatch);
+  }
+  bool too_long = false;
+  for (int k = 0; k <= (last < 0 ? (int)nh - 1 : last); k++) {
+    const key_leaf *l = by_part[k];
+    for (int i = 0; i < (l->op == SL_EXPR_KEY_BETWEEN ? 2 : 1); i++) {
+      const sl_av *v = l->v[i];
+      if (v->type != SL_AV_N && v->s.len == 0)
+        return sl_failf(cx->f, SL_E_VALIDATION,
+                        "One or more parameter values are not valid. A value specified for a "
+                        "secondary index key is not supported. The AttributeValue for a key "
+                        "attribute cannot contain an empty %s value. IndexName: %.*s, IndexKey: "
+                        "%.*s",
+                        v->type == SL_AV_S ? "string" : "binary", SL_STR_FMT(cx->index_name),
+                        SL_STR_FMT(sl_key_part(ks, (uint32_t)k).name));
+      too_long |= k >= (int)nh && v->type != SL_AV_N && v->s.len > 1024;
+    }
+  }
+  /* One sort-key value over 1024 bytes, as for a single sort key; values
+   * longer together are accepted (observed). */
+  if (too_long)
+    return sl_failf(cx->f, SL_E_VALIDATION,
+                    "One or more parameter values were invalid: Aggregated size of all range "
+                    "keys has exceeded the size limit of 1024 bytes");
+  memset(out, 0, sizeof(*out));
+  out->n_hash = (uint8_t)nh;
+  for (uint32_t k = 0; k < nh; k++)
+    out->hashes[k] = by_part[k]->v[0];
+  out->hash = out->hashes[0];
+  if (last < 0)
+    return SL_OK;
+  out->n_sort_eq = (uint8_t)(last - (int)nh);
+  for (uint32_t k = 0; k < out->n_sort_eq; k++)
+    out->sort_eq[k] = by_part[nh + k]->v[0];
+  const key_leaf *rl = by_part[last];
+  out->has_range = true;
+  out->range_op = rl->op;
+  out->range[0] = rl->v[0];
+  out->range[1] = rl->op == SL_EXPR_KEY_BETWEEN ? rl->v[1] : NULL;
+  return SL_OK;
+}
+
 sl_err sl__expr_key_extract(sl_expr_ctx *cx, const sl_expr_node *c, const sl_key_schema *ks,
                             sl_expr_keycond *out) {
   key_leaf leaves[SL_EXPR_MAX_OPERATORS + 1];
@@ -153,6 +270,8 @@ sl_err sl__expr_key_extract(sl_expr_ctx *cx, const sl_expr_node *c, const sl_key
   sl_err err = key_leaves(cx, c, leaves, &nl, SL_ARRAY_LEN(leaves));
   if (err != SL_OK)
     return err;
+  if (sl_key_is_tuple(ks))
+    return extract_tuple(cx, leaves, nl, ks, out);
   /* Conditions are gathered per key first: a repeated key is one error, a
    * third condition another (observed). */
   if (nl > 2)

@@ -529,7 +529,8 @@ sl_err sl_expr_legacy_key_conditions(sl_expr_ctx *cx, const sl_json *conds, cons
   /* The service (dynalite's live texts) says the same for none and for more
    * than two; DynamoDB Local says "Conditions must be at least length 1" for
    * none. */
-  if (conds->obj.n == 0 || conds->obj.n > 2)
+  size_t most = sl_key_is_tuple(ks) ? sl_key_n_hash(ks) + sl_key_n_range(ks) : 2;
+  if (conds->obj.n == 0 || conds->obj.n > most)
     return sl_failf(cx->f, SL_E_VALIDATION, "Conditions can be of length 1 or 2 only");
   sl_expr_node *acc = NULL;
   for (size_t i = 0; i < conds->obj.n; i++) {
@@ -543,6 +544,8 @@ sl_err sl_expr_legacy_key_conditions(sl_expr_ctx *cx, const sl_json *conds, cons
       return err;
     cmp_lookup(cmp->str, &op);
     bool range = ks->range.len && sl_str_eq(attr, ks->range);
+    for (uint32_t k = sl_key_n_hash(ks); !range && k < sl_key_n_hash(ks) + sl_key_n_range(ks); k++)
+      range = sl_str_eq(attr, sl_key_part(ks, k).name);
     /* DynamoDB Local says "Only scalar types can be used as Range Key values"
      * for NULL / NOT_NULL and fails on NE; the service's text is this one
      * (dynalite's live texts). */

@@ -134,21 +134,35 @@ void sl_expr_print_proj(sl_buf *b, const sl_expr_proj *p) {
 
 void sl_expr_print_keycond(sl_buf *b, const sl_expr_keycond *k, const sl_key_schema *ks) {
   static const char *const ops[] = {"=", "<", "<=", ">", ">=", "BETWEEN", "begins_with"};
-  sl_buf_puts(b, ks->hash);
-  sl_buf_puts(b, SL_STR(" = "));
-  print_value(b, k->hash);
+  sl_str range = ks->range;
+  if (k->n_hash) {
+    /* A multi-attribute key: every equality, then the last condition. */
+    uint32_t nh = sl_key_n_hash(ks);
+    for (uint32_t i = 0; i < (uint32_t)k->n_hash + k->n_sort_eq; i++) {
+      if (i)
+        sl_buf_puts(b, SL_STR(" AND "));
+      sl_buf_puts(b, sl_key_part(ks, i).name);
+      sl_buf_puts(b, SL_STR(" = "));
+      print_value(b, i < k->n_hash ? k->hashes[i] : k->sort_eq[i - k->n_hash]);
+    }
+    range = sl_key_part(ks, nh + k->n_sort_eq).name;
+  } else {
+    sl_buf_puts(b, ks->hash);
+    sl_buf_puts(b, SL_STR(" = "));
+    print_value(b, k->hash);
+  }
   if (!k->has_range)
     return;
   sl_buf_puts(b, SL_STR(" AND "));
   if (k->range_op == SL_EXPR_KEY_BEGINS_WITH) {
     sl_buf_puts(b, SL_STR("begins_with("));
-    sl_buf_puts(b, ks->range);
+    sl_buf_puts(b, range);
     sl_buf_puts(b, SL_STR(", "));
     print_value(b, k->range[0]);
     sl_buf_putc(b, ')');
     return;
   }
-  sl_buf_puts(b, ks->range);
+  sl_buf_puts(b, range);
   sl_buf_printf(b, " %s ", ops[k->range_op]);
   print_value(b, k->range[0]);
   if (k->range_op == SL_EXPR_KEY_BETWEEN) {

@@ -393,7 +393,7 @@ sl_err sl__expr_resolve_projection(sl_expr_ctx *cx, const sl__expr_parsed *pr, s
 /* ---- key attributes ---- */
 
 static bool is_key_name(const sl_key_schema *ks, sl_str name) {
-  return sl_str_eq(name, ks->hash) || (ks->range.len && sl_str_eq(name, ks->range));
+  return sl_key_schema_uses(ks, name);
 }
 
 static sl_err filter_keys(sl_expr_ctx *cx, const sl_expr_node *n, const sl_key_schema *ks) {

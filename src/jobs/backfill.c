@@ -19,17 +19,19 @@ typedef struct {
 static bool indexable(const sl_index *x, const sl_item *it, sl_keyvals *ik) {
   if (!sl_item_keyvals(it, &x->key, ik))
     return false;
-  const sl_av *parts[2] = {ik->hash, ik->range};
-  for (int i = 0; i < 2; i++) {
-    const sl_av *v = parts[i];
-    if (!v)
-      continue;
+  /* Every attribute of a multi-attribute key is held to its own limit, and
+   * each tuple's values together to the same limit (ops/req.c's write check). */
+  size_t sum[2] = {0, 0};
+  for (uint32_t i = 0; i < ik->hashes.n + ik->ranges.n; i++) {
+    bool hash = i < ik->hashes.n;
+    const sl_av *v = hash ? ik->hashes.v[i] : ik->ranges.v[i - ik->hashes.n];
     if ((v->type == SL_AV_S || v->type == SL_AV_B) && v->s.len == 0)
       return false;
-    if (sl_av_size(v) > (i == 0 ? 2048u : 1024u))
+    if (sl_av_size(v) > (hash ? 2048u : 1024u))
       return false;
+    sum[!hash] += sl_av_size(v);
   }
-  return true;
+  return sum[0] <= 2048 && sum[1] <= 1024;
 }
 
 /* Reads the next items after the index's cursor (copied: the transaction
@@ -76,7 +78,7 @@ typedef struct {
 /* Pays for one entry of 'cost_mu'; false when the index has no capacity now. */
 static bool pay(sl_env *env, sl_index *x, const sl_keyvals *ik, sl_arena *a, int64_t cost_mu,
                 step_cost *sc) {
-  sl_cap_charge ch = sl_cap_charge_key(a, x->cap, SL_CAP_WRITE, ik->hash, ik->range, true, cost_mu);
+  sl_cap_charge ch = sl_cap_charge_index(a, x->cap, SL_CAP_WRITE, ik, cost_mu);
   if (!x->cap) {
     sc->consumed_mu += cost_mu;
     return true;
@@ -112,7 +114,7 @@ static size_t copy_rows(sl_env *env, sl_txn *txn, const sl_table *t, sl_index *x
     SL_ASSERT(ok);
     sl_buf key, val;
     sl_buf_init(&key, a);
-    sl_key_index_entry(&key, x->id, ik.hash, ik.range, tk.hash, tk.range);
+    sl_key_index_entry_tuple(&key, x->id, &ik.hashes, &ik.ranges, tk.hash, tk.range);
     sl_str existing;
     /* A write since the backfill started made it already. */
     if (sl_store_get(txn, SL_DB_ITEMS, sl_buf_str(&key), &existing))
@@ -127,7 +129,7 @@ static size_t copy_rows(sl_env *env, sl_txn *txn, const sl_table *t, sl_index *x
     sc->entries++;
     sc->bytes += size;
     if (x->cap) {
-      sl_cap_charge at = sl_cap_charge_key(a, x->cap, SL_CAP_WRITE, ik.hash, ik.range, true, 0);
+      sl_cap_charge at = sl_cap_charge_index(a, x->cap, SL_CAP_WRITE, &ik, 0);
       sl_cap_note_bytes(env->cap, x->cap, at.hash, at.sort, (int64_t)size);
     }
   }

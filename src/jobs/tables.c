@@ -128,9 +128,7 @@ bool sl_tables_advance(sl_env *env, int64_t now_ms) {
 
 /* ---- the end of a deletion ---- */
 
-static bool key_uses(const sl_key_schema *k, sl_str name) {
-  return sl_str_eq(k->hash, name) || (sl_key_has_range(k) && sl_str_eq(k->range, name));
-}
+static bool key_uses(const sl_key_schema *k, sl_str name) { return sl_key_schema_uses(k, name); }
 
 /* Drops the definitions no key uses any more (the service prunes them when a
  * deleted index goes, DDB-TABLE-151). */

@@ -289,11 +289,13 @@ static sl_str existing_element(sl_req *req, const sl_table *t, sl_str attr) {
   for (uint32_t i = 0; i < t->n_indexes && n < SL_ARRAY_LEN(schemas); i++)
     schemas[n++] = &t->indexes[i].key;
   for (uint32_t i = 0; i < n; i++) {
-    bool hash = sl_str_eq(schemas[i]->hash, attr);
-    if (hash || sl_str_eq(schemas[i]->range, attr))
-      return sl_arena_printf(req->arena, "key{%.*s:%s:%s}", SL_STR_FMT(attr),
-                             key_type_name(hash ? schemas[i]->hash_type : schemas[i]->range_type),
-                             hash ? "HASH" : "RANGE");
+    uint32_t nh = sl_key_n_hash(schemas[i]), np = nh + sl_key_n_range(schemas[i]);
+    for (uint32_t k = 0; k < np; k++) {
+      sl_key_attr a = sl_key_part(schemas[i], k);
+      if (sl_str_eq(a.name, attr))
+        return sl_arena_printf(req->arena, "key{%.*s:%s:%s}", SL_STR_FMT(attr),
+                               key_type_name(a.type), k < nh ? "HASH" : "RANGE");
+    }
   }
   return sl_arena_printf(req->arena, "key{%.*s:%s:HASH}", SL_STR_FMT(attr),
                          key_type_name(sl_table_attr_type(t, attr)));
@@ -360,7 +362,7 @@ static sl_err apply_create(sl_req *req, const sl_attr_defs_in *defs, const sl_ta
   memset(&x, 0, sizeof(x));
   x.global = true;
   x.name = sl_table_str(t, name);
-  if ((err = sl_schema_key(req, t, ks, &x.key)) != SL_OK ||
+  if ((err = sl_schema_gsi_key(req, t, ks, &x.key)) != SL_OK ||
       (err = sl_schema_projection(req, t, &a->projection, &x)) != SL_OK)
     return err;
   x.tp.billing = t->tp.billing;

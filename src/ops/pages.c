@@ -6,6 +6,8 @@
 #include "cap/cap.h"
 #include "store/key.h"
 
+#include <stdlib.h>
+
 static const sl_key_schema *schema_of(const sl_table *t, const sl_index *x) {
   return x ? &x->key : &t->key;
 }
@@ -15,19 +17,21 @@ static void charge_for(sl_req *req, const sl_table *t, const sl_index *x, const 
                        sl_cap_charge *c) {
   sl_keyvals kv;
   sl_cap_res *res = x && x->global ? x->cap : t->cap;
-  if (!sl_item_keyvals(it, schema_of(t, x), &kv))
-    kv.hash = kv.range = NULL;
-  *c = sl_cap_charge_key(req->arena, res, SL_CAP_READ, kv.hash, kv.range, x != NULL, 0);
+  bool ok = sl_item_keyvals(it, schema_of(t, x), &kv);
+  if (x)
+    *c = sl_cap_charge_index(req->arena, res, SL_CAP_READ, ok ? &kv : NULL, 0);
+  else
+    *c = sl_cap_charge_key(req->arena, res, SL_CAP_READ, ok ? kv.hash : NULL, ok ? kv.range : NULL,
+                           false, 0);
 }
 
 void sl_page_copy_key_attrs(sl_item *dst, const sl_item *src, const sl_key_schema *k) {
-  const sl_av *h = sl_item_get(src, k->hash);
-  if (h)
-    dst->attrs[dst->n++] = (sl_attr){k->hash, *h};
-  if (sl_key_has_range(k)) {
-    const sl_av *r = sl_item_get(src, k->range);
-    if (r)
-      dst->attrs[dst->n++] = (sl_attr){k->range, *r};
+  uint32_t n = sl_key_n_hash(k) + sl_key_n_range(k);
+  for (uint32_t i = 0; i < n; i++) {
+    sl_str name = sl_key_part(k, i).name;
+    const sl_av *v = sl_item_get(src, name);
+    if (v)
+      dst->attrs[dst->n++] = (sl_attr){name, *v};
   }
 }
 
@@ -40,7 +44,7 @@ sl_err sl_page_start_key(sl_req *req, const sl_table *t, const sl_index *x, cons
   if (x) {
     ok = ok && sl_item_keyvals(&it, &x->key, &ik);
     /* Index keys may share names with table keys. */
-    sl_item both = {SL_NEW_ARRAY(req->arena, sl_attr, 4), 0};
+    sl_item both = {SL_NEW_ARRAY(req->arena, sl_attr, 2 + 2 * SL_KEY_MAX_PARTS), 0};
     sl_page_copy_key_attrs(&both, &it, &t->key);
     sl_page_copy_key_attrs(&both, &it, &x->key);
     sl_item_canonicalize(&both);
@@ -51,7 +55,7 @@ sl_err sl_page_start_key(sl_req *req, const sl_table *t, const sl_index *x, cons
                    "The provided starting key is invalid: The provided key element does not match "
                    "the schema");
   if (x)
-    sl_key_index_entry(out, x->id, ik.hash, ik.range, tk.hash, tk.range);
+    sl_key_index_entry_tuple(out, x->id, &ik.hashes, &ik.ranges, tk.hash, tk.range);
   else
     sl_key_item(out, t->id, tk.hash, tk.range);
   return SL_OK;
@@ -83,6 +87,148 @@ static bool next_entry(sl_cursor *c, const sl_page_opts *o, sl_str *k, sl_str *v
   return sl_cursor_prev(c, k, v) && sl_str_cmp(*k, o->lo) >= 0;
 }
 
+/* ---- runs of cut sort keys (pages.h) ---- */
+
+typedef struct {
+  sl_str key, val;
+  sl_item it; /* decoded, for the comparison */
+} run_entry;
+
+/* Where the page's entries come from: the cursor, in key order, except that
+ * a run is read whole and handed out in the sort key's true order. */
+typedef struct {
+  sl_req *req;
+  const sl_page_opts *o;
+  sl_cursor *c;
+  run_entry *run;
+  size_t n_run, i_run;
+  bool pending; /* the cursor's entry after a run, not handed out yet */
+  sl_str pk, pv;
+} entries;
+
+static bool in_run(const sl_page_opts *o, sl_str k) { return o->run_at && k.len > o->run_at; }
+
+static bool same_run(const sl_page_opts *o, sl_str a, sl_str b) {
+  return in_run(o, a) && in_run(o, b) && memcmp(a.p, b.p, o->run_at) == 0;
+}
+
+/* True sort-key order of two entries (items and storage keys), ascending:
+ * the sort-key attributes in KeySchema order, then the storage key (the
+ * table's key breaks ties, as in key order). */
+static int run_cmp(const sl_page_opts *o, const sl_item *a, sl_str ka, const sl_item *b,
+                   sl_str kb) {
+  const sl_key_schema *ks = o->run_ks;
+  uint32_t nh = sl_key_n_hash(ks), np = nh + sl_key_n_range(ks);
+  for (uint32_t i = nh; i < np; i++) {
+    sl_str name = sl_key_part(ks, i).name;
+    const sl_av *va = sl_item_get(a, name), *vb = sl_item_get(b, name);
+    if (!va || !vb) {
+      if (va != vb)
+        return va ? 1 : -1;
+      continue;
+    }
+    int c = sl_av_cmp_scalar(va, vb);
+    if (c)
+      return c;
+  }
+  return sl_str_cmp(ka, kb);
+}
+
+static int run_qsort_cmp(const void *pa, const void *pb, void *ctx) {
+  const sl_page_opts *o = ctx;
+  const run_entry *a = pa, *b = pb;
+  int c = run_cmp(o, &a->it, a->key, &b->it, b->key);
+  return o->forward ? c : -c;
+}
+
+/* Reads the run that starts at (k, v) (the first entry in the page's
+ * direction) whole, sorts it, and leaves the cursor's next entry pending. */
+static void gather_run(entries *e, sl_str k, sl_str v) {
+  size_t cap = 16;
+  e->run = SL_NEW_ARRAY(e->req->arena, run_entry, cap);
+  e->n_run = e->i_run = 0;
+  sl_str first = k;
+  bool ok = true;
+  while (ok && same_run(e->o, first, k)) {
+    if (e->n_run == cap) {
+      e->run = sl_arena_realloc(e->req->arena, e->run, cap * sizeof(run_entry),
+                                2 * cap * sizeof(run_entry));
+      cap *= 2;
+    }
+    run_entry *r = &e->run[e->n_run++];
+    r->key = k;
+    r->val = v;
+    if (!sl_item_decode(e->req->arena, v.p, v.len, &r->it, NULL))
+      SL_ASSERT(!"corrupt item in storage");
+    ok = next_entry(e->c, e->o, &k, &v);
+  }
+  e->pending = ok;
+  e->pk = k;
+  e->pv = v;
+  qsort_r(e->run, e->n_run, sizeof(run_entry), run_qsort_cmp, (void *)e->o);
+}
+
+/* Hands out (k, v) or, when it starts a run, the run's first entry. */
+static bool take(entries *e, bool ok, sl_str *k, sl_str *v) {
+  if (!ok || !in_run(e->o, *k))
+    return ok;
+  gather_run(e, *k, *v);
+  *k = e->run[0].key;
+  *v = e->run[0].val;
+  e->i_run = 1;
+  return true;
+}
+
+static bool entries_next(entries *e, sl_str *k, sl_str *v) {
+  if (e->i_run < e->n_run) {
+    *k = e->run[e->i_run].key;
+    *v = e->run[e->i_run].val;
+    e->i_run++;
+    return true;
+  }
+  if (e->pending) {
+    e->pending = false;
+    *k = e->pk;
+    *v = e->pv;
+    return take(e, true, k, v);
+  }
+  return take(e, next_entry(e->c, e->o, k, v), k, v);
+}
+
+static bool entries_first(entries *e, sl_str *k, sl_str *v) {
+  const sl_page_opts *o = e->o;
+  sl_str esk = o->exclusive_start;
+  if (!in_run(o, esk) || !o->start_item)
+    return take(e, first_entry(e->c, o, k, v), k, v);
+  /* The start key is in a run: read the run from its beginning and hand out
+   * only what follows the start key in the true order. */
+  sl_buf edge;
+  sl_buf_init(&edge, e->req->arena);
+  sl_buf_append(&edge, esk.p, o->run_at);
+  bool ok;
+  if (o->forward) {
+    ok = sl_cursor_seek(e->c, sl_buf_str(&edge), k, v);
+  } else {
+    sl_key_successor(&edge);
+    ok = sl_cursor_seek_last_before(e->c, sl_buf_str(&edge), k, v);
+  }
+  ok = ok && sl_str_cmp(*k, o->lo) >= 0 && sl_str_cmp(*k, o->hi) < 0;
+  if (!ok || !same_run(o, *k, esk)) {
+    if (ok && (o->forward ? sl_str_cmp(*k, esk) > 0 : sl_str_cmp(*k, esk) < 0))
+      return take(e, true, k, v);
+    return take(e, first_entry(e->c, o, k, v), k, v);
+  }
+  gather_run(e, *k, *v);
+  while (e->i_run < e->n_run) {
+    const run_entry *r = &e->run[e->i_run];
+    int c = run_cmp(o, &r->it, r->key, o->start_item, esk);
+    if (o->forward ? c > 0 : c < 0)
+      break;
+    e->i_run++;
+  }
+  return entries_next(e, k, v);
+}
+
 sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_result *out) {
   sl_err err = SL_OK;
   memset(out, 0, sizeof(*out));
@@ -108,8 +254,9 @@ sl_err sl_page_read(sl_req *req, sl_txn *txn, const sl_page_opts *o, sl_page_res
   size_t *read_sizes = SL_NEW_ARRAY(req->arena, size_t, cap_read);
 
   sl_cursor *c = sl_store_cursor(txn, SL_DB_ITEMS);
+  entries src = {.req = req, .o = o, .c = c};
   sl_str k, val;
-  for (bool ok = first_entry(c, o, &k, &val); ok; ok = next_entry(c, o, &k, &val)) {
+  for (bool ok = entries_first(&src, &k, &val); ok; ok = entries_next(&src, &k, &val)) {
     sl_item it;
     size_t size;
     if (!sl_item_decode(req->arena, val.p, val.len, &it, &size))

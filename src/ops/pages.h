@@ -50,6 +50,16 @@ typedef struct {
    * key hash (and the sort key of the first item decides the partition); a
    * Scan is spread over the partitions of the items it reads. */
   bool is_query;
+  /* Runs (Query): sort keys longer than their key budget are stored cut
+   * (store/key.h), so entries whose keys share their first 'run_at' bytes
+   * (the query's partition prefix plus the exact part of the sort field) may
+   * be out of order among themselves. Such a run is read whole and handed
+   * out in the true order of run_ks's sort-key attributes (then the storage
+   * key); a start key inside a run resumes after 'start_item' in that
+   * order. run_at 0: key order is used as is (Scan, no sort key). */
+  size_t run_at;
+  const sl_key_schema *run_ks;
+  const sl_item *start_item; /* the ExclusiveStartKey's values, or NULL */
   /* The cost preview (partiql/partiql.h sl_pql_explain): the page is read
    * and priced exactly, but neither checked nor debited. */
   bool preview;

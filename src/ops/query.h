@@ -10,7 +10,15 @@
  * key is outside query boundaries based on provided conditions", "... does
  * not match the range key predicate"). Items are re-checked against the key
  * condition because sort keys longer than their key budget are stored cut
- * (store/key.h) and may sort approximately among themselves.
+ * (store/key.h): a bound longer than the exact part of the sort field is
+ * widened to that part, and runs of entries sharing it are put in their
+ * values' order by ops/pages.h.
+ *
+ * Multi-attribute GSI keys (sl_expr_keycond.n_hash > 0): the range is the
+ * partition tuple's field, then the components of the sort-key attributes
+ * under equality, then the last condition's bound on the next component;
+ * every equality is re-checked too, and a start key is checked against the
+ * whole condition.
  *
  * Threads: the loop thread.
  */

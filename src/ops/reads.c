@@ -25,8 +25,7 @@ static bool projected(const sl_table *t, const sl_index *x, const sl_expr_proj *
     return true;
   for (uint32_t i = 0; i < p->n; i++) {
     sl_str top = p->paths[i].e[0].name;
-    bool ok = sl_str_eq(top, t->key.hash) || sl_str_eq(top, t->key.range) ||
-              sl_str_eq(top, x->key.hash) || sl_str_eq(top, x->key.range);
+    bool ok = sl_key_schema_uses(&t->key, top) || sl_key_schema_uses(&x->key, top);
     for (uint32_t j = 0; !ok && x->projection == SL_PROJ_INCLUDE && j < x->n_non_key; j++)
       ok = sl_str_eq(top, x->non_key[j]);
     if (!ok)

@@ -58,12 +58,55 @@ sl_err sl_schema_key(sl_req *req, sl_table *t, const sl_key_schema_in *in, sl_ke
                    "One or more parameter values were invalid: Some index key attributes are not "
                    "defined in AttributeDefinitions. Keys: [%.*s], AttributeDefinitions: [%.*s]",
                    SL_STR_FMT(names[0]), SL_STR_FMT(def_names(req, t)));
-  out->hash = sl_table_str(t, names[0]);
-  out->hash_type = sl_table_attr_type(t, names[0]);
-  if (n == 2) {
-    out->range = sl_table_str(t, names[1]);
-    out->range_type = sl_table_attr_type(t, names[1]);
+  sl_key_schema_add(out, true, sl_table_str(t, names[0]), sl_table_attr_type(t, names[0]));
+  if (n == 2)
+    sl_key_schema_add(out, false, sl_table_str(t, names[1]), sl_table_attr_type(t, names[1]));
+  return SL_OK;
+}
+
+sl_err sl_schema_gsi_key(sl_req *req, sl_table *t, const sl_key_schema_in *in, sl_key_schema *out) {
+  uint32_t n = in->n, n_hash = 0, n_range = 0;
+  bool order_ok = true;
+  for (uint32_t i = 0; i < n; i++) {
+    bool hash = sl_str_eq_c(in->e[i].type, "HASH");
+    n_hash += hash;
+    n_range += !hash;
+    if (hash && n_range)
+      order_ok = false;
   }
+  /* One or two elements that a single-attribute schema allows keep the
+   * table's checks and messages. */
+  if (n <= 2 && !(n == 2 && n_hash == 2))
+    return sl_schema_key(req, t, in, out);
+  /* Multi-attribute keys (facts §14); the texts and their order are
+   * DynamoDB Local 3.3's (tests/conformance/test_gsi_multi_key.py). */
+  if (n > 2 * SL_KEY_MAX_PARTS)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Key Schema too big.  Key Schema must at most consist of the hash and range "
+                   "key of a table");
+  if (n_hash > SL_KEY_MAX_PARTS)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Too many partition keys. GSI can have at most %d partition keys",
+                   SL_KEY_MAX_PARTS);
+  if (n_range > SL_KEY_MAX_PARTS)
+    return sl_fail(req, SL_E_VALIDATION, "Too many sort keys. GSI can have at most %d sort keys",
+                   SL_KEY_MAX_PARTS);
+  if (n_hash == 0)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "No Hash Key specified in schema.  All Dynamo DB tables must have exactly one "
+                   "hash key");
+  if (!order_ok)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Invalid key order. Hash Key must be specified first in key schema, Range Key "
+                   "must be specifed second");
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < i; j++)
+      if (sl_str_eq(in->e[i].attr, in->e[j].attr))
+        return sl_fail(req, SL_E_VALIDATION, "Two keys can not have the same name");
+  memset(out, 0, sizeof(*out));
+  for (uint32_t i = 0; i < n; i++)
+    sl_key_schema_add(out, i < n_hash, sl_table_str(t, in->e[i].attr),
+                      sl_table_attr_type(t, in->e[i].attr));
   return SL_OK;
 }
 

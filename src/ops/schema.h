@@ -60,6 +60,12 @@ uint8_t sl_schema_attr_type(sl_str type);
  * definitions, with the service's messages) and stores it in 'out' (names
  * copied into the table's arena). */
 sl_err sl_schema_key(sl_req *req, sl_table *t, const sl_key_schema_in *in, sl_key_schema *out);
+/* A GSI's KeySchema: sl_schema_key's checks for what a single-attribute
+ * schema allows, and multi-attribute keys (up to SL_KEY_MAX_PARTS HASH
+ * elements, then up to SL_KEY_MAX_PARTS RANGE elements, dynamodb-facts §14)
+ * with the service's messages otherwise. Key attributes must be defined
+ * (sl_schema_check_keys_defined) before. */
+sl_err sl_schema_gsi_key(sl_req *req, sl_table *t, const sl_key_schema_in *in, sl_key_schema *out);
 /* Every key attribute of an index's KeySchema must be defined; the service
  * lists all its keys and all definitions when one is not. */
 sl_err sl_schema_check_keys_defined(sl_req *req, const sl_table *t, const sl_key_schema_in *in);

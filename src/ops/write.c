@@ -64,8 +64,7 @@ void sl_write_plan_price(sl_req *req, sl_write_plan *p, bool transactional, bool
       /* A GSI write lands on the partition of the index key (the new one, or
        * the old one for a removal). */
       const sl_keyvals *ik = c->has ? &c->new_key : &c->old_key;
-      p->charges[p->n_charges++] =
-          sl_cap_charge_key(req->arena, x->cap, SL_CAP_WRITE, ik->hash, ik->range, true, mu);
+      p->charges[p->n_charges++] = sl_cap_charge_index(req->arena, x->cap, SL_CAP_WRITE, ik, mu);
     }
   }
   tc->cost_mu = p->table_mu;

@@ -104,6 +104,19 @@ static void write_key(sl_jw *w, const sl_key_schema *k) {
     sl_jw_key_c(w, "range_type");
     sl_jw_int(w, k->range_type);
   }
+  if (sl_key_is_tuple(k)) {
+    /* A multi-attribute key: every attribute, as [name, type, is_hash]. */
+    sl_jw_key_c(w, "attrs");
+    sl_jw_arr_begin(w);
+    for (uint32_t i = 0; i < (uint32_t)(k->n_hash + k->n_range); i++) {
+      sl_jw_arr_begin(w);
+      sl_jw_str(w, k->attrs[i].name);
+      sl_jw_int(w, k->attrs[i].type);
+      sl_jw_int(w, i < k->n_hash);
+      sl_jw_arr_end(w);
+    }
+    sl_jw_arr_end(w);
+  }
   sl_jw_obj_end(w);
 }
 
@@ -260,6 +273,19 @@ static void write_record(sl_buf *b, const sl_table *t) {
   sl_jw_str(&w, t->ttl_attr);
   W_INT(&w, "ttl_status", t->ttl_status);
   W_INT(&w, "ttl_changed_ms", t->ttl_changed_ms);
+  if (t->restore_backup_arn.len) {
+    sl_jw_key_c(&w, "restore_backup_arn");
+    sl_jw_str(&w, t->restore_backup_arn);
+    sl_jw_key_c(&w, "restore_source_arn");
+    sl_jw_str(&w, t->restore_source_arn);
+    W_INT(&w, "restore_ms", t->restore_ms);
+  }
+  if (t->pitr_enabled) {
+    sl_jw_key_c(&w, "pitr");
+    sl_jw_bool(&w, true);
+    W_INT(&w, "pitr_enabled_ms", t->pitr_enabled_ms);
+    W_INT(&w, "pitr_days", t->pitr_days);
+  }
   sl_jw_obj_end(&w);
 }
 
@@ -286,10 +312,22 @@ static bool get_bool(const sl_json *o, const char *key) {
 }
 
 static void read_key(sl_table *t, const sl_json *o, sl_key_schema *k) {
-  k->hash = get_str(t, o, "hash");
-  k->hash_type = (uint8_t)get_int(o, "hash_type");
-  k->range = get_str(t, o, "range");
-  k->range_type = (uint8_t)get_int(o, "range_type");
+  memset(k, 0, sizeof(*k));
+  const sl_json *attrs = sl_json_get(o, "attrs");
+  size_t n = attrs && attrs->type == SL_JSON_ARRAY ? attrs->arr.n : 0;
+  for (size_t i = 0; i < n && i < 2 * SL_KEY_MAX_PARTS; i++) {
+    const sl_json *a = attrs->arr.items[i];
+    if (a->type != SL_JSON_ARRAY || a->arr.n != 3 || a->arr.items[0]->type != SL_JSON_STRING)
+      continue;
+    sl_key_schema_add(k, json_int(a->arr.items[2]) != 0, sl_table_str(t, a->arr.items[0]->str),
+                      (uint8_t)json_int(a->arr.items[1]));
+  }
+  if (k->n_hash)
+    return;
+  sl_key_schema_add(k, true, get_str(t, o, "hash"), (uint8_t)get_int(o, "hash_type"));
+  sl_str range = get_str(t, o, "range");
+  if (range.len)
+    sl_key_schema_add(k, false, range, (uint8_t)get_int(o, "range_type"));
 }
 
 static void read_tp(const sl_json *o, sl_throughput *tp) {
@@ -399,10 +437,20 @@ static sl_table *read_record(sl_str record) {
   t->ttl_attr = get_str(t, root, "ttl_attr");
   t->ttl_status = (uint8_t)get_int(root, "ttl_status");
   t->ttl_changed_ms = (uint64_t)get_int(root, "ttl_changed_ms");
+  t->restore_backup_arn = get_str(t, root, "restore_backup_arn");
+  t->restore_source_arn = get_str(t, root, "restore_source_arn");
+  t->restore_ms = (uint64_t)get_int(root, "restore_ms");
+  t->pitr_enabled = get_bool(root, "pitr");
+  t->pitr_enabled_ms = (uint64_t)get_int(root, "pitr_enabled_ms");
+  t->pitr_days = (uint32_t)get_int(root, "pitr_days");
 out:
   sl_arena_destroy(&a);
   return t;
 }
+
+void sl_catalog_encode(sl_buf *b, const sl_table *t) { write_record(b, t); }
+
+sl_table *sl_catalog_decode(sl_str record) { return read_record(record); }
 
 sl_err sl_catalog_save(sl_txn *txn, const sl_table *t, sl_failure *f) {
   sl_buf b;

@@ -40,6 +40,12 @@ sl_table *sl_catalog_at(const sl_catalog *c, size_t i);
 /* Index of the first table whose name is > 'name' (bytewise). */
 size_t sl_catalog_upper_bound(const sl_catalog *c, sl_str name);
 
+/* The record of 't' (the format above), and a new table read from one (NULL
+ * when it does not parse); backups keep a table's definition this way
+ * (store/backups.h). */
+void sl_catalog_encode(sl_buf *b, const sl_table *t);
+sl_table *sl_catalog_decode(sl_str record);
+
 /* Writes the record of 't' in 'txn'. */
 sl_err sl_catalog_save(sl_txn *txn, const sl_table *t, sl_failure *f);
 /* Deletes the record of 'name' in 'txn'. */

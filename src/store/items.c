@@ -35,7 +35,7 @@ static void index_entry_key(sl_buf *b, const sl_table *t, const sl_index *x, con
   sl_keyvals ik, tk;
   bool ok = sl_item_keyvals(it, &x->key, &ik) && sl_item_keyvals(it, &t->key, &tk);
   SL_ASSERT(ok);
-  sl_key_index_entry(b, x->id, ik.hash, ik.range, tk.hash, tk.range);
+  sl_key_index_entry_tuple(b, x->id, &ik.hashes, &ik.ranges, tk.hash, tk.range);
 }
 
 /* Removes the old entry and writes the new one of every index. */

@@ -39,9 +39,8 @@ static void put_component(sl_buf *b, const sl_av *v) {
   sl_buf_putc(b, 1);
 }
 
-void sl_key_put_component(sl_buf *b, const sl_av *v, size_t max) {
-  size_t start = b->len;
-  put_component(b, v);
+/* Cuts what was appended since 'start' to 'max' bytes (key.h). */
+static void cut(sl_buf *b, size_t start, size_t max) {
   size_t len = b->len - start;
   if (len <= max)
     return;
@@ -51,6 +50,46 @@ void sl_key_put_component(sl_buf *b, const sl_av *v, size_t max) {
   sl_be64(digest + 8, d.low64);
   b->len = start + max - SL_KEY_DIGEST;
   sl_buf_append(b, digest, sizeof(digest));
+}
+
+void sl_key_put_component(sl_buf *b, const sl_av *v, size_t max) {
+  size_t start = b->len;
+  put_component(b, v);
+  cut(b, start, max);
+}
+
+uint64_t sl_key_tuple_hash(const sl_key_tuple *t) {
+  if (t->n == 1)
+    return sl_key_hash(t->v[0]);
+  XXH3_state_t st;
+  XXH3_INITSTATE(&st);
+  XXH3_64bits_reset_withSeed(&st, SL_KEY_SEED);
+  for (uint32_t i = 0; i < t->n; i++) {
+    uint8_t head[5];
+    head[0] = t->v[i]->type;
+    sl_be32(head + 1, (uint32_t)t->v[i]->s.len);
+    XXH3_64bits_update(&st, head, sizeof(head));
+    XXH3_64bits_update(&st, t->v[i]->s.p, t->v[i]->s.len);
+  }
+  return XXH3_64bits_digest(&st);
+}
+
+void sl_key_put_tuple(sl_buf *b, const sl_key_tuple *t, size_t max) {
+  size_t start = b->len;
+  for (uint32_t i = 0; i < t->n; i++)
+    put_component(b, t->v[i]);
+  cut(b, start, max);
+}
+
+void sl_key_index_entry_tuple(sl_buf *b, uint32_t index_id, const sl_key_tuple *ihash,
+                              const sl_key_tuple *irange, const sl_av *thash, const sl_av *trange) {
+  sl_key_put_prefix(b, index_id, sl_key_tuple_hash(ihash));
+  sl_key_put_tuple(b, ihash, SL_KEY_INDEX_PK_MAX);
+  if (irange && irange->n)
+    sl_key_put_tuple(b, irange, SL_KEY_INDEX_SK_MAX);
+  sl_key_put_component(b, thash, SL_KEY_INDEX_TPK_MAX);
+  if (trange)
+    sl_key_put_component(b, trange, SL_KEY_INDEX_TSK_MAX);
 }
 
 void sl_key_put_prefix(sl_buf *b, uint32_t resource_id, uint64_t hash) {
@@ -76,6 +115,17 @@ void sl_key_index_entry(sl_buf *b, uint32_t index_id, const sl_av *ihash, const 
   sl_key_put_component(b, thash, SL_KEY_INDEX_TPK_MAX);
   if (trange)
     sl_key_put_component(b, trange, SL_KEY_INDEX_TSK_MAX);
+}
+
+void sl_key_successor(sl_buf *b) {
+  while (b->len > 0) {
+    uint8_t last = (uint8_t)b->p[b->len - 1];
+    if (last != 0xFF) {
+      b->p[b->len - 1] = (char)(last + 1);
+      return;
+    }
+    b->len--;
+  }
 }
 
 uint64_t sl_key_hash_of(const void *key) {

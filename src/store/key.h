@@ -36,6 +36,28 @@
  *
  * N components (<= 24 bytes) are never cut.
  *
+ * Multi-attribute GSI keys (dynamodb-facts §14): an index's partition key
+ * and its sort key may each be a tuple of up to SL_KEY_MAX_PARTS attributes.
+ * A tuple is stored as one field, its components concatenated in KeySchema
+ * order within the field's budget:
+ *
+ *   index entry:  4 + 8 + (ipk1 .. ipk4) 96 + (isk1 .. isk4) 160 + tpk 96 + tsk 144 = 508
+ *
+ * Components delimit themselves, so the concatenation is injective and
+ * memcmp order on it is the tuple's lexicographic order (the order of a
+ * Query's results). Eight N components always fit (4 x 24 = 96). A tuple
+ * whose encoding exceeds its budget is cut like one long component: to
+ * (budget - 16) bytes followed by the XXH3-128 digest of the whole tuple's
+ * encoding. A partition tuple is only ever matched for equality, so cutting
+ * it loses nothing; a sort tuple cut this way sorts exactly except among
+ * tuples sharing the cut prefix, and Query re-checks every item it reads
+ * against the key condition (ops/query.h), reading a range widened to the
+ * cut prefix when a bound itself is longer than (budget - 16). A tuple of
+ * one attribute is encoded exactly as that component, so single-attribute
+ * keys are unchanged. The hash of a partition tuple of n > 1 values is
+ * XXH3-64, with the same seed, over each value as type (1 byte), length (4
+ * bytes, big-endian) and canonical bytes; of one value, sl_key_hash.
+ *
  * The hash is XXH3-64 of the value's canonical bytes, seeded with a fixed
  * constant plus the type tag (N: canonical text), so equal keys hash equally whatever
  * their spelling ("1.0" and "1").
@@ -59,6 +81,24 @@
 
 uint64_t sl_key_hash(const sl_av *v);
 
+/* The values of a key tuple in KeySchema order (n 1..SL_KEY_MAX_PARTS). */
+typedef struct {
+  const sl_av *v[SL_KEY_MAX_PARTS];
+  uint32_t n;
+} sl_key_tuple;
+
+static inline sl_key_tuple sl_key_tuple_of(const sl_av *v) {
+  sl_key_tuple t = {{v}, 1};
+  return t;
+}
+/* The partition hash of a tuple (sl_key_hash for one value). */
+uint64_t sl_key_tuple_hash(const sl_key_tuple *t);
+/* Appends a tuple's field, cut to 'max' bytes as described above. */
+void sl_key_put_tuple(sl_buf *b, const sl_key_tuple *t, size_t max);
+/* Key of an index entry whose index keys are tuples ('irange' may have n 0). */
+void sl_key_index_entry_tuple(sl_buf *b, uint32_t index_id, const sl_key_tuple *ihash,
+                              const sl_key_tuple *irange, const sl_av *thash, const sl_av *trange);
+
 /* Appends one component, cut to 'max' bytes as described above. */
 void sl_key_put_component(sl_buf *b, const sl_av *v, size_t max);
 void sl_key_put_prefix(sl_buf *b, uint32_t resource_id, uint64_t hash);
@@ -69,6 +109,10 @@ void sl_key_item(sl_buf *b, uint32_t resource_id, const sl_av *hash, const sl_av
 /* Key of an index entry: index keys, then the table's keys. */
 void sl_key_index_entry(sl_buf *b, uint32_t index_id, const sl_av *ihash, const sl_av *irange,
                         const sl_av *thash, const sl_av *trange);
+
+/* Turns 'b' into the smallest key greater than every key starting with it
+ * (a range's exclusive end). */
+void sl_key_successor(sl_buf *b);
 
 /* Reads the big-endian hash of a key (after its resource id). */
 uint64_t sl_key_hash_of(const void *key);

@@ -13,16 +13,25 @@
 #define SL_STORE_PROJECT_H
 
 #include "store/item.h"
+#include "store/key.h"
 #include "store/schema.h"
 
 typedef struct {
   const sl_av *hash;
   const sl_av *range; /* NULL when the schema has no sort key */
+  /* Every key value, as tuples (store/key.h): filled by sl_item_keyvals;
+   * keys built by hand from 'hash' and 'range' leave hashes.n 0, and
+   * sl_keyvals_tuples reads them as one-value tuples. */
+  sl_key_tuple hashes, ranges;
 } sl_keyvals;
 
 /* The key attribute values of 'it' under schema 'k'; false when one is
  * missing or has another type than the schema's (no entry for an index). */
 bool sl_item_keyvals(const sl_item *it, const sl_key_schema *k, sl_keyvals *out);
+/* The partition and sort tuples of 'kv' (ranges.n 0: no sort key). */
+void sl_keyvals_tuples(const sl_keyvals *kv, sl_key_tuple *hashes, sl_key_tuple *ranges);
+/* True when two keys of one schema are equal. */
+bool sl_keyvals_eq(const sl_keyvals *a, const sl_keyvals *b);
 
 /* The entry 'it' projects into index 'x', or false when the item is not in
  * the index (sparse). */

@@ -36,9 +36,31 @@ void sl_table_free(sl_table *t) {
 
 sl_str sl_table_str(sl_table *t, sl_str s) { return sl_arena_strdup(&t->mem, s); }
 
+void sl_key_schema_add(sl_key_schema *k, bool hash, sl_str name, uint8_t type) {
+  SL_ASSERT(k->n_hash + k->n_range < 2 * SL_KEY_MAX_PARTS && (hash ? !k->n_range : k->n_hash));
+  k->attrs[k->n_hash + k->n_range] = (sl_key_attr){name, type};
+  if (hash && k->n_hash++ == 0) {
+    k->hash = name;
+    k->hash_type = type;
+  } else if (!hash && k->n_range++ == 0) {
+    k->range = name;
+    k->range_type = type;
+  }
+}
+
+bool sl_key_schema_uses(const sl_key_schema *k, sl_str name) {
+  uint32_t n = sl_key_n_hash(k) + sl_key_n_range(k);
+  for (uint32_t i = 0; i < n; i++)
+    if (sl_str_eq(sl_key_part(k, i).name, name))
+      return true;
+  return false;
+}
+
 static void copy_key(sl_table *t, sl_key_schema *k) {
   k->hash = sl_table_str(t, k->hash);
   k->range = sl_table_str(t, k->range);
+  for (uint32_t i = 0; i < (uint32_t)(k->n_hash + k->n_range); i++)
+    k->attrs[i].name = sl_table_str(t, k->attrs[i].name);
 }
 
 sl_table *sl_table_clone(const sl_table *src) {
@@ -48,6 +70,8 @@ sl_table *sl_table_clone(const sl_table *src) {
   t->mem = mem;
   t->name = sl_table_str(t, src->name);
   t->arn = sl_table_str(t, src->arn);
+  t->restore_backup_arn = sl_table_str(t, src->restore_backup_arn);
+  t->restore_source_arn = sl_table_str(t, src->restore_source_arn);
   copy_key(t, &t->key);
   t->defs = SL_NEW_ARRAY(&t->mem, sl_attr_def, src->n_defs + 1);
   for (uint32_t i = 0; i < src->n_defs; i++) {

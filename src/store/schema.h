@@ -21,14 +21,50 @@
 struct sl_cap_res;     /* cap/cap.h: a resource's capacity state */
 struct sl_metrics_res; /* metrics/: a resource's metrics */
 
+/* Most attributes of a GSI's partition key, and of its sort key
+ * (multi-attribute keys, dynamodb-facts §14). */
+#define SL_KEY_MAX_PARTS 4
+
+typedef struct {
+  sl_str name;
+  uint8_t type; /* SL_AV_S, SL_AV_N or SL_AV_B */
+} sl_key_attr;
+
+/* A key schema. 'hash' and 'range' are the first partition-key and the first
+ * sort-key attribute, all a table or an LSI has; a GSI may have up to
+ * SL_KEY_MAX_PARTS of each (multi-attribute keys), all listed in 'attrs': the
+ * n_hash partition-key attributes, then the n_range sort-key attributes, in
+ * KeySchema order. Build a schema with sl_key_schema_add, which keeps both
+ * views; a schema written by hand with only hash/range (n_hash 0) is read as
+ * the single-attribute schema it is by the accessors below. */
 typedef struct {
   sl_str hash;
   uint8_t hash_type; /* SL_AV_S, SL_AV_N or SL_AV_B */
   sl_str range;      /* empty: no sort key */
   uint8_t range_type;
+  uint8_t n_hash, n_range;
+  sl_key_attr attrs[2 * SL_KEY_MAX_PARTS];
 } sl_key_schema;
 
 static inline bool sl_key_has_range(const sl_key_schema *k) { return k->range.len > 0; }
+/* More than one attribute in the partition key or in the sort key. */
+static inline bool sl_key_is_tuple(const sl_key_schema *k) {
+  return k->n_hash > 1 || k->n_range > 1;
+}
+static inline uint32_t sl_key_n_hash(const sl_key_schema *k) { return k->n_hash ? k->n_hash : 1; }
+static inline uint32_t sl_key_n_range(const sl_key_schema *k) {
+  return k->n_hash ? k->n_range : (sl_key_has_range(k) ? 1 : 0);
+}
+/* Key attribute i of n_hash + n_range (partition-key attributes first). */
+static inline sl_key_attr sl_key_part(const sl_key_schema *k, uint32_t i) {
+  if (k->n_hash)
+    return k->attrs[i];
+  return i == 0 ? (sl_key_attr){k->hash, k->hash_type} : (sl_key_attr){k->range, k->range_type};
+}
+/* Appends one attribute (HASH ones before RANGE ones). */
+void sl_key_schema_add(sl_key_schema *k, bool hash, sl_str name, uint8_t type);
+/* True when 'name' is one of the schema's key attributes. */
+bool sl_key_schema_uses(const sl_key_schema *k, sl_str name);
 
 typedef struct {
   sl_str name;
@@ -143,6 +179,17 @@ struct sl_table {
   sl_str ttl_attr;    /* empty: TTL disabled */
   uint8_t ttl_status; /* 0 DISABLED, 1 ENABLING, 2 ENABLED, 3 DISABLING */
   uint64_t ttl_changed_ms;
+  /* Point-in-time recovery (UpdateContinuousBackups): the setting and when it
+   * was last turned on; sluice stores and reports it, it does not restore to
+   * a point in time (ops/backups.h). */
+  bool pitr_enabled;
+  uint64_t pitr_enabled_ms;
+  uint32_t pitr_days; /* RecoveryPeriodInDays, 1..35 */
+  /* A table made by RestoreTableFromBackup: its RestoreSummary (empty
+   * restore_backup_arn: not restored). */
+  sl_str restore_backup_arn;
+  sl_str restore_source_arn;
+  uint64_t restore_ms;
   /* runtime */
   uint64_t item_count, size_bytes;
   /* The TTL sweep (jobs/ttl.h): a pass walks the items in key order from

@@ -125,7 +125,15 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
     uint32_t v = 0;
     if (fv.mv_size == 4)
       memcpy(&v, fv.mv_data, 4);
-    if (fv.mv_size != 4 || v != SL_STORE_FORMAT) {
+    if (fv.mv_size == 4 && v == 1) {
+      /* Format 1 is a subset of format 2 (store.h): upgrade the record. */
+      v = SL_STORE_FORMAT;
+      fv = (MDB_val){4, &v};
+      if ((rc = mdb_put(txn, st->dbi[SL_DB_META], &fk, &fv, 0)) != 0) {
+        mdb_txn_abort(txn);
+        goto fail;
+      }
+    } else if (fv.mv_size != 4 || v != SL_STORE_FORMAT) {
       mdb_txn_abort(txn);
       err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
                      "%s holds storage format %u; this sluice reads format %u (run the sluice "

@@ -4,7 +4,8 @@
  * Design: one LMDB environment with three named databases:
  *   "items"   every item and index entry, keyed as store/key.h describes;
  *   "catalog" one record per table (store/catalog.h), keyed by table name;
- *   "meta"    counters (next resource id) and the format version;
+ *   "meta"    counters (next resource id), backup records (store/backups.h)
+ *             and the format version;
  *   "streams" DynamoDB Streams' streams, shards and change records, laid
  *             out by streams/streams.h (a directory written before it
  *             existed gets it empty: the layouts of the others are
@@ -13,9 +14,14 @@
  * Format version: key "format" of "meta", 4 bytes, little-endian, the
  * SL_STORE_FORMAT that wrote the directory (1: the key layout of
  * store/key.h, the item encoding of store/item.h, the catalog records of
- * store/catalog.h). sl_store_open refuses a directory of another format with
- * a message naming both; a change to any of those layouts bumps it (and
- * brings a migration or the refusal).
+ * store/catalog.h; 2: format 1 plus multi-attribute GSI keys, whose catalog
+ * records carry "attrs" and whose index entries hold key tuples, backups
+ * (store/backups.h) and the tables' point-in-time-recovery setting). A format 1
+ * directory is valid format 2 (single-attribute keys encode identically), so
+ * sl_store_open upgrades its record to 2 in place; a sluice of format 1 then
+ * refuses it rather than misread tuple keys. sl_store_open refuses a directory
+ * of any other format with a message naming both; a change to any of those
+ * layouts bumps it (and brings a migration or the refusal).
  * No LMDB type or code escapes this module (STYLE.md): callers see sl_txn,
  * sl_cursor and sl_err, and storage failures are translated here (map full →
  * SL_E_INTERNAL_SERVER_ERROR "storage is full", a handled, reported error).
@@ -66,7 +72,7 @@ void sl_store_set_capture(sl_store *st, sl_store_capture_fn fn, void *ctx);
 /* Inside store/ only: the write funnel (items.c) calls the registered hook. */
 sl_err sl__store_capture_call(sl_txn *txn, const sl_store_change *c, sl_arena *a, sl_failure *f);
 
-#define SL_STORE_FORMAT 1u
+#define SL_STORE_FORMAT 2u
 
 typedef struct {
   const char *data_dir; /* NULL: in memory */

@@ -137,10 +137,10 @@ def test_unknown_operation(raw):
 # service's envelope, without a message.
 @pytest.mark.sluice_only
 def test_unsupported_operation_is_named(raw):
-    r = raw.call("CreateBackup", {"TableName": "t", "BackupName": "b"})
+    r = raw.call("DescribeGlobalTable", {"GlobalTableName": "global"})
     assert r.status == 400
     assert r.json == {"__type": "com.amazon.coral.service#UnknownOperationException",
-                      "message": "sluice does not support the CreateBackup operation "
+                      "message": "sluice does not support the DescribeGlobalTable operation "
                                  "(see README: Not supported)"}
     r = raw.call("Bogus", {}, target="DynamoDB_20120810.Bogus")
     assert r.json == {"__type": "com.amazon.coral.service#UnknownOperationException"}

@@ -72,7 +72,7 @@ static void test_service_column(void) {
   CHECK_INT(SL_OK, 0);
   CHECK_INT(SL_E_SERVICE_UNAVAILABLE, 23);
   CHECK_INT(SL_E_STREAMS_EXPIRED_ITERATOR, 24);
-  CHECK_INT(SL_E__COUNT, 38);
+  CHECK_INT(SL_E__COUNT, 41);
   const sl_err any[] = {SL_E_VALIDATION,           SL_E_SERIALIZATION,
                         SL_E_UNKNOWN_OPERATION,    SL_E_MISSING_AUTHENTICATION_TOKEN,
                         SL_E_INCOMPLETE_SIGNATURE, SL_E_INVALID_SIGNATURE,
@@ -86,6 +86,11 @@ static void test_service_column(void) {
   ROW(SL_E_TRANSACTION_CANCELED, "DYNAMODB", DYNAMODB_NS "TransactionCanceledException", 400,
       "Message");
   ROW(SL_E_INTERNAL_SERVER_ERROR, "DYNAMODB", DYNAMODB_NS "InternalServerError", 500, "message");
+  /* The backup operations' rows (botocore: each with "message"). */
+  ROW(SL_E_TABLE_NOT_FOUND, "DYNAMODB", DYNAMODB_NS "TableNotFoundException", 400, "message");
+  ROW(SL_E_BACKUP_NOT_FOUND, "DYNAMODB", DYNAMODB_NS "BackupNotFoundException", 400, "message");
+  ROW(SL_E_TABLE_ALREADY_EXISTS, "DYNAMODB", DYNAMODB_NS "TableAlreadyExistsException", 400,
+      "message");
   /* Every row but SL_OK is one of the four services, and its type ends in
    * the model's shape name after a '#'. */
   for (int c = 1; c < SL_E__COUNT; c++) {

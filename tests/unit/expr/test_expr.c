@@ -1136,6 +1136,61 @@ static void test_projection(void) {
 
 #define KV "{\":v\":{\"S\":\"x\"},\":n\":{\"N\":\"1\"}}"
 
+/* A multi-attribute key (facts §14): (a S, b N) then (x S, y N, z S). */
+static sl_key_schema tuple_schema(void) {
+  sl_key_schema ks;
+  memset(&ks, 0, sizeof(ks));
+  sl_key_schema_add(&ks, true, SL_STR("a"), SL_AV_S);
+  sl_key_schema_add(&ks, true, SL_STR("b"), SL_AV_N);
+  sl_key_schema_add(&ks, false, SL_STR("x"), SL_AV_S);
+  sl_key_schema_add(&ks, false, SL_STR("y"), SL_AV_N);
+  sl_key_schema_add(&ks, false, SL_STR("z"), SL_AV_S);
+  return ks;
+}
+
+/* Equality on every partition attribute, sort attributes left to right, only
+ * the last one used under a range condition; the texts DynamoDB Local 3.3
+ * answers (tests/conformance/test_gsi_multi_key.py pins them end to end). */
+static void test_key_condition_tuple(void) {
+  sl_key_schema ks = tuple_schema();
+  const char *v = "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":x\":{\"S\":\"X\"},"
+                  "\":y\":{\"N\":\"2\"},\":z\":{\"S\":\"Z\"}}";
+  CHECK(sl_key_is_tuple(&ks) && sl_key_n_hash(&ks) == 2 && sl_key_n_range(&ks) == 3);
+  CHECK(sl_str_eq_c(ks.hash, "a") && sl_str_eq_c(ks.range, "x"));
+  CHECK_STR(
+      sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"}}", "b = :b AND a = :a")),
+      "a = {\"S\":\"A\"} AND b = {\"N\":\"1\"}");
+  CHECK_STR(sl_str_c(K(&ks, NULL,
+                       "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":y\":{\"N\":\"2\"},"
+                       "\":x\":{\"S\":\"X\"}}",
+                       "a = :a AND b = :b AND x = :x AND y > :y")),
+            "a = {\"S\":\"A\"} AND b = {\"N\":\"1\"} AND x = {\"S\":\"X\"} AND y > {\"N\":\"2\"}");
+  CHECK_STR(
+      sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":x\":{\"S\":\"X\"}}",
+                 "a = :a AND b = :b AND begins_with(x, :x)")),
+      "a = {\"S\":\"A\"} AND b = {\"N\":\"1\"} AND begins_with(x, {\"S\":\"X\"})");
+  CHECK_STR(sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"}}", "a = :a")),
+            "HASH key attributes b must have equality conditions specified in the query");
+  CHECK_STR(sl_str_c(K(&ks, NULL, "{\":b\":{\"N\":\"1\"}}", "b > :b")),
+            "HASH key attributes a, b must have equality conditions specified in the query");
+  CHECK_STR(sl_str_c(K(&ks, NULL, v, "a = :a AND b = :b AND z = :z AND x = :x AND y < :y")),
+            "RANGE key attributes y must have equality conditions specified in the query because "
+            "a condition is present on key attribute z");
+  CHECK_STR(
+      sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":z\":{\"S\":\"Z\"}}",
+                 "a = :a AND b = :b AND z = :z")),
+      "RANGE key attributes x, y must have equality conditions specified in the query "
+      "because a condition is present on key attribute z");
+  CHECK_STR(
+      sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"N\":\"1\"},\":z\":{\"S\":\"Z\"}}",
+                 "a = :a AND b = :b AND q = :z")),
+      "Query condition missed key schema element");
+  CHECK_STR(
+      sl_str_c(K(&ks, NULL, "{\":a\":{\"S\":\"A\"},\":b\":{\"S\":\"1\"}}", "a = :a AND b = :b")),
+      "One or more parameter values were invalid: Condition parameter type does not match "
+      "schema type");
+}
+
 static void test_key_condition(void) {
   CHECK_STR(sl_str_c(K(&KS_HR, NULL, "{\":v\":{\"S\":\"x\"}}", "pk = :v")), "pk = {\"S\":\"x\"}");
   CHECK_STR(sl_str_c(K(&KS_HR, NULL, KV, "pk = :v AND sk = :n")),
@@ -1629,6 +1684,7 @@ int main(void) {
   RUN(test_update_returned);
   RUN(test_projection);
   RUN(test_key_condition);
+  RUN(test_key_condition_tuple);
   RUN(test_legacy);
   RUN(test_speed);
   sl_arena_destroy(&A);

@@ -2,7 +2,9 @@
  * preserve DynamoDB's order under memcmp and delimit themselves, 0x00 is
  * escaped, components over their budget are cut and end in the XXH3-128
  * digest of the whole encoding, full keys stay within LMDB's 511 bytes, and
- * the prefix carries the resource id and the partition key hash. */
+ * the prefix carries the resource id and the partition key hash; key tuples
+ * (multi-attribute GSI keys) concatenate their components, sort
+ * lexicographically, cut as one field and hash over every value. */
 #include "harness.h"
 #include "base/json.h"
 #include "base/num.h"
@@ -256,6 +258,128 @@ static void test_prefix(void) {
   CHECK(memcmp(lo.p, hi.p, SL_KEY_PREFIX_LEN) < 0);
 }
 
+static sl_str tuple_field(const sl_key_tuple *t, size_t max) {
+  sl_buf b;
+  sl_buf_init(&b, &A);
+  sl_key_put_tuple(&b, t, max);
+  return sl_buf_str(&b);
+}
+
+/* A tuple of one value is that value's component and hash, so
+ * single-attribute keys are stored as before. */
+static void test_tuple_of_one(void) {
+  sl_av s = av("{\"S\":\"user#1\"}"), n = av("{\"N\":\"-12.5\"}");
+  sl_key_tuple ts = sl_key_tuple_of(&s), tn = sl_key_tuple_of(&n);
+  CHECK(memcmp_str(tuple_field(&ts, SL_KEY_INDEX_PK_MAX), component(&s, SL_KEY_INDEX_PK_MAX)) == 0);
+  CHECK(memcmp_str(tuple_field(&tn, SL_KEY_INDEX_SK_MAX), component(&n, SL_KEY_INDEX_SK_MAX)) == 0);
+  CHECK(sl_key_tuple_hash(&ts) == sl_key_hash(&s));
+  sl_buf a, b;
+  sl_buf_init(&a, &A);
+  sl_buf_init(&b, &A);
+  sl_key_tuple none = {{0}, 0};
+  sl_key_index_entry(&a, 9, &s, &n, &s, NULL);
+  sl_key_index_entry_tuple(&b, 9, &ts, &tn, &s, NULL);
+  CHECK(memcmp_str(sl_buf_str(&a), sl_buf_str(&b)) == 0);
+  sl_buf_init(&a, &A);
+  sl_buf_init(&b, &A);
+  sl_key_index_entry(&a, 9, &s, NULL, &s, NULL);
+  sl_key_index_entry_tuple(&b, 9, &ts, &none, &s, NULL);
+  CHECK(memcmp_str(sl_buf_str(&a), sl_buf_str(&b)) == 0);
+}
+
+/* Sort tuples compare lexicographically under memcmp: by the first value,
+ * then the next, whatever their types and lengths ("a" before "ab" in the
+ * first position even when the second values say otherwise). */
+static void test_tuple_order(void) {
+  const char *rows[][3] = {
+      {"{\"S\":\"a\"}", "{\"N\":\"-5\"}", "{\"B\":\"AA==\"}"},
+      {"{\"S\":\"a\"}", "{\"N\":\"-5\"}", "{\"B\":\"AQ==\"}"},
+      {"{\"S\":\"a\"}", "{\"N\":\"2\"}", "{\"B\":\"AA==\"}"},
+      {"{\"S\":\"a\"}", "{\"N\":\"10\"}", "{\"B\":\"\"}"},
+      {"{\"S\":\"a\\u0000\"}", "{\"N\":\"-100\"}", "{\"B\":\"AA==\"}"},
+      {"{\"S\":\"ab\"}", "{\"N\":\"-100\"}", "{\"B\":\"AA==\"}"},
+      {"{\"S\":\"b\"}", "{\"N\":\"-100\"}", "{\"B\":\"\"}"},
+  };
+  enum { N = sizeof(rows) / sizeof(rows[0]) };
+  sl_av v[N][3];
+  sl_str f[N];
+  for (size_t i = 0; i < N; i++) {
+    sl_key_tuple t = {{0}, 3};
+    for (int k = 0; k < 3; k++) {
+      v[i][k] = av(rows[i][k]);
+      t.v[k] = &v[i][k];
+    }
+    f[i] = tuple_field(&t, SL_KEY_INDEX_SK_MAX);
+  }
+  for (size_t i = 0; i + 1 < N; i++)
+    CHECK(memcmp_str(f[i], f[i + 1]) < 0);
+  /* A prefix of the tuple (equality on the leading attributes) is a prefix
+   * of the field: Query's range for it is one prefix scan. */
+  sl_key_tuple lead = {{&v[2][0], &v[2][1]}, 2};
+  sl_str p = tuple_field(&lead, SL_KEY_INDEX_SK_MAX);
+  CHECK(p.len < f[2].len && memcmp(p.p, f[2].p, p.len) == 0);
+  CHECK(memcmp(p.p, f[3].p, p.len) != 0);
+}
+
+/* Eight N components fit whole (4 x 24 <= 96); a tuple longer than its
+ * budget is cut as one field: (budget - 16) bytes of the concatenation,
+ * then the XXH3-128 digest of all of it, so tuples differing only after the
+ * cut stay distinct, and index entries stay within LMDB's limit. */
+static void test_tuple_cut(void) {
+  sl_av big = av("{\"N\":\"-1.2345678901234567890123456789012345678E-120\"}");
+  sl_key_tuple nums = {{&big, &big, &big, &big}, 4};
+  sl_str whole = tuple_field(&nums, 4096);
+  CHECK(whole.len <= SL_KEY_INDEX_PK_MAX);
+  CHECK(memcmp_str(tuple_field(&nums, SL_KEY_INDEX_PK_MAX), whole) == 0);
+  char *s1 = sl_arena_alloc(&A, 200), *s2 = sl_arena_alloc(&A, 200);
+  memset(s1, 'q', 200);
+  memcpy(s2, s1, 200);
+  s2[199] = 'r';
+  sl_av a = bytes_av(SL_AV_S, s1, 60), b1 = bytes_av(SL_AV_S, s1, 200),
+        b2 = bytes_av(SL_AV_S, s2, 200);
+  sl_key_tuple t1 = {{&a, &b1}, 2}, t2 = {{&a, &b2}, 2};
+  sl_str full = tuple_field(&t1, 4096), c1 = tuple_field(&t1, SL_KEY_INDEX_SK_MAX),
+         c2 = tuple_field(&t2, SL_KEY_INDEX_SK_MAX);
+  CHECK_INT(full.len, 62 + 202);
+  CHECK_INT(c1.len, SL_KEY_INDEX_SK_MAX);
+  CHECK(memcmp(c1.p, full.p, SL_KEY_INDEX_SK_MAX - SL_KEY_DIGEST) == 0);
+  XXH128_hash_t d = XXH3_128bits(full.p, full.len);
+  uint8_t digest[SL_KEY_DIGEST];
+  sl_be64(digest, d.high64);
+  sl_be64(digest + 8, d.low64);
+  CHECK(memcmp(c1.p + SL_KEY_INDEX_SK_MAX - SL_KEY_DIGEST, digest, SL_KEY_DIGEST) == 0);
+  CHECK(memcmp_str(c1, c2) != 0);
+  /* The longest tuples DynamoDB allows still make a key of at most 508
+   * bytes. */
+  char *pk = sl_arena_alloc(&A, 2048);
+  memset(pk, 0, 2048);
+  sl_av h = bytes_av(SL_AV_B, pk, 2048), r = bytes_av(SL_AV_B, pk, 1024);
+  sl_key_tuple hs = {{&h, &h, &h, &h}, 4}, rs = {{&r, &r, &r, &r}, 4};
+  sl_buf k;
+  sl_buf_init(&k, &A);
+  sl_key_index_entry_tuple(&k, 3, &hs, &rs, &h, &r);
+  CHECK_INT(k.len, 508);
+}
+
+/* The hash of a tuple covers every value with its type and length: order,
+ * type and where one value ends all change it; equal numbers spelled
+ * differently hash alike. */
+static void test_tuple_hash(void) {
+  sl_av ab = av("{\"S\":\"ab\"}"), c = av("{\"S\":\"c\"}"), a = av("{\"S\":\"a\"}"),
+        bc = av("{\"S\":\"bc\"}"), n1 = av("{\"N\":\"1\"}"), n1b = av("{\"N\":\"1.0\"}"),
+        s1 = av("{\"S\":\"1\"}");
+  sl_key_tuple t1 = {{&ab, &c}, 2}, t2 = {{&a, &bc}, 2}, t3 = {{&c, &ab}, 2};
+  CHECK(sl_key_tuple_hash(&t1) != sl_key_tuple_hash(&t2));
+  CHECK(sl_key_tuple_hash(&t1) != sl_key_tuple_hash(&t3));
+  sl_key_tuple u1 = {{&a, &n1}, 2}, u2 = {{&a, &n1b}, 2}, u3 = {{&a, &s1}, 2};
+  CHECK(sl_key_tuple_hash(&u1) == sl_key_tuple_hash(&u2));
+  CHECK(sl_key_tuple_hash(&u1) != sl_key_tuple_hash(&u3));
+  sl_buf b;
+  sl_buf_init(&b, &A);
+  sl_key_index_entry_tuple(&b, 4, &t1, NULL, &a, NULL);
+  CHECK(sl_key_hash_of(b.p) == sl_key_tuple_hash(&t1));
+}
+
 int main(void) {
   sl_arena_init(&A);
   RUN(test_order_bytes);
@@ -264,6 +388,10 @@ int main(void) {
   RUN(test_cut_and_digest);
   RUN(test_budgets);
   RUN(test_prefix);
+  RUN(test_tuple_of_one);
+  RUN(test_tuple_order);
+  RUN(test_tuple_cut);
+  RUN(test_tuple_hash);
   sl_arena_destroy(&A);
   return DONE();
 }

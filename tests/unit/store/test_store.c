@@ -1,7 +1,8 @@
 /* Unit tests of store/store.h: the format version of a --data-dir (a
  * directory written by another format is refused with a message naming both,
- * never misread), and of the write funnel's change-capture hook
- * (store/items.h: every item change, in its transaction). */
+ * never misread; one of format 1 is upgraded in place), and of the write
+ * funnel's change-capture hook (store/items.h: every item change, in its
+ * transaction). */
 #include "harness.h"
 #include "store/items.h"
 #include "store/key.h"
@@ -41,6 +42,20 @@ static void test_format_version(void) {
   CHECK_INT(v.len, 4);
   memcpy(&format, v.p, 4);
   CHECK_INT(format, SL_STORE_FORMAT);
+  sl_store_abort(txn);
+  /* Format 1 (before multi-attribute GSI keys) is a subset of format 2: it
+   * opens and is upgraded in place. */
+  uint32_t old = 1;
+  put_meta(st, "format", &old, 4, &f);
+  sl_store_close(st);
+  sl_failure_init(&f, &a);
+  st = open_dir(dir, &f);
+  CHECK(st != NULL);
+  CHECK_INT(sl_store_begin(st, false, &f, &txn), SL_OK);
+  CHECK(sl_store_get(txn, SL_DB_META, SL_STR("format"), &v));
+  format = 0;
+  memcpy(&format, v.p, v.len == 4 ? 4 : 0);
+  CHECK_INT(format, 2);
   sl_store_abort(txn);
   /* Written by a format that does not exist yet: refused. */
   uint32_t future = SL_STORE_FORMAT + 1;
@@ -96,7 +111,7 @@ static void test_capture_hook(void) {
   t->key.hash_type = SL_AV_S;
   sl_attr attr = {SL_STR("pk"), {.type = SL_AV_S, .s = SL_STR("k")}};
   sl_item item = {&attr, 1};
-  sl_keyvals kv = {&attr.v, NULL};
+  sl_keyvals kv = {.hash = &attr.v};
   sl_txn *txn;
   CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
   sl_store_change put = {.t = t, .key = &kv, .old = NULL, .item = &item};
