@@ -235,7 +235,8 @@ typedef struct {
   uint64_t bytes;
   int64_t level_mu[2], rate_mu[2], cap_mu[2], retained_mu[2];
   int64_t consumed_minute_mu[2]; /* over the last minute */
-  uint64_t throttles[2];
+  uint64_t throttles[2];         /* since the partition came to be (split or created) */
+  int64_t last_throttle_ms[2];   /* the clock second of the last one, ms; -1 if none */
   bool hot;
 } sl_cap_partition_info;
 

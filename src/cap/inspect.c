@@ -54,6 +54,7 @@ bool sl_cap_res_partition(sl_cap *c, sl_cap_res *r, size_t i, sl_cap_partition_i
     out->retained_mu[d] = p->b[d].retained;
     out->consumed_minute_mu[d] = p->win[d].sum;
     out->throttles[d] = p->throttles[d];
+    out->last_throttle_ms[d] = p->throttles[d] ? p->last_throttle_s[d] * 1000 : -1;
   }
   return true;
 }
@@ -186,6 +187,11 @@ void sl_cap_res_write_json(sl_cap *c, sl_cap_res *r, sl_jw *w) {
       sl_jw_double(w, (double)pi.consumed_minute_mu[d] / 1000.0);
       sl_jw_key_c(w, "throttles");
       sl_jw_uint(w, pi.throttles[d]);
+      sl_jw_key_c(w, "last_throttle_ms");
+      if (pi.last_throttle_ms[d] >= 0)
+        sl_jw_int(w, pi.last_throttle_ms[d]);
+      else
+        sl_jw_null(w);
       sl_jw_obj_end(w);
     }
     sl_jw_obj_end(w);

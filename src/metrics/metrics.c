@@ -607,6 +607,43 @@ bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, sl_str i
   return true;
 }
 
+int64_t sl_metrics_window_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_str index,
+                              bool all_indexes, int64_t start_ms, int64_t end_ms,
+                              int64_t *last_ms) {
+  int64_t now_slot_s = sl__metrics_now_ms(m) / 1000;
+  bool seconds = start_ms / 1000 > now_slot_s - SL_METRICS_SECONDS;
+  const int64_t unit_ms = seconds ? 1000 : 60000;
+  int64_t hi_slot = sl__metrics_now_ms(m) / unit_ms;
+  int64_t lo_slot = hi_slot - (seconds ? SL_METRICS_SECONDS : SL_METRICS_MINUTES) + 1;
+  int64_t from = start_ms / unit_ms, to = (end_ms + unit_ms - 1) / unit_ms;
+  if (from < lo_slot)
+    from = lo_slot;
+  if (to > hi_slot + 1)
+    to = hi_slot + 1;
+  int64_t sum = 0, last = -1;
+  if ((unsigned)metric >= SL_M__COUNT) {
+    if (last_ms)
+      *last_ms = -1;
+    return 0;
+  }
+  for (const sl__series *s = m->first[metric]; s; s = s->next_metric) {
+    if (!sl_str_eq(s->table, table) || (!all_indexes && !sl_str_eq(s->index, index)))
+      continue;
+    for (int64_t slot = from; slot < to; slot++) {
+      const sl__cell *c = seconds ? ring_peek(s->sec, SL__SEC_CHUNKS, slot)
+                                  : ring_peek(s->min, SL__MIN_CHUNKS, slot);
+      if (!c)
+        continue;
+      sum += c->sum;
+      if (slot * unit_ms > last)
+        last = slot * unit_ms;
+    }
+  }
+  if (last_ms)
+    *last_ms = last;
+  return sum;
+}
+
 double sl_metrics_minute_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_str index,
                              int64_t minute) {
   if ((unsigned)metric >= SL_M__COUNT)

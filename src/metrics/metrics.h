@@ -199,6 +199,15 @@ bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, sl_str i
                                  sl_str operation, sl_metric metric, int64_t period_s,
                                  int64_t start_ms, int64_t end_ms, const char **err);
 
+/* The recorded sum of 'metric' over [start_ms, end_ms) on 'table' (all
+ * operations together), read from the per-second ring when the window lies
+ * in it, else from the per-minute ring (whole minutes). 'index' empty: the
+ * table itself; 'all_indexes': the table and every index. *last_ms (may be
+ * NULL) is the start of the latest second or minute with a sample, -1 if
+ * none. Counted in the metric's recorded unit (1 per throttle event). */
+int64_t sl_metrics_window_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_str index,
+                              bool all_indexes, int64_t start_ms, int64_t end_ms, int64_t *last_ms);
+
 /* The Sum of 'metric' over clock minute 'minute' (epoch ms / 60000) for a
  * table ('index' empty) or a GSI, all operations together, in the metric's
  * unit (consumed capacity in units); 0 when nothing was recorded or the

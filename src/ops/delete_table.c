@@ -2,6 +2,7 @@
 #include "ops/delete_table.h"
 #include "ops/indexes.h"
 #include "ops/tables.h"
+#include "metrics/metrics.h"
 
 sl_err sl_delete_table(sl_req *req, sl_table *t, sl_table **out) {
   sl_err err;
@@ -19,6 +20,10 @@ sl_err sl_delete_table(sl_req *req, sl_table *t, sl_table **out) {
     return err;
   req->table = NULL;
   sl_tables_detach_capacity(req->env, t);
+  /* Metrics belong to this incarnation: a table created again under the
+   * same name starts at zero, and /metrics stops showing this one. */
+  if (req->env->metrics)
+    sl_metrics_forget_table(req->env->metrics, t->name);
   *out = sl_catalog_take(req->env->catalog, t->name);
   return SL_OK;
 }

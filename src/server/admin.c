@@ -4,6 +4,8 @@
 #include "server/metrics_http.h"
 #include "server/faults.h"
 #include "ops/tables.h"
+#include "streams/streams.h"
+#include "store/store.h"
 #include "cap/cap.h"
 #include "metrics/metrics.h"
 #include "base/json.h"
@@ -147,8 +149,64 @@ static void table_capacity(sl_app *app, sl_str name, sl_http_response *resp) {
   reply(resp, 200);
 }
 
-/* GET /_sluice/tables: every table with its mode, settings and counts. */
-static void list_tables(sl_app *app, sl_http_response *resp) {
+/* The table's enabled stream: {"view_type","label","shards","open_shards"}
+ * (shards still kept), or null. */
+static void write_stream(sl_app *app, const sl_table *t, sl_jw *w) {
+  sl_failure f;
+  sl_failure_init(&f, &app->arena);
+  sl_txn *txn = NULL;
+  sl_stream st;
+  if (!t->stream_enabled || sl_store_begin(app->env.store, false, &f, &txn) != SL_OK) {
+    sl_jw_null(w);
+    return;
+  }
+  if (!sl_streams_get(txn, &app->arena, t->name, t->stream_label, &st)) {
+    sl_store_abort(txn);
+    sl_jw_null(w);
+    return;
+  }
+  sl_stream_shard *shards = NULL;
+  size_t n = 0, open = 0;
+  sl_streams_shards(txn, &app->arena, &st, &shards, &n);
+  for (size_t i = 0; i < n; i++)
+    if (!shards[i].closed_ms)
+      open++;
+  sl_store_abort(txn);
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "view_type");
+  sl_jw_str(w, t->stream_view_type);
+  sl_jw_key_c(w, "label");
+  sl_jw_str(w, t->stream_label);
+  sl_jw_key_c(w, "shards");
+  sl_jw_uint(w, n);
+  sl_jw_key_c(w, "open_shards");
+  sl_jw_uint(w, open);
+  sl_jw_obj_end(w);
+}
+
+/* GET /_sluice/tables[?window_s=N]: every table with its mode, settings,
+ * counts, key attribute names and, over the last N seconds of the clock
+ * (default 60, at most 86400), its throttle events (table and GSIs, reads
+ * and writes) and when the last one was. */
+static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *resp) {
+  bool has_window;
+  sl_str window_s = sl_admin_query(&app->arena, req->query, "window_s", &has_window);
+  int64_t window = 60;
+  if (has_window) {
+    char tmp[16];
+    size_t n = window_s.len < sizeof(tmp) - 1 ? window_s.len : sizeof(tmp) - 1;
+    memcpy(tmp, window_s.p, n);
+    tmp[n] = 0;
+    char *end;
+    long long v = strtoll(tmp, &end, 10);
+    if (n == 0 || *end || v < 1 || v > 86400) {
+      sl_admin_error(resp, 400, "window_s must be 1..86400");
+      return;
+    }
+    window = v;
+  }
+  int64_t now = sl_clock_now_ms(&app->clock);
+  int64_t start = (now / 1000 + 1 - window) * 1000;
   resp->body.len = 0;
   sl_jw w;
   sl_jw_init(&w, &resp->body);
@@ -175,6 +233,31 @@ static void list_tables(sl_app *app, sl_http_response *resp) {
     sl_jw_str_c(&w, sl_status_name((sl_status)t->status));
     sl_jw_key_c(&w, "partitions");
     sl_jw_uint(&w, t->cap ? sl_cap_res_partitions(t->cap) : 0);
+    sl_jw_key_c(&w, "partition_key");
+    sl_jw_str(&w, t->key.hash);
+    sl_jw_key_c(&w, "sort_key");
+    if (t->key.range.len)
+      sl_jw_str(&w, t->key.range);
+    else
+      sl_jw_null(&w);
+    int64_t last_r = -1, last_w = -1, thr = 0;
+    if (app->env.metrics) {
+      thr = sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name, SL_STR_NULL,
+                                  true, start, now + 1, &last_r) +
+            sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name,
+                                  SL_STR_NULL, true, start, now + 1, &last_w);
+    }
+    sl_jw_key_c(&w, "stream");
+    write_stream(app, t, &w);
+    sl_jw_key_c(&w, "window_s");
+    sl_jw_int(&w, window);
+    sl_jw_key_c(&w, "throttle_events");
+    sl_jw_int(&w, thr);
+    sl_jw_key_c(&w, "last_throttle_ms");
+    if (last_r >= 0 || last_w >= 0)
+      sl_jw_int(&w, last_r > last_w ? last_r : last_w);
+    else
+      sl_jw_null(&w);
     sl_jw_key_c(&w, "indexes");
     sl_jw_arr_begin(&w);
     for (uint32_t j = 0; j < t->n_indexes; j++) {
@@ -183,6 +266,21 @@ static void list_tables(sl_app *app, sl_http_response *resp) {
       sl_jw_str(&w, t->indexes[j].name);
       sl_jw_key_c(&w, "global");
       sl_jw_bool(&w, t->indexes[j].global);
+      if (t->indexes[j].global && app->env.metrics) {
+        sl_jw_key_c(&w, "throttle_events");
+        sl_jw_int(&w,
+                  sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name,
+                                        t->indexes[j].name, false, start, now + 1, NULL) +
+                      sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name,
+                                            t->indexes[j].name, false, start, now + 1, NULL));
+      }
+      sl_jw_key_c(&w, "partition_key");
+      sl_jw_str(&w, t->indexes[j].key.hash);
+      sl_jw_key_c(&w, "sort_key");
+      if (t->indexes[j].key.range.len)
+        sl_jw_str(&w, t->indexes[j].key.range);
+      else
+        sl_jw_null(&w);
       sl_jw_obj_end(&w);
     }
     sl_jw_arr_end(&w);
@@ -281,7 +379,7 @@ void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) 
     return;
   }
   if (sl_str_eq_c(req->path, "/_sluice/tables") && get)
-    list_tables(app, resp);
+    list_tables(app, req, resp);
   else if (sl_str_eq_c(req->path, "/_sluice/config") && get)
     config(app, resp);
   else if (sl_str_eq_c(req->path, "/_sluice/clock") && get)

@@ -29,7 +29,7 @@ static int hexval(char c) {
 
 /* The decoded value of query parameter 'name' (form encoding: %XX and '+'),
  * or an empty slice; *present says whether it was there at all. */
-static sl_str query_get(sl_arena *a, sl_str query, const char *name, bool *present) {
+sl_str sl_admin_query(sl_arena *a, sl_str query, const char *name, bool *present) {
   size_t nlen = strlen(name);
   const char *p = query.p, *end = query.p + query.len;
   if (present)
@@ -105,14 +105,14 @@ static void prometheus(sl_app *app, sl_http_response *resp) {
 
 static void datapoints(sl_app *app, sl_http_request *req, sl_http_response *resp) {
   sl_arena *a = &app->arena;
-  sl_str table = query_get(a, req->query, "table", NULL);
-  sl_str metric_name = query_get(a, req->query, "metric", NULL);
-  sl_str index = query_get(a, req->query, "index", NULL);
-  sl_str operation = query_get(a, req->query, "operation", NULL);
+  sl_str table = sl_admin_query(a, req->query, "table", NULL);
+  sl_str metric_name = sl_admin_query(a, req->query, "metric", NULL);
+  sl_str index = sl_admin_query(a, req->query, "index", NULL);
+  sl_str operation = sl_admin_query(a, req->query, "operation", NULL);
   bool has_period, has_start, has_end;
-  sl_str period_s = query_get(a, req->query, "period", &has_period);
-  sl_str start_s = query_get(a, req->query, "start", &has_start);
-  sl_str end_s = query_get(a, req->query, "end", &has_end);
+  sl_str period_s = sl_admin_query(a, req->query, "period", &has_period);
+  sl_str start_s = sl_admin_query(a, req->query, "start", &has_start);
+  sl_str end_s = sl_admin_query(a, req->query, "end", &has_end);
   int metric = sl_metrics_find(metric_name);
   if (metric < 0) {
     sl_admin_error(resp, 400,
@@ -153,9 +153,9 @@ static void datapoints(sl_app *app, sl_http_request *req, sl_http_response *resp
 }
 
 static void events(sl_app *app, sl_http_request *req, sl_http_response *resp) {
-  sl_str table = query_get(&app->arena, req->query, "table", NULL);
+  sl_str table = sl_admin_query(&app->arena, req->query, "table", NULL);
   bool has_limit;
-  sl_str limit_s = query_get(&app->arena, req->query, "limit", &has_limit);
+  sl_str limit_s = sl_admin_query(&app->arena, req->query, "limit", &has_limit);
   int64_t limit = 100;
   if (has_limit && (!parse_int(limit_s, &limit) || limit < 1 || limit > SL_METRICS_EVENTS)) {
     sl_admin_error(resp, 400, "limit must be 1..1000");
@@ -180,7 +180,7 @@ static void insights(sl_app *app, sl_str name, sl_http_request *req, sl_http_res
     return;
   }
   bool has_minutes;
-  sl_str minutes_s = query_get(&app->arena, req->query, "minutes", &has_minutes);
+  sl_str minutes_s = sl_admin_query(&app->arena, req->query, "minutes", &has_minutes);
   int64_t minutes = 5;
   if (has_minutes && (!parse_int(minutes_s, &minutes) || minutes < 1 || minutes > SL_CI_MINUTES)) {
     sl_admin_error(resp, 400, "minutes must be 1..60");

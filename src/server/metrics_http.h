@@ -31,6 +31,10 @@
  * endpoints and server/admin.c). */
 void sl_admin_error(sl_http_response *resp, int status, const char *msg);
 
+/* The decoded value of query parameter 'name' (form encoding), or an empty
+ * slice; *present (may be NULL) says whether it was there at all. */
+sl_str sl_admin_query(sl_arena *a, sl_str query, const char *name, bool *present);
+
 /* Answers the request if its path is one of the above (true), else leaves
  * it alone (false). */
 bool sl_metrics_http_handle(sl_app *app, sl_http_request *req, sl_http_response *resp);

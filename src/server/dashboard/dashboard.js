@@ -2,7 +2,11 @@
  * sluice dashboard: polls the admin API about once a second and draws, for
  * the selected table and each of its global secondary indexes, consumption
  * against the limits, throttled events by reason, the partitions with their
- * own limits, Contributor Insights' top keys and the recent throttle events.
+ * own limits, Contributor Insights' top keys and the recent throttle events,
+ * all over one time window (1 min, 15 min, 1 h, 24 h of the capacity clock;
+ * "Auto" is the shortest in which something throttled). With no table
+ * chosen it shows the one that throttled most in the window, so a page
+ * opened after a run shows what throttled, where and why.
  *
  * Plain DOM and inline SVG, no framework, no build step, nothing fetched from
  * another origin (the server's Content-Security-Policy forbids it). Values
@@ -10,11 +14,13 @@
  * (textContent, setAttribute), never as markup.
  *
  * Endpoints (README "Admin API", src/server/admin.h, metrics_http.h):
- *   GET  /_sluice/clock, /_sluice/config, /_sluice/tables
+ *   GET  /_sluice/clock, /_sluice/config
+ *   GET  /_sluice/tables?window_s=N         tables, their throttles in the window
  *   GET  /_sluice/tables/NAME/capacity     resources, buckets, partitions
- *   GET  /_sluice/metrics?...&period=1     per-second CloudWatch datapoints
+ *   GET  /_sluice/metrics?...&period=P     CloudWatch datapoints (1 s, 1 or 10 min)
  *   GET  /_sluice/events?table=NAME        recent throttle events
  *   GET  /_sluice/tables/NAME/insights     Contributor Insights top keys
+ *   GET  /_sluice/faults                   active fault rules (marked on the page)
  *   POST /_sluice/clock {"advance_ms":N}   manual clock only
  *   POST / UpdateContributorInsights       the "Enable" button
  *   POST /_sluice/explain {"Statement"}    the workbench's Preview (nothing read or charged)
@@ -24,7 +30,15 @@
 
 (() => {
   const POLL_MS = 1000;
-  const WINDOW_S = 60;
+  /* The time windows every chart and count covers, on the capacity clock:
+   * the per-second ring holds 5 minutes, the per-minute ring 24 hours;
+   * Contributor Insights keeps 60 minutes (metrics/metrics.h). */
+  const WINDOWS = [
+    {key: '1m', s: 60, period: 1, label: '1 min', long: 'minute'},
+    {key: '15m', s: 900, period: 60, label: '15 min', long: '15 minutes'},
+    {key: '1h', s: 3600, period: 60, label: '1 h', long: 'hour'},
+    {key: '24h', s: 86400, period: 600, label: '24 h', long: '24 hours'},
+  ];
   const CAPACITY_SCAN_MAX = 12; /* tables whose capacity the list inspects */
 
   /* The four limits in the engine's order (cap/cap.h sl_cap_limit): the
@@ -66,6 +80,8 @@
   ];
 
   const state = {
+    window: WINDOWS[0],
+    windowChosen: false, /* the user picked the window (else: the shortest with throttles) */
     selected: null,
     chosen: false, /* the user picked the table (else: the hottest one) */
     paused: false,
@@ -172,6 +188,21 @@
     return `${num(n, 0)} ${n === 1 ? one : many || one + 's'}`;
   }
 
+  /* "the last minute", "the last 15 minutes" */
+  const lastW = () => `the last ${state.window.long}`;
+
+  function ago(ms) {
+    if (ms < 120000)
+      return `−${num(ms / 1000, 0)} s`;
+    if (ms < 7200000)
+      return `−${num(ms / 60000, 0)} min`;
+    return `−${num(ms / 3600000, 1)} h`;
+  }
+
+  function periodText(period) {
+    return period === 1 ? 'second' : period === 60 ? 'minute' : `${num(period / 60, 0)} minutes`;
+  }
+
   const reasonName = (res, dir, limit) =>
     `${res.kind === 'index' ? 'Index' : 'Table'}${dir.Cap}${limit.key}`;
 
@@ -203,9 +234,10 @@
   }
 
 
-  /* Per-second Sum datapoints of one metric over [start, end). */
-  async function series(table, index, metric, start, end) {
-    const q = new URLSearchParams({table, metric, period: '1', start: String(start), end: String(end)});
+  /* Sum datapoints of one metric over [start, end), one per 'period'
+   * seconds. */
+  async function series(table, index, metric, start, end, period) {
+    const q = new URLSearchParams({table, metric, period: String(period), start: String(start), end: String(end)});
     if (index)
       q.set('index', index);
     const j = await api(`/_sluice/metrics?${q}`);
@@ -264,20 +296,26 @@
   /* ---- loading ---- */
 
   async function loadTable(name, nowMs, cap) {
-    const end = Math.floor(nowMs / 1000) * 1000 + 1000;
-    const start = end - WINDOW_S * 1000;
+    const W = state.window;
+    const pms = W.period * 1000;
+    const end = Math.floor(nowMs / pms) * pms + pms;
+    const start = end - W.s * 1000;
     const enc = encodeURIComponent(name);
-    const eventsP = api(`/_sluice/events?table=${enc}&limit=300`).catch((e) => ({error: e}));
-    const insightsP = api(`/_sluice/tables/${enc}/insights?minutes=5`).catch((e) => ({error: e}));
+    const minutes = Math.min(60, Math.max(1, Math.ceil(W.s / 60)));
+    const eventsP = api(`/_sluice/events?table=${enc}&limit=1000`).then((j) => Object.assign(j, {
+      events: (j.events || []).filter((e) => e.time_ms >= start),
+      all: (j.events || []).length,
+    })).catch((e) => ({error: e}));
+    const insightsP = api(`/_sluice/tables/${enc}/insights?minutes=${minutes}`).catch((e) => ({error: e}));
     const resources = await Promise.all(cap.resources.map(async (res) => {
       const index = res.kind === 'index' ? res.name : '';
       const jobs = [];
       for (const dir of DIRS) {
-        jobs.push([`consumed:${dir.key}`, series(name, index, `Consumed${dir.Cap}CapacityUnits`, start, end)]);
+        jobs.push([`consumed:${dir.key}`, series(name, index, `Consumed${dir.Cap}CapacityUnits`, start, end, W.period)]);
         for (const limit of LIMITS)
           if (res.throttles && res.throttles[dir.key][limit.key] > 0)
             jobs.push([`throttled:${dir.key}:${limit.key}`,
-              series(name, index, `${dir.Cap}${limit.metric}ThrottleEvents`, start, end)]);
+              series(name, index, `${dir.Cap}${limit.metric}ThrottleEvents`, start, end, W.period)]);
       }
       const data = {};
       let metricsOk = true;
@@ -291,11 +329,38 @@
       }
       return {res, data, metricsOk};
     }));
-    return {start, end, resources, events: await eventsP, insights: await insightsP};
+    return {start, end, period: W.period, resources, events: await eventsP, insights: await insightsP};
   }
 
+  const tablesIn = (W) => api(`/_sluice/tables?window_s=${W.s}`);
+  const throttledAny = (list) => (list.tables || []).some((t) => t.throttle_events > 0);
+
   async function refresh() {
-    const [clock, list] = await Promise.all([api('/_sluice/clock'), api('/_sluice/tables')]);
+    const clock = await api('/_sluice/clock');
+    let list = null;
+    if (state.windowChosen) {
+      list = await tablesIn(state.window);
+    } else {
+      /* Unless the user chose one, the window is the shortest in which
+       * something throttled: a page opened after a run still shows it. */
+      let auto = WINDOWS[0];
+      for (const W of WINDOWS) {
+        const l = await tablesIn(W);
+        if (W === WINDOWS[0])
+          list = l;
+        if (throttledAny(l)) {
+          list = l;
+          auto = W;
+          break;
+        }
+      }
+      /* The user may have chosen a window while this was loading. */
+      if (state.windowChosen)
+        list = await tablesIn(state.window);
+      else
+        state.window = auto;
+    }
+    renderWindow();
     if (!state.config)
       state.config = await api('/_sluice/config').catch(() => ({}));
     renderClock(clock);
@@ -311,9 +376,13 @@
       state.selected = null;
     }
     if (!state.chosen) {
+      /* The table that throttled most in the window, else one hot now,
+       * else the first. */
+      const most = tables.reduce((a, t) => (t.throttle_events > (a ? a.throttle_events : 0) ? t : a), null);
       const hot = tables.find((t) => caps.has(t.name) && hotCount(caps.get(t.name)) > 0);
-      state.selected = hot ? hot.name : tables.length ? tables[0].name : null;
+      state.selected = most ? most.name : hot ? hot.name : tables.length ? tables[0].name : null;
     }
+    state.faults = await api('/_sluice/faults').then((j) => j.rules || []).catch(() => []);
     renderTables(tables, caps);
     if (!state.selected) {
       renderNoTable();
@@ -437,6 +506,28 @@
     }
   }
 
+  /* ---- header: window ---- */
+
+  function renderWindow() {
+    for (const b of document.querySelectorAll('#window-buttons button')) {
+      const on = b.dataset.window === 'auto' ? !state.windowChosen : state.windowChosen && b.dataset.window === state.window.key;
+      b.setAttribute('aria-pressed', on ? 'true' : 'false');
+    }
+    const note = $('window-note');
+    const text = state.windowChosen ? `charts and counts cover ${lastW()}`
+      : `auto: ${lastW()}, the shortest window with throttles`;
+    if (note.textContent !== text)
+      note.textContent = text;
+    $('throttles-h').textContent = `Throttles (${state.window.label})`;
+  }
+
+  function chooseWindow(key) {
+    state.windowChosen = key !== 'auto';
+    if (state.windowChosen)
+      state.window = WINDOWS.find((W) => W.key === key) || WINDOWS[0];
+    refreshNow();
+  }
+
   /* ---- tables list ---- */
 
   function settingsText(t, cap) {
@@ -465,7 +556,7 @@
   function renderTables(tables, caps) {
     const body = $('tables-body');
     if (!tables.length) {
-      replaceKeepingFocus(body, h('tr', null, h('td', {colspan: 8, class: 'empty'},
+      replaceKeepingFocus(body, h('tr', null, h('td', {colspan: 9, class: 'empty'},
           'No tables yet. Create one with any AWS SDK or the AWS CLI (endpoint ', location.origin, ').')));
       return;
     }
@@ -474,7 +565,9 @@
       const selected = t.name === state.selected;
       const hot = cap ? hotCount(cap) : 0;
       const [main, ...rest] = settingsText(t, cap);
-      return h('tr', {class: selected ? 'selected' : null},
+      const thr = t.throttle_events || 0;
+      return h('tr', {class: [selected ? 'selected' : '', thr ? 'throttled' : ''].join(' ').trim() || null,
+        'data-throttles': String(thr)},
         h('th', {scope: 'row'}, h('button', {
           type: 'button',
           'aria-pressed': selected ? 'true' : 'false',
@@ -485,17 +578,39 @@
         h('td', null, t.status),
         h('td', null, t.mode === 'PROVISIONED' ? 'Provisioned' : 'On-demand',
           h('span', {class: 'sub mono', text: t.mode})),
-        h('td', null, main, rest.filter(Boolean).map((x) => h('span', {class: 'sub', text: x}))),
+        h('td', null, main, rest.filter(Boolean).map((x) => h('span', {class: 'sub', text: x})),
+          t.stream ? h('span', {class: 'sub stream', text: `stream ${t.stream.view_type} · ` +
+            `${plural(t.stream.open_shards, 'open shard')}${t.stream.shards > t.stream.open_shards
+              ? `, ${num(t.stream.shards - t.stream.open_shards, 0)} closed` : ''}`}) : null),
         h('td', {class: 'num'}, num(t.item_count, 0)),
         h('td', {class: 'num'}, bytes(t.size_bytes)),
         h('td', {class: 'num'}, num(t.partitions, 0),
           hot ? h('span', {class: 'sub'}, h('span', {class: 'badge hot', text: `${hot} HOT`})) : null),
-        h('td', null, t.indexes && t.indexes.length
-          ? t.indexes.map((i, k) => [k ? ', ' : '', h('span', {class: 'mono', text: i.name}),
-            i.global ? '' : ' (local)'])
-          : h('span', {class: 'sub', text: 'none'})));
+        h('td', {class: 'num'}, thr
+          ? [h('span', {class: 'badge thr', text: 'THROTTLED'}), ' ', h('strong', {text: num(thr, 0)}),
+            t.last_throttle_ms !== null && t.last_throttle_ms !== undefined
+              ? h('span', {class: 'sub', text: state.window.s > 300
+                /* beyond 5 minutes the count comes from the per-minute ring */
+                ? `last in the minute ${timeOfDay(t.last_throttle_ms).slice(0, 5)}`
+                : `last at ${timeOfDay(t.last_throttle_ms).slice(0, 8)}`}) : null]
+          : h('span', {class: 'sub', text: '0'})),
+        h('td', null, indexCell(t)));
     });
     replaceKeepingFocus(body, rows);
+  }
+
+  /* GSIs have their own capacity and throttles; LSIs share the table's. */
+  function indexCell(t) {
+    const gsis = (t.indexes || []).filter((i) => i.global);
+    const lsis = (t.indexes || []).filter((i) => !i.global);
+    if (!gsis.length && !lsis.length)
+      return h('span', {class: 'sub', text: 'none'});
+    return [
+      gsis.length ? h('div', null, 'GSI ', gsis.map((i, k) => [k ? ', ' : '', h('span', {class: 'mono', text: i.name}),
+        i.throttle_events ? h('strong', {class: 'thr', text: ` ${num(i.throttle_events, 0)} throttles`}) : ''])) : null,
+      lsis.length ? h('div', null, 'LSI ', lsis.map((i, k) => [k ? ', ' : '', h('span', {class: 'mono', text: i.name})]),
+        h('span', {class: 'sub', text: 'shares the table’s capacity'})) : null,
+    ];
   }
 
   function select(name) {
@@ -542,7 +657,7 @@
       svg.append(s('line', {class: 'axis', x1: x(t), x2: x(t), y1: M.t + ph, y2: M.t + ph + 4}));
       svg.append(s('text', {
         x: x(t), y: H - 6, 'text-anchor': k === 0 ? 'end' : 'middle',
-        text: k === 0 ? 'now' : `−${num(((end - start) * k) / 4000, 0)} s`,
+        text: k === 0 ? 'now' : ago(((end - start) * k) / 4),
       }));
     }
     svg.append(s('line', {class: 'axis', x1: M.l, x2: W - M.r, y1: M.t + ph, y2: M.t + ph}));
@@ -562,9 +677,12 @@
   }
 
   function consumedChart(ctx) {
-    const {res, dir, points, start, end, limit, history, plimit, tableName} = ctx;
+    const {res, dir, start, end, limit, history, plimit, tableName, period} = ctx;
+    /* Per-second rates: a longer period's sum is averaged over it. */
+    const points = ctx.points.map((p) => ({t: p.t, v: p.v / period}));
+    const per = period === 1 ? '' : ` (average per ${periodText(period)})`;
     const peak = points.reduce((m, p) => Math.max(m, p.v), 0);
-    const latest = points.length && points[points.length - 1].t >= end - 2000 ? points[points.length - 1].v : 0;
+    const latest = points.length && points[points.length - 1].t >= end - 2000 * period ? points[points.length - 1].v : 0;
     const showP = plimit && limit && plimit < limit.v * 0.98;
     /* The scale includes a limit line unless it is more than 8 times the
      * peak (the data would be a flat line at the bottom): such limits are
@@ -572,7 +690,7 @@
     const lines = [limit ? Math.max(limit.v, ...history.map((p) => p.v)) : 0, showP ? plimit : 0].filter((v) => v > 0);
     const inScale = peak > 0 ? lines.filter((v) => v <= 8 * peak) : lines;
     const top = Math.max(peak, ...inScale) * 1.12;
-    const label = `${dir.Cap}s consumed per second on ${resourceLabel(res, tableName)}, last ${WINDOW_S} seconds: ` +
+    const label = `${dir.Cap}s consumed per second${per} on ${resourceLabel(res, tableName)}, ${lastW()}: ` +
       `latest ${units(latest)} ${dir.unit}/s, peak ${units(peak)} ${dir.unit}/s` +
       (limit ? `; limit ${units(limit.v)} ${dir.unit}/s (${limit.what})` : '') +
       (plimit ? `; ${units(plimit)} ${dir.unit}/s per partition` : '') + '.';
@@ -583,9 +701,9 @@
       if (p.t < start || p.t >= end || !(p.v > 0))
         continue;
       const x0 = x(p.t);
-      const w = Math.max(1.5, x(p.t + 1000) - x0 - 1);
+      const w = Math.max(1.5, x(p.t + period * 1000) - x0 - 1);
       bars.append(s('rect', {class: 'bar', x: x0 + 0.5, y: y(p.v), width: w, height: y(0) - y(p.v)},
-        s('title', {text: `${timeOfDay(p.t)}: ${units(p.v)} ${dir.unit}`})));
+        s('title', {text: `${timeOfDay(p.t)}: ${units(p.v)} ${dir.unit}/s${per}`})));
     }
     svg.append(bars);
     if (limit && limit.v > yMax)
@@ -617,11 +735,11 @@
     }
     if (!points.some((p) => p.v > 0))
       svg.append(s('text', {class: 'nodata', x: x((start + end) / 2), y: y(0) - 12, 'text-anchor': 'middle',
-        text: `no ${dir.noun} in the last ${WINDOW_S} s`}));
+        text: `no ${dir.noun} in ${lastW()}`}));
     return h('figure', {class: 'chart'},
       h('figcaption', null, `${dir.Cap}s: consumed vs limit`,
         h('span', {class: 'note'},
-          `${dir.unit}/s · peak ${units(peak)} · limit ${limit ? units(limit.v) : '—'}`,
+          `${dir.unit}/s${per} · peak ${units(peak)} · limit ${limit ? units(limit.v) : '—'}`,
           plimit ? `, ${units(plimit)} per partition` : '')),
       svg,
       h('ul', {class: 'legend', 'aria-hidden': 'true'},
@@ -633,7 +751,8 @@
   const resourceKindWord = (res) => (res.kind === 'index' ? 'index' : 'table');
 
   function throttleChart(ctx) {
-    const {res, data, start, end, tableName} = ctx;
+    const {res, data, start, end, tableName, period} = ctx;
+    const per = periodText(period);
     const layers = [];
     for (const dir of DIRS)
       for (const limit of LIMITS) {
@@ -652,10 +771,11 @@
     const peak = Math.max(0, ...bySecond.values());
     const total = layers.reduce((a, L) => a + L.total, 0);
     const label = total
-      ? `Throttled events per second on ${resourceLabel(res, tableName)}, last ${WINDOW_S} seconds, by reason: ` +
+      ? `Throttled events per ${per} on ${resourceLabel(res, tableName)}, ${lastW()}, by reason: ` +
         layers.map((L) => `${L.name} ${num(L.total, 0)}`).join(', ') + '.'
-      : `No throttled events on ${resourceLabel(res, tableName)} in the last ${WINDOW_S} seconds.`;
-    const {svg, x, y} = frame(CHART.W, CHART.H, CHART.M, start, end, Math.max(peak, 4) * 1.12, 'events/s', label);
+      : `No throttled events on ${resourceLabel(res, tableName)} in ${lastW()}.`;
+    const yUnit = period === 1 ? 'events/s' : period === 60 ? 'events/min' : 'events/10 min';
+    const {svg, x, y} = frame(CHART.W, CHART.H, CHART.M, start, end, Math.max(peak, 4) * 1.12, yUnit, label);
     const id = `p${++state.uid}`;
     const defs = s('defs');
     svg.prepend(defs);
@@ -676,7 +796,7 @@
         const x0 = x(p.t);
         marks.append(s('rect', {
           class: `${fill ? 'segr' : 'seg'} r-${L.limit.cls}`, fill,
-          x: x0 + 0.5, y: y(b + p.v), width: Math.max(1.5, x(p.t + 1000) - x0 - 1),
+          x: x0 + 0.5, y: y(b + p.v), width: Math.max(1.5, x(p.t + period * 1000) - x0 - 1),
           height: y(b) - y(b + p.v),
         }, s('title', {text: `${timeOfDay(p.t)}: ${num(p.v, 0)} × ${L.name}`})));
         base.set(p.t, b + p.v);
@@ -685,10 +805,10 @@
     svg.append(marks);
     if (!total)
       svg.append(s('text', {class: 'nodata', x: x((start + end) / 2), y: y(0) - 12, 'text-anchor': 'middle',
-        text: `no throttled events in the last ${WINDOW_S} s`}));
+        text: `no throttled events in ${lastW()}`}));
     return h('figure', {class: 'chart'},
       h('figcaption', null, 'Throttled events, stacked by reason',
-        h('span', {class: 'note'}, `events per second · ${plural(total, 'event')} in the last ${WINDOW_S} s`)),
+        h('span', {class: 'note'}, `events per ${per} · ${plural(total, 'event')} in ${lastW()}`)),
       svg,
       h('ul', {class: 'legend'}, layers.length
         ? layers.map((L) => h('li', null,
@@ -730,9 +850,43 @@
         : null);
   }
 
-  function partitionsTable(res, tableName) {
+  /* A partition's throttles (since it came to be: created or split) and
+   * the last one's time, in one direction or both. */
+  function partThrottles(p, dir) {
+    const ds = dir ? [dir] : DIRS;
+    const n = ds.reduce((a, d) => a + (p[d.key].throttles || 0), 0);
+    const last = Math.max(-1, ...ds.map((d) => (p[d.key].last_throttle_ms === null || p[d.key].last_throttle_ms === undefined ? -1 : p[d.key].last_throttle_ms)));
+    return {n, last};
+  }
+
+  const throttledSince = (p, start, dir) => {
+    const t = partThrottles(p, dir);
+    return t.n > 0 && t.last >= start;
+  };
+
+  function throttleText(p) {
+    const t = partThrottles(p);
+    return `throttled ${plural(t.n, 'time')}, last at ${timeOfDay(t.last).slice(0, 8)}`;
+  }
+
+  function partitionState(p, start) {
+    const t = partThrottles(p);
+    if (p.hot)
+      return [h('span', {class: 'badge hot', title: 'hot: near or over its own limit now', text: 'HOT'}),
+        t.n ? h('span', {class: 'sub', text: throttleText(p)}) : null];
+    if (t.n && t.last >= start)
+      return [h('span', {class: 'badge thr', title: 'throttled in the window, not hot now', text: 'THROTTLED'}),
+        h('span', {class: 'sub', text: throttleText(p)})];
+    if (t.n)
+      return [h('span', {class: 'badge cool', text: 'normal now'}),
+        h('span', {class: 'sub', text: `${throttleText(p)} (before the window)`})];
+    return h('span', {class: 'badge cool', text: 'normal'});
+  }
+
+  function partitionsTable(res, tableName, start) {
     const parts = res.partitions || [];
     const hot = parts.filter((p) => p.hot).length;
+    const throttled = parts.filter((p) => throttledSince(p, start)).length;
     const uniform = {};
     for (const dir of DIRS)
       uniform[dir.key] = parts.length > 0 && parts.every((p) => p[dir.key].rate === parts[0][dir.key].rate);
@@ -741,11 +895,11 @@
       : `${dir.Cap}s (${dir.unit})`;
     const rows = parts.map((p) => {
       const share = keySpace(p.hash_range);
-      return h('tr', {class: p.hot ? 'hot' : null, 'data-partition': p.index, 'data-hot': p.hot ? 'true' : 'false'},
+      const thr = throttledSince(p, start);
+      return h('tr', {class: p.hot ? 'hot' : thr ? 'throttled' : null, 'data-partition': p.index,
+        'data-hot': p.hot ? 'true' : 'false', 'data-throttled': thr ? 'true' : 'false'},
         h('th', {scope: 'row', class: 'num'}, String(p.index)),
-        h('td', null, p.hot
-          ? h('span', {class: 'badge hot', title: 'hot: near or over its own limit', text: 'HOT'})
-          : h('span', {class: 'badge cool', text: 'normal'})),
+        h('td', null, partitionState(p, start)),
         h('td', {class: 'range'},
           h('span', {class: 'mono', text: `${p.hash_range[0]} – ${p.hash_range[1] === '10000000000000000' ? 'end' : p.hash_range[1]}`}),
           h('span', {class: 'sub', text: share === null ? '' : `${pct(share)} of the key space${p.sort_split ? ', split on sort key' : ''}`})),
@@ -758,11 +912,12 @@
     return h('div', {class: 'scroll'},
       h('table', {class: 'partitions'},
         h('caption', null,
-          `Partitions of ${resourceLabel(res, tableName)}: ${plural(parts.length, 'partition')}, ${hot} hot. ` +
+          `Partitions of ${resourceLabel(res, tableName)}: ${plural(parts.length, 'partition')}, ${hot} hot now, ` +
+          `${throttled} throttled in ${lastW()}. ` +
           'Each partition is limited on its own; “burst” is its token bucket now, “1 min” its consumption ' +
-          'over the last minute against its limit.' +
+          'over the last minute against its limit; throttle counts are since the partition came to be.' +
           (splits ? ` Splits so far: ${sp.splits_for_heat} for heat, ${sp.splits_for_size} for size.` : '') +
-          (sp.hot_since_ms ? ` Hot since ${clockText(sp.hot_since_ms)}.` : '')),
+          (sp.hot_since_ms && hot ? ` Hot since ${clockText(sp.hot_since_ms)}.` : '')),
         h('thead', null, h('tr', null,
           h('th', {scope: 'col', class: 'num'}, '#'),
           h('th', {scope: 'col'}, 'State'),
@@ -803,18 +958,58 @@
         : h('p', {class: 'empty'}, 'none in this period'));
   }
 
-  function eventKeys(events, res, tableName) {
-    const counts = new Map();
+  /* Throttled keys of the events, grouped as Contributor Insights groups
+   * them: by partition key, with its sort keys under it, so one hot
+   * partition key written with many sort keys is one culprit. */
+  function eventKeys(events, res) {
+    const byPk = new Map();
     for (const e of events || []) {
       if ((e.index || null) !== (res.kind === 'index' ? res.name : null))
         continue;
-      const k = JSON.stringify([e.partition_key, e.sort_key]);
-      counts.set(k, (counts.get(k) || 0) + 1);
+      let g = byPk.get(e.partition_key);
+      if (!g) {
+        g = {partition_key: e.partition_key, n: 0, sorts: new Map()};
+        byPk.set(e.partition_key, g);
+      }
+      g.n++;
+      if (e.sort_key !== null && e.sort_key !== undefined)
+        g.sorts.set(e.sort_key, (g.sorts.get(e.sort_key) || 0) + 1);
     }
-    return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => {
-      const [pk, sk] = JSON.parse(k);
-      return {partition_key: pk, sort_key: sk, n};
-    });
+    return [...byPk.values()].sort((a, b) => b.n - a.n).map((g) => Object.assign(g, {
+      sorts: [...g.sorts.entries()].sort((a, b) => b[1] - a[1]).map(([sort_key, n]) => ({sort_key, n})),
+    }));
+  }
+
+  /* The key attribute names of a resource ({partition, sort}). */
+  function keyAttrs(table, res) {
+    const src = res.kind === 'index' ? (table.indexes || []).find((i) => i.name === res.name) : table;
+    return {partition: (src && src.partition_key) || 'partition key', sort: src ? src.sort_key : null};
+  }
+
+  function groupedKeyTable(title, caption, groups, attrs) {
+    const top = groups.slice(0, 8);
+    const max = Math.max(1, ...top.map((g) => g.n));
+    const rows = [];
+    for (const g of top) {
+      rows.push(h('tr', {class: 'pk'},
+        h('td', {class: 'key', text: `${attrs.partition}=${g.partition_key}`},
+          g.sorts.length ? h('span', {class: 'sub', text: `${plural(g.sorts.length, 'sort key')}`}) : null),
+        h('td', {class: 'num'},
+          h('span', {class: 'keybar thr', 'aria-hidden': 'true', style: {width: `${Math.max(2, (g.n / max) * 80)}px`}}),
+          num(g.n, 0))));
+      for (const sk of g.sorts.slice(0, 3))
+        rows.push(h('tr', {class: 'sk'},
+          h('td', {class: 'key sk', text: `${attrs.sort || 'sort key'}=${sk.sort_key}`}),
+          h('td', {class: 'num', text: num(sk.n, 0)})));
+      if (g.sorts.length > 3)
+        rows.push(h('tr', {class: 'sk'}, h('td', {class: 'key sk sub', colspan: 2,
+          text: `… and ${plural(g.sorts.length - 3, 'more sort key')}`})));
+    }
+    return h('div', null, h('h4', null, title),
+      h('table', {class: 'keys'},
+        h('caption', {class: 'vh'}, caption),
+        h('thead', null, h('tr', null, h('th', {scope: 'col'}, 'Key'), h('th', {scope: 'col', class: 'num'}, 'events'))),
+        h('tbody', null, rows)));
   }
 
   function insightsFor(insights, res) {
@@ -824,7 +1019,8 @@
     return insights.resources.find((r) => (r.index || null) === want) || null;
   }
 
-  function topKeys(res, tableName, insights, events) {
+  function topKeys(res, table, insights, events) {
+    const tableName = table.name;
     const ci = insightsFor(insights, res);
     const section = h('div', {class: 'topkeys'}, h('h3', null, 'Top keys'));
     if (ci) {
@@ -856,10 +1052,11 @@
         onclick: (ev) => enableInsights(ev.currentTarget, tableName, res),
       }, `Enable Contributor Insights on ${res.kind === 'index' ? `index ${res.name}` : `table ${res.name}`}`) : null);
     section.append(off);
-    const keys = eventKeys(events && events.events, res, tableName);
+    const keys = eventKeys(events && events.events, res);
     if (keys.length)
-      section.append(keyTable('Throttled keys in the recent events', 'Throttled keys counted from recent throttle events',
-        keys, (e) => e.n, 'events', true));
+      section.append(groupedKeyTable(`Throttled keys in the recent events (${lastW()})`,
+        'Throttled partition keys counted from recent throttle events, with their sort keys',
+        keys, keyAttrs(table, res)));
     return section;
   }
 
@@ -913,13 +1110,15 @@
     }
     const list = events.events || [];
     if (!list.length) {
-      section.append(h('p', {class: 'empty'}, 'No throttled request on this table yet.'));
+      section.append(h('p', {class: 'empty'}, events.all
+        ? `No throttled request on this table in ${lastW()}.` : 'No throttled request on this table yet.'));
       return section;
     }
     const groups = groupEvents(list).slice(0, 12);
     section.append(h('div', {class: 'scroll'}, h('table', {class: 'events'},
       h('caption', null,
-        `The ${plural(list.length, 'most recent throttled event')}, grouped by key and reason (×N), most recent first.`),
+        `The ${plural(list.length, 'most recent throttled event')} in ${lastW()} (the server keeps the last 1,000), ` +
+        'grouped by key and reason (×N), most recent first.'),
       h('thead', null, h('tr', null,
         h('th', {scope: 'col'}, 'When (clock, UTC)'),
         h('th', {scope: 'col'}, 'Operation'),
@@ -949,9 +1148,10 @@
     const hotNotes = [];
     for (const {res, data: d} of data.resources) {
       const hotParts = (res.partitions || []).filter((p) => p.hot);
+      const thrParts = (res.partitions || []).filter((p) => p.hot || throttledSince(p, data.start));
       for (const dir of DIRS) {
         const consumed = (d[`consumed:${dir.key}`] || []).filter((p) => p.t >= data.start && p.t < data.end);
-        const peak = consumed.reduce((m, p) => Math.max(m, p.v), 0);
+        const peak = consumed.reduce((m, p) => Math.max(m, p.v), 0) / data.period;
         const limit = resourceLimit(res, dir);
         for (const lim of LIMITS) {
           const pts = d[`throttled:${dir.key}:${lim.key}`] || [];
@@ -961,25 +1161,32 @@
           const reason = reasonName(res, dir, lim);
           const parts = [];
           parts.push(h('strong', {text: `${plural(n, dir.noun.slice(0, -1))} to ${resourceLabel(res, table.name)}`}),
-            ` throttled in the last ${WINDOW_S} s with `, reasonTag(reason), ` — ${lim.what} was hit.`);
+            ` throttled in ${lastW()} with `, reasonTag(reason), ` — ${lim.what} was hit.`);
           if (lim.cls === 'KeyRange') {
-            const hp = hotParts.filter((p) => p[dir.key].throttles > 0 || p.hot);
+            const hp = thrParts.filter((p) => throttledSince(p, data.start, dir));
             const range = (p) => `hash ${p.hash_range[0].slice(0, 4)}… – ${p.hash_range[1] === '10000000000000000' ? 'end' : `${p.hash_range[1].slice(0, 4)}…`}`;
+            const was = (p) => (p.hot ? `is hot (${throttleText(p)})` : `was hot: ${throttleText(p)}, not hot now`);
             if (hp.length === 1)
-              parts.push(' ', h('strong', {text: `Partition ${hp[0].index}`}), ` (${range(hp[0])}) is hot: it is limited to ` +
+              parts.push(' ', h('strong', {text: `Partition ${hp[0].index}`}), ` (${range(hp[0])}) ${was(hp[0])}; it is limited to ` +
                 `${units(hp[0][dir.key].rate)} ${dir.unit}/s, while the ${resourceKindWord(res)} as a whole used at most ` +
                 `${units(peak)} of its ${limit ? units(limit.v) : '?'} ${dir.unit}/s.`);
             else if (hp.length > 1)
-              parts.push(' ', h('strong', {text: `Partitions ${hp.map((p) => p.index).join(', ')}`}), ` are hot: each is limited to ` +
+              parts.push(' ', h('strong', {text: `Partitions ${hp.map((p) => p.index).join(', ')}`}), ` throttled: each is limited to ` +
                 `${units(hp[0][dir.key].rate)} ${dir.unit}/s, while the ${resourceKindWord(res)} as a whole used at most ` +
                 `${units(peak)} of its ${limit ? units(limit.v) : '?'} ${dir.unit}/s.`);
           } else if (limit) {
             parts.push(` The ${resourceKindWord(res)} used up to ${units(peak)} ${dir.unit}/s against a limit of ` +
               `${units(limit.v)} ${dir.unit}/s (${limit.what}).`);
           }
-          const key = topThrottledKey(res, dir, data);
+          const key = topThrottledKey(table, res, dir, data);
           if (key && key.n >= 2)
-            parts.push(' Most throttled key: ', h('code', {class: 'key', text: key.name}), ` (${plural(key.n, 'throttle')}).`);
+            parts.push(' Most throttled partition key: ', h('code', {class: 'key', text: key.name}),
+              ` (${plural(key.n, 'throttle')}${key.sorts > 1 ? `, over ${plural(key.sorts, 'sort key')}` : ''}).`);
+          const injected = (state.faults || []).filter((r) => r.reason === reason && (!r.table || r.table === table.name));
+          if (injected.length)
+            parts.push(' ', h('span', {class: 'badge injected', text: 'INJECTED?'}),
+              ` ${injected.map((r) => `fault rule ${r.id} injects ${reason} (${plural(r.hits, 'hit')})`).join('; ')}: ` +
+              'some or all of these throttles may be injected, not real.');
           parts.push(' ', h('span', {class: 'fix'}, h('strong', null, 'Fix: '), `${lim.fix}.`));
           findings.push({n, reason, node: h('li', null, parts)});
         }
@@ -992,15 +1199,18 @@
     return {findings, hotNotes};
   }
 
-  function topThrottledKey(res, dir, data) {
+  /* The most throttled partition key, as "pk=value": Contributor Insights'
+   * when it is on, else the recent events' (grouped by partition key). */
+  function topThrottledKey(table, res, dir, data) {
+    const attrs = keyAttrs(table, res);
     const ci = insightsFor(data.insights, res);
     if (ci && ci.most_throttled_keys && (ci.most_throttled_keys.partition_key || []).length) {
       const e = ci.most_throttled_keys.partition_key[0];
-      return {name: e.partition_key, n: e.throttle_count};
+      return {name: `${attrs.partition}=${e.partition_key}`, n: e.throttle_count, sorts: 0};
     }
     const evs = ((data.events && data.events.events) || []).filter((e) => e.direction === dir.key);
     const keys = eventKeys(evs, res);
-    return keys.length ? {name: keyName(keys[0]), n: keys[0].n} : null;
+    return keys.length ? {name: `${attrs.partition}=${keys[0].partition_key}`, n: keys[0].n, sorts: keys[0].sorts.length} : null;
   }
 
   function diagnosisSection(table, cap, data) {
@@ -1013,7 +1223,7 @@
       section.append(h('h2', {id: 'diag-h'}, `Why ${table.name} throttles`), h('ul', null, findings.map((f) => f.node)));
     } else {
       state.headline = hotNotes.length ? `Hot partitions on ${table.name}` : `No throttling on ${table.name}`;
-      section.append(h('h2', {id: 'diag-h'}, `${table.name}: no throttling in the last ${WINDOW_S} s`),
+      section.append(h('h2', {id: 'diag-h'}, `${table.name}: no throttling in ${lastW()}`),
         h('p', null, hotNotes.length
           ? `Hot, close to their own limit: ${hotNotes.join('; ')}.`
           : 'Every partition is below its limit.'));
@@ -1058,10 +1268,10 @@
         : [];
       charts.push(consumedChart({
         res, dir, points: d[`consumed:${dir.key}`] || [], start: data.start, end: data.end,
-        limit, history, plimit: partitionLimit(res, dir), tableName: table.name,
+        limit, history, plimit: partitionLimit(res, dir), tableName: table.name, period: data.period,
       }));
     }
-    charts.push(throttleChart({res, data: d, start: data.start, end: data.end, tableName: table.name}));
+    charts.push(throttleChart({res, data: d, start: data.start, end: data.end, tableName: table.name, period: data.period}));
 
     const id = `res-${res.kind}-${res.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
     return h('section', {class: 'resource', 'aria-labelledby': id},
@@ -1072,12 +1282,35 @@
       metricsOk ? null : h('p', {class: 'notice'}, 'Per-second metrics are not available from this server; charts are empty.'),
       h('div', {class: 'charts', style: {gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`}}, charts),
       h('h3', null, 'Partitions'),
-      partitionsTable(res, table.name),
-      topKeys(res, table.name, data.insights, data.events));
+      partitionsTable(res, table.name, data.start),
+      topKeys(res, table, data.insights, data.events));
+  }
+
+  /* Fault rules that can touch a table, as text. */
+  function ruleText(r) {
+    const what = r.reason || r.cancellation_reason || r.error || 'an error';
+    const where = [r.operation || 'every operation', r.table ? `on ${r.table}` : 'on every table',
+      r.index ? `index ${r.index}` : null, r.key_prefix ? `keys starting ${r.key_prefix}` : null].filter(Boolean).join(' ');
+    const how = r.remaining !== undefined ? `the next ${plural(r.remaining, 'request')}` : `probability ${num(r.probability, 3)}`;
+    return `rule ${r.id}: ${where} → ${what} (${how}; ${plural(r.hits, 'hit')} so far)`;
+  }
+
+  /* Active fault rules, marked so that an injected throttle is not taken
+   * for a real one (their throttles are counted like real ones). */
+  function faultsSection(table) {
+    const rules = (state.faults || []).filter((r) => !r.table || r.table === table.name);
+    if (!rules.length)
+      return null;
+    return h('section', {class: 'faults', 'aria-labelledby': 'faults-h'},
+      h('h2', {id: 'faults-h'}, h('span', {class: 'badge injected', text: 'INJECTED'}),
+        ` Fault injection is on for ${table.name}: ${plural(rules.length, 'rule')}`),
+      h('p', null, 'Throttles and errors these rules inject are counted in the charts and counts below like real ones; ' +
+        'remove the rules (DELETE /_sluice/faults) to see only real throttling.'),
+      h('ul', null, rules.map((r) => h('li', {class: 'mono', text: ruleText(r)}))));
   }
 
   function renderDetail(table, cap, data) {
-    const kids = [diagnosisSection(table, cap, data)];
+    const kids = [faultsSection(table), diagnosisSection(table, cap, data)];
     for (const entry of data.resources)
       kids.push(resourceSection(table, cap, entry, data));
     kids.push(eventsSection(table.name, data.events));
@@ -1178,6 +1411,8 @@
     $('wb-run').addEventListener('click', () => wbRun().catch((e) => setStatus(e.message, 'error')));
     selectFromHash();
     window.addEventListener('hashchange', selectFromHash);
+    for (const b of document.querySelectorAll('#window-buttons button'))
+      b.addEventListener('click', () => chooseWindow(b.dataset.window));
     for (const b of document.querySelectorAll('#clock-advance button'))
       b.addEventListener('click', () => advance(Number(b.dataset.ms), b));
     const pause = $('pause');

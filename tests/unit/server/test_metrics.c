@@ -621,7 +621,91 @@ static void test_memory_bounds(void) {
   sl_metrics_free(m);
 }
 
+/* Throttle events summed over a window (the dashboard's table list): from
+ * the second ring inside its 5 minutes, else whole minutes of the minute
+ * ring; the table alone, one GSI, or the table with every index. */
+static void test_window_sum(void) {
+  sl_clock clk;
+  sl_clock_init(&clk, SL_CLOCK_MANUAL, 1, T0_MS);
+  sl_metrics *m = sl_metrics_new(&clk);
+  sl_str t = SL_STR("w"), g = SL_STR("g"), none = SL_STR_NULL;
+  for (int i = 0; i < 3; i++)
+    sl_metrics_throttle_event(m, t, none, true, 1u << SL_METRICS_LIMIT_KEY_RANGE, "PutItem",
+                              "ThrottlingException", SL_STR("hot"), none, 0);
+  sl_metrics_throttle_event(m, t, g, false, 1u << SL_METRICS_LIMIT_PROVISIONED, "Query",
+                            "ProvisionedThroughputExceededException", SL_STR("k"), none, 0);
+  int64_t t0 = sl_clock_now_ms(&clk), last = 0;
+  sl_clock_advance(&clk, 30000);
+  int64_t now = sl_clock_now_ms(&clk);
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, none, false, now - 60000,
+                                  now + 1, &last),
+            3);
+  CHECK_INT(last, t0 / 1000 * 1000);
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, none, false, now - 60000,
+                                  now + 1, NULL),
+            0);
+  CHECK_INT(
+      sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, g, false, now - 60000, now + 1, NULL),
+      1);
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, none, true, now - 60000, now + 1,
+                                  NULL),
+            1);
+  /* Outside the window: nothing, and no last time. */
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, none, false, now - 10000,
+                                  now + 1, &last),
+            0);
+  CHECK_INT(last, -1);
+  /* Ten minutes on: the 15-minute window reads the minute ring. */
+  sl_clock_advance(&clk, 600000);
+  now = sl_clock_now_ms(&clk);
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, none, true, now - 900000,
+                                  now + 1, &last),
+            3);
+  CHECK_INT(last, t0 / 60000 * 60000);
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, none, true, now - 60000,
+                                  now + 1, NULL),
+            0);
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, SL_STR("other"), none, true,
+                                  now - 900000, now + 1, NULL),
+            0);
+  sl_metrics_free(m);
+}
+
+/* A table's metrics belong to its incarnation: after DeleteTable and
+ * CreateTable under the same name the counters start at zero, /metrics no
+ * longer shows the old series, and recreating it many times keeps the
+ * number of series flat. */
+static void test_delete_table_forgets(void) {
+  server s;
+  server_open(&s);
+  const char *create = "{\"TableName\":\"again\",\"AttributeDefinitions\":[{\"AttributeName\":"
+                       "\"pk\",\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":"
+                       "\"pk\",\"KeyType\":\"HASH\"}],\"BillingMode\":\"PAY_PER_REQUEST\"}";
+  const char *put = "{\"TableName\":\"again\",\"Item\":{\"pk\":{\"S\":\"a\"}}}";
+  size_t series_after_first = 0;
+  for (int round = 0; round < 20; round++) {
+    CHECK_INT(call(&s, "CreateTable", create, NULL), 200);
+    advance(&s, 1000);
+    CHECK_INT(around(s.app.env.metrics, "again", "", "", SL_M_CONSUMED_WRITE).sum, 0);
+    CHECK_INT(call(&s, "PutItem", put, NULL), 200);
+    CHECK_INT(around(s.app.env.metrics, "again", "", "", SL_M_CONSUMED_WRITE).sum, 1);
+    if (round == 0)
+      series_after_first = s.app.env.metrics->n_series;
+    CHECK_INT(s.app.env.metrics->n_series, series_after_first);
+    CHECK_INT(call(&s, "DeleteTable", "{\"TableName\":\"again\"}", NULL), 200);
+    sl_buf b;
+    sl_buf_init(&b, NULL);
+    sl_metrics_write_prometheus(s.app.env.metrics, &b);
+    CHECK(memmem(b.p, b.len, "table_name=\"again\"", 19) == NULL);
+    sl_buf_free(&b);
+    advance(&s, 1000);
+  }
+  server_close(&s);
+}
+
 int main(void) {
+  RUN(test_window_sum);
+  RUN(test_delete_table_forgets);
   RUN(test_put_throttled_by_one_gsi);
   RUN(test_user_errors);
   RUN(test_batch_rule);
