@@ -1,17 +1,20 @@
 /*
- * req.h — one DynamoDB API request on its way through sluice, and the
- * helpers every action uses.
+ * req.h — one DynamoDB API request on its way through sluice: the context
+ * the operation cores (ops/<operation>.h) run in, and the services they share
+ * (table lookup, key and item checks, consumed capacity, admission).
  *
  * Design (DESIGN.md "A request's way through"): server/dispatch.c reads the
  * HTTP request, parses the JSON body into the request arena, validates it
  * against the service model (server/validate.h), and calls the operation's
- * sl_action_<op>(req) (actions/actions.def). The action reads what it must,
- * computes the new state with a pure apply, prices it, asks the capacity
- * engine to admit it, commits, and writes its success body through req->w.
- * On failure it returns the code set with sl_fail(); dispatch discards any
- * partial output and writes the error (sl_api_write_error, the one
- * function that writes every error). The request reaches the server's state
- * only through req->env (jobs/env.h).
+ * sl_action_<op>(req) (actions/actions.def). The action reads the body into
+ * the core's typed request (actions/members.h), calls the core — read, pure
+ * apply, price, admit, commit — and writes the reply from the typed result
+ * through req->w. 'body' and 'w' are the actions' alone: no core reads JSON
+ * or writes it. On failure a core returns the code set with sl_fail() (with
+ * a typed detail, sl_fail_detail, when the exception carries more than a
+ * message); dispatch discards any partial output and writes the error (the
+ * one function that writes every error). The request reaches the server's
+ * state only through req->env (jobs/env.h).
  *
  * Memory: everything request-scoped lives in req->arena, reset after the
  * reply is written.
