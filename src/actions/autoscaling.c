@@ -33,9 +33,9 @@ int64_t sl_in_as_time(const sl_json *obj, const char *member) {
   return (int64_t)(s * 1000.0);
 }
 
-sl_err sl_in_as_page(sl_req *req, size_t *start, size_t *max) {
-  *max = (size_t)sl_in_int(req->body, "MaxResults", 50);
-  *start = 0;
+sl_err sl_in_as_page(sl_req *req, sl_as_page *p) {
+  memset(p, 0, sizeof(*p));
+  p->max = (size_t)sl_in_int(req->body, "MaxResults", 50);
   sl_str tok = sl_in_str(req->body, "NextToken");
   if (!tok.p)
     return SL_OK;
@@ -50,17 +50,34 @@ sl_err sl_in_as_page(sl_req *req, size_t *start, size_t *max) {
   if (!ok)
     /* sluice's text. */
     return sl_fail(req, SL_E_AUTOSCALING_INVALID_NEXT_TOKEN, "Invalid NextToken");
-  *start = v;
+  p->start = p->next = v;
   return SL_OK;
 }
 
-void sl_reply_as_next(sl_jw *w, size_t next, size_t total) {
-  if (next >= total)
+bool sl_as_page_take(sl_as_page *p) {
+  bool take = p->seen >= p->start && p->seen < p->start + p->max;
+  p->seen++;
+  if (take)
+    p->next = p->seen;
+  return take;
+}
+
+void sl_reply_as_next(sl_jw *w, const sl_as_page *p) {
+  if (p->next >= p->seen)
     return;
   char tmp[24];
-  snprintf(tmp, sizeof(tmp), "%zu", next);
+  snprintf(tmp, sizeof(tmp), "%zu", p->next);
   sl_jw_key_c(w, "NextToken");
   sl_jw_str_c(w, tmp);
+}
+
+bool sl_in_as_listed(const sl_json *names, sl_str name) {
+  if (!names || names->type != SL_JSON_ARRAY || names->arr.n == 0)
+    return true;
+  for (size_t i = 0; i < names->arr.n; i++)
+    if (names->arr.items[i]->type == SL_JSON_STRING && sl_str_eq(names->arr.items[i]->str, name))
+      return true;
+  return false;
 }
 
 static void key_str(sl_jw *w, const char *k, sl_str v) {

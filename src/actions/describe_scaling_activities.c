@@ -14,28 +14,24 @@ sl_err sl_action_describe_scaling_activities(sl_req *req) {
     return err;
   sl_str rid = sl_in_str(req->body, "ResourceId");
   sl_str dim = sl_in_str(req->body, "ScalableDimension");
-  size_t start, max;
-  if ((err = sl_in_as_page(req, &start, &max)) != SL_OK)
+  sl_as_page page;
+  if ((err = sl_in_as_page(req, &page)) != SL_OK)
     return err;
   sl_autoscaling *as = req->env->autoscaling;
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "ScalingActivities");
   sl_jw_arr_begin(w);
-  size_t seen = 0, next = start;
   for (size_t i = as->n_activities; i-- > 0;) {
     const sl_as_activity *a = as->activities[i];
     if ((rid.p && !sl_str_eq(rid, a->resource_id)) ||
         (dim.p && !sl_str_eq_c(dim, sl_scalable_dim_name(a->dim))))
       continue;
-    if (seen >= start && seen < start + max) {
+    if (sl_as_page_take(&page))
       sl_reply_as_activity(req, a);
-      next = seen + 1;
-    }
-    seen++;
   }
   sl_jw_arr_end(w);
-  sl_reply_as_next(w, next, seen);
+  sl_reply_as_next(w, &page);
   sl_jw_obj_end(w);
   return SL_OK;
 }
