@@ -121,14 +121,40 @@ static void reset(sl_app *app, sl_http_request *req, sl_http_response *resp) {
   reply(resp, 200);
 }
 
-/* GET /_sluice/tables/{name}/capacity: the table and each GSI as the
- * capacity engine sees them (capacity-model.md §8). */
-static void table_capacity(sl_app *app, sl_str name, sl_http_response *resp) {
+/* The optional ?window_s=N (1..86400 seconds of the clock) into *window;
+ * false with a 400 reply when it is malformed. */
+static bool window_param(sl_app *app, sl_http_request *req, sl_http_response *resp,
+                         int64_t *window) {
+  bool has_window;
+  sl_str window_s = sl_admin_query(&app->arena, req->query, "window_s", &has_window);
+  if (!has_window)
+    return true;
+  char tmp[16];
+  size_t n = window_s.len < sizeof(tmp) - 1 ? window_s.len : sizeof(tmp) - 1;
+  memcpy(tmp, window_s.p, n);
+  tmp[n] = 0;
+  char *end;
+  long long v = strtoll(tmp, &end, 10);
+  if (n == 0 || *end || v < 1 || v > 86400) {
+    sl_admin_error(resp, 400, "window_s must be 1..86400");
+    return false;
+  }
+  *window = v;
+  return true;
+}
+
+/* GET /_sluice/tables/{name}/capacity[?window_s=N]: the table and each GSI
+ * as the capacity engine sees them (capacity-model.md §8); with window_s,
+ * each partition's throttles over the last N seconds of the clock too. */
+static void table_capacity(sl_app *app, sl_str name, sl_http_request *req, sl_http_response *resp) {
   sl_table *t = sl_catalog_get(app->env.catalog, name);
   if (!t) {
     sl_admin_error(resp, 404, "no such table");
     return;
   }
+  int64_t window = 0;
+  if (!window_param(app, req, resp, &window))
+    return;
   resp->body.len = 0;
   sl_jw w;
   sl_jw_init(&w, &resp->body);
@@ -140,10 +166,10 @@ static void table_capacity(sl_app *app, sl_str name, sl_http_response *resp) {
   sl_jw_key_c(&w, "resources");
   sl_jw_arr_begin(&w);
   if (t->cap)
-    sl_cap_res_write_json(app->env.cap, t->cap, &w);
+    sl_cap_res_write_json(app->env.cap, t->cap, &w, window);
   for (uint32_t i = 0; i < t->n_indexes; i++)
     if (t->indexes[i].cap)
-      sl_cap_res_write_json(app->env.cap, t->indexes[i].cap, &w);
+      sl_cap_res_write_json(app->env.cap, t->indexes[i].cap, &w, window);
   sl_jw_arr_end(&w);
   sl_jw_obj_end(&w);
   reply(resp, 200);
@@ -189,22 +215,9 @@ static void write_stream(sl_app *app, const sl_table *t, sl_jw *w) {
  * (default 60, at most 86400), its throttle events (table and GSIs, reads
  * and writes) and when the last one was. */
 static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *resp) {
-  bool has_window;
-  sl_str window_s = sl_admin_query(&app->arena, req->query, "window_s", &has_window);
   int64_t window = 60;
-  if (has_window) {
-    char tmp[16];
-    size_t n = window_s.len < sizeof(tmp) - 1 ? window_s.len : sizeof(tmp) - 1;
-    memcpy(tmp, window_s.p, n);
-    tmp[n] = 0;
-    char *end;
-    long long v = strtoll(tmp, &end, 10);
-    if (n == 0 || *end || v < 1 || v > 86400) {
-      sl_admin_error(resp, 400, "window_s must be 1..86400");
-      return;
-    }
-    window = v;
-  }
+  if (!window_param(app, req, resp, &window))
+    return;
   int64_t now = sl_clock_now_ms(&app->clock);
   int64_t start = (now / 1000 + 1 - window) * 1000;
   resp->body.len = 0;
@@ -370,8 +383,9 @@ void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) 
   sl_str tables = SL_STR("/_sluice/tables/"), suffix = SL_STR("/capacity");
   if (get && sl_str_starts_with(req->path, tables) && req->path.len > tables.len + suffix.len &&
       memcmp(req->path.p + req->path.len - suffix.len, suffix.p, suffix.len) == 0) {
-    table_capacity(
-        app, sl_str_make(req->path.p + tables.len, req->path.len - tables.len - suffix.len), resp);
+    table_capacity(app,
+                   sl_str_make(req->path.p + tables.len, req->path.len - tables.len - suffix.len),
+                   req, resp);
     return;
   }
   if (sl_str_starts_with(req->path, SL_STR("/_sluice/faults"))) {
