@@ -213,7 +213,8 @@ static void write_stream(sl_app *app, const sl_table *t, sl_jw *w) {
 /* GET /_sluice/tables[?window_s=N]: every table with its mode, settings,
  * counts, key attribute names and, over the last N seconds of the clock
  * (default 60, at most 86400), its throttle events (table and GSIs, reads
- * and writes) and when the last one was. */
+ * and writes) and when the last one was; and "deleted_tables", the deleted
+ * tables whose last incarnation's metrics are kept, with theirs. */
 static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *resp) {
   int64_t window = 60;
   if (!window_param(app, req, resp, &window))
@@ -255,9 +256,9 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
       sl_jw_null(&w);
     int64_t last_r = -1, last_w = -1, thr = 0;
     if (app->env.metrics) {
-      thr = sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name, SL_STR_NULL,
-                                  true, start, now + 1, &last_r) +
-            sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name,
+      thr = sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name, false,
+                                  SL_STR_NULL, true, start, now + 1, &last_r) +
+            sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name, false,
                                   SL_STR_NULL, true, start, now + 1, &last_w);
     }
     sl_jw_key_c(&w, "stream");
@@ -281,11 +282,11 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
       sl_jw_bool(&w, t->indexes[j].global);
       if (t->indexes[j].global && app->env.metrics) {
         sl_jw_key_c(&w, "throttle_events");
-        sl_jw_int(&w,
-                  sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name,
-                                        t->indexes[j].name, false, start, now + 1, NULL) +
-                      sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name,
-                                            t->indexes[j].name, false, start, now + 1, NULL));
+        sl_jw_int(
+            &w, sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name, false,
+                                      t->indexes[j].name, false, start, now + 1, NULL) +
+                    sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name,
+                                          false, t->indexes[j].name, false, start, now + 1, NULL));
       }
       sl_jw_key_c(&w, "partition_key");
       sl_jw_str(&w, t->indexes[j].key.hash);
@@ -300,6 +301,12 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
     sl_jw_obj_end(&w);
   }
   sl_jw_arr_end(&w);
+  /* What deleted tables did (their last incarnation, metrics/metrics.h). */
+  sl_jw_key_c(&w, "deleted_tables");
+  if (app->env.metrics)
+    sl_metrics_write_deleted(app->env.metrics, &w, start, now + 1);
+  else
+    sl_jw_raw(&w, SL_STR("[]"));
   sl_jw_obj_end(&w);
   reply(resp, 200);
 }
