@@ -240,7 +240,7 @@ static void deleted_remove(sl_metrics *m, size_t i) {
   m->n_deleted--;
 }
 
-void sl_metrics_forget_table(sl_metrics *m, sl_str table) {
+void sl_metrics_forget_table(sl_metrics *m, sl_str table, sl_str pk_name, sl_str sk_name) {
   /* The previous deleted incarnation goes; the live one takes its place. */
   for (size_t i = 0; i < m->n_deleted; i++)
     if (sl_str_eq(sl_str_make(m->deleted[i].name, m->deleted[i].len), table)) {
@@ -263,11 +263,15 @@ void sl_metrics_forget_table(sl_metrics *m, sl_str table) {
     deleted_remove(m, 0);
   }
   sl__deleted *d = &m->deleted[m->n_deleted++];
-  d->name = malloc(table.len ? table.len : 1);
+  d->name = malloc(table.len + pk_name.len + sk_name.len + 1);
   SL_ASSERT(d->name);
-  if (table.len)
-    memcpy(d->name, table.p, table.len);
+  sl_str parts[3] = {table, pk_name, sk_name};
+  for (size_t i = 0, at = 0; i < 3; at += parts[i].len, i++)
+    if (parts[i].len)
+      memcpy(d->name + at, parts[i].p, parts[i].len);
   d->len = table.len;
+  d->pk_len = pk_name.len;
+  d->sk_len = sk_name.len;
   d->deleted_ms = sl__metrics_now_ms(m);
 }
 
@@ -818,6 +822,13 @@ void sl_metrics_write_deleted(sl_metrics *m, sl_jw *w, int64_t start_ms, int64_t
     sl_jw_str(w, name);
     sl_jw_key_c(w, "deleted_ms");
     sl_jw_int(w, d->deleted_ms);
+    sl_jw_key_c(w, "partition_key");
+    sl_jw_str(w, sl_str_make(d->name + d->len, d->pk_len));
+    sl_jw_key_c(w, "sort_key");
+    if (d->sk_len)
+      sl_jw_str(w, sl_str_make(d->name + d->len + d->pk_len, d->sk_len));
+    else
+      sl_jw_null(w);
     sl_jw_key_c(w, "throttle_events");
     sl_jw_int(w, thr);
     sl_jw_key_c(w, "last_throttle_ms");

@@ -97,7 +97,9 @@ typedef struct sl_metrics sl_metrics;
 
 sl_metrics *sl_metrics_new(const sl_clock *clock);
 void sl_metrics_free(sl_metrics *m);
-void sl_metrics_forget_table(sl_metrics *m, sl_str table);
+/* 'pk_name' and 'sk_name' (may be empty) are the table's key attribute
+ * names, kept with its deleted incarnation to name its keys. */
+void sl_metrics_forget_table(sl_metrics *m, sl_str table, sl_str pk_name, sl_str sk_name);
 
 /* The metric named 'cloudwatch' ("ConsumedReadCapacityUnits"), or -1. */
 int sl_metrics_find(sl_str cloudwatch);
@@ -235,7 +237,8 @@ void sl_metrics_write_events(sl_metrics *m, sl_jw *w, sl_str table, bool deleted
 /* The deleted tables whose last incarnation is kept, most recently deleted
  * first, as a JSON array of {"name","deleted_ms","throttle_events",
  * "last_throttle_ms","indexes":[GSI names with series]}, throttles (table and
- * GSIs, reads and writes) counted over [start_ms, end_ms). */
+ * GSIs, reads and writes) counted over [start_ms, end_ms), and the key
+ * attribute names ("partition_key", "sort_key": null when none). */
 void sl_metrics_write_deleted(sl_metrics *m, sl_jw *w, int64_t start_ms, int64_t end_ms);
 
 /* Contributor Insights top keys of a table and its GSIs over the last

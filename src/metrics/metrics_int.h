@@ -78,8 +78,8 @@ struct sl__ci {
 
 /* A deleted table whose last incarnation's series and events are kept. */
 typedef struct {
-  char *name; /* malloc'd */
-  size_t len;
+  char *name; /* malloc'd: the table name, then the key attribute names */
+  size_t len, pk_len, sk_len;
   int64_t deleted_ms;
 } sl__deleted;
 

@@ -114,7 +114,7 @@ static void reset(sl_app *app, sl_http_request *req, sl_http_response *resp) {
     }
     sl_tables_detach_capacity(&app->env, t);
     if (app->env.metrics)
-      sl_metrics_forget_table(app->env.metrics, t->name);
+      sl_metrics_forget_table(app->env.metrics, t->name, t->key.hash, t->key.range);
     sl_catalog_remove(app->env.catalog, t->name);
   }
   resp->body.len = 0;

@@ -543,7 +543,7 @@ static void test_insights(void) {
   CHECK_INT(st.mode, SL_CI_DISABLED);
   CHECK_INT(st.updated_ms, T0_MS + 61000);
   CHECK(sl_metrics_ci_any(m)); /* the GSI is still on */
-  sl_metrics_forget_table(m, t);
+  sl_metrics_forget_table(m, t, SL_STR_NULL, SL_STR_NULL);
   CHECK(!sl_metrics_ci_any(m));
   sl_arena_destroy(&a);
   sl_metrics_free(m);
@@ -683,7 +683,7 @@ static void test_deleted_incarnations(void) {
   unsigned kr = 1u << SL_METRICS_LIMIT_KEY_RANGE;
   sl_metrics_throttle_event(m, a, none, true, kr, "PutItem", "ThrottlingException", SL_STR("hot"),
                             none, 0);
-  sl_metrics_forget_table(m, a);
+  sl_metrics_forget_table(m, a, SL_STR("pk"), SL_STR("sk"));
   int64_t now = sl_clock_now_ms(&clk);
 #define THR(deleted)                                                                               \
   sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, a, (deleted), none, true, now - 60000,      \
@@ -708,13 +708,14 @@ static void test_deleted_incarnations(void) {
   sl_metrics_write_deleted(m, &w, now - 60000, now + 1);
   CHECK(memmem(b.p, b.len, "\"name\":\"a\"", 10) != NULL);
   CHECK(memmem(b.p, b.len, "\"throttle_events\":1", 19) != NULL);
+  CHECK(memmem(b.p, b.len, "\"partition_key\":\"pk\",\"sort_key\":\"sk\"", 33) != NULL);
   /* The next incarnation: twice, then dropped; the first is gone. */
   for (int i = 0; i < 2; i++)
     sl_metrics_throttle_event(m, a, none, true, kr, "PutItem", "ThrottlingException", SL_STR("new"),
                               none, 0);
   CHECK_INT(THR(false), 2);
   CHECK_INT(THR(true), 1);
-  sl_metrics_forget_table(m, a);
+  sl_metrics_forget_table(m, a, SL_STR("pk"), SL_STR("sk"));
   CHECK_INT(THR(false), 0);
   CHECK_INT(THR(true), 2);
   b.len = 0;
@@ -731,7 +732,7 @@ static void test_deleted_incarnations(void) {
     char name[8];
     snprintf(name, sizeof(name), "t%d", i);
     sl_metrics_consumed(m, sl_str_c(name), none, true, 1000);
-    sl_metrics_forget_table(m, sl_str_c(name));
+    sl_metrics_forget_table(m, sl_str_c(name), SL_STR("id"), SL_STR_NULL);
   }
   CHECK_INT(m->n_deleted, SL_METRICS_DELETED_TABLES);
   CHECK_INT(THR(true), 0);
