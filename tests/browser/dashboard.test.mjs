@@ -371,6 +371,9 @@ async function afterTheRun(endpoint, context) {
     const list = (await page.locator('.scaling').count()) ? await page.locator('.scaling').innerText() : '';
     check(n === 1 && /auto scaling \(Successful\)/.test(title) && /SUCCESSFUL/.test(list),
       `the scaling activity is marked on the write capacity chart and listed (${title})`);
+    const shot = screenshot.replace(/\.png$/, '-scaling.png');
+    await page.screenshot({path: shot, fullPage: true});
+    console.log(`  screenshot of an auto scaling activity: ${shot}`);
     await page.close();
   }
 
@@ -408,6 +411,9 @@ async function afterTheRun(endpoint, context) {
     await stream.waitFor({timeout: 10000}).catch(() => {});
     const text = await page.locator('section.stream').innerText();
     check(text.includes(`3 records not read yet · lag ${Math.round(lag / 1000)} s`), `the stream view shows the lag (${text.split('\n')[1]})`);
+    const shot = screenshot.replace(/\.png$/, '-stream.png');
+    await page.locator('section.stream').screenshot({path: shot});
+    console.log(`  screenshot of the stream view: ${shot}`);
     await page.close();
   }
 
