@@ -270,7 +270,7 @@ static const char asset_0[] =
     ".lagline.warn strong { color: var(--hot); }\n"
     "table.shards td { vertical-align: top; }\n";
 
-/* dashboard.js, 77042 bytes */
+/* dashboard.js, 77197 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -1111,8 +1111,10 @@ static const char asset_1[] =
     "        s('title', {text: `${timeOfDay(a.start_ms).slice(0, 8)} auto scaling (${a.status}): ${a."
     "description}`}),\n"
     "        s('line', {x1: xa, x2: xa, y1: y(yMax), y2: y(0)}),\n"
-    "        s('text', {x: xa + 3, y: y(yMax) + 10, text: a.status === 'Successful' ? '\342\207\205 scaled' : "
-    "'\342\207\205 failed'})));\n"
+    "        /* near the right edge the label goes left of its line */\n"
+    "        s('text', {x: xa > x(end) - 60 ? xa - 3 : xa + 3, y: y(yMax) + 10, 'text-anchor': xa > x"
+    "(end) - 60 ? 'end' : 'start',\n"
+    "          text: a.status === 'Successful' ? '\342\207\205 scaled' : '\342\207\205 failed'})));\n"
     "    }\n"
     "    if (limit && limit.v > yMax)\n"
     "      above.push(`${resourceKindWord(res)} ${units(limit.v)}`);\n"
@@ -2250,7 +2252,7 @@ static const char asset_2[] =
 
 static const sl_admin_asset assets[] = {
     {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"8436f8918028045e\"", 18}, {asset_0, 12356}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"968f8de87ca9a39f\"", 18}, {asset_1, 77042}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"137651e68c6cd312\"", 18}, {asset_1, 77197}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"4fcd60a6292dd373\"", 18}, {asset_2, 7579}},
 };
 

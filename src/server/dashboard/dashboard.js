@@ -800,7 +800,9 @@
       svg.append(s('g', {class: `scale ${a.status === 'Successful' ? 'ok' : 'failed'}`, 'data-scaling': a.status},
         s('title', {text: `${timeOfDay(a.start_ms).slice(0, 8)} auto scaling (${a.status}): ${a.description}`}),
         s('line', {x1: xa, x2: xa, y1: y(yMax), y2: y(0)}),
-        s('text', {x: xa + 3, y: y(yMax) + 10, text: a.status === 'Successful' ? '⇅ scaled' : '⇅ failed'})));
+        /* near the right edge the label goes left of its line */
+        s('text', {x: xa > x(end) - 60 ? xa - 3 : xa + 3, y: y(yMax) + 10, 'text-anchor': xa > x(end) - 60 ? 'end' : 'start',
+          text: a.status === 'Successful' ? '⇅ scaled' : '⇅ failed'})));
     }
     if (limit && limit.v > yMax)
       above.push(`${resourceKindWord(res)} ${units(limit.v)}`);
