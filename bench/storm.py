@@ -30,7 +30,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import AUTH, Proc, call, wait_port  # noqa: E402
+from run import AUTH, Proc, wait_port  # noqa: E402
 import tail  # noqa: E402  (latc and its build)
 
 PORT = 8150
