@@ -109,6 +109,17 @@ static void record_key(uint8_t out[17], uint32_t id, uint32_t no, uint64_t seq) 
   sl_be64(out + 9, seq);
 }
 
+/* The record an index entry ('R' key 'k', value 'v') names: in "records"
+ * under its sequence number, or, written before "records" existed, the
+ * entry's own value. False when it is missing. */
+static bool record_value(sl_txn *txn, sl_str k, sl_str v, sl_str *out) {
+  if (v.len) {
+    *out = v;
+    return true;
+  }
+  return k.len == 17 && sl_store_get(txn, SL_DB_RECORDS, sl_str_make(k.p + 9, 8), out);
+}
+
 /* ---- streams ---- */
 
 static bool stream_decode(sl_arena *a, sl_str key, sl_str v, sl_stream *out) {
@@ -438,6 +449,12 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
       next = last + 1;
   }
   sl_cursor_close(c);
+  /* And the highest record kept. */
+  c = sl_store_cursor(txn, SL_DB_RECORDS);
+  if (sl_cursor_seek_last_before(c, SL_STR("\xff\xff\xff\xff\xff\xff\xff\xff\xff"), &k, &v) &&
+      k.len == 8 && rd64be((const uint8_t *)k.p) + 1 > next)
+    next = rd64be((const uint8_t *)k.p) + 1;
+  sl_cursor_close(c);
   sl_store_abort(txn);
   sl_streams *s = calloc(1, sizeof(*s));
   SL_ASSERT(s);
@@ -739,9 +756,14 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
     return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
                     "Internal server error: the stream of table %.*s has no open shard",
                     SL_STR_FMT(t->name));
-  uint8_t k[17];
+  /* The record goes to the end of "records" (its number is the highest yet),
+   * and its shard's index gets the number. */
+  uint8_t k[17], rk[8];
   record_key(k, sc.stream_id, shard, s->next_seq);
-  sl_err err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 17), sl_buf_str(&b), f);
+  sl_be64(rk, s->next_seq);
+  sl_err err = sl_store_append(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8), sl_buf_str(&b), f);
+  if (err == SL_OK)
+    err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 17), (sl_str){"", 0}, f);
   if (err != SL_OK)
     return err;
   s->next_seq++; /* a number lost to an aborted transaction leaves a gap, never a repeat */
@@ -797,7 +819,8 @@ void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_str
       continue;
     uint64_t seq = rd64be((const uint8_t *)k.p + 9);
     sl_stream_record r;
-    if (!record_decode(a, seq, sl_arena_strdup(a, val), &r))
+    sl_str rv;
+    if (!record_value(txn, k, val, &rv) || !record_decode(a, seq, sl_arena_strdup(a, rv), &r))
       SL_ASSERT(!"corrupt stream record");
     if (n > 0 && bytes + r.size_bytes > max_bytes)
       break;
@@ -990,15 +1013,17 @@ bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure 
       uint64_t trim = sh->trim_seq;
       for (;;) {
         sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
-        sl_str k, val;
+        sl_str k, val, rv = {0};
         bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &val) &&
-                  sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0 && val.len >= RECORD_HDR &&
-                  (int64_t)rd64((const uint8_t *)val.p + 8) < horizon;
+                  sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0 &&
+                  record_value(txn, k, val, &rv) && rv.len >= RECORD_HDR &&
+                  (int64_t)rd64((const uint8_t *)rv.p + 8) < horizon;
         sl_str dk = ok ? sl_arena_strdup(&a, k) : (sl_str){0};
         sl_cursor_close(c);
         if (!ok || budget == 0)
           break;
-        if ((err = sl_store_del(txn, SL_DB_STREAMS, dk, f)) != SL_OK)
+        if ((err = sl_store_del(txn, SL_DB_STREAMS, dk, f)) != SL_OK ||
+            (err = sl_store_del(txn, SL_DB_RECORDS, sl_str_make(dk.p + 9, 8), f)) != SL_OK)
           break;
         trim = rd64be((const uint8_t *)dk.p + 9) + 1;
         budget--;

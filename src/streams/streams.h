@@ -1,6 +1,6 @@
 /*
  * streams.h — DynamoDB Streams: change records, shards, iterators and
- * retention, kept in the store's "streams" database.
+ * retention, kept in the store's "streams" and "records" databases.
  *
  * Design: a stream is born when a table's stream is enabled (CreateTable or
  * UpdateTable with StreamSpecification) and is a new stream each time: its
@@ -79,6 +79,18 @@
  *    64  u64  the run (epoch, random per sl_streams_open) the id belongs to
  *   key 'P' | u32 BE stream id | u32 BE partition id   u32 its open shard
  *   key 'R' | u32 BE stream id | u32 BE shard | u64 BE sequence number
+ *        a shard's index of its records: an empty value, the record being
+ *        in "records" (a directory written before "records" existed holds
+ *        the record itself here, which is read as such)
+ *   key 'Q'                                      u64 sequence high-water mark
+ *
+ * Layout of the "records" database: key u64 BE sequence number, value a
+ * record. Sequence numbers only grow, so every record is appended at the end
+ * (store.h sl_store_append): no search, and full pages stay full, where
+ * records kept in their shards' key ranges split pages in half — on a table
+ * of 4 partitions, one fresh page per two ~1 KB records instead of one per
+ * three, and a fresh page is the largest part of a record's cost on a VM
+ * where a page fault costs ~12 us (bench/README.md).
  *     0  u8   format (1)
  *     1  u8   event: 1 INSERT, 2 MODIFY, 3 REMOVE
  *     2  u8   flags: bit 0 the change was the service's own (TTL)
@@ -87,7 +99,6 @@
  *     8  u64  created_ms
  *    16  Keys, then NewImage and OldImage when present: each u32 length +
  *        the item encoding of store/item.h
- *   key 'Q'                                      u64 sequence high-water mark
  *
  * Iterators (GetShardIterator, NextShardIterator) are text: "v1|" stream id
  * "|" shard "|" position (the next sequence number to read) "|" issued_ms
