@@ -139,7 +139,10 @@ sl_err sl_get_shard_iterator(sl_req *req, const sl_get_shard_iterator_req *in, s
     return sl_fail(req, SL_E_STREAMS_RESOURCE_NOT_FOUND, "Shard does not exist");
   uint64_t floor = sh.trim_seq > sh.start_seq ? sh.trim_seq : sh.start_seq;
   uint64_t end = sh.closed_ms ? sh.end_seq + 1 : sl_streams_next_seq(req->env->streams);
-  sl_stream_iter it = {.stream_id = st.id, .shard = sh.no, .issued_ms = req->now_ms};
+  sl_stream_iter it = {.stream_id = st.id,
+                       .shard = sh.no,
+                       .issued_ms = req->now_ms,
+                       .reader = sl_streams_new_reader(req->env->streams)};
   switch (in->type) {
   case SL_ITER_TRIM_HORIZON:
     it.pos = floor;
@@ -187,6 +190,8 @@ sl_err sl_get_records(sl_req *req, const sl_get_records_req *in, sl_get_records_
   /* A shard past retention is gone with its records. */
   if (!sh || it.pos < sh->trim_seq)
     return trimmed(req);
+  if (!sl_streams_reader_admit(req->env->streams, &it, req->now_ms))
+    return sl_fail(req, SL_E_STREAMS_LIMIT_EXCEEDED, "Rate exceeded");
   uint64_t next;
   sl_streams_read(txn, req->arena, &out->stream, sh, it.pos, (size_t)in->limit, RECORDS_MAX_BYTES,
                   &out->records, &out->n, &next);
@@ -210,6 +215,7 @@ sl_err sl_get_records(sl_req *req, const sl_get_records_req *in, sl_get_records_
   sl_stream_iter ni = it;
   ni.pos = next;
   ni.issued_ms = req->now_ms;
+  ni.chained = true;
   out->next_iterator = sl_streams_iter_format(req->arena, &ni);
   return SL_OK;
 }

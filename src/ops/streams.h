@@ -23,7 +23,11 @@
  *  - an iterator sluice did not write: ValidationException "Invalid
  *    ShardIterator"; one older than 15 minutes: ExpiredIteratorException
  *    "The provided iterator exceeds the maximum age allowed." (the model's
- *    description of the member; no capture of the live text is known).
+ *    description of the member; no capture of the live text is known);
+ *  - a third reader polling a shard while two others do (streams/streams.h,
+ *    readers): LimitExceededException "Rate exceeded" (the live text from
+ *    DynamoDBStreamsClient in aws-sdk-java-v2 #470; the service's documented
+ *    limit is two readers per shard, DG "DynamoDB Streams").
  *
  * Threads: the loop thread.
  */

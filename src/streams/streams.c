@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #define SL_STREAMS_CACHE 16 /* entries of the capture hook's cache */
+#define READER_SLOTS 6      /* readers tracked per shard */
+#define READER_MAX 4        /* readers_per_shard at most */
 
 struct sl_streams {
   sl_store *store;
@@ -25,6 +27,15 @@ struct sl_streams {
    * own transaction); both bump the generation, so an entry never outlives
    * what it was read from, committed or aborted. */
   uint64_t gen;
+  uint32_t next_reader;
+  /* Readers of shards (streams.h, readers): a slot per shard by hash. */
+  struct reader_slot {
+    uint32_t stream_id, shard; /* stream_id 0: free */
+    uint32_t reader[READER_SLOTS];
+    uint32_t calls[READER_SLOTS]; /* GetRecords with its NextShardIterators */
+    bool polling[READER_SLOTS];   /* admitted as one of the shard's readers */
+    int64_t last_ms[READER_SLOTS];
+  } readers[SL_STREAMS_READER_SLOTS];
   uint64_t epoch; /* this run's: partition ids of another run mean nothing */
   bool dirty;     /* a stream needs its shards: the next tick runs at once */
   struct stream_cache {
@@ -44,6 +55,62 @@ void sl_streams_params_default(sl_streams_params *p) {
   p->retention_ms = 24LL * 3600 * 1000;
   p->iterator_ttl_ms = 15LL * 60 * 1000;
   p->shard_rollover_ms = 4LL * 3600 * 1000;
+  p->readers_per_shard = 2;
+  p->reader_window_ms = 2000;
+}
+
+uint32_t sl_streams_new_reader(sl_streams *s) {
+  if (++s->next_reader == 0)
+    s->next_reader = 1;
+  return s->next_reader;
+}
+
+bool sl_streams_reader_admit(sl_streams *s, const sl_stream_iter *it, int64_t now_ms) {
+  if (!it->chained)
+    return true; /* not polling (yet) */
+  uint32_t h = (it->stream_id * 0x9E3779B1u) ^ (it->shard * 0x85EBCA77u);
+  struct reader_slot *r = &s->readers[h % SL_STREAMS_READER_SLOTS];
+  if (r->stream_id != it->stream_id || r->shard != it->shard) {
+    memset(r, 0, sizeof(*r));
+    r->stream_id = it->stream_id;
+    r->shard = it->shard;
+  }
+  uint32_t max = s->p.readers_per_shard < READER_MAX ? s->p.readers_per_shard : READER_MAX;
+  bool live[READER_SLOTS];
+  size_t self = READER_SLOTS, pollers = 0;
+  for (size_t i = 0; i < READER_SLOTS; i++) {
+    live[i] =
+        r->reader[i] && now_ms >= r->last_ms[i] && now_ms - r->last_ms[i] < s->p.reader_window_ms;
+    if (live[i] && r->reader[i] == it->reader)
+      self = i;
+  }
+  for (size_t i = 0; i < READER_SLOTS; i++)
+    if (i != self && live[i] && r->polling[i])
+      pollers++;
+  if (self == READER_SLOTS) {
+    /* A new reader: a quiet slot, else that of a reader not polling yet. */
+    for (size_t i = 0; i < READER_SLOTS && self == READER_SLOTS; i++)
+      if (!live[i])
+        self = i;
+    for (size_t i = 0; i < READER_SLOTS && self == READER_SLOTS; i++)
+      if (!r->polling[i] && r->calls[i] < 2)
+        self = i;
+    if (self == READER_SLOTS)
+      return false;
+    r->reader[self] = it->reader;
+    r->calls[self] = 0;
+    r->polling[self] = false;
+  }
+  r->last_ms[self] = now_ms;
+  if (r->calls[self] < UINT32_MAX)
+    r->calls[self]++;
+  if (r->calls[self] < 2 || r->polling[self])
+    return true;
+  /* Its second NextShardIterator within the window: it polls. */
+  if (pollers >= max)
+    return false;
+  r->polling[self] = true;
+  return true;
 }
 
 const sl_streams_params *sl_streams_params_of(const sl_streams *s) { return &s->p; }
@@ -367,8 +434,9 @@ bool sl_streams_seq_parse(sl_str s, uint64_t *out) {
 
 sl_str sl_streams_iter_format(sl_arena *a, const sl_stream_iter *it) {
   char body[96];
-  int n = snprintf(body, sizeof(body), "v1|%u|%u|%llu|%lld", it->stream_id, it->shard,
-                   (unsigned long long)it->pos, (long long)it->issued_ms);
+  int n = snprintf(body, sizeof(body), "v2|%u|%u|%llu|%lld|%llu", it->stream_id, it->shard,
+                   (unsigned long long)it->pos, (long long)it->issued_ms,
+                   (unsigned long long)it->reader << 1 | it->chained);
   return sl_arena_printf(a, "%s|%08x", body, sl_crc32(0, body, (size_t)n));
 }
 
@@ -391,13 +459,14 @@ static bool parse_u64(const char **p, const char *end, uint64_t *out) {
 
 bool sl_streams_iter_parse(sl_str s, sl_stream_iter *out) {
   const char *p = s.p, *end = s.p + s.len;
-  uint64_t id = 0, shard = 0, pos = 0, issued = 0;
-  if (s.len < 12 || memcmp(p, "v1|", 3) != 0)
+  uint64_t id = 0, shard = 0, pos = 0, issued = 0, reader = 0;
+  if (s.len < 14 || memcmp(p, "v2|", 3) != 0)
     return false;
   p += 3;
   if (!parse_u64(&p, end, &id) || p == end || *p++ != '|' || !parse_u64(&p, end, &shard) ||
       p == end || *p++ != '|' || !parse_u64(&p, end, &pos) || p == end || *p++ != '|' ||
-      !parse_u64(&p, end, &issued) || p == end || *p != '|')
+      !parse_u64(&p, end, &issued) || p == end || *p++ != '|' || !parse_u64(&p, end, &reader) ||
+      p == end || *p != '|' || reader >> 1 > UINT32_MAX)
     return false;
   size_t body = (size_t)(p - s.p);
   p++;
@@ -411,6 +480,8 @@ bool sl_streams_iter_parse(sl_str s, sl_stream_iter *out) {
   out->shard = (uint32_t)shard;
   out->pos = pos;
   out->issued_ms = (int64_t)issued;
+  out->reader = (uint32_t)(reader >> 1);
+  out->chained = reader & 1;
   return true;
 }
 

@@ -536,6 +536,47 @@ def test_iterator_expiry(clocked):
     assert st.get_records(ShardIterator=nxt)["Records"] == []
 
 
+# More than two readers polling one shard are throttled: the service documents at most two
+# processes reading a shard at the same time (DG "DynamoDB Streams"; the model's
+# LimitExceededException), and its text is "Rate exceeded" (aws-sdk-java-v2 #470,
+# DynamoDBStreamsClient). A reader is one chain of NextShardIterators, polling once it
+# reads with a second one; a one-off read never counts. Once a reader has been quiet for
+# 2 s, another may poll. (DynamoDB Local throttles no reader.)
+@pytest.mark.sluice_only
+def test_third_reader_throttled(clocked):
+    ddb, st, advance = clocked
+    name, arn = clocked_table(ddb, advance, "KEYS_ONLY")
+    advance(1000)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
+    shard = shard_with(st, arn, "a")
+
+    def reader():
+        return st.get_shard_iterator(StreamArn=arn, ShardId=shard,
+                                     ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+
+    def poll(it, times):
+        for _ in range(times):
+            it = st.get_records(ShardIterator=it)["NextShardIterator"]
+        return it
+
+    one, two = poll(reader(), 3), poll(reader(), 3)
+    # One-off reads of the shard go on: they do not poll.
+    for _ in range(4):
+        poll(reader(), 2)
+    three = poll(reader(), 2)
+    with pytest.raises(st.exceptions.LimitExceededException) as e:
+        st.get_records(ShardIterator=three)
+    assert e.value.response["Error"]["Message"] == "Rate exceeded"
+    assert e.value.response["ResponseMetadata"]["HTTPStatusCode"] == 400
+    one, two = poll(one, 2), poll(two, 2)  # the two readers are not disturbed
+    advance(1500)
+    one = poll(one, 1)
+    advance(1500)  # reader two has been quiet for 3 s: reader three may poll
+    poll(three, 3)
+    with pytest.raises(st.exceptions.LimitExceededException):
+        poll(two, 2)  # and reader two, back, is the third now
+
+
 # Records older than 24 hours are trimmed: TRIM_HORIZON starts after them, an iterator or a
 # sequence number pointing at them is TrimmedDataAccessException.
 @pytest.mark.sluice_only
