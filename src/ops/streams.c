@@ -71,6 +71,10 @@ static const char *stream_status(sl_req *req, const sl_stream *st) {
 
 sl_err sl_describe_stream(sl_req *req, const sl_describe_stream_req *in,
                           sl_describe_stream_res *out) {
+  if (in->filter && in->exclusive_start_shard_id.len)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "ShardFilter and ExclusiveStartShardId both should not be specified in the "
+                   "request.");
   sl_txn *txn;
   sl_err err = sl_req_snapshot(req, &txn);
   if (err != SL_OK)
@@ -79,9 +83,23 @@ sl_err sl_describe_stream(sl_req *req, const sl_describe_stream_req *in,
   if ((err = find_stream(req, txn, in->arn, &out->stream)) != SL_OK)
     return err;
   out->status = stream_status(req, &out->stream);
-  sl_stream_shard *v;
-  size_t n, i = 0;
-  sl_streams_shards(txn, req->arena, &out->stream, &v, &n);
+  sl_stream_shard *all, *v;
+  size_t n_all, n, i = 0;
+  sl_streams_shards(txn, req->arena, &out->stream, &all, &n_all);
+  v = all;
+  n = n_all;
+  if (in->filter) {
+    /* The children of one shard, in shard order. */
+    int64_t parent = -1;
+    for (size_t j = 0; j < n_all; j++)
+      if (in->child_of.len && sl_str_eq_c(in->child_of, all[j].id))
+        parent = all[j].no;
+    v = SL_NEW_ARRAY(req->arena, sl_stream_shard, n_all ? n_all : 1);
+    n = 0;
+    for (size_t j = 0; j < n_all; j++)
+      if (parent >= 0 && all[j].parent == parent)
+        v[n++] = all[j];
+  }
   if (in->exclusive_start_shard_id.len) {
     for (size_t j = 0; j < n; j++)
       if (sl_str_eq_c(in->exclusive_start_shard_id, v[j].id)) {
@@ -105,9 +123,9 @@ sl_err sl_describe_stream(sl_req *req, const sl_describe_stream_req *in,
     out->first[j] = any ? first : floor;
     out->closed[j] = sh->closed_ms != 0;
     out->last[j] = sh->end_seq;
-    for (size_t p = 0; sh->parent >= 0 && p < n; p++)
-      if (v[p].no == (uint32_t)sh->parent)
-        out->parent_id[j] = v[p].id;
+    for (size_t p = 0; sh->parent >= 0 && p < n_all; p++)
+      if (all[p].no == (uint32_t)sh->parent)
+        out->parent_id[j] = all[p].id;
   }
   return SL_OK;
 }

@@ -58,6 +58,13 @@ typedef struct {
   sl_str arn;
   int64_t limit; /* shards, 1..100 */
   sl_str exclusive_start_shard_id;
+  /* ShardFilter {Type: CHILD_SHARDS, ShardId}: only the shards whose parent
+   * is child_of (none when it is empty or names no shard with children, as
+   * DynamoDB Local answers); with ExclusiveStartShardId, ValidationException
+   * "ShardFilter and ExclusiveStartShardId both should not be specified in
+   * the request." (DynamoDB Local 2026-01) */
+  bool filter;
+  sl_str child_of;
 } sl_describe_stream_req;
 
 typedef struct {

@@ -16,7 +16,7 @@ import boto3
 import botocore.config
 import pytest
 
-from conftest import CREDS, REGION, Server, admin, make_client, wait_active
+from conftest import CREDS, REGION, Raw, Server, admin, make_client, wait_active
 
 
 def streams_client(ep):
@@ -185,6 +185,35 @@ def test_describe_stream(st, ddb, make_table):
         assert 28 <= len(shard["ShardId"]) <= 65
         assert set(shard["SequenceNumberRange"]) == {"StartingSequenceNumber"}
         assert "ParentShardId" not in shard
+
+
+def child_shards(raw, arn, shard_id, **kw):
+    """DescribeStream with ShardFilter CHILD_SHARDS, sent raw: the botocore of the Debian
+    interpreter predates ShardFilter (botocore 1.43's model has it)."""
+    r = raw.call(None, {"StreamArn": arn, "ShardFilter": {"Type": "CHILD_SHARDS",
+                                                          "ShardId": shard_id}, **kw},
+                 target="DynamoDBStreams_20120810.DescribeStream")
+    if r.status != 200:
+        return r
+    return r.json["StreamDescription"]["Shards"]
+
+
+# ShardFilter CHILD_SHARDS lists the children of one shard: none for a shard that has not
+# split, nor for an id the stream does not have; it cannot be paged with
+# ExclusiveStartShardId (the children after a split: test_split_lineage_replay).
+def test_describe_stream_child_shards(st, ddb, make_table, raw):
+    name, arn = stream_table(make_table, ddb, "KEYS_ONLY")
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
+    shard = shards_of(st, arn)[0]["ShardId"]
+    assert child_shards(raw, arn, shard) == []
+    assert child_shards(raw, arn, "shardId-00000000000000000000-00000000") == []
+    r = child_shards(raw, arn, shard, ExclusiveStartShardId=shard)
+    assert (r.status, r.error_type, r.message) == (
+        400, "ValidationException",
+        "ShardFilter and ExclusiveStartShardId both should not be specified in the request.")
+    r = raw.call(None, {"StreamArn": arn, "ShardFilter": {"Type": "PARENT_SHARDS"}},
+                 target="DynamoDBStreams_20120810.DescribeStream")
+    assert (r.status, r.error_type) == (400, "ValidationException")
 
 
 # An ARN that names no stream is ResourceNotFoundException naming it.
@@ -829,6 +858,10 @@ def test_split_lineage_replay(small_partitions):
         parent = by_id[c["ParentShardId"]]
         assert "EndingSequenceNumber" in parent["SequenceNumberRange"]
     assert any(c["ParentShardId"] in first for c in children)
+    # ShardFilter CHILD_SHARDS: exactly the children of a shard, with their parent.
+    for pid in {c["ParentShardId"] for c in children}:
+        got = child_shards(Raw(ep), arn, pid)
+        assert got == [c for c in shards if c.get("ParentShardId") == pid]
     items = {}
     for page in ddb.get_paginator("scan").paginate(TableName="split"):
         for item in page["Items"]:
