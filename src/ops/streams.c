@@ -1,6 +1,7 @@
 /* The DynamoDB Streams API's cores; see streams.h. Pinned by
  * tests/conformance/test_streams.py. */
 #include "ops/streams.h"
+#include "cap/cap.h"
 #include "metrics/metrics.h"
 
 #include <string.h>
@@ -58,13 +59,20 @@ sl_err sl_list_streams(sl_req *req, const sl_list_streams_req *in, sl_list_strea
   return SL_OK;
 }
 
-/* The table of a stream still carries it (ENABLING while the table is being
- * created with it). */
+/* A stream is ENABLING while the table is being created with it, or is
+ * UPDATING from the UpdateTable that enabled it, and DISABLING for as long
+ * as a table update takes (table_update_delay_ms, cap/params.def) after the
+ * UpdateTable or DeleteTable that disabled it, then DISABLED: the service's
+ * states, on the capacity clock. */
 static const char *stream_status(sl_req *req, const sl_stream *st) {
+  int64_t delay = sl_cap_params_of(req->env->cap)->table_update_delay_ms;
   if (!st->enabled)
-    return "DISABLED";
+    return req->now_ms < (int64_t)st->disabled_ms + delay ? "DISABLING" : "DISABLED";
   sl_table *t = sl_catalog_get(req->env->catalog, st->table_name);
-  if (t && t->status == SL_STATUS_CREATING && sl_str_eq(t->stream_label, st->label))
+  if (!t || t->id != st->table_id || !sl_str_eq(t->stream_label, st->label))
+    return "ENABLED";
+  if (t->status == SL_STATUS_CREATING ||
+      (t->status == SL_STATUS_UPDATING && req->now_ms < (int64_t)st->created_ms + delay))
     return "ENABLING";
   return "ENABLED";
 }

@@ -69,7 +69,7 @@ typedef struct {
 
 typedef struct {
   sl_stream stream;
-  const char *status; /* ENABLING, ENABLED, DISABLED */
+  const char *status; /* ENABLING, ENABLED, DISABLING, DISABLED */
   sl_stream_shard *shards;
   size_t n;
   /* per shard: the sequence number range shown */

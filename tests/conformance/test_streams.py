@@ -545,6 +545,57 @@ def test_enabling_while_table_creates(tmp_path):
         srv.stop()
 
 
+# With table updates taking 5 s (table_update_delay_ms), a stream enabled by UpdateTable is
+# ENABLING while its table is UPDATING, and one disabled is DISABLING for as long, with
+# its table UPDATING (and, as in DynamoDB Local, no StreamSpecification in its
+# description), then DISABLED; the stream of a deleted table goes the same way.
+@pytest.mark.sluice_only
+def test_enabling_and_disabling_states(tmp_path):
+    conf = tmp_path / "slow.conf"
+    conf.write_text("table_update_delay_ms = 5000\n")
+    srv = Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z",
+                  "--config", str(conf)])
+    try:
+        ddb, st = make_client(srv.endpoint), streams_client(srv.endpoint)
+
+        def advance(ms):
+            assert admin(srv.endpoint, "POST", "/_sluice/clock", {"advance_ms": ms})[0] == 200
+
+        def states(arn):
+            t = ddb.describe_table(TableName=name)["Table"]
+            return (st.describe_stream(StreamArn=arn)["StreamDescription"]["StreamStatus"],
+                    t["TableStatus"], t.get("StreamSpecification", {}).get("StreamEnabled"))
+
+        name = "s_" + uuid.uuid4().hex[:8]
+        ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+        arn = ddb.update_table(TableName=name, StreamSpecification={
+            "StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})["TableDescription"][
+                "LatestStreamArn"]
+        assert states(arn) == ("ENABLING", "UPDATING", True)
+        advance(5000)
+        assert states(arn) == ("ENABLED", "ACTIVE", True)
+        ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": False})
+        assert states(arn) == ("DISABLING", "UPDATING", None)
+        advance(4999)
+        assert states(arn) == ("DISABLING", "UPDATING", None)
+        advance(1)
+        assert states(arn) == ("DISABLED", "ACTIVE", None)
+        arn2 = ddb.update_table(TableName=name, StreamSpecification={
+            "StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})["TableDescription"][
+                "LatestStreamArn"]
+        advance(5000)
+        ddb.delete_table(TableName=name)
+        assert st.describe_stream(StreamArn=arn2)["StreamDescription"]["StreamStatus"] == \
+            "DISABLING"
+        advance(5000)
+        assert st.describe_stream(StreamArn=arn2)["StreamDescription"]["StreamStatus"] == \
+            "DISABLED"
+    finally:
+        srv.stop()
+
+
 # An iterator lives 15 minutes: used later it is ExpiredIteratorException; the
 # NextShardIterator of each GetRecords is a fresh one.
 @pytest.mark.sluice_only
