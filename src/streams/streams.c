@@ -408,6 +408,28 @@ bool sl_streams_shard_bounds(sl_txn *txn, const sl_stream *st, const sl_stream_s
   return any;
 }
 
+bool sl_streams_oldest(sl_txn *txn, const sl_stream *st, const sl_stream_shard *shards, size_t n,
+                       int64_t *created_ms) {
+  bool any = false;
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  for (size_t i = 0; i < n; i++) {
+    uint8_t lo[17], hi[17];
+    record_key(lo, st->id, shards[i].no, 0);
+    record_key(hi, st->id, shards[i].no + 1, 0);
+    sl_str k, v, rv;
+    if (!sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &v) ||
+        sl_str_cmp(k, sl_str_make((char *)hi, 17)) >= 0 || !record_value(txn, k, v, &rv) ||
+        rv.len < RECORD_HDR)
+      continue;
+    int64_t at = (int64_t)rd64((const uint8_t *)rv.p + 8);
+    if (!any || at < *created_ms)
+      *created_ms = at;
+    any = true;
+  }
+  sl_cursor_close(c);
+  return any;
+}
+
 /* ---- sequence numbers ---- */
 
 void sl_streams_seq_format(uint64_t seq, char out[32]) {

@@ -206,6 +206,10 @@ bool sl_streams_shard(sl_txn *txn, sl_arena *a, const sl_stream *st, sl_str shar
  * false when it holds none. */
 bool sl_streams_shard_bounds(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
                              uint64_t *first, uint64_t *last);
+/* The creation time of the oldest record the shards hold; false when they
+ * hold none (one lookup per shard). */
+bool sl_streams_oldest(sl_txn *txn, const sl_stream *st, const sl_stream_shard *shards, size_t n,
+                       int64_t *created_ms);
 /* The sequence number the next record will get. */
 uint64_t sl_streams_next_seq(const sl_streams *s);
 

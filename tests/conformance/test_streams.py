@@ -657,6 +657,32 @@ def test_third_reader_throttled(clocked):
         poll(two, 2)  # and reader two, back, is the third now
 
 
+# The admin API shows a table's stream with what a reader's lag needs: the time of the
+# oldest record kept (the clock's ms; null before any) and the next sequence number.
+@pytest.mark.sluice_only
+def test_admin_stream_lag_fields(clocked, manual_server):
+    ddb, st, advance = clocked
+    name, arn = clocked_table(ddb, advance, "KEYS_ONLY")
+    advance(1000)
+
+    def stream():
+        status, body = admin(manual_server.endpoint, "GET", "/_sluice/tables")
+        assert status == 200
+        return next(t for t in body["tables"] if t["name"] == name)["stream"]
+
+    assert stream()["oldest_record_ms"] is None
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
+    at = st.get_records(ShardIterator=st.get_shard_iterator(
+        StreamArn=arn, ShardId=shard_with(st, arn, "a"),
+        ShardIteratorType="TRIM_HORIZON")["ShardIterator"])["Records"][0]
+    advance(5000)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "b"}})
+    s = stream()
+    assert s["oldest_record_ms"] // 1000 == int(at["dynamodb"]["ApproximateCreationDateTime"]
+                                                .timestamp())
+    assert s["next_sequence_number"] == int(at["dynamodb"]["SequenceNumber"]) + 2
+
+
 # Records older than 24 hours are trimmed: TRIM_HORIZON starts after them, an iterator or a
 # sequence number pointing at them is TrimmedDataAccessException.
 @pytest.mark.sluice_only
