@@ -283,6 +283,11 @@ sl_err sl_describe_continuous_backups(sl_req *req, sl_str table, sl_table **out)
 
 sl_err sl_update_continuous_backups(sl_req *req, sl_str table, bool enabled, uint32_t days,
                                     sl_table **out) {
+  /* Checked before the table is looked up (ack-api-quirks DDB-TABLE-442). */
+  if (!enabled && days)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Invalid Request: Cannot specify RecoveryPeriodInDays when disabling "
+                   "point-in-time recovery.");
   sl_table *old;
   sl_err err = find_table(req, table, &old);
   if (err != SL_OK)
