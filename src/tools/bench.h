@@ -39,6 +39,17 @@
  * name; throttles are also counted by each ThrottlingReason. Consumed units
  * come from ReturnConsumedCapacity TOTAL on every request.
  *
+ * Scaled clock. Against a server run with --time-scale S (its clock S
+ * times real time), --time-scale S reads the schedule in the server's time:
+ * it is played S times the rate for 1/S of the time (sl_bench_schedule_
+ * scale), so the server sees the offered rates the schedule names; the
+ * windows are reported in the server's time (rates, lengths, first-throttle
+ * times, ceilings), the per-second rows in real seconds.
+ *
+ * Prices. Estimates and bills come from the shared price table
+ * (cap/price.h): the row of the signing region and --table-class; a region
+ * without a row uses us-east-1's, and the report says so.
+ *
  * Progress. Each executor also bumps its counters in memory shared with the
  * driver (sl_bench_progress), which prints a live line on a terminal
  * (--progress forces it); the results still come only from the files.
@@ -57,6 +68,7 @@
 #define SL_TOOLS_BENCH_H
 
 #include "base/arena.h"
+#include "cap/price.h"
 #include "tools/bench_plan.h"
 
 typedef enum {
@@ -106,6 +118,9 @@ typedef struct {
   double late_tolerance_s;
   unsigned executors;
   uint64_t seed;
+  double time_scale;           /* the server's --time-scale (1: real time); sched is real */
+  const sl_price *price;       /* cap/price.h: the region's row, for estimates and bills */
+  bool price_fallback;         /* the region has no row: us-east-1's prices */
   int64_t t0_ns;               /* CLOCK_MONOTONIC */
   sl_bench_progress *progress; /* one per executor, or NULL */
 } sl_bench_config;

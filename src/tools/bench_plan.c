@@ -80,6 +80,19 @@ int sl_bench_schedule_parse(const char *text, sl_bench_schedule *out, char *err,
   return 0;
 }
 
+void sl_bench_schedule_scale(sl_bench_schedule *s, double factor) {
+  double start = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    sl_bench_window *w = &s->w[i];
+    w->from *= factor;
+    w->to *= factor;
+    w->seconds /= factor;
+    w->start_s = start;
+    start += w->seconds;
+  }
+  s->seconds = start;
+}
+
 size_t sl_bench_schedule_window(const sl_bench_schedule *s, uint64_t op) {
   for (size_t i = 0; i < s->n; i++)
     if (op < s->w[i].first_op + s->w[i].n_ops)

@@ -67,6 +67,13 @@ typedef struct {
  * 0, or -1 with a message in err. */
 int sl_bench_schedule_parse(const char *text, sl_bench_schedule *out, char *err, size_t err_cap);
 
+/* Plays the schedule 'factor' times faster in operations per second and
+ * 'factor' times shorter: every window's rates times factor, its length
+ * divided by it; each window keeps its operations (n_ops, first_op). For a
+ * server whose clock runs at --time-scale S, a schedule written in the
+ * server's time is played in real time with factor S. */
+void sl_bench_schedule_scale(sl_bench_schedule *s, double factor);
+
 /* The time, in seconds after T0, at which operation 'op' (< n_ops) is due. */
 double sl_bench_schedule_time(const sl_bench_schedule *s, uint64_t op);
 

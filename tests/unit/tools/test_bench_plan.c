@@ -61,6 +61,25 @@ static void test_schedule_ramp(void) {
   CHECK(near(sl_bench_schedule_time(&s, 3), 1));
 }
 
+/* --time-scale S: the same operations at S times the rate in 1/S of the
+ * time, window by window. */
+static void test_schedule_scale(void) {
+  sl_bench_schedule s;
+  char err[256];
+  CHECK_INT(sl_bench_schedule_parse("4000@1,8000@2.5,0-1000@2", &s, err, sizeof(err)), 0);
+  uint64_t n = s.n_ops, n1 = s.w[1].n_ops, f2 = s.w[2].first_op;
+  double t_last = sl_bench_schedule_time(&s, n - 1);
+  sl_bench_schedule_scale(&s, 0.1);
+  CHECK_INT(s.n_ops, n);
+  CHECK_INT(s.w[1].n_ops, n1);
+  CHECK_INT(s.w[2].first_op, f2);
+  CHECK(fabs(s.seconds - 55) < 1e-9);
+  CHECK(fabs(s.w[1].from - 800) < 1e-9 && fabs(s.w[1].start_s - 10) < 1e-9);
+  CHECK(fabs(s.w[2].to - 100) < 1e-9 && fabs(s.w[2].start_s - 35) < 1e-9);
+  CHECK(fabs(sl_bench_schedule_time(&s, n - 1) - t_last * 10) < 1e-6);
+  CHECK(fabs(sl_bench_schedule_time(&s, 4000) - 10) < 1e-9);
+}
+
 static void test_schedule_errors(void) {
   sl_bench_schedule s;
   char err[256];
@@ -261,6 +280,7 @@ static void test_aws_config(void) {
 int main(void) {
   RUN(test_schedule_steps);
   RUN(test_schedule_ramp);
+  RUN(test_schedule_scale);
   RUN(test_schedule_errors);
   RUN(test_keys);
   RUN(test_hist);
