@@ -72,8 +72,8 @@ double sl_price_provisioned(const sl_price *p, double rcu_hours, double wcu_hour
   return rcu_hours * p->rcu_hour + wcu_hours * p->wcu_hour;
 }
 
-double sl_price_dollars(const sl_price *p, double read_units, double write_units,
-                        double rcu_hours, double wcu_hours) {
+double sl_price_dollars(const sl_price *p, double read_units, double write_units, double rcu_hours,
+                        double wcu_hours) {
   return sl_price_on_demand(p, read_units, write_units) +
          sl_price_provisioned(p, rcu_hours, wcu_hours);
 }

@@ -68,8 +68,8 @@ double sl_price_on_demand(const sl_price *p, double read_units, double write_uni
 double sl_price_provisioned(const sl_price *p, double rcu_hours, double wcu_hours);
 /* Both: what a resource billed on demand for units and provisioned for hours
  * costs. */
-double sl_price_dollars(const sl_price *p, double read_units, double write_units,
-                        double rcu_hours, double wcu_hours);
+double sl_price_dollars(const sl_price *p, double read_units, double write_units, double rcu_hours,
+                        double wcu_hours);
 
 /* The rows, for listing ('n' set to their count). */
 const sl_price *sl_price_rows(size_t *n);

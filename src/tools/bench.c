@@ -34,7 +34,8 @@ static const char usage[] =
     "  --endpoint URL        http://HOST[:PORT] or https://HOST[:PORT] (required)\n"
     "  --ca-file FILE        trusted certificates for https (default: the system's)\n"
     "  --workload MIX        put | get | get-strong | update | query | scan |\n"
-    "                        batch-write | batch-get | transact-write, or a mix\n"
+    "                        batch-write | batch-get | transact-write | query-index,\n"
+    "                        or a mix\n"
     "                        with weights: put:50,get:50 (default put)\n"
     "  --schedule WINDOWS    RATE@SECONDS or FROM-TO@SECONDS (a ramp), comma-\n"
     "                        separated: 1000@10,8000@10 (default 100@5)\n"
@@ -47,6 +48,12 @@ static const char usage[] =
     "                        100 gets, 4 transaction items)\n"
     "  --page-size N         Query/Scan Limit (default 100)\n"
     "  --pages N             Query/Scan pages followed per operation (default 1)\n"
+    "  --segments N          a parallel Scan: operation n reads segment n mod N of N\n"
+    "                        (default 1: a plain Scan)\n"
+    "  --gsis N              a created table gets N GSIs gsi0..: items carry their\n"
+    "                        keys g0.., so writes write them (default 0)\n"
+    "  --gsi-keys N          distinct values of each GSI key (default: --keys)\n"
+    "  --index NAME          the index query-index queries (default the first GSI)\n"
     "  --table NAME          use an existing table (never deleted); without it a\n"
     "                        table is created and deleted at the end\n"
     "  --billing MODE        on-demand (default) | provisioned, for a created table\n"
@@ -316,17 +323,40 @@ static int wait_status(ctl *c, const char *want, double seconds) {
   return -1;
 }
 
+/* Creates the run's table: key pk (S) and sk (S), and --gsis indexes gsiI
+ * on gI (S, projection ALL; provisioned like the table). */
 static int create_table(ctl *c, const char *billing, unsigned rcu, unsigned wcu) {
   sl_bench_config *cfg = c->cfg;
+  bool prov = strcmp(billing, "provisioned") == 0;
   sl_buf b;
   sl_buf_init(&b, NULL);
   sl_buf_printf(&b,
                 "{\"TableName\":\"%s\",\"AttributeDefinitions\":[{\"AttributeName\":\"%s\","
-                "\"AttributeType\":\"S\"},{\"AttributeName\":\"%s\",\"AttributeType\":\"S\"}],"
-                "\"KeySchema\":[{\"AttributeName\":\"%s\",\"KeyType\":\"HASH\"},"
+                "\"AttributeType\":\"S\"},{\"AttributeName\":\"%s\",\"AttributeType\":\"S\"}",
+                cfg->table, cfg->pk, cfg->sk);
+  for (unsigned i = 0; i < cfg->n_gattrs; i++)
+    sl_buf_printf(&b, ",{\"AttributeName\":\"%s\",\"AttributeType\":\"S\"}", cfg->gattr[i]);
+  sl_buf_printf(&b,
+                "],\"KeySchema\":[{\"AttributeName\":\"%s\",\"KeyType\":\"HASH\"},"
                 "{\"AttributeName\":\"%s\",\"KeyType\":\"RANGE\"}],",
-                cfg->table, cfg->pk, cfg->sk, cfg->pk, cfg->sk);
-  if (strcmp(billing, "provisioned") == 0)
+                cfg->pk, cfg->sk);
+  if (cfg->n_gattrs) {
+    sl_buf_puts(&b, SL_STR("\"GlobalSecondaryIndexes\":["));
+    for (unsigned i = 0; i < cfg->n_gattrs; i++) {
+      sl_buf_printf(&b,
+                    "%s{\"IndexName\":\"gsi%u\",\"KeySchema\":[{\"AttributeName\":\"%s\","
+                    "\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}",
+                    i ? "," : "", i, cfg->gattr[i]);
+      if (prov)
+        sl_buf_printf(&b,
+                      ",\"ProvisionedThroughput\":{\"ReadCapacityUnits\":%u,"
+                      "\"WriteCapacityUnits\":%u}",
+                      rcu, wcu);
+      sl_buf_putc(&b, '}');
+    }
+    sl_buf_puts(&b, SL_STR("],"));
+  }
+  if (prov)
     sl_buf_printf(&b,
                   "\"BillingMode\":\"PROVISIONED\",\"ProvisionedThroughput\":"
                   "{\"ReadCapacityUnits\":%u,\"WriteCapacityUnits\":%u}}",
@@ -342,6 +372,79 @@ static int create_table(ctl *c, const char *billing, unsigned rcu, unsigned wcu)
   }
   if (wait_status(c, "ACTIVE", 120) != 0) {
     snprintf(c->err, sizeof(c->err), "table %s did not become ACTIVE", cfg->table);
+    return -1;
+  }
+  return 0;
+}
+
+static char attr_type(const sl_json *ad, sl_str name) {
+  for (size_t j = 0; ad && ad->type == SL_JSON_ARRAY && j < ad->arr.n; j++) {
+    const sl_json *an = sl_json_get(ad->arr.items[j], "AttributeName");
+    const sl_json *at = sl_json_get(ad->arr.items[j], "AttributeType");
+    if (an && at && an->type == SL_JSON_STRING && at->type == SL_JSON_STRING && at->str.len &&
+        sl_str_eq(an->str, name))
+      return at->str.p[0];
+  }
+  return 'S';
+}
+
+/* An existing table's GSIs: every key attribute that is not the table's
+ * becomes one the items carry; the queried index (--index, default the
+ * first) gets its partition-key attributes. */
+static int use_indexes(ctl *c, const sl_json *t, const sl_json *ad) {
+  sl_bench_config *cfg = c->cfg;
+  const sl_json *gs = t ? sl_json_get(t, "GlobalSecondaryIndexes") : NULL;
+  bool want = cfg->mix[SL_BENCH_QUERY_INDEX] != 0, found = false;
+  for (size_t i = 0; gs && gs->type == SL_JSON_ARRAY && i < gs->arr.n; i++) {
+    const sl_json *g = gs->arr.items[i];
+    const sl_json *name = sl_json_get(g, "IndexName"), *ks = sl_json_get(g, "KeySchema");
+    if (!name || name->type != SL_JSON_STRING || !ks || ks->type != SL_JSON_ARRAY)
+      continue;
+    bool chosen = want && !found && (cfg->index[0] ? sl_str_eq_c(name->str, cfg->index) : true);
+    if (chosen) {
+      found = true;
+      snprintf(cfg->index, sizeof(cfg->index), "%.*s", (int)name->str.len, name->str.p);
+    }
+    for (size_t k = 0; k < ks->arr.n; k++) {
+      const sl_json *n = sl_json_get(ks->arr.items[k], "AttributeName");
+      const sl_json *kt = sl_json_get(ks->arr.items[k], "KeyType");
+      if (!n || n->type != SL_JSON_STRING || !kt || kt->type != SL_JSON_STRING)
+        continue;
+      bool hash = sl_str_eq_c(kt->str, "HASH");
+      if (sl_str_eq_c(n->str, cfg->pk) || (cfg->sk[0] && sl_str_eq_c(n->str, cfg->sk))) {
+        if (chosen && hash) {
+          snprintf(c->err, sizeof(c->err),
+                   "index %s is keyed on the table's own key %.*s: query-index needs a GSI "
+                   "on other attributes",
+                   cfg->index, (int)n->str.len, n->str.p);
+          return -1;
+        }
+        continue;
+      }
+      unsigned a = 0;
+      while (a < cfg->n_gattrs && !sl_str_eq_c(n->str, cfg->gattr[a]))
+        a++;
+      if (a == cfg->n_gattrs) {
+        if (a == SL_BENCH_MAX_GATTRS || n->str.len >= sizeof(cfg->gattr[0])) {
+          snprintf(c->err, sizeof(c->err), "more GSI key attributes than %d, or a long name",
+                   SL_BENCH_MAX_GATTRS);
+          return -1;
+        }
+        snprintf(cfg->gattr[a], sizeof(cfg->gattr[a]), "%.*s", (int)n->str.len, n->str.p);
+        cfg->gattr_type[a] = attr_type(ad, n->str);
+        cfg->n_gattrs++;
+      }
+      if (chosen && hash && cfg->n_index_hash < SL_BENCH_MAX_GATTRS)
+        cfg->index_hash[cfg->n_index_hash++] = a;
+    }
+  }
+  if (want && !found) {
+    if (cfg->index[0])
+      snprintf(c->err, sizeof(c->err), "the table has no global secondary index %s", cfg->index);
+    else
+      snprintf(c->err, sizeof(c->err),
+               "query-index needs a global secondary index: the table "
+               "has none");
     return -1;
   }
   return 0;
@@ -379,17 +482,12 @@ static int use_table(ctl *c) {
           sl_str_eq(an->str, n->str))
         type = at->str.len ? at->str.p[0] : 'S';
     }
-    if (type == 'B') {
-      snprintf(c->err, sizeof(c->err), "table %s has a binary key (%s): not supported", cfg->table,
-               dst);
-      return -1;
-    }
     if (hash)
       cfg->pk_type = type;
     else
       cfg->sk_type = type;
   }
-  return 0;
+  return use_indexes(c, t, ad);
 }
 
 static int delete_table(ctl *c) {
@@ -458,6 +556,7 @@ static double units_per_op(const sl_bench_config *cfg, int kind, bool *read) {
   case SL_BENCH_GET_STRONG:
     return ru;
   case SL_BENCH_QUERY:
+  case SL_BENCH_QUERY_INDEX:
   case SL_BENCH_SCAN:
     return ceil((double)cfg->item_size * cfg->page_size / 4096) / 2 * cfg->pages;
   case SL_BENCH_BATCH_GET:
@@ -935,7 +1034,7 @@ int sl_tool_bench(int argc, char **argv) {
   const char *endpoint = NULL, *workload = "put", *schedule = NULL, *rate = NULL, *duration = NULL,
              *billing = "on-demand", *json_path = NULL, *csv_path = NULL, *html_path = NULL,
              *results_dir = NULL;
-  uint64_t start_in_ms = 500, rcu = 5, wcu = 5, prefill_n = 0, batch = 0, v64;
+  uint64_t gsis = 0, start_in_ms = 500, rcu = 5, wcu = 5, prefill_n = 0, batch = 0, v64;
   double max_cost = 1.0;
   sl_price_class table_class = SL_PRICE_STANDARD;
   bool yes = false, quiet = false, watchdog_set = false, show_progress = isatty(2);
@@ -947,6 +1046,7 @@ int sl_tool_bench(int argc, char **argv) {
   cfg.item_size = 1000;
   cfg.page_size = 100;
   cfg.pages = 1;
+  cfg.segments = 1;
   cfg.collection = 1;
   cfg.timeout_ms = 8000;
   cfg.connections = 64;
@@ -998,6 +1098,8 @@ int sl_tool_bench(int argc, char **argv) {
       snprintf(cfg.keys_spec, sizeof(cfg.keys_spec), "%s", v);
     else if (strcmp(a, "--table") == 0)
       snprintf(cfg.table, sizeof(cfg.table), "%s", v);
+    else if (strcmp(a, "--index") == 0)
+      snprintf(cfg.index, sizeof(cfg.index), "%s", v);
     else if (strcmp(a, "--billing") == 0) {
       if (strcmp(v, "on-demand") != 0 && strcmp(v, "provisioned") != 0)
         return bad("unknown billing mode '%s' (on-demand or provisioned)", v);
@@ -1043,6 +1145,9 @@ int sl_tool_bench(int argc, char **argv) {
     U64("--batch", 1, 100, batch)
     U64("--page-size", 1, 10000, cfg.page_size)
     U64("--pages", 1, 1000000, cfg.pages)
+    U64("--segments", 1, 1000000, cfg.segments)
+    U64("--gsis", 0, 20, gsis)
+    U64("--gsi-keys", 1, 1000000000000ull, cfg.gsi_keys)
     U64("--rcu", 1, 1000000, rcu)
     U64("--wcu", 1, 1000000, wcu)
     U64("--prefill", 0, 100000000, prefill_n)
@@ -1088,6 +1193,32 @@ int sl_tool_bench(int argc, char **argv) {
   cfg.batch = batch ? (unsigned)batch : default_batch;
   if (cfg.mix[SL_BENCH_BATCH_WRITE] && cfg.batch > 25)
     return bad("--batch: BatchWriteItem takes at most 25 items%s", "");
+  if (!cfg.gsi_keys)
+    cfg.gsi_keys = cfg.n_keys;
+  if (gsis && cfg.table[0])
+    return bad("--gsis creates indexes on a created table: an existing table (--table) is "
+               "used with its own%s",
+               "");
+  if (!cfg.table[0]) {
+    cfg.n_gattrs = (unsigned)gsis;
+    for (unsigned g = 0; g < cfg.n_gattrs; g++) {
+      snprintf(cfg.gattr[g], sizeof(cfg.gattr[g]), "g%u", g);
+      cfg.gattr_type[g] = 'S';
+    }
+    if (cfg.mix[SL_BENCH_QUERY_INDEX]) {
+      if (!gsis)
+        return bad("the query-index workload needs --gsis N (or an existing table with a "
+                   "GSI)%s",
+                   "");
+      unsigned g = 0;
+      if (cfg.index[0] && (sscanf(cfg.index, "gsi%u", &g) != 1 || g >= gsis))
+        return bad("--index %s: the created table's indexes are gsi0.. (one per --gsis)",
+                   cfg.index);
+      snprintf(cfg.index, sizeof(cfg.index), "gsi%u", g);
+      cfg.index_hash[0] = g;
+      cfg.n_index_hash = 1;
+    }
+  }
   if (!watchdog_set)
     cfg.watchdog_s = cfg.sched.seconds + cfg.timeout_ms / 1000.0 + 5;
 
