@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,7 +60,8 @@ enum { C_CLOSED, C_CONNECTING, C_HANDSHAKE, C_IDLE, C_WRITING, C_READING };
 
 typedef struct {
   int fd, state;
-  short want; /* poll events TLS asked for (0: the state's own) */
+  short want;  /* poll events TLS asked for (0: the state's own) */
+  uint32_t ev; /* the epoll events registered for fd (0: none) */
   sl_tls *tls;
   op_t op;
   sl_buf out, in;
@@ -95,6 +97,7 @@ typedef struct {
   sl_arena arena;
   sl_buf body, auth;
   sl_tls_ctx *tls_ctx;
+  int epfd; /* one epoll set of the connections (closing an fd leaves it) */
 } ex_t;
 
 static int64_t now_ns(void) {
@@ -332,6 +335,7 @@ static void conn_close(conn_t *c) {
   if (c->fd >= 0)
     close(c->fd);
   c->fd = -1;
+  c->ev = 0;
   c->state = C_CLOSED;
   c->in.len = 0;
   c->out.len = 0;
@@ -351,8 +355,23 @@ static int conn_open(ex_t *e, conn_t *c) {
     return -err;
   }
   c->fd = fd;
+  c->ev = 0;
   c->state = rc == 0 ? C_IDLE : C_CONNECTING;
   return 0;
+}
+
+/* Registers the events the connection waits for now, when they changed
+ * (the loop asks for every busy or idle connection on each turn; only the
+ * changes reach the kernel). */
+static void watch(ex_t *e, conn_t *c, unsigned index) {
+  uint32_t want = c->want ? (c->want == POLLIN ? EPOLLIN : EPOLLOUT)
+                  : c->state == C_READING || c->state == C_IDLE ? EPOLLIN
+                                                                : EPOLLOUT;
+  if (c->fd < 0 || want == c->ev)
+    return;
+  struct epoll_event ev = {.events = want, .data.u32 = index};
+  if (epoll_ctl(e->epfd, c->ev ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c->fd, &ev) == 0)
+    c->ev = want;
 }
 
 /* Signs and frames the request of c->op into c->out. */
@@ -785,8 +804,8 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
   sl_arena_init(&e.arena);
   sl_buf_init(&e.body, NULL);
   sl_buf_init(&e.auth, NULL);
-  struct pollfd *pfd = calloc(e.n_conns, sizeof(struct pollfd));
-  unsigned *pconn = calloc(e.n_conns, sizeof(unsigned));
+  e.epfd = epoll_create1(EPOLL_CLOEXEC);
+  struct epoll_event *evs = calloc(e.n_conns, sizeof(struct epoll_event));
 
   const int64_t watchdog_ns = cfg->t0_ns + (int64_t)(cfg->watchdog_s * 1e9);
   const int64_t timeout_ns = (int64_t)cfg->timeout_ms * 1000000;
@@ -851,7 +870,7 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
     }
     /* Requests past their timeout: the connection is closed. */
     int64_t next_deadline = INT64_MAX;
-    unsigned busy = 0, np = 0;
+    unsigned busy = 0;
     for (unsigned i = 0; i < e.n_conns; i++) {
       conn_t *c = &e.conns[i];
       if (c->state == C_CONNECTING || c->state == C_HANDSHAKE || c->state == C_WRITING ||
@@ -863,11 +882,9 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
         busy++;
         if (c->deadline_ns < next_deadline)
           next_deadline = c->deadline_ns;
-        pfd[np] = (struct pollfd){.fd = c->fd, .events = c->state == C_READING ? POLLIN : POLLOUT};
-        pconn[np++] = i;
+        watch(&e, c, i);
       } else if (c->state == C_IDLE) {
-        pfd[np] = (struct pollfd){.fd = c->fd, .events = POLLIN}; /* notice a close */
-        pconn[np++] = i;
+        watch(&e, c, i); /* readable: the server closed it */
       }
     }
     bool schedule_done = next >= cfg->sched.n_ops || mine >= cfg->max_ops;
@@ -884,14 +901,16 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
     if (wait < 0)
       wait = 0;
     struct timespec ts = {wait / 1000000000, wait % 1000000000};
-    int n = ppoll(pfd, np, &ts, NULL);
+    int n = epoll_pwait2(e.epfd, evs, (int)e.n_conns, &ts, NULL);
     if (n <= 0)
       continue;
     now = now_ns();
-    for (unsigned i = 0; i < np; i++) {
-      if (!pfd[i].revents)
+    for (int i = 0; i < n; i++) {
+      if (evs[i].data.u32 >= e.n_conns)
         continue;
-      conn_t *c = &e.conns[pconn[i]];
+      conn_t *c = &e.conns[evs[i].data.u32];
+      if (c->fd < 0)
+        continue; /* closed by an earlier event of this turn */
       if (c->state == C_IDLE) {
         /* A kept connection became readable: the server closed it (TLS may
          * also have sent a session ticket, which is read and kept). */
@@ -933,8 +952,8 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
   free(e.backlog);
   free(e.secs);
   free(e.conns);
-  free(pfd);
-  free(pconn);
+  free(evs);
+  close(e.epfd);
   sl_buf_free(&e.body);
   sl_buf_free(&e.auth);
   sl_arena_destroy(&e.arena);
