@@ -469,7 +469,8 @@ void sl_bench_reply_classify(sl_arena *a, int status, sl_str body, const char *t
     return;
   const sl_json *t = sl_json_get(root, "__type");
   sl_str type = t && t->type == SL_JSON_STRING ? t->str : SL_STR_NULL;
-  const char *hash = type.len ? memchr(type.p, '#', type.len) : NULL;
+  /* After the last '#', as botocore reads it (rsplit('#', 1)). */
+  const char *hash = type.len ? memrchr(type.p, '#', type.len) : NULL;
   if (hash)
     type = sl_str_make(hash + 1, type.len - (size_t)(hash + 1 - type.p));
   out->type = type;

@@ -36,7 +36,7 @@
  *
  * Replies. A reply's body is classified without trusting it
  * (sl_bench_reply_classify, fuzzed by tests/fuzz/fuzz_bench_reply.c): HTTP
- * 200 is ok; otherwise the exception is the body's __type after its '#'
+ * 200 is ok; otherwise the exception is the body's __type after its last '#'
  * (none: an error named by the status), throttled when it is
  * ProvisionedThroughputExceededException, ThrottlingException,
  * RequestLimitExceeded, or a TransactionCanceledException with a

@@ -314,6 +314,9 @@ static void test_reply_classify(void) {
            SL_BENCH_UNPROCESSED_NONE);
   CHECK(r.outcome == SL_BENCH_REPLY_THROTTLED && r.n_reasons == 2);
   CHECK_STR(r.reasons[1], "B");
+  CLASSIFY(400, "{\"__type\":\"a#b#ThrottlingException\"}", SL_BENCH_UNPROCESSED_NONE);
+  CHECK(r.outcome == SL_BENCH_REPLY_THROTTLED); /* the name after the last '#' */
+  CHECK_STR(r.type, "ThrottlingException");
   CLASSIFY(400, "{\"__type\":\"RequestLimitExceeded\"}", SL_BENCH_UNPROCESSED_NONE);
   CHECK(r.outcome == SL_BENCH_REPLY_THROTTLED);
   CLASSIFY(400,
