@@ -563,13 +563,13 @@ static double units_per_op(const sl_bench_config *cfg, int kind, bool *read) {
     return ru / 2 * cfg->batch;
   case SL_BENCH_BATCH_WRITE:
     *read = false;
-    return wu * cfg->batch;
+    return wu * (1 + cfg->n_gattrs) * cfg->batch;
   case SL_BENCH_TRANSACT_WRITE:
     *read = false;
-    return 2 * wu * cfg->batch;
+    return 2 * wu * (1 + cfg->n_gattrs) * cfg->batch;
   default:
     *read = false;
-    return wu;
+    return wu * (1 + cfg->n_gattrs); /* and each GSI the item's keys reach (--gsis) */
   }
 }
 
