@@ -19,7 +19,13 @@ sl_err sl_action_delete_item(sl_req *req) {
   sl_item key;
   sl_write_exprs ex;
   sl_delete_item_in in = {.ex = &ex};
-  sl_err err = sl_item_from_json(&req->fail, req->arena, sl_json_get(req->body, "Key"), &key);
+  /* Expression and legacy parameters mixed win over the Key's values
+   * (dynalite's validations, copied from the service; DynamoDB Local agrees):
+   * tests/conformance/test_legacy_parameters.py. */
+  sl_err err = sl_expr_check_params(&req->fail, req->body, SL_EXPR_OP_PUT_ITEM);
+  if (err != SL_OK)
+    return err;
+  err = sl_item_from_json(&req->fail, req->arena, sl_json_get(req->body, "Key"), &key);
   if (err != SL_OK)
     return err;
   if ((err = sl_conds_parse(req, req->body, SL_EXPR_OP_PUT_ITEM, &ex)) != SL_OK)

@@ -15,7 +15,13 @@ sl_err sl_action_get_item(sl_req *req) {
   sl_item key;
   sl_get_item_in in = {0};
   sl_read_exprs ex;
-  sl_err err = sl_item_from_json(&req->fail, req->arena, sl_json_get(req->body, "Key"), &key);
+  /* Expression and legacy parameters mixed win over the Key's values
+   * (dynalite's validations, copied from the service; DynamoDB Local agrees):
+   * tests/conformance/test_legacy_parameters.py. */
+  sl_err err = sl_expr_check_params(&req->fail, req->body, SL_EXPR_OP_GET_ITEM);
+  if (err != SL_OK)
+    return err;
+  err = sl_item_from_json(&req->fail, req->arena, sl_json_get(req->body, "Key"), &key);
   if (err != SL_OK)
     return err;
   if ((err = sl_reads_parse(req, false, SL_READS_GET, &ex)) != SL_OK)

@@ -31,6 +31,12 @@ sl_err sl_action_list_backups(sl_req *req) {
                            .upper_ms = time_ms(body, "TimeRangeUpperBound"),
                            .start = sl_in_str(body, "ExclusiveStartBackupArn"),
                            .limit = sl_in_int(body, "Limit", 0)};
+  /* Checked before the table is looked up (ack-api-quirks DDB-TABLE-442). */
+  if (sl_in_has(body, "TimeRangeLowerBound") && sl_in_has(body, "TimeRangeUpperBound") &&
+      in.lower_ms > in.upper_ms)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: Time range lower bound must be "
+                   "less than or equal to upper bound");
   sl_str type = sl_in_str(body, "BackupType");
   sl_backup *list;
   size_t n = 0;

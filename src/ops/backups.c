@@ -184,13 +184,155 @@ static sl_err restore_item(void *ctx, const sl_item *it) {
   return SL_OK;
 }
 
-sl_err sl_restore_table_from_backup(sl_req *req, sl_str target, sl_str arn, sl_str override) {
-  if (override.len)
+/* The overrides' own rules, before the backup is read. */
+static sl_err check_overrides(sl_req *req, const sl_restore_overrides_in *o) {
+  bool ppr = sl_str_eq_c(o->billing, "PAY_PER_REQUEST");
+  if (ppr && o->pt.present)
     return sl_fail(req, SL_E_VALIDATION,
-                   "sluice does not support %.*s: a backup is restored with the definition it "
-                   "was taken with",
-                   SL_STR_FMT(override));
+                   "Invalid Request: Cannot override ProvisionedThroughput if BillingMode is "
+                   "overridden to PAY_PER_REQUEST");
+  for (uint32_t i = 0; ppr && i < o->n_gsi; i++)
+    if (o->gsi[i].pt.present)
+      return sl_fail(req, SL_E_VALIDATION,
+                     "Invalid Request: Cannot override ProvisionedThroughput for index %.*s if "
+                     "BillingMode is overridden to PAY_PER_REQUEST",
+                     SL_STR_FMT(o->gsi[i].name));
+  if (sl_str_eq_c(o->billing, "PROVISIONED") && !o->pt.present)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Invalid Request: Must override ProvisionedThroughput if BillingMode is "
+                   "overridden to PROVISIONED");
+  return SL_OK;
+}
+
+/* Does the override's KeySchema name the index's key attributes, in order? */
+static bool same_key(const sl_key_schema_in *in, const sl_key_schema *k) {
+  if (in->n != sl_key_n_hash(k) + sl_key_n_range(k))
+    return false;
+  for (uint32_t i = 0; i < in->n; i++) {
+    bool hash = i < sl_key_n_hash(k);
+    if (!sl_str_eq(in->e[i].attr, sl_key_part(k, i).name) ||
+        !sl_str_eq_c(in->e[i].type, hash ? "HASH" : "RANGE"))
+      return false;
+  }
+  return true;
+}
+
+static const sl_restore_index_in *find_override(const sl_restore_index_in *e, uint32_t n,
+                                                sl_str name) {
+  for (uint32_t i = 0; i < n; i++)
+    if (sl_str_eq(e[i].name, name))
+      return &e[i];
+  return NULL;
+}
+
+/* Units of an OnDemandThroughput override: >= 1, or -1 for none. */
+static sl_err set_max_units(sl_req *req, sl_throughput *tp, const sl_units_in *od) {
+  int64_t r = od->has_read ? od->read : tp->max_read_ru;
+  int64_t w = od->has_write ? od->write : tp->max_write_ru;
+  if ((r < 1 && r != -1) || (w < 1 && w != -1))
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Invalid Request: Requested Max%sRequestUnits for OnDemandThroughput is outside "
+                   "of valid range",
+                   r < 1 && r != -1 ? "Read" : "Write");
+  tp->max_read_ru = r;
+  tp->max_write_ru = w;
+  return SL_OK;
+}
+
+/* Applies the overrides to 't', the backup's definition. */
+static sl_err apply_overrides(sl_req *req, const sl_restore_overrides_in *o, sl_table *t) {
+  uint8_t mode = t->tp.billing;
+  if (o->billing.len)
+    mode = sl_str_eq_c(o->billing, "PAY_PER_REQUEST") ? SL_BILLING_PAY_PER_REQUEST
+                                                      : SL_BILLING_PROVISIONED;
+  if (mode == SL_BILLING_PAY_PER_REQUEST && o->pt.present)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Invalid Request: Cannot override ProvisionedThroughput unless BillingMode is "
+                   "PROVISIONED");
+  if (mode == SL_BILLING_PROVISIONED && o->od.present)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Invalid Request: Cannot override Max%sRequestUnits for OnDemandThroughput "
+                   "unless BillingModeOverride is PAY_PER_REQUEST",
+                   o->od.has_read ? "Read" : "Write");
+  /* The indexes kept: every override entry must name one of the source's. */
+  for (int pass = 0; pass < 2; pass++) {
+    bool global = pass == 0;
+    const sl_restore_index_in *e = global ? o->gsi : o->lsi;
+    uint32_t n = global ? o->n_gsi : o->n_lsi;
+    for (uint32_t i = 0; i < n; i++) {
+      const sl_index *x = sl_table_index(t, e[i].name);
+      if (!x || x->global != global || !same_key(&e[i].key, &x->key))
+        return sl_fail(req, SL_E_VALIDATION,
+                       "Invalid Request: Index %.*s does not match a secondary index that existed "
+                       "in the source table and cannot be created during the restore operation",
+                       SL_STR_FMT(e[i].name));
+    }
+  }
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    sl_index *x = &t->indexes[i];
+    bool listed = x->global ? o->has_gsi : o->has_lsi;
+    const sl_restore_index_in *e = x->global ? find_override(o->gsi, o->n_gsi, x->name)
+                                             : find_override(o->lsi, o->n_lsi, x->name);
+    if (listed && !e)
+      continue; /* not in the override list: not restored */
+    t->indexes[kept++] = *x;
+  }
+  t->n_indexes = kept;
+  /* Definitions only a dropped index used go too (CreateTable's rule). */
+  uint32_t nd = 0;
+  for (uint32_t i = 0; i < t->n_defs; i++) {
+    bool used = sl_key_schema_uses(&t->key, t->defs[i].name);
+    for (uint32_t j = 0; !used && j < t->n_indexes; j++)
+      used = sl_key_schema_uses(&t->indexes[j].key, t->defs[i].name);
+    if (used)
+      t->defs[nd++] = t->defs[i];
+  }
+  t->n_defs = nd;
+  /* Throughput: the table's, then each GSI's (a GSI has its table's mode). */
+  bool switched = mode != t->tp.billing;
+  t->tp.billing = mode;
+  if (mode == SL_BILLING_PAY_PER_REQUEST) {
+    t->tp.rcu = t->tp.wcu = 0;
+  } else if (o->pt.present) {
+    t->tp.rcu = o->pt.read;
+    t->tp.wcu = o->pt.write;
+  }
+  if (mode == SL_BILLING_PROVISIONED)
+    t->tp.max_read_ru = t->tp.max_write_ru = -1;
   sl_err err;
+  if (o->od.present && (err = set_max_units(req, &t->tp, &o->od)) != SL_OK)
+    return err;
+  for (uint32_t i = 0; i < t->n_indexes; i++) {
+    sl_index *x = &t->indexes[i];
+    if (!x->global)
+      continue;
+    const sl_restore_index_in *e = find_override(o->gsi, o->n_gsi, x->name);
+    x->tp.billing = mode;
+    if (mode == SL_BILLING_PAY_PER_REQUEST) {
+      x->tp.rcu = x->tp.wcu = 0;
+      if (e && e->od.present && (err = set_max_units(req, &x->tp, &e->od)) != SL_OK)
+        return err;
+      continue;
+    }
+    x->tp.max_read_ru = x->tp.max_write_ru = -1;
+    if (e && e->pt.present) {
+      x->tp.rcu = e->pt.read;
+      x->tp.wcu = e->pt.write;
+    } else if (switched) {
+      return sl_fail(req, SL_E_VALIDATION,
+                     "Invalid Request: Must specify provisioned throughput for index %.*s",
+                     SL_STR_FMT(x->name));
+    }
+  }
+  return SL_OK;
+}
+
+sl_err sl_restore_table_from_backup(sl_req *req, sl_str target, sl_str arn,
+                                    const sl_restore_overrides_in *o) {
+  sl_err err;
+  if ((err = check_overrides(req, o)) != SL_OK)
+    return err;
   if ((err = sl_req_check_table_name(req, target, "targetTableName")) != SL_OK)
     return err;
   sl_txn *txn = NULL;
@@ -212,7 +354,7 @@ sl_err sl_restore_table_from_backup(sl_req *req, sl_str target, sl_str arn, sl_s
                   (long long)p->max_tables, req->env->region);
     goto out;
   }
-  if ((err = decode_def(req, &b, &t)) != SL_OK)
+  if ((err = decode_def(req, &b, &t)) != SL_OK || (err = apply_overrides(req, o, t)) != SL_OK)
     goto out;
   /* A new table with the backup's definition: what the service does not
    * restore is reset (backups.h). */
@@ -283,6 +425,11 @@ sl_err sl_describe_continuous_backups(sl_req *req, sl_str table, sl_table **out)
 
 sl_err sl_update_continuous_backups(sl_req *req, sl_str table, bool enabled, uint32_t days,
                                     sl_table **out) {
+  /* Checked before the table is looked up (ack-api-quirks DDB-TABLE-442). */
+  if (!enabled && days)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "Invalid Request: Cannot specify RecoveryPeriodInDays when disabling "
+                   "point-in-time recovery.");
   sl_table *old;
   sl_err err = find_table(req, table, &old);
   if (err != SL_OK)

@@ -12,8 +12,15 @@
  * source's tags, TTL, stream, deletion protection and point-in-time setting,
  * which the service does not restore either) and writes every item through
  * the write funnel, so its indexes are rebuilt, in one write transaction.
- * The overrides of RestoreTableFromBackup are not supported: a request with
- * one is refused with a ValidationException naming it.
+ * Its overrides apply to the new table's definition before any item is
+ * written: BillingModeOverride, ProvisionedThroughputOverride and
+ * OnDemandThroughputOverride (the table's, and the mode its GSIs follow);
+ * GlobalSecondaryIndexOverride and LocalSecondaryIndexOverride (the indexes
+ * the new table keeps, each one of the source's with the same key schema,
+ * a GSI with its own throughput; the attribute definitions only a dropped
+ * index used are dropped too). An SSESpecificationOverride asking for a KMS
+ * key is refused (sluice has no KMS), one without is accepted. The texts are
+ * the ack-api-quirks catalogue's (DDB-TABLE-442).
  *
  * Point-in-time recovery: the setting (PointInTimeRecoveryEnabled,
  * RecoveryPeriodInDays) is stored with the table and reported with its dates
@@ -33,6 +40,7 @@
 #define SL_OPS_BACKUPS_H
 
 #include "ops/req.h"
+#include "ops/schema.h"
 #include "store/backups.h"
 
 /* LatestRestorableDateTime lags the clock by this much. */
@@ -56,10 +64,26 @@ sl_err sl_list_backups(sl_req *req, const sl_list_backups_in *in, sl_backup **ou
                        bool *more);
 /* DeleteBackup: the backup as it was, and its source definition. */
 sl_err sl_delete_backup(sl_req *req, sl_str arn, sl_backup *out, sl_table **def);
-/* RestoreTableFromBackup into a new table 'target'; req->table is the new
- * table. 'override' names the first override member the request sent
- * (refused), or is empty. */
-sl_err sl_restore_table_from_backup(sl_req *req, sl_str target, sl_str arn, sl_str override);
+/* One entry of GlobalSecondaryIndexOverride or LocalSecondaryIndexOverride. */
+typedef struct {
+  sl_str name;          /* IndexName */
+  sl_key_schema_in key; /* KeySchema */
+  sl_units_in pt, od;   /* ProvisionedThroughput, OnDemandThroughput (GSIs) */
+} sl_restore_index_in;
+
+/* RestoreTableFromBackup's overrides as sent (absent members empty). */
+typedef struct {
+  sl_str billing;     /* BillingModeOverride */
+  sl_units_in pt, od; /* ProvisionedThroughputOverride, OnDemandThroughputOverride */
+  bool has_gsi, has_lsi;
+  const sl_restore_index_in *gsi, *lsi;
+  uint32_t n_gsi, n_lsi;
+} sl_restore_overrides_in;
+
+/* RestoreTableFromBackup into a new table 'target' with the overrides 'o';
+ * req->table is the new table. */
+sl_err sl_restore_table_from_backup(sl_req *req, sl_str target, sl_str arn,
+                                    const sl_restore_overrides_in *o);
 
 /* DescribeContinuousBackups: the table (its pitr_* settings). */
 sl_err sl_describe_continuous_backups(sl_req *req, sl_str table, sl_table **out);

@@ -16,6 +16,9 @@ static const char msg_one_online[] =
     "or deleted simultaneously per table";
 #define IN_USE "Attempt to change a resource which is still in use: "
 
+static const char msg_no_defs[] = "One or more parameter values were invalid: "
+                                  "AttributeDefinitions is not specified for index: %.*s";
+
 static const sl_cap_params *params(sl_req *req) { return sl_cap_params_of(req->env->cap); }
 
 /* Created by UpdateTable and still allocating resources (Backfilling false). */
@@ -304,13 +307,9 @@ static sl_str existing_element(sl_req *req, const sl_table *t, sl_str attr) {
 /* Adds the request's definitions of the new index's key attributes to 't'.
  * Definitions no key of the index uses are ignored, as the service ignores
  * them (DDB-TABLE-162); redefining a known attribute's type is refused. */
-static sl_err merge_defs(sl_req *req, sl_table *t, sl_str name, const sl_attr_defs_in *defs,
+static sl_err merge_defs(sl_req *req, sl_table *t, const sl_attr_defs_in *defs,
                          const sl_key_schema_in *ks) {
-  if (!defs->present || defs->n == 0)
-    return sl_fail(req, SL_E_VALIDATION,
-                   "One or more parameter values were invalid: AttributeDefinitions is not "
-                   "specified for index: %.*s",
-                   SL_STR_FMT(name));
+  SL_ASSERT(defs->present && defs->n > 0); /* sl_indexes_check_updates */
   sl_attr_def *all = SL_NEW_ARRAY(&t->mem, sl_attr_def, t->n_defs + ks->n + 1);
   memcpy(all, t->defs, t->n_defs * sizeof(sl_attr_def));
   t->defs = all;
@@ -355,7 +354,7 @@ static sl_err apply_create(sl_req *req, const sl_attr_defs_in *defs, const sl_ta
         "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table "
         "limit of %d",
         MAX_GSI);
-  if ((err = merge_defs(req, t, name, defs, ks)) != SL_OK ||
+  if ((err = merge_defs(req, t, defs, ks)) != SL_OK ||
       (err = sl_schema_check_keys_defined(req, t, ks)) != SL_OK)
     return err;
   sl_index x;
@@ -437,23 +436,32 @@ static sl_err check_provisioned_switch(sl_req *req, const sl_table *old, const s
   return SL_OK;
 }
 
+sl_err sl_indexes_check_updates(sl_req *req, const sl_gsi_updates_in *list,
+                                const sl_attr_defs_in *defs, unsigned also) {
+  if (!list->present)
+    return SL_OK;
+  /* An empty list alone counts as absent (UpdateTable's "At least one of"
+   * check); next to a real change it is refused (DDB-TABLE-359). */
+  if (list->n == 0)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: List of "
+                   "GlobalSecondaryIndexUpdates is empty");
+  uint32_t n_online;
+  bool any_create;
+  sl_err err = check_entries(req, list, &n_online, &any_create);
+  if (err == SL_OK && n_online)
+    err = check_combination(req, also, any_create);
+  for (uint32_t i = 0; err == SL_OK && i < list->n; i++)
+    if (list->e[i].kind == SL_GSI_CREATE && (!defs->present || defs->n == 0))
+      err = sl_fail(req, SL_E_VALIDATION, msg_no_defs, SL_STR_FMT(list->e[i].name));
+  return err;
+}
+
 sl_err sl_indexes_update(sl_req *req, const sl_gsi_updates_in *list, const sl_attr_defs_in *defs,
-                         unsigned also, const sl_table *old, sl_table *t, sl_index_updates *out) {
+                         const sl_table *old, sl_table *t, sl_index_updates *out) {
   memset(out, 0, sizeof(*out));
   sl_err err;
   if (list->present) {
-    /* An empty list alone counts as absent (UpdateTable's "At least one of"
-     * check); next to a real change it is refused (DDB-TABLE-359). */
-    if (list->n == 0)
-      return sl_fail(req, SL_E_VALIDATION,
-                     "One or more parameter values were invalid: List of "
-                     "GlobalSecondaryIndexUpdates is empty");
-    uint32_t n_online;
-    bool any_create;
-    if ((err = check_entries(req, list, &n_online, &any_create)) != SL_OK)
-      return err;
-    if (n_online && (err = check_combination(req, also, any_create)) != SL_OK)
-      return err;
     for (uint32_t i = 0; i < list->n; i++) {
       const sl_gsi_update_in *a = &list->e[i];
       if ((a->kind == SL_GSI_CREATE || a->kind == SL_GSI_DELETE) &&

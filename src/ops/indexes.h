@@ -25,7 +25,8 @@
  *    budget), OnDemandThroughput or WarmThroughput; the index is UPDATING for
  *    table_update_delay_ms (the table stays ACTIVE).
  *
- * Usage (ops/update_table.c): sl_indexes_check_table_update before the
+ * Usage (ops/update_table.c): sl_indexes_check_updates before the table is
+ * looked up; sl_indexes_check_table_update before the
  * table-level throughput changes; sl_indexes_update on the clone after them;
  * sl_indexes_assign_ids before committing the new version;
  * sl_indexes_committed after it is installed. The updates arrive typed, as
@@ -57,7 +58,7 @@ typedef struct {
 } sl_gsi_updates_in;
 
 /* The table-level members of the same UpdateTable request a Create or Delete
- * may not accompany (sl_indexes_update's combination rule). */
+ * may not accompany (sl_indexes_check_updates' combination rule). */
 enum {
   SL_UT_PROVISIONED = 1,
   SL_UT_STREAM = 2,
@@ -83,13 +84,21 @@ typedef struct {
 sl_err sl_indexes_check_table_update(sl_req *req, const sl_table *old, bool throughput,
                                      bool on_demand);
 
-/* Validates GlobalSecondaryIndexUpdates (and, for a Create, the new
- * AttributeDefinitions; 'also' the SL_UT_* members sent beside them) against 'old' and applies them
- * to 't', the clone with the table-level changes already made (so t->tp.billing is the new mode).
- * Also requires throughput for every GSI when the table switches to
+/* The checks of GlobalSecondaryIndexUpdates that need only the request, made
+ * before the table is looked up: an empty list, one action per entry and one
+ * entry per index, one Create or Delete in all, AttributeDefinitions beside
+ * a Create, and the table-level members
+ * ('also', SL_UT_*) a Create or Delete may not accompany. */
+sl_err sl_indexes_check_updates(sl_req *req, const sl_gsi_updates_in *in,
+                                const sl_attr_defs_in *defs, unsigned also);
+
+/* Checks GlobalSecondaryIndexUpdates, already passed through
+ * sl_indexes_check_updates (and, for a Create, the new AttributeDefinitions)
+ * against 'old' and applies them to 't', the clone with the table-level changes already made (so
+ * t->tp.billing is the new mode). Also requires throughput for every GSI when the table switches to
  * PROVISIONED. On failure 't' is half-changed: the caller frees it. */
 sl_err sl_indexes_update(sl_req *req, const sl_gsi_updates_in *in, const sl_attr_defs_in *defs,
-                         unsigned also, const sl_table *old, sl_table *t, sl_index_updates *out);
+                         const sl_table *old, sl_table *t, sl_index_updates *out);
 
 /* Gives created indexes their storage ids (in their own write transaction; an
  * id lost to a later failure is never reused, which is harmless). */

@@ -44,10 +44,7 @@ sl_err sl_update_contributor_insights(sl_req *req, sl_str table, sl_str index, s
 sl_err sl_list_contributor_insights(sl_req *req, sl_str table, int64_t max, sl_str token,
                                     sl_ci_list *out) {
   memset(out, 0, sizeof(*out));
-  sl_table *only = NULL;
-  sl_err err;
-  if (table.p && (err = sl_req_lookup(req, table, SL_LOOKUP_CONTROL, &only)) != SL_OK)
-    return err;
+  /* The token is checked before the table is looked up. */
   sl_str tok_table = token, tok_index = SL_STR_NULL;
   if (token.len) {
     const char *slash = memchr(token.p, '/', token.len);
@@ -56,6 +53,10 @@ sl_err sl_list_contributor_insights(sl_req *req, sl_str table, int64_t max, sl_s
     tok_table = sl_str_make(token.p, (size_t)(slash - token.p));
     tok_index = sl_str_make(slash + 1, token.len - tok_table.len - 1);
   }
+  sl_table *only = NULL;
+  sl_err err;
+  if (table.p && (err = sl_req_lookup(req, table, SL_LOOKUP_CONTROL, &only)) != SL_OK)
+    return err;
   sl_metrics *m = req->env->metrics;
   sl_catalog *cat = req->env->catalog;
   out->e = SL_NEW_ARRAY(req->arena, sl_ci_entry, (size_t)max + 1);

@@ -23,7 +23,8 @@ sl_err sl_tables_merge_tags(sl_req *req, sl_table *t, const sl_tag *tags, uint32
 sl_err sl_tables_identity(sl_req *req, sl_txn *txn, sl_table *t);
 
 /* The table a ResourceArn names (tagging operations), with the service's
- * errors for malformed and unknown ARNs. */
+ * errors for malformed and unknown ARNs: the ARN is checked (prefix, service,
+ * account, region; index and backup ARNs refused) before the lookup. */
 sl_err sl_tables_by_arn(sl_req *req, sl_str arn, sl_table **out);
 /* Saves and installs 't', a changed clone of 'old'. On failure 't' is the
  * caller's to free. */

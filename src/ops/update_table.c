@@ -18,6 +18,50 @@ static bool index_work(const sl_table *t) {
   return false;
 }
 
+static const char msg_ppr_units[] =
+    "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
+    "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST";
+
+/* The table-level members a GSI Create or Delete may not accompany. */
+static unsigned also_members(const sl_update_table_in *in) {
+  return (in->pt.present ? SL_UT_PROVISIONED : 0) | (in->stream.present ? SL_UT_STREAM : 0) |
+         (in->has_sse ? SL_UT_SSE : 0) | (in->table_class.p ? SL_UT_CLASS : 0) |
+         (in->has_deletion_protection ? SL_UT_DELETION_PROTECTION : 0) |
+         (in->warm.present ? SL_UT_WARM : 0);
+}
+
+/* The checks that need only the request. The service makes them before it
+ * looks the table up, so a malformed UpdateTable of a missing table is a
+ * ValidationException (tests/conformance/test_validation_order.py). */
+static sl_err check_request(sl_req *req, const sl_update_table_in *in) {
+  /* AttributeDefinitions alone changes nothing, and an empty
+   * GlobalSecondaryIndexUpdates counts as absent here (DDB-TABLE-359). */
+  bool any = in->billing.p || in->pt.present || (in->gsi.present && in->gsi.n > 0) ||
+             in->stream.present || in->has_sse || in->has_deletion_protection ||
+             in->table_class.p || in->od.present || in->warm.present;
+  if (!any)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+                   "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "
+                   "MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, "
+                   "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is "
+                   "required");
+  if (in->pt.present && sl_str_eq_c(in->billing, "PAY_PER_REQUEST"))
+    return sl_fail(req, SL_E_VALIDATION, "%s", msg_ppr_units);
+  if (in->pt.present && in->pt.read > MAX_UNITS)
+    return sl_fail(req, SL_E_VALIDATION, "Given value %lld for ReadCapacityUnits is out of bounds",
+                   (long long)in->pt.read);
+  if (in->pt.present && in->pt.write > MAX_UNITS)
+    return sl_fail(req, SL_E_VALIDATION, "Given value %lld for WriteCapacityUnits is out of bounds",
+                   (long long)in->pt.write);
+  if (in->stream.present && in->stream.enabled && in->stream.view_type.len == 0)
+    /* As CreateTable words it (actions/create_table.c). */
+    return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: StreamViewType is required when "
+                   "StreamEnabled is true");
+  return sl_indexes_check_updates(req, &in->gsi, &in->defs, also_members(in));
+}
+
 /* Applies the request's throughput members to 't'. */
 static sl_err update_throughput(sl_req *req, const sl_update_table_in *in, const sl_table *old,
                                 sl_table *t, bool *changed) {
@@ -27,22 +71,15 @@ static sl_err update_throughput(sl_req *req, const sl_update_table_in *in, const
   if (billing.len)
     mode = sl_str_eq_c(billing, "PAY_PER_REQUEST") ? SL_BILLING_PAY_PER_REQUEST
                                                    : SL_BILLING_PROVISIONED;
+  /* PAY_PER_REQUEST named in the request was checked before the lookup. */
   if (mode == SL_BILLING_PAY_PER_REQUEST && has_pt)
-    return sl_fail(req, SL_E_VALIDATION,
-                   "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
-                   "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+    return sl_fail(req, SL_E_VALIDATION, "%s", msg_ppr_units);
   if (mode == SL_BILLING_PROVISIONED && old->tp.billing == SL_BILLING_PAY_PER_REQUEST && !has_pt)
     return sl_fail(req, SL_E_VALIDATION,
                    "One or more parameter values were invalid: ProvisionedThroughput must be "
                    "specified when BillingMode is PROVISIONED");
   if (has_pt) {
     int64_t rcu = in->pt.read, wcu = in->pt.write;
-    if (rcu > MAX_UNITS)
-      return sl_fail(req, SL_E_VALIDATION,
-                     "Given value %lld for ReadCapacityUnits is out of bounds", (long long)rcu);
-    if (wcu > MAX_UNITS)
-      return sl_fail(req, SL_E_VALIDATION,
-                     "Given value %lld for WriteCapacityUnits is out of bounds", (long long)wcu);
     if (old->tp.billing == SL_BILLING_PROVISIONED && rcu == old->tp.rcu && wcu == old->tp.wcu)
       return sl_fail(req, SL_E_VALIDATION,
                      "The provisioned throughput for the table will not change. The requested "
@@ -126,21 +163,9 @@ sl_err sl_update_table(sl_req *req, const sl_update_table_in *in, sl_update_tabl
   bool changed = false;
   sl_index_updates gsi = {0};
   out->before = out->table = NULL;
-  sl_err err = sl_req_lookup(req, in->table, SL_LOOKUP_CONTROL, &old);
-  if (err != SL_OK)
+  sl_err err = check_request(req, in);
+  if (err != SL_OK || (err = sl_req_lookup(req, in->table, SL_LOOKUP_CONTROL, &old)) != SL_OK)
     return err;
-  /* AttributeDefinitions alone changes nothing, and an empty
-   * GlobalSecondaryIndexUpdates counts as absent here (DDB-TABLE-359). */
-  bool any = in->billing.p || in->pt.present || (in->gsi.present && in->gsi.n > 0) ||
-             in->stream.present || in->has_sse || in->has_deletion_protection ||
-             in->table_class.p || in->od.present || in->warm.present;
-  if (!any)
-    return sl_fail(req, SL_E_VALIDATION,
-                   "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
-                   "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "
-                   "MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, "
-                   "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is "
-                   "required");
   /* A table UPDATING only for an index being created or deleted takes the
    * index rules of ops/indexes.h instead. */
   if (old->status != SL_STATUS_ACTIVE && !(old->status == SL_STATUS_UPDATING && index_work(old)))
@@ -156,13 +181,8 @@ sl_err sl_update_table(sl_req *req, const sl_update_table_in *in, sl_update_tabl
                                            in->od.present)) != SL_OK)
     return err;
   t = sl_table_clone(old);
-  unsigned also = (in->pt.present ? SL_UT_PROVISIONED : 0) |
-                  (in->stream.present ? SL_UT_STREAM : 0) | (in->has_sse ? SL_UT_SSE : 0) |
-                  (in->table_class.p ? SL_UT_CLASS : 0) |
-                  (in->has_deletion_protection ? SL_UT_DELETION_PROTECTION : 0) |
-                  (in->warm.present ? SL_UT_WARM : 0);
   if ((err = update_throughput(req, in, old, t, &changed)) != SL_OK ||
-      (err = sl_indexes_update(req, &in->gsi, &in->defs, also, old, t, &gsi)) != SL_OK)
+      (err = sl_indexes_update(req, &in->gsi, &in->defs, old, t, &gsi)) != SL_OK)
     goto out;
   if (in->has_deletion_protection) {
     t->deletion_protection = in->deletion_protection;
@@ -182,13 +202,6 @@ sl_err sl_update_table(sl_req *req, const sl_update_table_in *in, sl_update_tabl
     if (!enable && !old->stream_enabled) {
       err = sl_fail(req, SL_E_VALIDATION, "Table does not have an enabled stream: %.*s",
                     SL_STR_FMT(old->arn));
-      goto out;
-    }
-    if (enable && in->stream.view_type.len == 0) {
-      /* As CreateTable words it (actions/create_table.c). */
-      err = sl_fail(req, SL_E_VALIDATION,
-                    "One or more parameter values were invalid: StreamViewType is required when "
-                    "StreamEnabled is true");
       goto out;
     }
     t->stream_enabled = enable;

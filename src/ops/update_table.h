@@ -1,7 +1,8 @@
 /*
  * update_table.h — UpdateTable's core, typed: the action
  * (actions/update_table.c) reads the request into sl_update_table_in; the
- * core looks the table up, checks the request against it in the service's
+ * core checks what needs only the request (before the lookup, as the service
+ * does), looks the table up, checks the request against it in the service's
  * order and builds the changed clone of the installed table (throughput and
  * billing rules of ops/throughput.h, GSI updates of ops/indexes.h, deletion
  * protection, table class, stream settings), then commits it.

@@ -239,13 +239,15 @@ bool sl_api_regex_match(unsigned re, sl_str s) {
 typedef struct seg {
   const struct seg *up;
   sl_str name;  /* member name, map key, or empty for a list index */
+  sl_str wire;  /* the member's name as sent (PascalCase), or the map key */
   size_t index; /* list index (1-based) when name.p is NULL */
   bool member;  /* append ".member" after this segment (list elements, map values) */
 } seg;
 
 typedef struct {
-  sl_arena *a;     /* where messages are formatted (the failure's arena) */
-  const char *ser; /* first serialization error, or NULL */
+  sl_arena *a;      /* where messages are formatted (the failure's arena) */
+  const char *ser;  /* first serialization error, or NULL */
+  uint8_t reworded; /* REWORD_*: which of the service's 2026 texts this operation has */
   sl_str errs[SL_API_MAX_VALIDATION_ERRORS];
   int nerr;
 } walk;
@@ -613,6 +615,69 @@ static void add_error(walk *w, const seg *at, const sl_shape *sh, const sl_json 
   w->errs[w->nerr++] = sl_buf_str(&b);
 }
 
+/* The service's 2026 wording ("the validation framework's" in the captures
+ * quoted below) for a few constraints: no value echoed, the path in the
+ * request's own member names: "Value at 'RequestItems.<table>.member.Keys'
+ * failed to satisfy constraint: Member must have length less than or equal
+ * to 100". Recorded against AWS by a public conformance suite (its
+ * BatchGetItem, BatchWriteItem and Query message tests, sweeps of 2026-08 to
+ * 2026-09: eu-west-2 first, the other regions following by 2026-09-02; only
+ * me-central-1 kept the older sentence): the bounds of BatchGetItem's and
+ * BatchWriteItem's RequestItems, of each table's Keys and of each table's
+ * write list, and Query's Limit. Everything else keeps the older form, as the
+ * same suite's captures of October 2026 still show it (RequestItems' map-key
+ * constraint, enum values). Pinned by tests/conformance/test_batch_get_item.py,
+ * test_batch_write_item.py and test_query.py. */
+enum { REWORD_REQUEST_ITEMS = 1, REWORD_LIMIT = 2 };
+
+static uint8_t reworded_for(sl_str service, sl_str op) {
+  if (!sl_str_eq_c(service, "DynamoDB_20120810"))
+    return 0;
+  if (sl_str_eq_c(op, "BatchGetItem") || sl_str_eq_c(op, "BatchWriteItem"))
+    return REWORD_REQUEST_ITEMS;
+  if (sl_str_eq_c(op, "Query"))
+    return REWORD_LIMIT;
+  return 0;
+}
+
+static bool reworded(const walk *w, const seg *at, bool length) {
+  if (!w->reworded || !at)
+    return false;
+  const seg *root = at;
+  while (root->up)
+    root = root->up;
+  if (w->reworded == REWORD_REQUEST_ITEMS)
+    return length && sl_str_eq_c(root->wire, "RequestItems");
+  return !at->up && sl_str_eq_c(at->wire, "Limit");
+}
+
+static void path_append_wire(sl_buf *b, const seg *s) {
+  if (!s)
+    return;
+  path_append_wire(b, s->up);
+  if (s->up)
+    sl_buf_putc(b, '.');
+  if (s->wire.p)
+    sl_buf_puts(b, s->wire);
+  else
+    sl_buf_printf(b, "%zu", s->index);
+  if (s->member)
+    sl_buf_puts(b, SL_STR(".member"));
+}
+
+/* Records "Value at '<Path>' failed to satisfy constraint: <what>". */
+static void add_reworded_error(walk *w, const seg *at, const char *what) {
+  if (w->nerr >= SL_API_MAX_VALIDATION_ERRORS)
+    return;
+  sl_buf b;
+  sl_buf_init(&b, w->a);
+  sl_buf_puts(&b, SL_STR("Value at '"));
+  path_append_wire(&b, at);
+  sl_buf_puts(&b, SL_STR("' failed to satisfy constraint: "));
+  sl_buf_puts(&b, sl_str_c(what));
+  w->errs[w->nerr++] = sl_buf_str(&b);
+}
+
 /* Which constraints of 'sh' value 'v' breaks, as bits (order = report order). */
 enum { C_PATTERN = 1, C_MIN_LEN = 2, C_MAX_LEN = 4, C_MIN_VAL = 8, C_MAX_VAL = 16, C_ENUM = 32 };
 
@@ -840,7 +905,7 @@ static inline void check_member(walk *w, const sl_shape *sh, int p, const sl_jso
                                 const seg *at) {
   const sl_shape_member *m = &sl_shape_members[sh->a + p];
   const sl_shape *ms = &sl_shapes[m->shape];
-  seg here = {.up = at, .name = m->path};
+  seg here = {.up = at, .name = m->path, .wire = m->wire};
   if (!v) {
     if (m->required)
       add_error(w, &here, ms, NULL, "Member must not be null");
@@ -910,7 +975,7 @@ static void check_elements(walk *w, const sl_shape *sh, const sl_shape *es, cons
       continue;
     seg here = {.up = at, .member = true};
     if (is_map)
-      here.name = v->obj.members[i].key;
+      here.name = here.wire = v->obj.members[i].key;
     else
       here.index = i + 1;
     const char *te = type_error(w, es, e, true);
@@ -922,8 +987,18 @@ static void check_elements(walk *w, const sl_shape *sh, const sl_shape *es, cons
       check_struct(w, es, e, &here);
       continue;
     }
-    if (check && !any_bad && broken(es, e))
-      any_bad = true;
+    if (check && !any_bad) {
+      unsigned bad = broken(es, e);
+      if (bad && (es->type == SL_SHAPE_LIST || es->type == SL_SHAPE_MAP) &&
+          reworded(w, &here, true)) {
+        /* The reworded form names the element, one constraint at a time. */
+        for (unsigned c = C_MIN_LEN; c <= C_MAX_LEN; c <<= 1)
+          if (bad & c)
+            add_reworded_error(w, &here, constraint_text(w, es, c));
+        bad &= ~(unsigned)(C_MIN_LEN | C_MAX_LEN);
+      }
+      any_bad = bad != 0;
+    }
     if (es->type == SL_SHAPE_LIST || es->type == SL_SHAPE_MAP)
       check_value(w, es, e, &here, true); /* its own elements; own bounds are aggregated */
   }
@@ -941,7 +1016,11 @@ static void check_value(walk *w, const sl_shape *sh, const sl_json *v, const seg
   if (!as_value) {
     unsigned bad = broken(sh, v);
     for (unsigned c = 1; bad && c <= C_ENUM; c <<= 1) {
-      if (bad & c)
+      if (!(bad & c))
+        continue;
+      if (reworded(w, at, c == C_MIN_LEN || c == C_MAX_LEN))
+        add_reworded_error(w, at, constraint_text(w, sh, c));
+      else
         add_error(w, at, sh, v, constraint_text(w, sh, c));
     }
   }
@@ -1056,7 +1135,7 @@ sl_err sl_api_validate(sl_failure *f, sl_str service, sl_str op, const sl_json *
   if (!o)
     return sl_failf(f, SL_E_UNKNOWN_OPERATION, NULL);
   const sl_shape *input = &sl_shapes[o->input];
-  walk w = {.a = f->arena};
+  walk w = {.a = f->arena, .reworded = reworded_for(service, op)};
 
   if (body && body->type == SL_JSON_NULL)
     body = NULL;

@@ -22,7 +22,11 @@
  *      Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", or
  *      "N validation errors detected: e1; e2; ...", at most 10 listed.
  * Paths are lowerCamel: list elements "keySchema.1.member.attributeName"
- * (1-based), map values "requestItems.<key>.member...". Values are rendered as
+ * (1-based), map values "requestItems.<key>.member...". The exceptions are the
+ * few constraints the service reworded in 2026 (BatchGetItem's and
+ * BatchWriteItem's RequestItems bounds, Query's Limit): "Value at
+ * 'RequestItems.<table>.member.Keys' failed to satisfy constraint: ...", no
+ * value echoed, the path in the request's own member names. Values are rendered as
  * the service's Java renders them (lists "[a, b]", maps "{k=v}", structures
  * "KeySchemaElement(attributeName=a, keyType=HASH)", blobs
  * "java.nio.HeapByteBuffer[pos=0 lim=N cap=N]"). The evidence and the choices

@@ -150,6 +150,7 @@ static sl_err parse_set(ctx *c, sl_av_type t, const sl_json *arr, sl_av *out) {
 }
 
 static sl_err parse_value(ctx *c, const sl_json *j, int depth, sl_av *out);
+static sl_err parse_typed(ctx *c, sl_av_type t, const sl_json *v, int depth, sl_av *out);
 
 static sl_err parse_map(ctx *c, const sl_json *obj, int depth, sl_attr **out, uint32_t *n_out) {
   size_t n = obj->obj.n;
@@ -220,12 +221,29 @@ static sl_err parse_value(ctx *c, const sl_json *j, int depth, sl_av *out) {
   if (nset == 0)
     return invalid(c, "Supplied AttributeValue is empty, must contain exactly one of the supported "
                       "datatypes");
-  if (nset > 1)
+  if (nset > 1) {
+    /* Each value's own check comes first, in the order the members were
+     * sent: {"S": "a", "N": "x"} is the number's error (dynalite's
+     * validateAttributeValue, whose texts and order were the service's;
+     * DynamoDB Local agrees). tests/conformance/test_put_item.py. */
+    for (size_t i = 0; i < j->obj.n; i++) {
+      int d = datatype_of(j->obj.members[i].key);
+      if (d < 0 || val[d] != j->obj.members[i].value)
+        continue;
+      sl_av scratch;
+      sl_err rc = parse_typed(c, datatypes[d].type, val[d], depth, &scratch);
+      if (rc != SL_OK)
+        return rc;
+    }
     return invalid(c,
                    "Supplied AttributeValue has more than one datatypes set, must contain exactly "
                    "one of the supported datatypes");
-  const sl_json *v = val[which];
-  sl_av_type t = datatypes[which].type;
+  }
+  return parse_typed(c, datatypes[which].type, val[which], depth, out);
+}
+
+/* The value 'v' of datatype 't'. */
+static sl_err parse_typed(ctx *c, sl_av_type t, const sl_json *v, int depth, sl_av *out) {
   memset(out, 0, sizeof(*out));
   out->type = (uint8_t)t;
   switch (t) {

@@ -9,6 +9,7 @@
 #include "base/json.h"
 #include "net/client.h"
 #include "net/sigv4.h"
+#include "tools/report_html.h"
 
 #include <errno.h>
 #include <math.h>
@@ -33,7 +34,8 @@ static const char usage[] =
     "  --endpoint URL        http://HOST[:PORT] or https://HOST[:PORT] (required)\n"
     "  --ca-file FILE        trusted certificates for https (default: the system's)\n"
     "  --workload MIX        put | get | get-strong | update | query | scan |\n"
-    "                        batch-write | batch-get | transact-write, or a mix\n"
+    "                        batch-write | batch-get | transact-write | query-index,\n"
+    "                        or a mix\n"
     "                        with weights: put:50,get:50 (default put)\n"
     "  --schedule WINDOWS    RATE@SECONDS or FROM-TO@SECONDS (a ramp), comma-\n"
     "                        separated: 1000@10,8000@10 (default 100@5)\n"
@@ -46,6 +48,12 @@ static const char usage[] =
     "                        100 gets, 4 transaction items)\n"
     "  --page-size N         Query/Scan Limit (default 100)\n"
     "  --pages N             Query/Scan pages followed per operation (default 1)\n"
+    "  --segments N          a parallel Scan: operation n reads segment n mod N of N\n"
+    "                        (default 1: a plain Scan)\n"
+    "  --gsis N              a created table gets N GSIs gsi0..: items carry their\n"
+    "                        keys g0.., so writes write them (default 0)\n"
+    "  --gsi-keys N          distinct values of each GSI key (default: --keys)\n"
+    "  --index NAME          the index query-index queries (default the first GSI)\n"
     "  --table NAME          use an existing table (never deleted); without it a\n"
     "                        table is created and deleted at the end\n"
     "  --billing MODE        on-demand (default) | provisioned, for a created table\n"
@@ -68,6 +76,10 @@ static const char usage[] =
     "  --json FILE           the results as JSON ('-': stdout)\n"
     "  --csv FILE            the per-second rows as CSV\n"
     "  --html FILE           a report with charts (one self-contained page)\n"
+    "  --table-class C       standard (default) | standard-ia: the price table's class\n"
+    "  --time-scale S        the server runs --time-scale S: the schedule is in its\n"
+    "                        time and is played S times faster (reports: windows in\n"
+    "                        its time, per-second rows in real seconds)\n"
     "  --max-cost DOLLARS    refuse a run estimated above this unless --yes (default 1)\n"
     "  --yes                 run whatever the estimate\n"
     "  --quiet               no per-second table, only the summary\n"
@@ -311,17 +323,40 @@ static int wait_status(ctl *c, const char *want, double seconds) {
   return -1;
 }
 
+/* Creates the run's table: key pk (S) and sk (S), and --gsis indexes gsiI
+ * on gI (S, projection ALL; provisioned like the table). */
 static int create_table(ctl *c, const char *billing, unsigned rcu, unsigned wcu) {
   sl_bench_config *cfg = c->cfg;
+  bool prov = strcmp(billing, "provisioned") == 0;
   sl_buf b;
   sl_buf_init(&b, NULL);
   sl_buf_printf(&b,
                 "{\"TableName\":\"%s\",\"AttributeDefinitions\":[{\"AttributeName\":\"%s\","
-                "\"AttributeType\":\"S\"},{\"AttributeName\":\"%s\",\"AttributeType\":\"S\"}],"
-                "\"KeySchema\":[{\"AttributeName\":\"%s\",\"KeyType\":\"HASH\"},"
+                "\"AttributeType\":\"S\"},{\"AttributeName\":\"%s\",\"AttributeType\":\"S\"}",
+                cfg->table, cfg->pk, cfg->sk);
+  for (unsigned i = 0; i < cfg->n_gattrs; i++)
+    sl_buf_printf(&b, ",{\"AttributeName\":\"%s\",\"AttributeType\":\"S\"}", cfg->gattr[i]);
+  sl_buf_printf(&b,
+                "],\"KeySchema\":[{\"AttributeName\":\"%s\",\"KeyType\":\"HASH\"},"
                 "{\"AttributeName\":\"%s\",\"KeyType\":\"RANGE\"}],",
-                cfg->table, cfg->pk, cfg->sk, cfg->pk, cfg->sk);
-  if (strcmp(billing, "provisioned") == 0)
+                cfg->pk, cfg->sk);
+  if (cfg->n_gattrs) {
+    sl_buf_puts(&b, SL_STR("\"GlobalSecondaryIndexes\":["));
+    for (unsigned i = 0; i < cfg->n_gattrs; i++) {
+      sl_buf_printf(&b,
+                    "%s{\"IndexName\":\"gsi%u\",\"KeySchema\":[{\"AttributeName\":\"%s\","
+                    "\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}",
+                    i ? "," : "", i, cfg->gattr[i]);
+      if (prov)
+        sl_buf_printf(&b,
+                      ",\"ProvisionedThroughput\":{\"ReadCapacityUnits\":%u,"
+                      "\"WriteCapacityUnits\":%u}",
+                      rcu, wcu);
+      sl_buf_putc(&b, '}');
+    }
+    sl_buf_puts(&b, SL_STR("],"));
+  }
+  if (prov)
     sl_buf_printf(&b,
                   "\"BillingMode\":\"PROVISIONED\",\"ProvisionedThroughput\":"
                   "{\"ReadCapacityUnits\":%u,\"WriteCapacityUnits\":%u}}",
@@ -337,6 +372,79 @@ static int create_table(ctl *c, const char *billing, unsigned rcu, unsigned wcu)
   }
   if (wait_status(c, "ACTIVE", 120) != 0) {
     snprintf(c->err, sizeof(c->err), "table %s did not become ACTIVE", cfg->table);
+    return -1;
+  }
+  return 0;
+}
+
+static char attr_type(const sl_json *ad, sl_str name) {
+  for (size_t j = 0; ad && ad->type == SL_JSON_ARRAY && j < ad->arr.n; j++) {
+    const sl_json *an = sl_json_get(ad->arr.items[j], "AttributeName");
+    const sl_json *at = sl_json_get(ad->arr.items[j], "AttributeType");
+    if (an && at && an->type == SL_JSON_STRING && at->type == SL_JSON_STRING && at->str.len &&
+        sl_str_eq(an->str, name))
+      return at->str.p[0];
+  }
+  return 'S';
+}
+
+/* An existing table's GSIs: every key attribute that is not the table's
+ * becomes one the items carry; the queried index (--index, default the
+ * first) gets its partition-key attributes. */
+static int use_indexes(ctl *c, const sl_json *t, const sl_json *ad) {
+  sl_bench_config *cfg = c->cfg;
+  const sl_json *gs = t ? sl_json_get(t, "GlobalSecondaryIndexes") : NULL;
+  bool want = cfg->mix[SL_BENCH_QUERY_INDEX] != 0, found = false;
+  for (size_t i = 0; gs && gs->type == SL_JSON_ARRAY && i < gs->arr.n; i++) {
+    const sl_json *g = gs->arr.items[i];
+    const sl_json *name = sl_json_get(g, "IndexName"), *ks = sl_json_get(g, "KeySchema");
+    if (!name || name->type != SL_JSON_STRING || !ks || ks->type != SL_JSON_ARRAY)
+      continue;
+    bool chosen = want && !found && (cfg->index[0] ? sl_str_eq_c(name->str, cfg->index) : true);
+    if (chosen) {
+      found = true;
+      snprintf(cfg->index, sizeof(cfg->index), "%.*s", (int)name->str.len, name->str.p);
+    }
+    for (size_t k = 0; k < ks->arr.n; k++) {
+      const sl_json *n = sl_json_get(ks->arr.items[k], "AttributeName");
+      const sl_json *kt = sl_json_get(ks->arr.items[k], "KeyType");
+      if (!n || n->type != SL_JSON_STRING || !kt || kt->type != SL_JSON_STRING)
+        continue;
+      bool hash = sl_str_eq_c(kt->str, "HASH");
+      if (sl_str_eq_c(n->str, cfg->pk) || (cfg->sk[0] && sl_str_eq_c(n->str, cfg->sk))) {
+        if (chosen && hash) {
+          snprintf(c->err, sizeof(c->err),
+                   "index %s is keyed on the table's own key %.*s: query-index needs a GSI "
+                   "on other attributes",
+                   cfg->index, (int)n->str.len, n->str.p);
+          return -1;
+        }
+        continue;
+      }
+      unsigned a = 0;
+      while (a < cfg->n_gattrs && !sl_str_eq_c(n->str, cfg->gattr[a]))
+        a++;
+      if (a == cfg->n_gattrs) {
+        if (a == SL_BENCH_MAX_GATTRS || n->str.len >= sizeof(cfg->gattr[0])) {
+          snprintf(c->err, sizeof(c->err), "more GSI key attributes than %d, or a long name",
+                   SL_BENCH_MAX_GATTRS);
+          return -1;
+        }
+        snprintf(cfg->gattr[a], sizeof(cfg->gattr[a]), "%.*s", (int)n->str.len, n->str.p);
+        cfg->gattr_type[a] = attr_type(ad, n->str);
+        cfg->n_gattrs++;
+      }
+      if (chosen && hash && cfg->n_index_hash < SL_BENCH_MAX_GATTRS)
+        cfg->index_hash[cfg->n_index_hash++] = a;
+    }
+  }
+  if (want && !found) {
+    if (cfg->index[0])
+      snprintf(c->err, sizeof(c->err), "the table has no global secondary index %s", cfg->index);
+    else
+      snprintf(c->err, sizeof(c->err),
+               "query-index needs a global secondary index: the table "
+               "has none");
     return -1;
   }
   return 0;
@@ -374,17 +482,12 @@ static int use_table(ctl *c) {
           sl_str_eq(an->str, n->str))
         type = at->str.len ? at->str.p[0] : 'S';
     }
-    if (type == 'B') {
-      snprintf(c->err, sizeof(c->err), "table %s has a binary key (%s): not supported", cfg->table,
-               dst);
-      return -1;
-    }
     if (hash)
       cfg->pk_type = type;
     else
       cfg->sk_type = type;
   }
-  return 0;
+  return use_indexes(c, t, ad);
 }
 
 static int delete_table(ctl *c) {
@@ -453,25 +556,41 @@ static double units_per_op(const sl_bench_config *cfg, int kind, bool *read) {
   case SL_BENCH_GET_STRONG:
     return ru;
   case SL_BENCH_QUERY:
+  case SL_BENCH_QUERY_INDEX:
   case SL_BENCH_SCAN:
     return ceil((double)cfg->item_size * cfg->page_size / 4096) / 2 * cfg->pages;
   case SL_BENCH_BATCH_GET:
     return ru / 2 * cfg->batch;
   case SL_BENCH_BATCH_WRITE:
     *read = false;
-    return wu * cfg->batch;
+    return wu * (1 + cfg->n_gattrs) * cfg->batch;
   case SL_BENCH_TRANSACT_WRITE:
     *read = false;
-    return 2 * wu * cfg->batch;
+    return 2 * wu * (1 + cfg->n_gattrs) * cfg->batch;
   default:
     *read = false;
-    return wu;
+    return wu * (1 + cfg->n_gattrs); /* and each GSI the item's keys reach (--gsis) */
   }
 }
 
-/* The on-demand price of 'rru' and 'wru' (us-east-1 since 2024-11-01,
- * ../shared/spec facts §13: $0.625 per million WRU, $0.125 per million RRU). */
-static double dollars(double rru, double wru) { return wru * 0.625e-6 + rru * 0.125e-6; }
+/* The on-demand price of 'rru' and 'wru' (cap/price.h: the region's row). */
+static double dollars(const sl_bench_config *cfg, double rru, double wru) {
+  return sl_price_on_demand(cfg->price, rru, wru);
+}
+
+/* "us-east-1 STANDARD prices of 2024-11-01", and the fallback if any. */
+static void price_label(const sl_bench_config *cfg, char *out, size_t cap) {
+  const sl_price *p = cfg->price;
+  snprintf(out, cap, "%.*s %s prices of %.*s%s%s", SL_STR_FMT(p->region),
+           sl_price_class_name(p->table_class), SL_STR_FMT(p->date),
+           cfg->price_fallback ? ", no price table for " : "",
+           cfg->price_fallback ? cfg->aws.region : "");
+}
+
+/* A window in the server's time (--time-scale): rates divided by the scale,
+ * lengths and first-throttle times multiplied. */
+static double srv_rate(const sl_bench_config *cfg, double real) { return real / cfg->time_scale; }
+static double srv_time(const sl_bench_config *cfg, double real) { return real * cfg->time_scale; }
 
 /* --- output --------------------------------------------------------------- */
 
@@ -509,6 +628,9 @@ static void print_text(const sl_bench_config *cfg, sums *s, size_t n_rows, bool 
          ms(all.max_us));
   for (size_t i = 0; i < s->n_names; i++)
     printf("  %-60s %llu\n", s->names[i], (unsigned long long)s->name_total[i]);
+  if (cfg->time_scale != 1)
+    printf("\nwindows in the server's time (--time-scale %g; the rows above are real seconds):",
+           cfg->time_scale);
   printf("\n%-3s %-14s %9s %9s %11s %11s %11s %13s\n", "win", "rate/s", "seconds", "offered",
          "accepted/s", "throttled", "first thr s", "ceiling/s");
   for (size_t w = 0; w < cfg->sched.n; w++) {
@@ -525,25 +647,26 @@ static void print_text(const sl_bench_config *cfg, sums *s, size_t n_rows, bool 
     }
     char rate[32], first[32] = "-", ceiling[32] = "-";
     if (win->from == win->to)
-      snprintf(rate, sizeof(rate), "%.0f", win->from);
+      snprintf(rate, sizeof(rate), "%.0f", srv_rate(cfg, win->from));
     else
-      snprintf(rate, sizeof(rate), "%.0f-%.0f", win->from, win->to);
+      snprintf(rate, sizeof(rate), "%.0f-%.0f", srv_rate(cfg, win->from), srv_rate(cfg, win->to));
     if (s->first[w] < 1e300)
-      snprintf(first, sizeof(first), "%.3f", s->first[w]);
+      snprintf(first, sizeof(first), "%.3f", srv_time(cfg, s->first[w]));
     if (n_after)
-      snprintf(ceiling, sizeof(ceiling), "%.0f", (double)ok_after / (double)n_after);
-    printf("%-3zu %-14s %9.1f %9llu %11.0f %11llu %11s %13s\n", w, rate, win->seconds,
-           (unsigned long long)off, (double)ok / win->seconds, (unsigned long long)thr, first,
-           ceiling);
+      snprintf(ceiling, sizeof(ceiling), "%.0f", srv_rate(cfg, (double)ok_after / (double)n_after));
+    printf("%-3zu %-14s %9.1f %9llu %11.0f %11llu %11s %13s\n", w, rate,
+           srv_time(cfg, win->seconds), (unsigned long long)off,
+           srv_rate(cfg, (double)ok / win->seconds), (unsigned long long)thr, first, ceiling);
   }
+  char label[200];
+  price_label(cfg, label, sizeof(label));
   if (provisioned)
     printf("\nconsumed: %.1f read units, %.1f write units (provisioned %u RCU / %u WCU: billed "
-           "by the hour, $%.5f per hour)\n",
-           rru, wru, rcu, wcu, rcu * 0.00013 + wcu * 0.00065);
+           "by the hour, $%.5f per hour; %s)\n",
+           rru, wru, rcu, wcu, sl_price_provisioned(cfg->price, rcu, wcu), label);
   else
-    printf("\nconsumed: %.1f read units, %.1f write units = $%.6f on demand (us-east-1 prices of "
-           "2024-11-01)\n",
-           rru, wru, dollars(rru, wru));
+    printf("\nconsumed: %.1f read units, %.1f write units = $%.6f on demand (%s)\n", rru, wru,
+           dollars(cfg, rru, wru), label);
   if (s->problems[0])
     printf("\nINCOMPLETE:\n%s", s->problems);
   if (s->n_inflight)
@@ -613,18 +736,32 @@ static void write_json(FILE *f, const sl_bench_config *cfg, sums *s, size_t n_ro
     const sl_bench_window *win = &cfg->sched.w[i];
     sl_jw_obj_begin(&w);
     sl_jw_key_c(&w, "from_rate");
-    sl_jw_double(&w, win->from);
+    sl_jw_double(&w, srv_rate(cfg, win->from));
     sl_jw_key_c(&w, "to_rate");
-    sl_jw_double(&w, win->to);
+    sl_jw_double(&w, srv_rate(cfg, win->to));
     sl_jw_key_c(&w, "start_s");
-    sl_jw_double(&w, win->start_s);
+    sl_jw_double(&w, srv_time(cfg, win->start_s));
     sl_jw_key_c(&w, "seconds");
-    sl_jw_double(&w, win->seconds);
+    sl_jw_double(&w, srv_time(cfg, win->seconds));
     sl_jw_key_c(&w, "scheduled");
     sl_jw_uint(&w, win->n_ops);
     sl_jw_key_c(&w, "first_throttle_s");
     if (s->first[i] < 1e300)
-      sl_jw_double(&w, s->first[i]);
+      sl_jw_double(&w, srv_time(cfg, s->first[i]));
+    else
+      sl_jw_null(&w);
+    /* The accepted rate after the first throttle, per second of the server. */
+    uint64_t ok_after = 0;
+    size_t n_after = 0;
+    size_t a = (size_t)floor(win->start_s), z = (size_t)ceil(win->start_s + win->seconds);
+    for (size_t k = a; k < z && k < s->n_secs && s->first[i] < 1e300; k++)
+      if ((double)k >= win->start_s + ceil(s->first[i])) {
+        ok_after += s->secs[k].ok;
+        n_after++;
+      }
+    sl_jw_key_c(&w, "ceiling_per_s");
+    if (n_after)
+      sl_jw_double(&w, srv_rate(cfg, (double)ok_after / (double)n_after));
     else
       sl_jw_null(&w);
     sl_jw_obj_end(&w);
@@ -650,7 +787,7 @@ static void write_json(FILE *f, const sl_bench_config *cfg, sums *s, size_t n_ro
   sl_jw_key_c(&w, "write_units");
   sl_jw_double(&w, wru);
   sl_jw_key_c(&w, "on_demand_dollars");
-  sl_jw_double(&w, dollars(rru, wru));
+  sl_jw_double(&w, dollars(cfg, rru, wru));
   const char *pk[] = {"p50_ms", "p90_ms", "p99_ms", "p999_ms"};
   double q[] = {0.5, 0.9, 0.99, 0.999};
   for (int k = 0; k < 4; k++) {
@@ -662,88 +799,83 @@ static void write_json(FILE *f, const sl_bench_config *cfg, sums *s, size_t n_ro
   sl_jw_obj_end(&w);
   sl_jw_key_c(&w, "in_flight_when_stopped");
   sl_jw_str_c(&w, s->inflight);
+  sl_jw_key_c(&w, "time_scale");
+  sl_jw_double(&w, cfg->time_scale);
+  const sl_price *p = cfg->price;
+  sl_jw_key_c(&w, "prices");
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "region");
+  sl_jw_str(&w, p->region);
+  sl_jw_key_c(&w, "table_class");
+  sl_jw_str_c(&w, sl_price_class_name(p->table_class));
+  sl_jw_key_c(&w, "date");
+  sl_jw_str(&w, p->date);
+  sl_jw_key_c(&w, "source");
+  sl_jw_str(&w, p->source);
+  sl_jw_key_c(&w, "fallback_for");
+  if (cfg->price_fallback)
+    sl_jw_str_c(&w, cfg->aws.region);
+  else
+    sl_jw_null(&w);
+  sl_jw_key_c(&w, "write_request_per_million");
+  sl_jw_double(&w, p->write_per_million);
+  sl_jw_key_c(&w, "read_request_per_million");
+  sl_jw_double(&w, p->read_per_million);
+  sl_jw_key_c(&w, "wcu_hour");
+  sl_jw_double(&w, p->wcu_hour);
+  sl_jw_key_c(&w, "rcu_hour");
+  sl_jw_double(&w, p->rcu_hour);
+  sl_jw_obj_end(&w);
   sl_jw_obj_end(&w);
   fwrite(b.p, 1, b.len, f);
   fputc('\n', f);
   sl_buf_free(&b);
 }
 
-/* One line chart as inline SVG: 'n' series of n_rows values. */
-static void svg_chart(FILE *f, const char *title, const char *unit, size_t n_rows, size_t n,
-                      const double *const *series, const char *const *names,
-                      const char *const *colors) {
-  const double W = 860, H = 260, L = 60, R = 10, T = 10, B = 30;
-  double max = 0;
-  for (size_t k = 0; k < n; k++)
-    for (size_t i = 0; i < n_rows; i++)
-      if (series[k][i] > max)
-        max = series[k][i];
-  if (max <= 0)
-    max = 1;
-  fprintf(f, "<h2>%s</h2>\n<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\">\n", title,
-          W, H, W, H);
-  fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" class=\"plot\"/>\n", L, T,
-          W - L - R, H - T - B);
-  for (int g = 0; g <= 4; g++) {
-    double y = T + (H - T - B) * (1 - g / 4.0);
-    fprintf(f,
-            "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
-            "<text x=\"%.0f\" y=\"%.1f\" class=\"axis\" text-anchor=\"end\">%.4g</text>\n",
-            L, W - R, y, y, L - 4, y + 4, max * g / 4);
-  }
-  double dx = n_rows > 1 ? (W - L - R) / (double)(n_rows - 1) : 0;
-  for (size_t i = 0; i < n_rows; i += (n_rows + 9) / 10)
-    fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" class=\"axis\" text-anchor=\"middle\">%zu s</text>\n",
-            L + dx * (double)i, H - 10, i);
-  for (size_t k = 0; k < n; k++) {
-    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colors[k]);
-    for (size_t i = 0; i < n_rows; i++)
-      fprintf(f, "%.1f,%.1f ", L + dx * (double)i, T + (H - T - B) * (1 - series[k][i] / max));
-    fprintf(f, "\"><title>%s</title></polyline>\n", names[k]);
-  }
-  fprintf(f, "</svg>\n<p class=\"legend\">");
-  for (size_t k = 0; k < n; k++)
-    fprintf(f, "<span style=\"color:%s\">&#9632;</span> %s &nbsp; ", colors[k], names[k]);
-  fprintf(f, "(%s)</p>\n", unit);
-}
+static void esc_c(sl_buf *b, const char *s) { sl_report_html_esc(b, sl_str_c(s)); }
 
-static void html_escape(FILE *f, const char *s) {
-  for (; *s; s++)
-    if (*s == '<')
-      fputs("&lt;", f);
-    else if (*s == '>')
-      fputs("&gt;", f);
-    else if (*s == '&')
-      fputs("&amp;", f);
-    else
-      fputc(*s, f);
-}
-
-/* A self-contained HTML report: inline SVG charts, no script. */
+/* A self-contained HTML report in the style of `sluice simulate --html`
+ * (tools/report_html.h: the same style sheet and charts), no script. */
 static void write_html(FILE *f, const sl_bench_config *cfg, const char *endpoint, sums *s,
                        size_t n_rows, double rru, double wru) {
-  fprintf(f, "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>sluice bench: ");
-  html_escape(f, cfg->table);
-  fprintf(f, "</title>\n<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}"
-             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;"
-             "text-align:right}th{background:#f4f4f4}.plot{fill:#fbfbfb;stroke:#ccc}"
-             ".grid{stroke:#e6e6e6}.axis{font-size:11px;fill:#666}.legend{color:#444}"
-             ".bad{color:#b00}</style></head><body>\n<h1>sluice bench</h1>\n<p>");
-  html_escape(f, endpoint);
-  fprintf(f, ", table ");
-  html_escape(f, cfg->table);
-  fprintf(f,
-          ", %u executor(s), %u connection(s) each, timeout %d ms, retries off; latency "
-          "from each operation's scheduled time.</p>\n",
-          cfg->executors, cfg->connections, cfg->timeout_ms);
-  if (s->problems[0]) {
-    fprintf(f, "<pre class=\"bad\">INCOMPLETE:\n");
-    html_escape(f, s->problems);
-    fprintf(f, "</pre>\n");
+  sl_buf b;
+  sl_buf_init(&b, NULL);
+  sl_buf_puts(&b, SL_STR("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                         "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+                         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+                         "'none'; style-src 'unsafe-inline'\"><title>sluice bench: "));
+  esc_c(&b, cfg->table);
+  sl_buf_printf(&b, "</title><style>%s</style></head><body><main>\n<h1>sluice bench</h1>",
+                sl_report_html_style());
+  sl_buf_puts(&b, SL_STR("<p class=\"meta\">"));
+  esc_c(&b, endpoint);
+  sl_buf_puts(&b, SL_STR(", table <code>"));
+  esc_c(&b, cfg->table);
+  sl_buf_printf(&b,
+                "</code>, %u executor(s), %u connection(s) each, timeout %d ms, retries off; "
+                "latency from each operation's scheduled time.",
+                cfg->executors, cfg->connections, cfg->timeout_ms);
+  if (cfg->time_scale != 1)
+    sl_buf_printf(&b,
+                  " The server's clock runs at --time-scale %g: windows are in its time, "
+                  "the per-second rows in real seconds.",
+                  cfg->time_scale);
+  sl_buf_puts(&b, SL_STR("</p>\n"));
+  bool incomplete = s->problems[0] != 0;
+  sl_buf_printf(&b, "<section class=\"diagnosis%s\"><h2>%s</h2>", incomplete ? "" : " ok",
+                incomplete ? "Incomplete counts" : "Complete counts");
+  if (incomplete) {
+    sl_buf_puts(&b, SL_STR("<pre>"));
+    esc_c(&b, s->problems);
+    sl_buf_puts(&b, SL_STR("</pre>"));
+  } else {
+    sl_buf_puts(&b, SL_STR("<p>Every executor finished and wrote its counts.</p>"));
   }
+  sl_buf_puts(&b, SL_STR("</section>\n"));
+  size_t n = n_rows ? n_rows : 1;
   double *cols[8];
   for (int k = 0; k < 8; k++)
-    cols[k] = calloc(n_rows ? n_rows : 1, sizeof(double));
+    cols[k] = calloc(n, sizeof(double));
   for (size_t i = 0; i < n_rows; i++) {
     sec_sum *x = &s->secs[i];
     cols[0][i] = (double)x->offered, cols[1][i] = (double)x->ok;
@@ -753,53 +885,76 @@ static void write_html(FILE *f, const sl_bench_config *cfg, const char *endpoint
     cols[6][i] = ms(sl_bench_hist_quantile(&x->hist, 0.999));
     cols[7][i] = ms(x->hist.max_us);
   }
-  const double *rates[] = {cols[0], cols[1], cols[2], cols[3]};
-  const char *rn[] = {"offered", "accepted", "throttled", "errors"};
-  const char *rc[] = {"#888", "#2a7", "#d62", "#a2a"};
-  svg_chart(f, "Operations per second (by scheduled second)", "per second", n_rows, 4, rates, rn,
-            rc);
-  const double *lat[] = {cols[4], cols[5], cols[6], cols[7]};
-  const char *ln[] = {"p50", "p99", "p99.9", "max"};
-  const char *lc[] = {"#27a", "#d62", "#a2a", "#999"};
-  svg_chart(f, "Latency from the scheduled time", "ms", n_rows, 4, lat, ln, lc);
-  fprintf(f, "<h2>Windows</h2>\n<table><tr><th>window</th><th>rate/s</th><th>seconds</th>"
-             "<th>scheduled</th><th>first throttle (s into the window)</th></tr>\n");
+  sl_report_line rates[] = {{"offered", "#7f7f7f", true, cols[0]},
+                            {"accepted", "#2ca02c", false, cols[1]},
+                            {"throttled", "#d62728", false, cols[2]},
+                            {"errors", "#9467bd", false, cols[3]}};
+  sl_report_line lat[] = {{"p50", "#1f77b4", false, cols[4]},
+                          {"p99", "#ff7f0e", false, cols[5]},
+                          {"p99.9", "#d62728", false, cols[6]},
+                          {"max", "#7f7f7f", true, cols[7]}};
+  sl_buf_puts(&b, SL_STR("<section><h2>Operations and latency</h2>"));
+  sl_report_html_chart(&b, "rates", "Operations per second (by scheduled second)", "per second",
+                       (double)n_rows, n_rows, rates, 4);
+  sl_report_html_chart(&b, "latency", "Latency from the scheduled time", "ms", (double)n_rows,
+                       n_rows, lat, 4);
+  sl_buf_puts(&b, SL_STR("</section>\n<section><h2>Windows</h2><table><tr><th>window</th>"
+                         "<th class=\"n\">rate/s</th><th class=\"n\">seconds</th>"
+                         "<th class=\"n\">scheduled</th><th class=\"n\">first throttle (s into "
+                         "the window)</th></tr>\n"));
   for (size_t w = 0; w < cfg->sched.n; w++) {
     const sl_bench_window *win = &cfg->sched.w[w];
-    fprintf(f, "<tr><td>%zu</td><td>%.0f%s", w, win->from, win->from == win->to ? "" : "&ndash;");
+    sl_buf_printf(&b, "<tr><td>%zu</td><td class=\"n\">%.0f", w, srv_rate(cfg, win->from));
     if (win->from != win->to)
-      fprintf(f, "%.0f", win->to);
-    fprintf(f, "</td><td>%.1f</td><td>%llu</td><td>", win->seconds, (unsigned long long)win->n_ops);
+      sl_buf_printf(&b, "&ndash;%.0f", srv_rate(cfg, win->to));
+    sl_buf_printf(&b, "</td><td class=\"n\">%.1f</td><td class=\"n\">%llu</td><td class=\"n\">",
+                  srv_time(cfg, win->seconds), (unsigned long long)win->n_ops);
     if (s->first[w] < 1e300)
-      fprintf(f, "%.3f", s->first[w]);
+      sl_buf_printf(&b, "%.3f", srv_time(cfg, s->first[w]));
     else
-      fprintf(f, "&ndash;");
-    fprintf(f, "</td></tr>\n");
+      sl_buf_puts(&b, SL_STR("&ndash;"));
+    sl_buf_puts(&b, SL_STR("</td></tr>\n"));
   }
-  fprintf(f, "</table>\n<h2>Outcomes by exception, ThrottlingReason and error</h2>\n<table>"
-             "<tr><th>name</th><th>count</th></tr>\n");
+  sl_buf_puts(&b, SL_STR("</table></section>\n<section><h2>Outcomes by exception, "
+                         "ThrottlingReason and error</h2><table><tr><th>name</th>"
+                         "<th class=\"n\">count</th></tr>\n"));
   for (size_t i = 0; i < s->n_names; i++) {
-    fprintf(f, "<tr><td style=\"text-align:left\">");
-    html_escape(f, s->names[i]);
-    fprintf(f, "</td><td>%llu</td></tr>\n", (unsigned long long)s->name_total[i]);
+    sl_buf_puts(&b, SL_STR("<tr><td class=\"reason\">"));
+    esc_c(&b, s->names[i]);
+    sl_buf_printf(&b, "</td><td class=\"n\">%llu</td></tr>\n",
+                  (unsigned long long)s->name_total[i]);
   }
-  fprintf(f,
-          "</table>\n<p>Consumed: %.1f read units, %.1f write units: $%.6f at on-demand "
-          "prices (us-east-1, 2024-11-01).</p>\n",
-          rru, wru, dollars(rru, wru));
-  fprintf(f, "<h2>Per second</h2>\n<table><tr><th>s</th><th>offered</th><th>sent</th>"
-             "<th>ok</th><th>throttled</th><th>errors</th><th>p50 ms</th><th>p99 ms</th>"
-             "<th>p99.9 ms</th><th>max ms</th></tr>\n");
+  char label[200];
+  price_label(cfg, label, sizeof(label));
+  sl_buf_printf(&b,
+                "</table></section>\n<section><h2>Cost</h2><p>Consumed: %.1f read units, %.1f "
+                "write units: $%.6f at on-demand prices ($%g per million WRU, $%g per million "
+                "RRU; ",
+                rru, wru, dollars(cfg, rru, wru), cfg->price->write_per_million,
+                cfg->price->read_per_million);
+  esc_c(&b, label);
+  sl_buf_puts(&b, SL_STR(").</p></section>\n<section><h2>Per second</h2><div class=\"scroll\">"
+                         "<table><tr><th>s</th><th class=\"n\">offered</th><th class=\"n\">sent"
+                         "</th><th class=\"n\">ok</th><th class=\"n\">throttled</th>"
+                         "<th class=\"n\">errors</th><th class=\"n\">p50 ms</th><th class=\"n\">"
+                         "p99 ms</th><th class=\"n\">p99.9 ms</th><th class=\"n\">max ms</th>"
+                         "</tr>\n"));
   for (size_t i = 0; i < n_rows; i++) {
     sec_sum *x = &s->secs[i];
-    fprintf(f,
-            "<tr><td>%zu</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td>"
-            "<td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>\n",
-            i, (unsigned long long)x->offered, (unsigned long long)x->sent,
-            (unsigned long long)x->ok, (unsigned long long)x->throttled,
-            (unsigned long long)x->errors, cols[4][i], cols[5][i], cols[6][i], cols[7][i]);
+    sl_buf_printf(&b,
+                  "<tr><td>%zu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td>"
+                  "<td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td>"
+                  "<td class=\"n\">%.2f</td><td class=\"n\">%.2f</td><td class=\"n\">%.2f</td>"
+                  "<td class=\"n\">%.2f</td></tr>\n",
+                  i, (unsigned long long)x->offered, (unsigned long long)x->sent,
+                  (unsigned long long)x->ok, (unsigned long long)x->throttled,
+                  (unsigned long long)x->errors, cols[4][i], cols[5][i], cols[6][i], cols[7][i]);
   }
-  fprintf(f, "</table>\n</body></html>\n");
+  sl_buf_puts(&b, SL_STR("</table></div></section>\n<footer><p>Produced by <code>sluice bench "
+                         "--html</code>; <code>--json</code> and <code>--csv</code> have every "
+                         "row.</p></footer></main></body></html>\n"));
+  fwrite(b.p, 1, b.len, f);
+  sl_buf_free(&b);
   for (int k = 0; k < 8; k++)
     free(cols[k]);
 }
@@ -879,8 +1034,9 @@ int sl_tool_bench(int argc, char **argv) {
   const char *endpoint = NULL, *workload = "put", *schedule = NULL, *rate = NULL, *duration = NULL,
              *billing = "on-demand", *json_path = NULL, *csv_path = NULL, *html_path = NULL,
              *results_dir = NULL;
-  uint64_t start_in_ms = 500, rcu = 5, wcu = 5, prefill_n = 0, batch = 0, v64;
+  uint64_t gsis = 0, start_in_ms = 500, rcu = 5, wcu = 5, prefill_n = 0, batch = 0, v64;
   double max_cost = 1.0;
+  sl_price_class table_class = SL_PRICE_STANDARD;
   bool yes = false, quiet = false, watchdog_set = false, show_progress = isatty(2);
   snprintf(cfg.keys_spec, sizeof(cfg.keys_spec), "uniform");
   snprintf(cfg.pk, sizeof(cfg.pk), "pk");
@@ -890,6 +1046,7 @@ int sl_tool_bench(int argc, char **argv) {
   cfg.item_size = 1000;
   cfg.page_size = 100;
   cfg.pages = 1;
+  cfg.segments = 1;
   cfg.collection = 1;
   cfg.timeout_ms = 8000;
   cfg.connections = 64;
@@ -897,6 +1054,7 @@ int sl_tool_bench(int argc, char **argv) {
   cfg.late_tolerance_s = 1;
   cfg.executors = 1;
   cfg.seed = 1;
+  cfg.time_scale = 1;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -940,6 +1098,8 @@ int sl_tool_bench(int argc, char **argv) {
       snprintf(cfg.keys_spec, sizeof(cfg.keys_spec), "%s", v);
     else if (strcmp(a, "--table") == 0)
       snprintf(cfg.table, sizeof(cfg.table), "%s", v);
+    else if (strcmp(a, "--index") == 0)
+      snprintf(cfg.index, sizeof(cfg.index), "%s", v);
     else if (strcmp(a, "--billing") == 0) {
       if (strcmp(v, "on-demand") != 0 && strcmp(v, "provisioned") != 0)
         return bad("unknown billing mode '%s' (on-demand or provisioned)", v);
@@ -954,7 +1114,15 @@ int sl_tool_bench(int argc, char **argv) {
       cfg.ca_file = v;
     else if (strcmp(a, "--results-dir") == 0)
       results_dir = v;
-    else if (strcmp(a, "--max-cost") == 0) {
+    else if (strcmp(a, "--table-class") == 0) {
+      if (!sl_price_class_parse(sl_str_c(v), &table_class))
+        return bad("unknown --table-class '%s' (standard or standard-ia)", v);
+    } else if (strcmp(a, "--time-scale") == 0) {
+      char *end;
+      cfg.time_scale = strtod(v, &end);
+      if (*end || !(cfg.time_scale > 0) || cfg.time_scale > 1e6)
+        return bad("invalid --time-scale '%s'", v);
+    } else if (strcmp(a, "--max-cost") == 0) {
       char *end;
       max_cost = strtod(v, &end);
       if (*end || !(max_cost >= 0))
@@ -977,6 +1145,9 @@ int sl_tool_bench(int argc, char **argv) {
     U64("--batch", 1, 100, batch)
     U64("--page-size", 1, 10000, cfg.page_size)
     U64("--pages", 1, 1000000, cfg.pages)
+    U64("--segments", 1, 1000000, cfg.segments)
+    U64("--gsis", 0, 20, gsis)
+    U64("--gsi-keys", 1, 1000000000000ull, cfg.gsi_keys)
     U64("--rcu", 1, 1000000, rcu)
     U64("--wcu", 1, 1000000, wcu)
     U64("--prefill", 0, 100000000, prefill_n)
@@ -1009,6 +1180,8 @@ int sl_tool_bench(int argc, char **argv) {
   }
   if (sl_bench_schedule_parse(schedule ? schedule : "100@5", &cfg.sched, err, sizeof(err)) != 0)
     return bad("--schedule: %s", err);
+  if (cfg.time_scale != 1)
+    sl_bench_schedule_scale(&cfg.sched, cfg.time_scale);
   sl_bench_keys probe;
   if (sl_bench_keys_init(&probe, cfg.keys_spec, cfg.n_keys, err, sizeof(err)) != 0)
     return bad("--key-dist: %s", err);
@@ -1020,6 +1193,32 @@ int sl_tool_bench(int argc, char **argv) {
   cfg.batch = batch ? (unsigned)batch : default_batch;
   if (cfg.mix[SL_BENCH_BATCH_WRITE] && cfg.batch > 25)
     return bad("--batch: BatchWriteItem takes at most 25 items%s", "");
+  if (!cfg.gsi_keys)
+    cfg.gsi_keys = cfg.n_keys;
+  if (gsis && cfg.table[0])
+    return bad("--gsis creates indexes on a created table: an existing table (--table) is "
+               "used with its own%s",
+               "");
+  if (!cfg.table[0]) {
+    cfg.n_gattrs = (unsigned)gsis;
+    for (unsigned g = 0; g < cfg.n_gattrs; g++) {
+      snprintf(cfg.gattr[g], sizeof(cfg.gattr[g]), "g%u", g);
+      cfg.gattr_type[g] = 'S';
+    }
+    if (cfg.mix[SL_BENCH_QUERY_INDEX]) {
+      if (!gsis)
+        return bad("the query-index workload needs --gsis N (or an existing table with a "
+                   "GSI)%s",
+                   "");
+      unsigned g = 0;
+      if (cfg.index[0] && (sscanf(cfg.index, "gsi%u", &g) != 1 || g >= gsis))
+        return bad("--index %s: the created table's indexes are gsi0.. (one per --gsis)",
+                   cfg.index);
+      snprintf(cfg.index, sizeof(cfg.index), "gsi%u", g);
+      cfg.index_hash[0] = g;
+      cfg.n_index_hash = 1;
+    }
+  }
   if (!watchdog_set)
     cfg.watchdog_s = cfg.sched.seconds + cfg.timeout_ms / 1000.0 + 5;
 
@@ -1033,6 +1232,12 @@ int sl_tool_bench(int argc, char **argv) {
     snprintf(cfg.aws.secret, sizeof(cfg.aws.secret), "sluicebench");
     snprintf(cfg.aws.source, sizeof(cfg.aws.source), "none found: a placeholder key");
   }
+
+  cfg.price = sl_price_find_or_default(sl_str_c(cfg.aws.region), table_class, SL_STR_NULL,
+                                       &cfg.price_fallback);
+  if (cfg.price_fallback)
+    fprintf(stderr, "sluice bench: no price table for region %s: us-east-1's prices are used\n",
+            cfg.aws.region);
 
   /* The estimate, before anything is created. */
   uint64_t n_ops = cfg.sched.n_ops;
@@ -1052,8 +1257,9 @@ int sl_tool_bench(int argc, char **argv) {
   }
   est_w += (double)prefill_n * cfg.collection * ceil((double)cfg.item_size / 1024);
   bool provisioned = strcmp(billing, "provisioned") == 0 && !cfg.table[0];
-  double est = provisioned ? (rcu * 0.00013 + wcu * 0.00065) * ceil(cfg.sched.seconds / 3600)
-                           : dollars(est_r, est_w);
+  double est = provisioned ? sl_price_provisioned(cfg.price, (double)rcu, (double)wcu) *
+                                 ceil(cfg.sched.seconds / 3600)
+                           : dollars(&cfg, est_r, est_w);
   fprintf(stderr,
           "sluice bench: %llu operations over %.1f s against %s (region %s, credentials: %s); "
           "estimated %.0f read and %.0f write units, $%.4f%s\n",

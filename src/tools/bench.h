@@ -30,6 +30,12 @@
  * much; its results file is created exclusively, so one that ran twice is an
  * error.
  *
+ * Indexes. Written items carry every GSI key attribute of the table (a
+ * created table's --gsis N indexes gsi0..gsiN-1 on attributes g0..gN-1, or
+ * what DescribeTable lists for an existing one), so writes also write the
+ * indexes; query-index queries one index (--index, default the first) by
+ * its partition key. A GSI key value is the item key's modulo --gsi-keys.
+ *
  * Counting. Offered, outcomes and latency are attributed to the second (and
  * window) of the operation's scheduled time; sent to the second it was sent.
  * An outcome is ok (HTTP 200), throttled (ProvisionedThroughputExceeded-
@@ -38,6 +44,17 @@
  * (any other exception, Timeout, ConnectionError, BadReply), each counted by
  * name; throttles are also counted by each ThrottlingReason. Consumed units
  * come from ReturnConsumedCapacity TOTAL on every request.
+ *
+ * Scaled clock. Against a server run with --time-scale S (its clock S
+ * times real time), --time-scale S reads the schedule in the server's time:
+ * it is played S times the rate for 1/S of the time (sl_bench_schedule_
+ * scale), so the server sees the offered rates the schedule names; the
+ * windows are reported in the server's time (rates, lengths, first-throttle
+ * times, ceilings), the per-second rows in real seconds.
+ *
+ * Prices. Estimates and bills come from the shared price table
+ * (cap/price.h): the row of the signing region and --table-class; a region
+ * without a row uses us-east-1's, and the report says so.
  *
  * Progress. Each executor also bumps its counters in memory shared with the
  * driver (sl_bench_progress), which prints a live line on a terminal
@@ -57,7 +74,10 @@
 #define SL_TOOLS_BENCH_H
 
 #include "base/arena.h"
+#include "cap/price.h"
 #include "tools/bench_plan.h"
+
+#define SL_BENCH_MAX_GATTRS 16
 
 typedef enum {
   SL_BENCH_PUT,
@@ -69,6 +89,7 @@ typedef enum {
   SL_BENCH_BATCH_WRITE,
   SL_BENCH_BATCH_GET,
   SL_BENCH_TRANSACT_WRITE,
+  SL_BENCH_QUERY_INDEX, /* Query on a global secondary index (--index) */
   SL_BENCH_N_KINDS,
 } sl_bench_kind;
 
@@ -90,7 +111,17 @@ typedef struct {
   sl_bench_aws aws;
   char table[256];
   char pk[64], sk[64];   /* key attribute names; sk empty: no sort key */
-  char pk_type, sk_type; /* 'S' or 'N' */
+  char pk_type, sk_type; /* 'S', 'N' or 'B' */
+  /* GSI key attributes every written item carries besides the table's keys
+   * (a created table's --gsis, or an existing table's indexes): attribute i
+   * of item key k holds the value of key k mod gsi_keys. */
+  unsigned n_gattrs;
+  char gattr[SL_BENCH_MAX_GATTRS][64];
+  char gattr_type[SL_BENCH_MAX_GATTRS];
+  uint64_t gsi_keys;
+  /* query-index: the index and its partition-key attributes (gattr numbers) */
+  char index[256];
+  unsigned index_hash[SL_BENCH_MAX_GATTRS], n_index_hash;
   sl_bench_schedule sched;
   char keys_spec[64];
   uint64_t n_keys;
@@ -98,6 +129,7 @@ typedef struct {
   size_t item_size;               /* bytes, as DynamoDB sizes the item */
   unsigned batch;                 /* items per batch or transaction */
   unsigned page_size, pages;      /* Query/Scan Limit and pages followed */
+  unsigned segments;              /* Scan TotalSegments (1: not parallel) */
   unsigned collection;            /* items per partition key (sort key values) */
   int timeout_ms;
   unsigned connections;
@@ -106,6 +138,9 @@ typedef struct {
   double late_tolerance_s;
   unsigned executors;
   uint64_t seed;
+  double time_scale;           /* the server's --time-scale (1: real time); sched is real */
+  const sl_price *price;       /* cap/price.h: the region's row, for estimates and bills */
+  bool price_fallback;         /* the region has no row: us-east-1's prices */
   int64_t t0_ns;               /* CLOCK_MONOTONIC */
   sl_bench_progress *progress; /* one per executor, or NULL */
 } sl_bench_config;

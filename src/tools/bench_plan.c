@@ -80,6 +80,19 @@ int sl_bench_schedule_parse(const char *text, sl_bench_schedule *out, char *err,
   return 0;
 }
 
+void sl_bench_schedule_scale(sl_bench_schedule *s, double factor) {
+  double start = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    sl_bench_window *w = &s->w[i];
+    w->from *= factor;
+    w->to *= factor;
+    w->seconds /= factor;
+    w->start_s = start;
+    start += w->seconds;
+  }
+  s->seconds = start;
+}
+
 size_t sl_bench_schedule_window(const sl_bench_schedule *s, uint64_t op) {
   for (size_t i = 0; i < s->n; i++)
     if (op < s->w[i].first_op + s->w[i].n_ops)
@@ -397,4 +410,92 @@ int sl_bench_aws_load(sl_bench_aws *out, const char *(*env)(const char *name), c
   free(creds);
   free(cfg);
   return rc;
+}
+
+/* --- replies ---------------------------------------------------------------- */
+
+static bool is_throttle(sl_str type) {
+  return sl_str_eq_c(type, "ProvisionedThroughputExceededException") ||
+         sl_str_eq_c(type, "ThrottlingException") || sl_str_eq_c(type, "RequestLimitExceeded");
+}
+
+static size_t n_unprocessed(const sl_json *root, const char *member, const char *table, bool keys) {
+  const sl_json *u = sl_json_get(root, member);
+  const sl_json *t = u && u->type == SL_JSON_OBJECT ? sl_json_get(u, table) : NULL;
+  if (t && keys)
+    t = t->type == SL_JSON_OBJECT ? sl_json_get(t, "Keys") : NULL;
+  return t && t->type == SL_JSON_ARRAY ? t->arr.n : 0;
+}
+
+static double units_of(const sl_json *cc, int depth) {
+  if (!cc || depth > 1)
+    return 0;
+  if (cc->type == SL_JSON_ARRAY) {
+    double sum = 0;
+    for (size_t i = 0; i < cc->arr.n; i++)
+      sum += units_of(cc->arr.items[i], depth + 1);
+    return sum;
+  }
+  if (cc->type != SL_JSON_OBJECT)
+    return 0;
+  const sl_json *u = sl_json_get(cc, "CapacityUnits");
+  if (!u || u->type != SL_JSON_NUMBER)
+    return 0;
+  double v = strtod(u->str.p, NULL);
+  return isfinite(v) ? v : 0;
+}
+
+void sl_bench_reply_classify(sl_arena *a, int status, sl_str body, const char *table,
+                             sl_bench_unprocessed unprocessed, sl_bench_reply *out) {
+  *out = (sl_bench_reply){.outcome = SL_BENCH_REPLY_ERROR, .type = SL_STR_NULL};
+  sl_json *root = NULL;
+  sl_json_error jerr;
+  if (sl_json_parse(a, body.p, body.len, &root, &jerr) != 0 || !root ||
+      root->type != SL_JSON_OBJECT)
+    root = NULL;
+  if (status == 200) {
+    out->outcome = SL_BENCH_REPLY_OK;
+    if (!root)
+      return;
+    out->units = units_of(sl_json_get(root, "ConsumedCapacity"), 0);
+    if (unprocessed == SL_BENCH_UNPROCESSED_ITEMS)
+      out->unprocessed = n_unprocessed(root, "UnprocessedItems", table, false);
+    else if (unprocessed == SL_BENCH_UNPROCESSED_KEYS)
+      out->unprocessed = n_unprocessed(root, "UnprocessedKeys", table, true);
+    out->last_key = sl_json_get(root, "LastEvaluatedKey");
+    return;
+  }
+  if (!root)
+    return;
+  const sl_json *t = sl_json_get(root, "__type");
+  sl_str type = t && t->type == SL_JSON_STRING ? t->str : SL_STR_NULL;
+  /* After the last '#', as botocore reads it (rsplit('#', 1)). */
+  const char *hash = type.len ? memrchr(type.p, '#', type.len) : NULL;
+  if (hash)
+    type = sl_str_make(hash + 1, type.len - (size_t)(hash + 1 - type.p));
+  out->type = type;
+  bool throttled = is_throttle(type);
+  if (sl_str_eq_c(type, "TransactionCanceledException")) {
+    const sl_json *cr = sl_json_get(root, "CancellationReasons");
+    for (size_t i = 0; cr && cr->type == SL_JSON_ARRAY && i < cr->arr.n; i++) {
+      const sl_json *it = cr->arr.items[i];
+      const sl_json *code = it->type == SL_JSON_OBJECT ? sl_json_get(it, "Code") : NULL;
+      if (code && code->type == SL_JSON_STRING && sl_str_eq_c(code->str, "ThrottlingError"))
+        throttled = true;
+    }
+  }
+  if (throttled)
+    out->outcome = SL_BENCH_REPLY_THROTTLED;
+  const sl_json *reasons = sl_json_get(root, "ThrottlingReasons");
+  if (!reasons) /* ThrottlingException spells it lower-case (facts 1.2) */
+    reasons = sl_json_get(root, "throttlingReasons");
+  if (!reasons || reasons->type != SL_JSON_ARRAY || reasons->arr.n == 0)
+    return;
+  out->reasons = SL_NEW_ARRAY(a, sl_str, reasons->arr.n);
+  for (size_t i = 0; i < reasons->arr.n; i++) {
+    const sl_json *it = reasons->arr.items[i];
+    const sl_json *r = it->type == SL_JSON_OBJECT ? sl_json_get(it, "reason") : NULL;
+    if (r && r->type == SL_JSON_STRING)
+      out->reasons[out->n_reasons++] = r->str;
+  }
 }

@@ -34,11 +34,26 @@
  * profile's "region" in the config file, else us-east-1. No process,
  * SSO or instance-metadata credentials.
  *
+ * Replies. A reply's body is classified without trusting it
+ * (sl_bench_reply_classify, fuzzed by tests/fuzz/fuzz_bench_reply.c): HTTP
+ * 200 is ok; otherwise the exception is the body's __type after its last '#'
+ * (none: an error named by the status), throttled when it is
+ * ProvisionedThroughputExceededException, ThrottlingException,
+ * RequestLimitExceeded, or a TransactionCanceledException with a
+ * ThrottlingError cancellation reason; every ThrottlingReasons (or
+ * throttlingReasons) entry's "reason" is listed. Consumed units sum the
+ * ConsumedCapacity entries' CapacityUnits; unprocessed items or keys are
+ * counted for the run's table; LastEvaluatedKey is handed back for paging.
+ * A body that is not a JSON object counts as no body.
+ *
  * Ownership: sl_bench_keys and sl_bench_schedule own their tables (their
  * _free functions). Threads: none shared; every function is reentrant.
  */
 #ifndef SL_TOOLS_BENCH_PLAN_H
 #define SL_TOOLS_BENCH_PLAN_H
+
+#include "base/arena.h"
+#include "base/json.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -66,6 +81,13 @@ typedef struct {
  * (a number may end in 'k': 8k = 8000; seconds may end in s or m). Returns
  * 0, or -1 with a message in err. */
 int sl_bench_schedule_parse(const char *text, sl_bench_schedule *out, char *err, size_t err_cap);
+
+/* Plays the schedule 'factor' times faster in operations per second and
+ * 'factor' times shorter: every window's rates times factor, its length
+ * divided by it; each window keeps its operations (n_ops, first_op). For a
+ * server whose clock runs at --time-scale S, a schedule written in the
+ * server's time is played in real time with factor S. */
+void sl_bench_schedule_scale(sl_bench_schedule *s, double factor);
 
 /* The time, in seconds after T0, at which operation 'op' (< n_ops) is due. */
 double sl_bench_schedule_time(const sl_bench_schedule *s, uint64_t op);
@@ -138,5 +160,30 @@ typedef struct {
  * ~/.aws). Returns 0, or -1 with a message when no credentials are found. */
 int sl_bench_aws_load(sl_bench_aws *out, const char *(*env)(const char *name), const char *home,
                       char *err, size_t err_cap);
+
+/* A classified reply. */
+typedef enum { SL_BENCH_REPLY_OK, SL_BENCH_REPLY_THROTTLED, SL_BENCH_REPLY_ERROR } sl_bench_outcome;
+
+/* What to count as unprocessed in an ok reply. */
+typedef enum {
+  SL_BENCH_UNPROCESSED_NONE,
+  SL_BENCH_UNPROCESSED_ITEMS, /* BatchWriteItem: UnprocessedItems[table] */
+  SL_BENCH_UNPROCESSED_KEYS,  /* BatchGetItem: UnprocessedKeys[table].Keys */
+} sl_bench_unprocessed;
+
+typedef struct {
+  sl_bench_outcome outcome;
+  sl_str type;     /* the exception without its namespace; empty: none (or ok) */
+  sl_str *reasons; /* ThrottlingReasons' "reason" strings, in the arena */
+  size_t n_reasons;
+  double units;            /* ConsumedCapacity's CapacityUnits, summed */
+  size_t unprocessed;      /* ok replies: unprocessed items or keys of the table */
+  const sl_json *last_key; /* ok replies: LastEvaluatedKey, or NULL */
+} sl_bench_reply;
+
+/* Classifies a reply of HTTP 'status' with 'body' (any bytes). Everything it
+ * returns lives in 'a' (or points into 'body'). */
+void sl_bench_reply_classify(sl_arena *a, int status, sl_str body, const char *table,
+                             sl_bench_unprocessed unprocessed, sl_bench_reply *out);
 
 #endif

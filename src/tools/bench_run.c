@@ -5,6 +5,8 @@
  */
 #include "tools/bench.h"
 
+#include "base/base64.h"
+
 #include "base/arena.h"
 #include "base/json.h"
 #include "net/http.h"
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,17 +32,17 @@ volatile int sl_bench_interrupted;
 
 const char *const sl_bench_kind_names[SL_BENCH_N_KINDS] = {
     "put",  "get",         "get-strong", "update",         "query",
-    "scan", "batch-write", "batch-get",  "transact-write",
+    "scan", "batch-write", "batch-get",  "transact-write", "query-index",
 };
 
 static const char *const targets[SL_BENCH_N_KINDS] = {
     "PutItem", "GetItem",        "GetItem",      "UpdateItem",         "Query",
-    "Scan",    "BatchWriteItem", "BatchGetItem", "TransactWriteItems",
+    "Scan",    "BatchWriteItem", "BatchGetItem", "TransactWriteItems", "Query",
 };
 
 static bool kind_reads(int kind) {
   return kind == SL_BENCH_GET || kind == SL_BENCH_GET_STRONG || kind == SL_BENCH_QUERY ||
-         kind == SL_BENCH_SCAN || kind == SL_BENCH_BATCH_GET;
+         kind == SL_BENCH_SCAN || kind == SL_BENCH_BATCH_GET || kind == SL_BENCH_QUERY_INDEX;
 }
 
 #define MAX_NAMES 64
@@ -57,7 +60,8 @@ enum { C_CLOSED, C_CONNECTING, C_HANDSHAKE, C_IDLE, C_WRITING, C_READING };
 
 typedef struct {
   int fd, state;
-  short want; /* poll events TLS asked for (0: the state's own) */
+  short want;  /* poll events TLS asked for (0: the state's own) */
+  uint32_t ev; /* the epoll events registered for fd (0: none) */
   sl_tls *tls;
   op_t op;
   sl_buf out, in;
@@ -93,6 +97,7 @@ typedef struct {
   sl_arena arena;
   sl_buf body, auth;
   sl_tls_ctx *tls_ctx;
+  int epfd; /* one epoll set of the connections (closing an fd leaves it) */
 } ex_t;
 
 static int64_t now_ns(void) {
@@ -136,13 +141,21 @@ static void count(ex_t *e, uint32_t s, const char *prefix, sl_str name) {
 
 /* --- request bodies ------------------------------------------------------ */
 
+/* A key value: N the number; S "k" and ten digits (a partition key) or six
+ * digits (a sort key); B the bytes of that string, base64 on the wire. */
 static void put_key_value(sl_buf *b, char type, uint64_t v, bool pk) {
-  if (type == 'N')
+  if (type == 'N') {
     sl_buf_printf(b, "{\"N\":\"%llu\"}", (unsigned long long)v);
-  else if (pk)
-    sl_buf_printf(b, "{\"S\":\"k%010llu\"}", (unsigned long long)v);
-  else
-    sl_buf_printf(b, "{\"S\":\"%06llu\"}", (unsigned long long)v);
+    return;
+  }
+  char text[32], b64[48];
+  int n = snprintf(text, sizeof(text), pk ? "k%010llu" : "%06llu", (unsigned long long)v);
+  if (type == 'B') {
+    size_t m = sl_base64_encode(text, (size_t)n, b64);
+    sl_buf_printf(b, "{\"B\":\"%.*s\"}", (int)m, b64);
+  } else {
+    sl_buf_printf(b, "{\"S\":\"%s\"}", text);
+  }
 }
 
 static void put_name(sl_buf *b, const char *name) {
@@ -174,6 +187,13 @@ void sl_bench_item_json(const sl_bench_config *c, uint64_t key, uint64_t sort, s
   /* The key's size: names plus values. */
   size_t key_size = strlen(c->pk) + (c->pk_type == 'N' ? 6 : 11) +
                     (c->sk[0] ? strlen(c->sk) + (c->sk_type == 'N' ? 3 : 6) : 0);
+  for (unsigned i = 0; i < c->n_gattrs; i++) {
+    sl_buf_putc(b, ',');
+    put_name(b, c->gattr[i]);
+    sl_buf_putc(b, ':');
+    put_key_value(b, c->gattr_type[i], key % c->gsi_keys, true);
+    key_size += strlen(c->gattr[i]) + (c->gattr_type[i] == 'N' ? 6 : 11);
+  }
   size_t pad = c->item_size > key_size + 4 ? c->item_size - key_size - 4 : 1;
   sl_buf_puts(b, SL_STR(",\"data\":{\"S\":\""));
   sl_buf_reserve(b, pad);
@@ -243,8 +263,29 @@ static void build_body(ex_t *e, op_t *op, sl_buf *b) {
     put_key_value(b, c->pk_type, op->key, true);
     sl_buf_putc(b, '}');
     break;
+  case SL_BENCH_QUERY_INDEX:
+    sl_buf_printf(b, ",\"TableName\":\"%s\",\"IndexName\":", c->table);
+    put_name(b, c->index);
+    sl_buf_printf(b, ",\"Limit\":%u,\"KeyConditionExpression\":\"", c->page_size);
+    for (unsigned i = 0; i < c->n_index_hash; i++)
+      sl_buf_printf(b, "%s#p%u = :p%u", i ? " AND " : "", i, i);
+    sl_buf_puts(b, SL_STR("\",\"ExpressionAttributeNames\":{"));
+    for (unsigned i = 0; i < c->n_index_hash; i++) {
+      sl_buf_printf(b, "%s\"#p%u\":", i ? "," : "", i);
+      put_name(b, c->gattr[c->index_hash[i]]);
+    }
+    sl_buf_puts(b, SL_STR("},\"ExpressionAttributeValues\":{"));
+    for (unsigned i = 0; i < c->n_index_hash; i++) {
+      sl_buf_printf(b, "%s\":p%u\":", i ? "," : "", i);
+      put_key_value(b, c->gattr_type[c->index_hash[i]], op->key % c->gsi_keys, true);
+    }
+    sl_buf_putc(b, '}');
+    break;
   case SL_BENCH_SCAN:
     sl_buf_printf(b, ",\"TableName\":\"%s\",\"Limit\":%u", c->table, c->page_size);
+    if (c->segments > 1) /* a parallel scan: operation n reads segment n mod N */
+      sl_buf_printf(b, ",\"Segment\":%llu,\"TotalSegments\":%u",
+                    (unsigned long long)(op->op % c->segments), c->segments);
     break;
   case SL_BENCH_BATCH_WRITE:
   case SL_BENCH_BATCH_GET:
@@ -294,6 +335,7 @@ static void conn_close(conn_t *c) {
   if (c->fd >= 0)
     close(c->fd);
   c->fd = -1;
+  c->ev = 0;
   c->state = C_CLOSED;
   c->in.len = 0;
   c->out.len = 0;
@@ -313,8 +355,23 @@ static int conn_open(ex_t *e, conn_t *c) {
     return -err;
   }
   c->fd = fd;
+  c->ev = 0;
   c->state = rc == 0 ? C_IDLE : C_CONNECTING;
   return 0;
+}
+
+/* Registers the events the connection waits for now, when they changed
+ * (the loop asks for every busy or idle connection on each turn; only the
+ * changes reach the kernel). */
+static void watch(ex_t *e, conn_t *c, unsigned index) {
+  uint32_t want = c->want ? (c->want == POLLIN ? EPOLLIN : EPOLLOUT)
+                  : c->state == C_READING || c->state == C_IDLE ? EPOLLIN
+                                                                : EPOLLOUT;
+  if (c->fd < 0 || want == c->ev)
+    return;
+  struct epoll_event ev = {.events = want, .data.u32 = index};
+  if (epoll_ctl(e->epfd, c->ev ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c->fd, &ev) == 0)
+    c->ev = want;
 }
 
 /* Signs and frames the request of c->op into c->out. */
@@ -455,91 +512,48 @@ static void try_write(ex_t *e, conn_t *c) {
   c->state = C_READING;
 }
 
-static bool is_throttle(sl_str type) {
-  return sl_str_eq_c(type, "ProvisionedThroughputExceededException") ||
-         sl_str_eq_c(type, "ThrottlingException") || sl_str_eq_c(type, "RequestLimitExceeded");
-}
-
-static size_t n_unprocessed(const sl_json *root, const char *member, const char *table, bool keys) {
-  const sl_json *u = sl_json_get(root, member);
-  const sl_json *t = u ? sl_json_get(u, table) : NULL;
-  if (t && keys)
-    t = sl_json_get(t, "Keys");
-  return t && t->type == SL_JSON_ARRAY ? t->arr.n : 0;
-}
-
-static double units_of(const sl_json *cc) {
-  if (!cc)
-    return 0;
-  if (cc->type == SL_JSON_ARRAY) {
-    double sum = 0;
-    for (size_t i = 0; i < cc->arr.n; i++)
-      sum += units_of(cc->arr.items[i]);
-    return sum;
-  }
-  const sl_json *u = sl_json_get(cc, "CapacityUnits");
-  return u && u->type == SL_JSON_NUMBER ? strtod(u->str.p, NULL) : 0;
-}
-
 /* Counts a complete reply to c->op. Returns true when the operation goes on
  * with its next page (op->page and op->last_key are set for it). */
 static bool on_reply(ex_t *e, conn_t *c, int status, sl_str body, int64_t now) {
   op_t *op = &c->op;
   sec_t *s = sec_of(e, op->sec);
   sl_arena_reset(&e->arena);
-  sl_json *root = NULL;
-  sl_json_error jerr;
-  if (sl_json_parse(&e->arena, body.p, body.len, &root, &jerr) != 0 || root->type != SL_JSON_OBJECT)
-    root = NULL;
+  sl_bench_reply r;
+  sl_bench_reply_classify(&e->arena, status, body, e->cfg->table,
+                          op->kind == SL_BENCH_BATCH_WRITE ? SL_BENCH_UNPROCESSED_ITEMS
+                          : op->kind == SL_BENCH_BATCH_GET ? SL_BENCH_UNPROCESSED_KEYS
+                                                           : SL_BENCH_UNPROCESSED_NONE,
+                          &r);
   bool more = false;
-  if (status == 200) {
+  if (r.outcome == SL_BENCH_REPLY_OK) {
     s->ok++;
     PROGRESS(e, ok);
-    double u = root ? units_of(sl_json_get(root, "ConsumedCapacity")) : 0;
     if (kind_reads(op->kind))
-      s->read_units += u;
+      s->read_units += r.units;
     else
-      s->write_units += u;
-    if (root && op->kind == SL_BENCH_BATCH_WRITE)
-      s->unprocessed += n_unprocessed(root, "UnprocessedItems", e->cfg->table, false);
-    if (root && op->kind == SL_BENCH_BATCH_GET)
-      s->unprocessed += n_unprocessed(root, "UnprocessedKeys", e->cfg->table, true);
-    const sl_json *lek = root ? sl_json_get(root, "LastEvaluatedKey") : NULL;
-    if (lek && (op->kind == SL_BENCH_QUERY || op->kind == SL_BENCH_SCAN) &&
+      s->write_units += r.units;
+    s->unprocessed += r.unprocessed;
+    if (r.last_key &&
+        (op->kind == SL_BENCH_QUERY || op->kind == SL_BENCH_SCAN ||
+         op->kind == SL_BENCH_QUERY_INDEX) &&
         op->page + 1u < e->cfg->pages) {
       op->last_key.len = 0;
       sl_jw w;
       sl_jw_init(&w, &op->last_key);
-      sl_jw_value(&w, lek);
+      sl_jw_value(&w, r.last_key);
       op->page++;
       more = true;
     }
   } else {
-    const sl_json *t = root ? sl_json_get(root, "__type") : NULL;
-    sl_str type = t && t->type == SL_JSON_STRING ? t->str : SL_STR("");
-    const char *hash = memchr(type.p ? type.p : "", '#', type.len);
-    if (hash)
-      type = sl_str_make(hash + 1, type.len - (size_t)(hash + 1 - type.p));
-    bool throttled = is_throttle(type);
-    const sl_json *reasons = root ? sl_json_get(root, "ThrottlingReasons") : NULL;
-    if (!reasons && root) /* ThrottlingException spells it lower-case (facts 1.2) */
-      reasons = sl_json_get(root, "throttlingReasons");
-    if (sl_str_eq_c(type, "TransactionCanceledException") && root) {
-      const sl_json *cr = sl_json_get(root, "CancellationReasons");
-      for (size_t i = 0; cr && cr->type == SL_JSON_ARRAY && i < cr->arr.n; i++) {
-        const sl_json *code = sl_json_get(cr->arr.items[i], "Code");
-        if (code && code->type == SL_JSON_STRING && sl_str_eq_c(code->str, "ThrottlingError"))
-          throttled = true;
-      }
-    }
-    if (type.len == 0) {
+    bool throttled = r.outcome == SL_BENCH_REPLY_THROTTLED;
+    if (r.type.len == 0) {
       char buf[32];
       snprintf(buf, sizeof(buf), "HTTP%d", status);
       count(e, op->sec, "err", sl_str_c(buf));
       s->errors++;
       PROGRESS(e, errors);
     } else {
-      count(e, op->sec, "exc", type);
+      count(e, op->sec, "exc", r.type);
       if (throttled) {
         s->throttled++;
         PROGRESS(e, throttled);
@@ -554,11 +568,8 @@ static bool on_reply(ex_t *e, conn_t *c, int status, sl_str body, int64_t now) {
       if (at < e->first[op->win])
         e->first[op->win] = at;
     }
-    for (size_t i = 0; reasons && reasons->type == SL_JSON_ARRAY && i < reasons->arr.n; i++) {
-      const sl_json *r = sl_json_get(reasons->arr.items[i], "reason");
-      if (r && r->type == SL_JSON_STRING)
-        count(e, op->sec, "reason", r->str);
-    }
+    for (size_t i = 0; i < r.n_reasons; i++)
+      count(e, op->sec, "reason", r.reasons[i]);
   }
   if (more)
     return true;
@@ -793,8 +804,8 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
   sl_arena_init(&e.arena);
   sl_buf_init(&e.body, NULL);
   sl_buf_init(&e.auth, NULL);
-  struct pollfd *pfd = calloc(e.n_conns, sizeof(struct pollfd));
-  unsigned *pconn = calloc(e.n_conns, sizeof(unsigned));
+  e.epfd = epoll_create1(EPOLL_CLOEXEC);
+  struct epoll_event *evs = calloc(e.n_conns, sizeof(struct epoll_event));
 
   const int64_t watchdog_ns = cfg->t0_ns + (int64_t)(cfg->watchdog_s * 1e9);
   const int64_t timeout_ns = (int64_t)cfg->timeout_ms * 1000000;
@@ -859,7 +870,7 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
     }
     /* Requests past their timeout: the connection is closed. */
     int64_t next_deadline = INT64_MAX;
-    unsigned busy = 0, np = 0;
+    unsigned busy = 0;
     for (unsigned i = 0; i < e.n_conns; i++) {
       conn_t *c = &e.conns[i];
       if (c->state == C_CONNECTING || c->state == C_HANDSHAKE || c->state == C_WRITING ||
@@ -871,11 +882,9 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
         busy++;
         if (c->deadline_ns < next_deadline)
           next_deadline = c->deadline_ns;
-        pfd[np] = (struct pollfd){.fd = c->fd, .events = c->state == C_READING ? POLLIN : POLLOUT};
-        pconn[np++] = i;
+        watch(&e, c, i);
       } else if (c->state == C_IDLE) {
-        pfd[np] = (struct pollfd){.fd = c->fd, .events = POLLIN}; /* notice a close */
-        pconn[np++] = i;
+        watch(&e, c, i); /* readable: the server closed it */
       }
     }
     bool schedule_done = next >= cfg->sched.n_ops || mine >= cfg->max_ops;
@@ -892,14 +901,16 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
     if (wait < 0)
       wait = 0;
     struct timespec ts = {wait / 1000000000, wait % 1000000000};
-    int n = ppoll(pfd, np, &ts, NULL);
+    int n = epoll_pwait2(e.epfd, evs, (int)e.n_conns, &ts, NULL);
     if (n <= 0)
       continue;
     now = now_ns();
-    for (unsigned i = 0; i < np; i++) {
-      if (!pfd[i].revents)
+    for (int i = 0; i < n; i++) {
+      if (evs[i].data.u32 >= e.n_conns)
         continue;
-      conn_t *c = &e.conns[pconn[i]];
+      conn_t *c = &e.conns[evs[i].data.u32];
+      if (c->fd < 0)
+        continue; /* closed by an earlier event of this turn */
       if (c->state == C_IDLE) {
         /* A kept connection became readable: the server closed it (TLS may
          * also have sent a session ticket, which is read and kept). */
@@ -941,8 +952,8 @@ int sl_bench_executor_run(const sl_bench_config *cfg, unsigned index, const char
   free(e.backlog);
   free(e.secs);
   free(e.conns);
-  free(pfd);
-  free(pconn);
+  free(evs);
+  close(e.epfd);
   sl_buf_free(&e.body);
   sl_buf_free(&e.auth);
   sl_arena_destroy(&e.arena);

@@ -547,14 +547,14 @@ static bool action_of(rd *r, const sl_json *v, const char *p, const sl_scenario 
 }
 
 static bool prices_of(rd *r, const sl_json *root, sl_sim_prices *pr) {
-  /* facts §13: us-east-1 since 1 November 2024 (on demand halved then). */
-  *pr = (sl_sim_prices){SL_STR("2024-11-01"), 0.625, 0.125, 0.00065, 0.00013};
+  /* The shared table (cap/price.h): us-east-1 Standard, current prices. */
+  *pr = *sl_price_find(SL_STR("us-east-1"), SL_PRICE_STANDARD, SL_STR_NULL);
   const sl_json *v = sl_json_get(root, "prices");
   if (!v)
     return true;
   if (v->type == SL_JSON_STRING) {
     if (sl_str_eq_c(v->str, "before-2024-11-01")) {
-      *pr = (sl_sim_prices){SL_STR("before 2024-11-01"), 1.25, 0.25, 0.00065, 0.00013};
+      *pr = *sl_price_find(SL_STR("us-east-1"), SL_PRICE_STANDARD, SL_STR("2024-10-31"));
       return true;
     }
     if (sl_str_eq_c(v->str, "2024-11-01"))
@@ -568,6 +568,7 @@ static bool prices_of(rd *r, const sl_json *root, sl_sim_prices *pr) {
       "date", "write_request_per_million", "read_request_per_million", "wcu_hour", "rcu_hour",
       NULL};
   pr->date = SL_STR("user");
+  pr->source = SL_STR("the scenario");
   return want_obj(r, v, "prices") && only(r, v, "prices", ok) &&
          str(r, v, "date", "prices", false, &pr->date) &&
          num(r, v, "write_request_per_million", "prices", 0, 1e6, false, pr->write_per_million,

@@ -24,6 +24,7 @@
 
 #include "base/err.h"
 #include "base/json.h"
+#include "cap/price.h"
 
 #define SL_SIM_MAX_TABLES 16
 #define SL_SIM_MAX_GSIS 20
@@ -143,11 +144,8 @@ typedef struct {
   int64_t rcu, wcu, max_read, max_write, warm_read, warm_write;
 } sl_sim_action;
 
-typedef struct {
-  sl_str date;                                /* the day the prices were published */
-  double write_per_million, read_per_million; /* on demand: per million request units */
-  double wcu_hour, rcu_hour;                  /* provisioned: per unit-hour */
-} sl_sim_prices;
+/* A row of the shared price table (cap/price.h), or the scenario's own. */
+typedef sl_price sl_sim_prices;
 
 typedef struct {
   sl_str name;

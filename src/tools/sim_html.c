@@ -9,6 +9,7 @@
  * tests/browser/simulate_report.test.mjs opens it in headless Chromium.
  */
 #include "tools/sim_int.h"
+#include "tools/report_html.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -139,7 +140,7 @@ static void chart_lines(sl_buf *b, const char *kind, const char *title, const ch
   sl_buf_printf(b, "<figure class=\"chart\" data-chart=\"%s\"><figcaption>", kind);
   escc(b, title);
   sl_buf_puts(b, SL_STR("</figcaption>"));
-  const char *names[8], *colors[8];
+  const char *names[8] = {0}, *colors[8] = {0};
   for (size_t l = 0; l < n_lines && l < 8; l++) {
     names[l] = lines[l].name;
     colors[l] = lines[l].color;
@@ -624,4 +625,23 @@ void sl_sim_write_html_compare(sl_sim *a, sl_sim *b2, sl_buf *b) {
   }
   sl_buf_puts(b, SL_STR("</div>"));
   page_close(b);
+}
+
+/* ---- shared with sluice bench's report (tools/report_html.h) ---- */
+
+const char *sl_report_html_style(void) { return style; }
+
+void sl_report_html_esc(sl_buf *b, sl_str s) { esc(b, s); }
+
+void sl_report_html_chart(sl_buf *b, const char *kind, const char *title, const char *unit,
+                          double span_s, size_t n_points, const sl_report_line *lines,
+                          size_t n_lines) {
+  line ls[8];
+  size_t n = n_lines < 8 ? n_lines : 8;
+  if (n == 0)
+    return;
+  for (size_t i = 0; i < n; i++)
+    ls[i] = (line){lines[i].name, lines[i].color, lines[i].dashed, (double *)(uintptr_t)lines[i].v};
+  frame f = {n_points, span_s};
+  chart_lines(b, kind, title, unit, &f, ls, n);
 }

@@ -273,9 +273,7 @@ sl__sim_cost sl__sim_cost_of(const sl_sim *m, const res_state *r) {
   }
   c.rcu_hours = r->provisioned_unit_hours[0];
   c.wcu_hours = r->provisioned_unit_hours[1];
-  c.dollars = c.read_units / 1e6 * p->read_per_million +
-              c.write_units / 1e6 * p->write_per_million + c.rcu_hours * p->rcu_hour +
-              c.wcu_hours * p->wcu_hour;
+  c.dollars = sl_price_dollars(p, c.read_units, c.write_units, c.rcu_hours, c.wcu_hours);
   return c;
 }
 

@@ -173,7 +173,7 @@ def test_list_and_delete(raw, names):
         assert raw.call("DeleteBackup", {"BackupArn": arn}).status == 200
 
 
-# The errors: a missing table, a missing backup, an existing restore target, an override.
+# The errors: a missing table, a missing backup, an existing restore target.
 def test_errors(raw, names):
     r = raw.call("CreateBackup", {"TableName": "no_such_table", "BackupName": "bkp"})
     assert (r.status, r.error_type, r.message) == (400, "TableNotFoundException",
@@ -191,9 +191,6 @@ def test_errors(raw, names):
     r = raw.call("RestoreTableFromBackup", {"TargetTableName": src, "BackupArn": arn})
     assert (r.error_type, r.message) == ("TableAlreadyExistsException",
                                          "Table already exists: " + src)
-    r = raw.call("RestoreTableFromBackup", {"TargetTableName": names(), "BackupArn": arn,
-                                            "BillingModeOverride": "PROVISIONED"})
-    assert r.error_type == "ValidationException" and "BillingModeOverride" in r.message
     # The model's checks come first.
     r = raw.call("CreateBackup", {"TableName": src})
     assert r.error_type == "ValidationException" and "backupName" in r.message
@@ -281,3 +278,141 @@ def test_durable(tmp_path):
         assert scan_pks(raw, "durable_dst") == ["p0", "p1", "p2", "p3"]
     finally:
         srv.stop()
+
+
+# --- RestoreTableFromBackup's overrides ------------------------------------------------------
+# Texts: the ack-api-quirks catalogue (DDB-TABLE-442, live, 2026-10); the members: botocore's
+# model. The overrides apply to the new table; the items are all restored.
+
+BYG_KEY = [{"AttributeName": "g", "KeyType": "HASH"}, {"AttributeName": "h", "KeyType": "HASH"}]
+PT = {"ReadCapacityUnits": 7, "WriteCapacityUnits": 3}
+
+
+@pytest.fixture
+def backup(raw, names):
+    src = names()
+    make_source(raw, src, n=4)
+    arn = raw.call("CreateBackup", {"TableName": src, "BackupName": "bkp"}).json[
+        "BackupDetails"]["BackupArn"]
+    yield arn
+    raw.call("DeleteBackup", {"BackupArn": arn})
+
+
+def restore(raw, name, arn, **overrides):
+    return raw.call("RestoreTableFromBackup", {"TargetTableName": name, "BackupArn": arn,
+                                               **overrides})
+
+
+# A switch to PROVISIONED with the table's and the GSI's units: the new table has them, and
+# the index is rebuilt and queryable.
+def test_restore_billing_and_throughput_overrides(raw, names, backup):
+    name = names()
+    r = restore(raw, name, backup, BillingModeOverride="PROVISIONED",
+                ProvisionedThroughputOverride=PT,
+                GlobalSecondaryIndexOverride=[{"IndexName": "byg", "KeySchema": BYG_KEY,
+                                               "Projection": {"ProjectionType": "ALL"},
+                                               "ProvisionedThroughput": {"ReadCapacityUnits": 2,
+                                                                         "WriteCapacityUnits": 1}}])
+    assert r.status == 200, r
+    d = wait_active(raw, name)
+    assert d.get("BillingModeSummary", {}).get("BillingMode", "PROVISIONED") == "PROVISIONED"
+    assert (d["ProvisionedThroughput"]["ReadCapacityUnits"],
+            d["ProvisionedThroughput"]["WriteCapacityUnits"]) == (7, 3)
+    g = d["GlobalSecondaryIndexes"][0]
+    assert g["IndexName"] == "byg"
+    assert (g["ProvisionedThroughput"]["ReadCapacityUnits"],
+            g["ProvisionedThroughput"]["WriteCapacityUnits"]) == (2, 1)
+    assert scan_pks(raw, name) == ["p0", "p1", "p2", "p3"]
+    r = raw.call("Query", {"TableName": name, "IndexName": "byg",
+                           "KeyConditionExpression": "g = :g AND h = :h",
+                           "ExpressionAttributeValues": {":g": S("G"), ":h": N(1)}})
+    assert r.status == 200, r
+    assert sorted(i["pk"]["S"] for i in r.json["Items"]) == ["p1", "p3"]
+
+
+# An empty GlobalSecondaryIndexOverride restores no GSI, and the definitions only it used go.
+def test_restore_without_indexes(raw, names, backup):
+    name = names()
+    assert restore(raw, name, backup, GlobalSecondaryIndexOverride=[]).status == 200
+    d = wait_active(raw, name)
+    assert "GlobalSecondaryIndexes" not in d
+    assert [a["AttributeName"] for a in d["AttributeDefinitions"]] == ["pk"]
+    assert scan_pks(raw, name) == ["p0", "p1", "p2", "p3"]
+
+
+# OnDemandThroughputOverride on an on-demand restore sets the table's maximums.
+def test_restore_on_demand_maximums(raw, names, backup):
+    name = names()
+    r = restore(raw, name, backup, OnDemandThroughputOverride={"MaxReadRequestUnits": 50,
+                                                               "MaxWriteRequestUnits": 20})
+    assert r.status == 200, r
+    d = wait_active(raw, name)
+    assert d["OnDemandThroughput"] == {"MaxReadRequestUnits": 50, "MaxWriteRequestUnits": 20}
+
+
+# SSESpecificationOverride without a KMS key is accepted; with one it is refused, naming it.
+def test_restore_sse_override(raw, names, backup):
+    assert restore(raw, names(), backup, SSESpecificationOverride={"Enabled": False}).status == 200
+    r = restore(raw, names(), backup, SSESpecificationOverride={"Enabled": True, "SSEType": "KMS"})
+    assert r.error_type == "ValidationException"
+    assert "SSESpecificationOverride" in r.message
+
+
+@pytest.mark.parametrize("overrides,message", [
+    ({"BillingModeOverride": "PAY_PER_REQUEST", "ProvisionedThroughputOverride": PT},
+     "Invalid Request: Cannot override ProvisionedThroughput if BillingMode is overridden to "
+     "PAY_PER_REQUEST"),
+    ({"BillingModeOverride": "PROVISIONED"},
+     "Invalid Request: Must override ProvisionedThroughput if BillingMode is overridden to "
+     "PROVISIONED"),
+    ({"ProvisionedThroughputOverride": PT},
+     "Invalid Request: Cannot override ProvisionedThroughput unless BillingMode is PROVISIONED"),
+    ({"BillingModeOverride": "PROVISIONED", "ProvisionedThroughputOverride": PT},
+     "Invalid Request: Must specify provisioned throughput for index byg"),
+    ({"BillingModeOverride": "PROVISIONED", "ProvisionedThroughputOverride": PT,
+      "OnDemandThroughputOverride": {"MaxReadRequestUnits": 5}},
+     "Invalid Request: Cannot override MaxReadRequestUnits for OnDemandThroughput unless "
+     "BillingModeOverride is PAY_PER_REQUEST"),
+    ({"GlobalSecondaryIndexOverride": [{"IndexName": "nope", "KeySchema": BYG_KEY,
+                                        "Projection": {"ProjectionType": "ALL"}}]},
+     "Invalid Request: Index nope does not match a secondary index that existed in the source "
+     "table and cannot be created during the restore operation"),
+    ({"GlobalSecondaryIndexOverride": [{"IndexName": "byg", "KeySchema": BYG_KEY[:1],
+                                        "Projection": {"ProjectionType": "ALL"}}]},
+     "Invalid Request: Index byg does not match a secondary index that existed in the source "
+     "table and cannot be created during the restore operation"),
+], ids=["ppr_with_units", "provisioned_without_units", "units_on_demand", "gsi_units_missing",
+        "on_demand_max_provisioned", "unknown_index", "other_key"])
+def test_restore_override_errors(raw, names, backup, overrides, message):
+    name = names()
+    r = restore(raw, name, backup, **overrides)
+    assert (r.status, r.error_type, r.message) == (400, "ValidationException", message), r
+    # Nothing is left behind.
+    assert raw.call("DescribeTable", {"TableName": name}).error_type == "ResourceNotFoundException"
+
+
+# LocalSecondaryIndexOverride keeps the LSIs it names: an empty list drops them.
+def test_restore_lsi_override(raw, names):
+    src, keep, drop = names(), names(), names()
+    r = raw.call("CreateTable", {
+        "TableName": src, "BillingMode": "PAY_PER_REQUEST",
+        "KeySchema": [H, {"AttributeName": "sk", "KeyType": "RANGE"}],
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                 {"AttributeName": "sk", "AttributeType": "S"},
+                                 {"AttributeName": "l", "AttributeType": "S"}],
+        "LocalSecondaryIndexes": [{"IndexName": "byl", "KeySchema": [
+            H, {"AttributeName": "l", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "ALL"}}]})
+    assert r.status == 200, r
+    wait_active(raw, src)
+    raw.call("PutItem", {"TableName": src, "Item": {"pk": S("a"), "sk": S("1"), "l": S("x")}})
+    arn = raw.call("CreateBackup", {"TableName": src, "BackupName": "bkp"}).json[
+        "BackupDetails"]["BackupArn"]
+    lsi = [{"IndexName": "byl", "KeySchema": [H, {"AttributeName": "l", "KeyType": "RANGE"}],
+            "Projection": {"ProjectionType": "ALL"}}]
+    assert restore(raw, keep, arn, LocalSecondaryIndexOverride=lsi).status == 200
+    assert [x["IndexName"] for x in wait_active(raw, keep)["LocalSecondaryIndexes"]] == ["byl"]
+    assert restore(raw, drop, arn, LocalSecondaryIndexOverride=[]).status == 200
+    d = wait_active(raw, drop)
+    assert "LocalSecondaryIndexes" not in d
+    assert sorted(a["AttributeName"] for a in d["AttributeDefinitions"]) == ["pk", "sk"]
+    raw.call("DeleteBackup", {"BackupArn": arn})

@@ -457,3 +457,32 @@ def test_scan_filter(raw, module_table):
     r = raw.call("Scan", {"TableName": table, "ScanFilter": {"v": C("CONTAINS", {"SS": ["a"]})}})
     assert error_of(r) == invalid("One or more parameter values were invalid: ComparisonOperator CONTAINS is not valid "
                                   "for SS AttributeValue type")
+
+
+# Mixing expression and legacy parameters is reported before the item's or key's values are
+# checked: an empty value, NULL: false or two datatypes lose to it (dynalite validations
+# putItem.js / updateItem.js / deleteItem.js / getItem.js call validateExpressionParams
+# first; DynamoDB Local agrees).
+MIXED = "Can not use both expression and non-expression parameters in the same request"
+
+
+@pytest.mark.parametrize("value", [{}, {"NULL": False}, {"S": "a", "N": "1"}],
+                         ids=["empty", "null_false", "two_types"])
+@pytest.mark.parametrize("op", ["PutItem", "DeleteItem", "UpdateItem", "GetItem"])
+def test_mixed_parameters_win_over_bad_values(raw, hash_table, op, value):
+    body = {"TableName": hash_table}
+    if op == "PutItem":
+        body.update(Item={"pk": S(new_key()), "a": value}, ConditionExpression="attribute_exists(pk)",
+                    Expected={"pk": {"Exists": False}})
+    elif op == "GetItem":
+        body.update(Key={"pk": value}, ProjectionExpression="a", AttributesToGet=["a"])
+    elif op == "UpdateItem":
+        body.update(Key={"pk": value}, UpdateExpression="SET a = :v",
+                    AttributeUpdates={"b": {"Action": "DELETE"}}, ExpressionAttributeValues={":v": N(1)})
+    else:
+        body.update(Key={"pk": value}, ConditionExpression="attribute_exists(pk)",
+                    Expected={"pk": {"Exists": False}})
+    r = raw.call(op, body)
+    assert r.status == 400, r
+    assert r.error_type == "ValidationException"
+    assert r.message.startswith(MIXED), r

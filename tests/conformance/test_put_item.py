@@ -126,6 +126,29 @@ def test_invalid_number_message(raw, hash_table, value, suffix):
     assert r.message == "The parameter cannot be converted to a numeric value" + suffix
 
 
+# Which error wins when one value has two: each datatype's own check comes before the rule
+# of exactly one datatype, so two types with a bad number is the number's error, whichever
+# member comes first (dynalite validations/index.js validateAttributeValue, whose texts and
+# order were taken from the service; DynamoDB Local agrees, with its own number text).
+@pytest.mark.parametrize("value", [{"S": "a", "N": "zz"}, {"N": "zz", "S": "a"},
+                                   {"BOOL": True, "N": "zz"}, {"S": "a", "NS": ["1", "x"]}],
+                         ids=["s_first", "n_first", "bool", "set"])
+def test_bad_number_wins_over_two_types(raw, hash_table, value):
+    r = put(raw, hash_table, {"pk": {"S": new_key()}, "a": value})
+    assert r.status == 400, r
+    assert r.error_type == "ValidationException"
+    assert "more than one datatypes" not in r.message
+    assert "numeric value" in r.message or "number" in r.message
+
+
+# And NULL: false beside another type is NULL's error.
+def test_null_false_wins_over_two_types(raw, hash_table):
+    r = put(raw, hash_table, {"pk": {"S": new_key()}, "a": {"S": "a", "NULL": False}})
+    assert r.status == 400, r
+    assert r.message == ("One or more parameter values were invalid: Null attribute value types "
+                         "must have the value of true")
+
+
 # More than 38 significant digits cannot be stored.
 def test_number_too_precise_is_validation_exception(raw, hash_table):
     r = put(raw, hash_table, {"pk": {"S": new_key()}, "a": {"N": "1" * 39}})

@@ -208,3 +208,24 @@ def test_scan_empty_table_costs_minimum(raw, module_table):
     table = module_table()
     assert capacity(scan(raw, table, ConsistentRead=True)) == 1.0
     assert capacity(scan(raw, table)) == 0.5
+
+
+# A filtered Scan page costs what it read, not what it returned: page by page, a filter that
+# keeps nothing costs the same and stops at the same key as no filter (issue 11; developer
+# guide, "Scan: capacity unit consumption": the filter is applied after the read).
+@pytest.mark.parametrize("limit", [3, 7])
+def test_filtered_scan_pages_cost_the_read(raw, scan_table, limit):
+    table, sizes = scan_table
+    nothing = {"FilterExpression": "v < :x", "ExpressionAttributeValues": {":x": N(0)}}
+    start = None
+    while True:
+        extra = {"ExclusiveStartKey": start} if start else {}
+        plain = scan(raw, table, ConsistentRead=True, Limit=limit, **extra)
+        filtered = scan(raw, table, ConsistentRead=True, Limit=limit, **nothing, **extra)
+        assert filtered.json["Count"] == 0
+        assert filtered.json["ScannedCount"] == plain.json["ScannedCount"]
+        assert capacity(filtered) == capacity(plain)
+        assert filtered.json.get("LastEvaluatedKey") == plain.json.get("LastEvaluatedKey")
+        start = plain.json.get("LastEvaluatedKey")
+        if not start:
+            break

@@ -163,6 +163,49 @@ def test_malformed_arn_rejected(raw, op, body):
     r = raw.call(op, {"ResourceArn": "not-an-arn", **body})
     assert r.status == 400
     assert r.error_type == "ValidationException"
+    assert r.message == ("One or more parameter values were invalid: ARNs must start with "
+                         "'arn:': not-an-arn")
+
+
+# Which ARNs can be tagged: only tables (and, on AWS, streams). An index ARN, a backup ARN,
+# another region's ARN are ValidationExceptions; another service's or account's ARN is
+# AccessDeniedException. All are decided from the ARN alone, before any table lookup, so a
+# missing table does not change the answer. Texts: ACKQ DDB-TABLE-442 and DDB-BACKUP-013
+# (live, 2026-10); the error classes: ExtendDB pull request 227 (verified against DynamoDB).
+ARN_CASES = [
+    ("/index/gsi", "ValidationException",
+     "One or more parameter values were invalid: Invalid resource arn provided, only table or "
+     "stream is accepted. Provided resource arn: {arn}"),
+    ("/backup/01700000000000-0a1b2c3d", "ValidationException",
+     "One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: "
+     "{arn}"),
+]
+
+
+@pytest.mark.parametrize("op,body", [("TagResource", {"Tags": [{"Key": "a", "Value": "b"}]}),
+                                     ("UntagResource", {"TagKeys": ["a"]}),
+                                     ("ListTagsOfResource", {})])
+@pytest.mark.parametrize("suffix,error,message", ARN_CASES, ids=["index", "backup"])
+def test_untaggable_arns(raw, arn, op, body, suffix, error, message):
+    for table_arn in (arn, arn + "_missing"):
+        bad = table_arn + suffix
+        r = raw.call(op, {"ResourceArn": bad, **body})
+        assert r.status == 400, r
+        assert r.error_type == error, r
+        assert r.message == message.format(arn=bad), r
+
+
+@pytest.mark.parametrize("bad,error", [
+    ("arn:aws:dynamodb:eu-west-3:000000000000:table/t_other_region", "ValidationException"),
+    ("arn:aws:dynamodb:us-east-1:111122223333:table/t_other_account", "AccessDeniedException"),
+    ("arn:aws:s3:::some-bucket", "AccessDeniedException"),
+])
+def test_foreign_arns(raw, bad, error):
+    r = raw.call("ListTagsOfResource", {"ResourceArn": bad})
+    assert r.status == 400, r
+    assert r.error_type == error, r
+    if error == "ValidationException":
+        assert r.message == f"Invalid TableArn: Invalid ResourceArn provided as input {bad}"
 
 
 # The ARN of a table that does not exist is ResourceNotFoundException naming the ARN.
@@ -216,3 +259,16 @@ def test_boto3_round_trip(ddb, raw, arn):
     assert ddb.list_tags_of_resource(ResourceArn=arn)["Tags"] == [{"Key": "team", "Value": "storage"}]
     ddb.untag_resource(ResourceArn=arn, TagKeys=["team"])
     assert wait_tags(raw, arn, {}) == {}
+
+
+# ListTagsOfResource answers in one page: the model has NextToken, but the service team says
+# the API does not paginate, a resource holding at most 50 tags (aws/aws-sdk issue 583,
+# 2024-07-31). All 50 come back, with no NextToken.
+def test_list_tags_is_one_page(raw, arn):
+    tags = {f"k{i:02d}": f"v{i}" for i in range(50)}
+    assert raw.call("TagResource", {"ResourceArn": arn, "Tags": tag_list(tags)}).status == 200
+    assert wait_tags(raw, arn, tags) == tags
+    r = raw.call("ListTagsOfResource", {"ResourceArn": arn})
+    assert r.status == 200, r
+    assert len(r.json["Tags"]) == 50
+    assert "NextToken" not in r.json

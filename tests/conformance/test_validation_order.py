@@ -66,3 +66,108 @@ def test_malformed_request_to_missing_table_is_validation(raw, op, body):
 ])
 def test_well_formed_request_to_missing_table(raw, op, body):
     assert error_type(raw, op, body) == "ResourceNotFoundException"
+
+
+# --- control plane -------------------------------------------------------------------------
+# The same order in the control-plane operations: each request below is malformed on its own,
+# whatever the table, and is sent to a table that does not exist. The texts are the
+# service's as the ack-api-quirks catalogue recorded them (DDB-TABLE-442, 2026-10, live
+# us-east-1/us-west-2): UpdateTable's rules, RecoveryPeriodInDays when disabling PITR, the
+# two restore sources, ListBackups' time range; the catalogue also notes that the model
+# constraints fire "BEFORE existence checks".
+PT = {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}
+GSI_KEY = [{"AttributeName": "g", "KeyType": "HASH"}]
+CONTROL_CASES = [
+    ("UpdateTable", {}, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+     "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, "
+     "ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, "
+     "OnDemandThroughput, WarmThroughput or TableClass is required"),
+    ("UpdateTable", {"AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}]},
+     "At least one of "),
+    ("UpdateTable", {"BillingMode": "PAY_PER_REQUEST", "ProvisionedThroughput": PT},
+     "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
+     "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"),
+    ("UpdateTable", {"ProvisionedThroughput": {"ReadCapacityUnits": 10**13, "WriteCapacityUnits": 1}},
+     "Given value 10000000000000 for ReadCapacityUnits is out of bounds"),
+    ("UpdateTable", {"StreamSpecification": {"StreamEnabled": True}},
+     "One or more parameter values were invalid: StreamViewType is required when "
+     "StreamEnabled is true"),
+    ("UpdateTable", {"GlobalSecondaryIndexUpdates": [{}]},
+     "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+     "GlobalSecondaryIndexUpdate.Delete must not be null"),
+    ("UpdateTable", {"GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "gsi"},
+                                                      "Update": {"IndexName": "gsi",
+                                                                 "ProvisionedThroughput": PT}}]},
+     "Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object"),
+    ("UpdateTable", {"GlobalSecondaryIndexUpdates": [
+        {"Update": {"IndexName": "gsi", "ProvisionedThroughput": PT}},
+        {"Update": {"IndexName": "gsi", "ProvisionedThroughput": PT}}]},
+     "One or more parameter values were invalid: Only one global secondary index update per "
+     "index is allowed simultaneously. Index: gsi"),
+    ("UpdateTable", {"GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "gsi"}}],
+                     "ProvisionedThroughput": PT},
+     "You cannot create or delete index while updating table IOPS"),
+    ("UpdateTable", {"GlobalSecondaryIndexUpdates": [], "BillingMode": "PAY_PER_REQUEST"},
+     "One or more parameter values were invalid: List of GlobalSecondaryIndexUpdates is empty"),
+    ("UpdateTable", {"GlobalSecondaryIndexUpdates": [{"Create": {
+        "IndexName": "gsi", "KeySchema": GSI_KEY, "Projection": {"ProjectionType": "ALL"}}}]},
+     "One or more parameter values were invalid: AttributeDefinitions is not specified for "
+     "index: gsi"),
+    ("UpdateContinuousBackups", {"PointInTimeRecoverySpecification": {
+        "PointInTimeRecoveryEnabled": False, "RecoveryPeriodInDays": 10}},
+     "Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time "
+     "recovery."),
+]
+
+
+@pytest.mark.parametrize("op,body,message", CONTROL_CASES,
+                         ids=[f"{op}-{i}" for i, (op, _, _) in enumerate(CONTROL_CASES)])
+def test_malformed_control_request_to_missing_table_is_validation(raw, op, body, message):
+    r = raw.call(op, dict(TableName=MISSING, **body))
+    assert r.status == 400, r
+    assert r.error_type == "ValidationException", r
+    assert r.message.startswith(message), r
+
+
+# RestoreTableToPointInTime names its source exactly once and its time at most once, and
+# ListBackups' range must not be inverted: checked before the source table is looked up.
+@pytest.mark.parametrize("op,body,message", [
+    ("RestoreTableToPointInTime", {"TargetTableName": "target_tbl"},
+     "Must provide exactly one of: sourceTableArn, sourceTableName"),
+    ("RestoreTableToPointInTime", {"TargetTableName": "target_tbl", "SourceTableName": MISSING,
+                                   "SourceTableArn": "arn:aws:dynamodb:us-east-1:000000000000:"
+                                                     "table/" + MISSING},
+     "Must provide exactly one of: sourceTableArn, sourceTableName"),
+    ("RestoreTableToPointInTime", {"TargetTableName": "target_tbl", "SourceTableName": MISSING,
+                                   "RestoreDateTime": 1700000000,
+                                   "UseLatestRestorableTime": True},
+     "Invalid Request: Either one of RestoreDateTime or UseLatestRestorableTime must be "
+     "specified, but not both"),
+    ("ListBackups", {"TableName": MISSING, "TimeRangeLowerBound": 1700000100,
+                     "TimeRangeUpperBound": 1700000000},
+     "One or more parameter values were invalid: Time range lower bound must be less than or "
+     "equal to upper bound"),
+    ("ListContributorInsights", {"TableName": MISSING, "NextToken": "garbage"},
+     "Invalid NextToken"),
+])
+def test_restore_and_list_rules_before_lookup(raw, op, body, message):
+    r = raw.call(op, body)
+    assert r.status == 400, r
+    assert r.error_type == "ValidationException", r
+    assert r.message == message, r
+
+
+# A well-formed control-plane request to a missing table is the not-found error.
+@pytest.mark.parametrize("op,body,error", [
+    ("UpdateTable", {"BillingMode": "PAY_PER_REQUEST"}, "ResourceNotFoundException"),
+    ("UpdateTable", {"GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "gsi"}}]},
+     "ResourceNotFoundException"),
+    ("UpdateContinuousBackups", {"PointInTimeRecoverySpecification": {
+        "PointInTimeRecoveryEnabled": False}}, "TableNotFoundException"),
+    ("DeleteTable", {}, "ResourceNotFoundException"),
+    ("DescribeTimeToLive", {}, "ResourceNotFoundException"),
+])
+def test_well_formed_control_request_to_missing_table(raw, op, body, error):
+    r = raw.call(op, dict(TableName=MISSING, **body))
+    assert r.status == 400, r
+    assert r.error_type == error, r

@@ -559,8 +559,9 @@ static void test_other_kinds(void) {
        bad("0", "pointInTimeRecoverySpecification.recoveryPeriodInDays", GE_VAL(1)));
   VALS("UpdateTimeToLive", "{'TableName':'abc','TimeToLiveSpecification':{}}",
        nn("timeToLiveSpecification.enabled"), nn("timeToLiveSpecification.attributeName"));
-  /* Blob rendering and Long rendering inside a structure echo are exercised via BatchGetItem:
-   * 101 keys for one table gives the KeyList bound at 'requestItems.<table>.member.keys'. */
+  /* The service's 2026 wording for BatchGetItem's and BatchWriteItem's bounds (validate.c,
+   * "REWORD_"): no echo, the path in the request's member names. 101 keys for one table
+   * gives the KeyList bound at 'RequestItems.<table>.member.Keys'. */
   {
     sl_buf b;
     sl_buf_init(&b, &A);
@@ -571,15 +572,23 @@ static void test_other_kinds(void) {
     sl_buf_putc(&b, 0);
     sl_failure f;
     CHECK_INT(run(DDB, "BatchGetItem", b.p, &f), SL_E_VALIDATION);
-    CHECK(strstr(f.message.p, "' at 'requestItems.tbl.member.keys' failed to satisfy constraint: "
-                              "Member must have length less than or equal to 100") != NULL);
+    CHECK_STR(f.message, "1 validation error detected: Value at 'RequestItems.tbl.member.Keys' "
+                         "failed to satisfy constraint: Member must have length less than or "
+                         "equal to 100");
   }
-  /* A map value that is a list: its bounds are reported at the map (2026 observation of
-   * BatchWriteItem with 26 requests). */
-  VALS("BatchWriteItem", "{'RequestItems':{'tbl':[]}}",
-       bad("{tbl=[]}", "requestItems",
-           "Map value must satisfy constraint: [Member must have length less than or equal to 25, "
-           "Member must have length greater than or equal to 1]"));
+  /* A map value that is a list: in the 2026 wording its bounds are reported at the value
+   * (BatchWriteItem with 26 requests: "Value at 'RequestItems.<table>.member'"). */
+  VAL("BatchWriteItem", "{'RequestItems':{'tbl':[]}}",
+      "1 validation error detected: Value at 'RequestItems.tbl.member' failed to satisfy "
+      "constraint: Member must have length greater than or equal to 1");
+  VAL("BatchGetItem", "{'RequestItems':{}}",
+      "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: "
+      "Member must have length greater than or equal to 1");
+  VAL("Query", "{'TableName':'abc','Limit':0}",
+      "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must "
+      "have value greater than or equal to 1");
+  /* Other operations' Limit, and RequestItems' map keys, keep the older form. */
+  VALS("Scan", "{'TableName':'abc','Limit':0}", bad("0", "limit", GE_VAL(1)));
   VALS("DescribeTable", "{'TableName':'ab'}", bad("ab", "tableName", GE_LEN(3)));
   VAL("DescribeTable", "{}", TABLE_REQUIRED);
   VAL("DeleteTable", "{}", TABLE_REQUIRED);

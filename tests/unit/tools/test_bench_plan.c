@@ -61,6 +61,25 @@ static void test_schedule_ramp(void) {
   CHECK(near(sl_bench_schedule_time(&s, 3), 1));
 }
 
+/* --time-scale S: the same operations at S times the rate in 1/S of the
+ * time, window by window. */
+static void test_schedule_scale(void) {
+  sl_bench_schedule s;
+  char err[256];
+  CHECK_INT(sl_bench_schedule_parse("4000@1,8000@2.5,0-1000@2", &s, err, sizeof(err)), 0);
+  uint64_t n = s.n_ops, n1 = s.w[1].n_ops, f2 = s.w[2].first_op;
+  double t_last = sl_bench_schedule_time(&s, n - 1);
+  sl_bench_schedule_scale(&s, 0.1);
+  CHECK_INT(s.n_ops, n);
+  CHECK_INT(s.w[1].n_ops, n1);
+  CHECK_INT(s.w[2].first_op, f2);
+  CHECK(fabs(s.seconds - 55) < 1e-9);
+  CHECK(fabs(s.w[1].from - 800) < 1e-9 && fabs(s.w[1].start_s - 10) < 1e-9);
+  CHECK(fabs(s.w[2].to - 100) < 1e-9 && fabs(s.w[2].start_s - 35) < 1e-9);
+  CHECK(fabs(sl_bench_schedule_time(&s, n - 1) - t_last * 10) < 1e-6);
+  CHECK(fabs(sl_bench_schedule_time(&s, 4000) - 10) < 1e-9);
+}
+
 static void test_schedule_errors(void) {
   sl_bench_schedule s;
   char err[256];
@@ -258,12 +277,77 @@ static void test_aws_config(void) {
   rmdir(home);
 }
 
+/* Replies: ok with units, unprocessed and the next page's key; throttles by
+ * exception (either spelling of the reasons member, a cancelled
+ * transaction with a ThrottlingError); other exceptions and non-JSON
+ * bodies are errors. */
+static void test_reply_classify(void) {
+  sl_arena a;
+  sl_arena_init(&a);
+  sl_bench_reply r;
+#define CLASSIFY(status, body, up) sl_bench_reply_classify(&a, status, SL_STR(body), "t", up, &r)
+  CLASSIFY(200, "{\"ConsumedCapacity\":{\"TableName\":\"t\",\"CapacityUnits\":2.5}}",
+           SL_BENCH_UNPROCESSED_NONE);
+  CHECK(r.outcome == SL_BENCH_REPLY_OK && r.units == 2.5 && !r.last_key && !r.type.len);
+  CLASSIFY(200,
+           "{\"UnprocessedItems\":{\"t\":[{},{}],\"u\":[{}]},\"ConsumedCapacity\":[{"
+           "\"CapacityUnits\":3},{\"CapacityUnits\":1}]}",
+           SL_BENCH_UNPROCESSED_ITEMS);
+  CHECK(r.outcome == SL_BENCH_REPLY_OK && r.units == 4 && r.unprocessed == 2);
+  CLASSIFY(200, "{\"UnprocessedKeys\":{\"t\":{\"Keys\":[{},{},{}]}}}", SL_BENCH_UNPROCESSED_KEYS);
+  CHECK(r.unprocessed == 3);
+  CLASSIFY(200, "{\"Items\":[],\"LastEvaluatedKey\":{\"pk\":{\"S\":\"a\"}}}",
+           SL_BENCH_UNPROCESSED_NONE);
+  CHECK(r.last_key != NULL && r.last_key->type == SL_JSON_OBJECT);
+  CLASSIFY(200, "not json", SL_BENCH_UNPROCESSED_NONE);
+  CHECK(r.outcome == SL_BENCH_REPLY_OK && r.units == 0);
+  CLASSIFY(400,
+           "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ThrottlingException\","
+           "\"throttlingReasons\":[{\"reason\":\"TableWriteKeyRangeThroughputExceeded\"}]}",
+           SL_BENCH_UNPROCESSED_NONE);
+  CHECK(r.outcome == SL_BENCH_REPLY_THROTTLED && r.n_reasons == 1);
+  CHECK_STR(r.type, "ThrottlingException");
+  CHECK_STR(r.reasons[0], "TableWriteKeyRangeThroughputExceeded");
+  CLASSIFY(400,
+           "{\"__type\":\"x#ProvisionedThroughputExceededException\",\"ThrottlingReasons\":["
+           "{\"reason\":\"A\"},{\"reason\":7},{\"reason\":\"B\"}]}",
+           SL_BENCH_UNPROCESSED_NONE);
+  CHECK(r.outcome == SL_BENCH_REPLY_THROTTLED && r.n_reasons == 2);
+  CHECK_STR(r.reasons[1], "B");
+  CLASSIFY(400, "{\"__type\":\"a#b#ThrottlingException\"}", SL_BENCH_UNPROCESSED_NONE);
+  CHECK(r.outcome == SL_BENCH_REPLY_THROTTLED); /* the name after the last '#' */
+  CHECK_STR(r.type, "ThrottlingException");
+  CLASSIFY(400, "{\"__type\":\"RequestLimitExceeded\"}", SL_BENCH_UNPROCESSED_NONE);
+  CHECK(r.outcome == SL_BENCH_REPLY_THROTTLED);
+  CLASSIFY(400,
+           "{\"__type\":\"x#TransactionCanceledException\",\"CancellationReasons\":[{\"Code\":"
+           "\"None\"},{\"Code\":\"ThrottlingError\"}]}",
+           SL_BENCH_UNPROCESSED_NONE);
+  CHECK(r.outcome == SL_BENCH_REPLY_THROTTLED);
+  CLASSIFY(400,
+           "{\"__type\":\"x#TransactionCanceledException\",\"CancellationReasons\":[{\"Code\":"
+           "\"ConditionalCheckFailed\"}]}",
+           SL_BENCH_UNPROCESSED_NONE);
+  CHECK(r.outcome == SL_BENCH_REPLY_ERROR);
+  CHECK_STR(r.type, "TransactionCanceledException");
+  CLASSIFY(400, "{\"__type\":\"com.amazon.coral.validate#ValidationException\"}",
+           SL_BENCH_UNPROCESSED_NONE);
+  CHECK(r.outcome == SL_BENCH_REPLY_ERROR);
+  CHECK_STR(r.type, "ValidationException");
+  CLASSIFY(502, "<html>", SL_BENCH_UNPROCESSED_NONE);
+  CHECK(r.outcome == SL_BENCH_REPLY_ERROR && r.type.len == 0);
+#undef CLASSIFY
+  sl_arena_destroy(&a);
+}
+
 int main(void) {
   RUN(test_schedule_steps);
   RUN(test_schedule_ramp);
+  RUN(test_schedule_scale);
   RUN(test_schedule_errors);
   RUN(test_keys);
   RUN(test_hist);
   RUN(test_aws_config);
+  RUN(test_reply_classify);
   return DONE();
 }
