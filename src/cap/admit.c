@@ -235,6 +235,7 @@ void sl_cap_record_throttle(sl_cap *c, const sl_cap_charge *charges, size_t n,
     sl__part *p = &r->parts[sl__part_find(r, &k)];
     p->throttles[d]++;
     p->last_throttle_s[d] = s;
+    sl__part_throttle_note(p, d, s);
     sl__part_sample(c, p, &k);
     for (uint32_t j = 0; j < v->n_reasons; j++)
       if (v->reasons[j].res == r && v->reasons[j].dir == d)

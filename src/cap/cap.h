@@ -226,9 +226,23 @@ int64_t sl_cap_initial_partitions(const sl_cap_params *p, const sl_throughput *t
 
 /* ---- introspection (admin API, dashboard, simulator) ---- */
 
+/* How far back a partition's throttle counts go: per second, then per
+ * minute (the metrics rings' spans, metrics/metrics.h). */
+#define SL_CAP_THROTTLE_SECONDS 300
+#define SL_CAP_THROTTLE_MINUTES 1440
+
 /* {"kind":..,"name":..,"arn":..,"mode":..,"settings":{..},"previous_peak":{..},
- *  "buckets":{..},"partitions":[..],"split":{..}} */
-void sl_cap_res_write_json(sl_cap *c, sl_cap_res *r, sl_jw *w);
+ *  "buckets":{..},"partitions":[..],"split":{..}}. 'window_s' > 0 adds, per
+ * partition and direction, "throttles_in_window": its throttles over the
+ * last window_s seconds of the clock (sl_cap_part_throttles_since). */
+void sl_cap_res_write_json(sl_cap *c, sl_cap_res *r, sl_jw *w, int64_t window_s);
+
+/* Throttles of partition i of 'r' in direction 'dir' from clock time
+ * 'since_ms' to now: counted per second when since_ms is within the last
+ * SL_CAP_THROTTLE_SECONDS, else per minute (whole minutes, so the minute
+ * holding since_ms counts entirely), and at most SL_CAP_THROTTLE_MINUTES
+ * back. A split partition's history stays with its left half. */
+uint64_t sl_cap_part_throttles_since(sl_cap *c, sl_cap_res *r, size_t i, int dir, int64_t since_ms);
 
 typedef struct {
   uint64_t lo_hash, hi_hash; /* hi exclusive; hi_hash == 0 means 2^64 */

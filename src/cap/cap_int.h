@@ -25,8 +25,8 @@
  * kept here so that the split into files costs no call.
  *
  * Ownership: the engine owns its resources (a list, res.c); a resource owns
- * its name, ARN and partitions; a partition owns its ring of samples
- * (sl__part_init / sl__part_free, part.c). All malloc'd, outside any arena.
+ * its name, ARN and partitions; a partition owns its ring of samples and
+ * its throttle history (sl__part_init / sl__part_free, part.c). All malloc'd, outside any arena.
  * Threads: as cap.h (the loop thread, or the simulator's own).
  */
 #ifndef SL_CAP_CAP_INT_H
@@ -48,6 +48,18 @@ typedef struct {
   uint8_t sort[SL__CAP_SORT_PREFIX];
 } sl__keypt;
 
+/* A partition's throttles on the clock, for "throttled N times in the
+ * window": counts per second over the last SL_CAP_THROTTLE_SECONDS and per
+ * minute over the last SL_CAP_THROTTLE_MINUTES, by direction. Each ring
+ * remembers its newest slot; slots between it and a newer one are cleared
+ * when the newer one is written, so a slot older than the ring reads as 0.
+ * Allocated at the partition's first throttle (~14 KB). */
+typedef struct {
+  int64_t sec_head, min_head; /* newest second / minute written */
+  uint32_t sec[SL_CAP_THROTTLE_SECONDS][2];
+  uint32_t min[SL_CAP_THROTTLE_MINUTES][2];
+} sl__thr_hist;
+
 typedef struct {
   sl__keypt start; /* inclusive; the next partition's start is this one's end */
   sl__bucket b[2];
@@ -55,6 +67,7 @@ typedef struct {
   uint64_t bytes;
   uint64_t throttles[2];
   int64_t last_throttle_s[2];
+  sl__thr_hist *thr;  /* NULL until the first throttle; the left half keeps it on a split */
   sl__keypt *samples; /* ring of recent accesses (split points) */
   uint32_t n_samples, next_sample;
   uint32_t id, parent; /* sl_cap_part_ref (cap.h) */
@@ -166,6 +179,9 @@ void sl__parts_reshape(sl_cap *c, sl_cap_res *r, int64_t t);
  * frees its samples. */
 void sl__part_init(sl_cap *c, sl_cap_res *r, sl__part *p, const sl__keypt *start, int64_t t);
 void sl__part_free(sl__part *p);
+/* Counts one throttle of partition p in direction 'dir' at clock second 's'
+ * in its throttle history. */
+void sl__part_throttle_note(sl__part *p, int dir, int64_t s);
 /* Records an access to 'k' among the recent accesses that choose split points. */
 void sl__part_sample(const sl_cap *c, sl__part *p, const sl__keypt *k);
 /* The end (exclusive) of partition i's hash range; 0 means 2^64. */

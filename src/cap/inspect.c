@@ -59,7 +59,30 @@ bool sl_cap_res_partition(sl_cap *c, sl_cap_res *r, size_t i, sl_cap_partition_i
   return true;
 }
 
-void sl_cap_res_write_json(sl_cap *c, sl_cap_res *r, sl_jw *w) {
+uint64_t sl_cap_part_throttles_since(sl_cap *c, sl_cap_res *r, size_t i, int dir,
+                                     int64_t since_ms) {
+  if (i >= r->n_parts || !r->parts[i].thr || dir < 0 || dir > 1)
+    return 0;
+  const sl__thr_hist *h = r->parts[i].thr;
+  int64_t now_s = sl__cap_now_us(c) / 1000000;
+  int64_t from_s = since_ms < 0 ? 0 : since_ms / 1000;
+  uint64_t n = 0;
+  if (from_s > now_s - SL_CAP_THROTTLE_SECONDS) {
+    for (int64_t k = from_s; k <= now_s && k <= h->sec_head; k++)
+      if (k > h->sec_head - SL_CAP_THROTTLE_SECONDS)
+        n += h->sec[k % SL_CAP_THROTTLE_SECONDS][dir];
+    return n;
+  }
+  int64_t from_m = from_s / 60, now_m = now_s / 60;
+  if (from_m <= now_m - SL_CAP_THROTTLE_MINUTES)
+    from_m = now_m - SL_CAP_THROTTLE_MINUTES + 1;
+  for (int64_t k = from_m; k <= now_m && k <= h->min_head; k++)
+    if (k > h->min_head - SL_CAP_THROTTLE_MINUTES)
+      n += h->min[k % SL_CAP_THROTTLE_MINUTES][dir];
+  return n;
+}
+
+void sl_cap_res_write_json(sl_cap *c, sl_cap_res *r, sl_jw *w, int64_t window_s) {
   int64_t t = sl__cap_now_us(c);
   sl__cap_peak_tick(c, r, t);
   sl_jw_obj_begin(w);
@@ -192,6 +215,10 @@ void sl_cap_res_write_json(sl_cap *c, sl_cap_res *r, sl_jw *w) {
         sl_jw_int(w, pi.last_throttle_ms[d]);
       else
         sl_jw_null(w);
+      if (window_s > 0) {
+        sl_jw_key_c(w, "throttles_in_window");
+        sl_jw_uint(w, sl_cap_part_throttles_since(c, r, i, d, (t / 1000000 + 1 - window_s) * 1000));
+      }
       sl_jw_obj_end(w);
     }
     sl_jw_obj_end(w);

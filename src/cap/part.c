@@ -62,7 +62,41 @@ void sl__part_init(sl_cap *c, sl_cap_res *r, sl__part *p, const sl__keypt *start
     sl_panic("out of memory");
 }
 
-void sl__part_free(sl__part *p) { free(p->samples); }
+void sl__part_free(sl__part *p) {
+  free(p->samples);
+  free(p->thr);
+}
+
+/* Moves a ring's head to 'slot', clearing the slots it passes. */
+static void thr_advance(uint32_t (*ring)[2], int64_t n, int64_t *head, int64_t slot) {
+  if (slot <= *head)
+    return;
+  int64_t from = slot - *head >= n ? slot - n + 1 : *head + 1;
+  for (int64_t k = from; k <= slot; k++)
+    ring[k % n][0] = ring[k % n][1] = 0;
+  *head = slot;
+}
+
+void sl__part_throttle_note(sl__part *p, int dir, int64_t s) {
+  if (s < 0)
+    return;
+  if (!p->thr) {
+    p->thr = calloc(1, sizeof(*p->thr));
+    if (!p->thr)
+      sl_panic("out of memory");
+    p->thr->sec_head = s;
+    p->thr->min_head = s / 60;
+  }
+  sl__thr_hist *h = p->thr;
+  thr_advance(h->sec, SL_CAP_THROTTLE_SECONDS, &h->sec_head, s);
+  thr_advance(h->min, SL_CAP_THROTTLE_MINUTES, &h->min_head, s / 60);
+  /* The clock never goes back; a second older than the head is still in
+   * the ring unless it has left it. */
+  if (s > h->sec_head - SL_CAP_THROTTLE_SECONDS)
+    h->sec[s % SL_CAP_THROTTLE_SECONDS][dir]++;
+  if (s / 60 > h->min_head - SL_CAP_THROTTLE_MINUTES)
+    h->min[(s / 60) % SL_CAP_THROTTLE_MINUTES][dir]++;
+}
 
 static uint32_t sample_cap(const sl_cap *c) {
   return (uint32_t)(c->p.split_sample > 0 ? c->p.split_sample : 1);

@@ -96,6 +96,8 @@ void sl_metrics_free(sl_metrics *m) {
     sl__ci_free(m->ci);
     m->ci = next;
   }
+  for (size_t i = 0; i < m->n_deleted; i++)
+    free(m->deleted[i].name);
   free(m);
 }
 
@@ -131,7 +133,7 @@ static void grow(sl_metrics *m) {
 /* The series of (metric, table, index, op), created on first use; NULL when
  * the registry is full. 'op' is "" for metrics without an Operation. */
 static bool series_is(const sl__series *s, sl_str table, sl_str index, const char *op) {
-  return sl_str_eq(s->table, table) && sl_str_eq(s->index, index) &&
+  return !s->gone && sl_str_eq(s->table, table) && sl_str_eq(s->index, index) &&
          (s->op == op || strcmp(s->op, op) == 0);
 }
 
@@ -177,13 +179,27 @@ static sl__series *series_get(sl_metrics *m, sl_metric metric, sl_str table, sl_
   return m->recent[metric] = s;
 }
 
-void sl_metrics_forget_table(sl_metrics *m, sl_str table) {
+/* Frees the deleted incarnation's series of 'table' and, if 'retire',
+ * makes the live ones the deleted incarnation's; returns whether any was. */
+static bool retire_series(sl_metrics *m, sl_str table, bool retire) {
+  bool marked = false;
   for (int k = 0; k < SL_M__COUNT; k++) {
     sl__series **link = &m->first[k];
     sl__series *prev = NULL;
     while (*link) {
       sl__series *s = *link;
       if (!sl_str_eq(s->table, table)) {
+        prev = s;
+        link = &s->next_metric;
+        continue;
+      }
+      if (!s->gone) {
+        if (retire) {
+          s->gone = 1;
+          marked = true;
+        }
+        if (m->recent[k] == s)
+          m->recent[k] = NULL;
         prev = s;
         link = &s->next_metric;
         continue;
@@ -200,12 +216,63 @@ void sl_metrics_forget_table(sl_metrics *m, sl_str table) {
     }
     m->last[k] = prev;
   }
+  return marked;
+}
+
+/* Ages the events of 'table': live ones become the deleted incarnation's,
+ * the deleted incarnation's are never shown again. */
+static bool retire_events(sl_metrics *m, sl_str table) {
+  bool marked = false;
   if (m->events)
     for (size_t i = 0; i < SL_METRICS_EVENTS; i++)
       if (m->events[i].buf &&
-          sl_str_eq(sl_str_make(m->events[i].buf, m->events[i].table_len), table))
-        m->events[i].gone = true;
+          sl_str_eq(sl_str_make(m->events[i].buf, m->events[i].table_len), table) &&
+          m->events[i].gone < 2) {
+        marked |= m->events[i].gone == 0;
+        m->events[i].gone++;
+      }
+  return marked;
+}
+
+static void deleted_remove(sl_metrics *m, size_t i) {
+  free(m->deleted[i].name);
+  memmove(&m->deleted[i], &m->deleted[i + 1], (m->n_deleted - i - 1) * sizeof(sl__deleted));
+  m->n_deleted--;
+}
+
+void sl_metrics_forget_table(sl_metrics *m, sl_str table, sl_str pk_name, sl_str sk_name) {
+  /* The previous deleted incarnation goes; the live one takes its place. */
+  for (size_t i = 0; i < m->n_deleted; i++)
+    if (sl_str_eq(sl_str_make(m->deleted[i].name, m->deleted[i].len), table)) {
+      deleted_remove(m, i);
+      break;
+    }
+  bool kept = retire_series(m, table, true);
+  kept |= retire_events(m, table);
   sl__ci_forget_table(m, table);
+  if (!kept)
+    return;
+  if (m->n_deleted == SL_METRICS_DELETED_TABLES) {
+    sl_str oldest = sl_str_make(m->deleted[0].name, m->deleted[0].len);
+    retire_series(m, oldest, false);
+    if (m->events)
+      for (size_t i = 0; i < SL_METRICS_EVENTS; i++)
+        if (m->events[i].gone == 1 &&
+            sl_str_eq(sl_str_make(m->events[i].buf, m->events[i].table_len), oldest))
+          m->events[i].gone = 2;
+    deleted_remove(m, 0);
+  }
+  sl__deleted *d = &m->deleted[m->n_deleted++];
+  d->name = malloc(table.len + pk_name.len + sk_name.len + 1);
+  SL_ASSERT(d->name);
+  sl_str parts[3] = {table, pk_name, sk_name};
+  for (size_t i = 0, at = 0; i < 3; at += parts[i].len, i++)
+    if (parts[i].len)
+      memcpy(d->name + at, parts[i].p, parts[i].len);
+  d->len = table.len;
+  d->pk_len = pk_name.len;
+  d->sk_len = sk_name.len;
+  d->deleted_ms = sl__metrics_now_ms(m);
 }
 
 /* ---- rings ---- */
@@ -493,7 +560,11 @@ static void put_sample(sl_buf *b, const char *name, const char *suffix, const sl
 void sl_metrics_write_prometheus(sl_metrics *m, sl_buf *out) {
   for (int k = 0; k < SL_M__COUNT; k++) {
     const char *name = defs[k].prometheus;
+    /* Deleted tables' series are not exposed (their counters would go
+     * backwards when the table is created again). */
     const sl__series *s = m->first[k];
+    while (s && s->gone)
+      s = s->next_metric;
     if (!s && defs[k].dims != DIMS_NONE)
       continue;
     switch (defs[k].kind) {
@@ -502,19 +573,23 @@ void sl_metrics_write_prometheus(sl_metrics *m, sl_buf *out) {
       if (!s)
         put_sample(out, name, "_total", NULL, NULL, SL_STR_NULL, 0, 1);
       for (; s; s = s->next_metric)
-        put_sample(out, name, "_total", s, NULL, SL_STR_NULL, s->total_sum, defs[k].scale);
+        if (!s->gone)
+          put_sample(out, name, "_total", s, NULL, SL_STR_NULL, s->total_sum, defs[k].scale);
       break;
     case KIND_GAUGE:
       put_family_head(out, name, "", defs[k].help, "gauge");
       /* OnlineIndexPercentageProgress is a percentage in CloudWatch and a
        * ratio here (Prometheus base units): milli-percent / 100000. */
       for (; s; s = s->next_metric)
-        put_sample(out, name, "", s, NULL, SL_STR_NULL, s->total_sum,
-                   k == SL_M_ONLINE_INDEX_PROGRESS ? 100000 : defs[k].scale);
+        if (!s->gone)
+          put_sample(out, name, "", s, NULL, SL_STR_NULL, s->total_sum,
+                     k == SL_M_ONLINE_INDEX_PROGRESS ? 100000 : defs[k].scale);
       break;
     case KIND_HISTOGRAM:
       put_family_head(out, name, "", defs[k].help, "histogram");
       for (; s; s = s->next_metric) {
+        if (s->gone)
+          continue;
         uint64_t cum = 0;
         for (size_t i = 0; i <= SL__HIST_BUCKETS; i++) {
           cum += s->hist[i];
@@ -537,7 +612,7 @@ void sl_metrics_write_prometheus(sl_metrics *m, sl_buf *out) {
 
 /* ---- CloudWatch-style datapoints ---- */
 
-bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, sl_str index,
+bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, bool deleted, sl_str index,
                                  sl_str operation, sl_metric metric, int64_t period_s,
                                  int64_t start_ms, int64_t end_ms, const char **err) {
   if ((unsigned)metric >= SL_M__COUNT) {
@@ -572,7 +647,7 @@ bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, sl_str i
   for (int64_t t = first; t < end_ms; t += period_ms) {
     sl__cell agg = {0};
     for (const sl__series *s = m->first[metric]; s; s = s->next_metric) {
-      if (!sl_str_eq(s->table, table) || !sl_str_eq(s->index, index))
+      if (s->gone != deleted || !sl_str_eq(s->table, table) || !sl_str_eq(s->index, index))
         continue;
       if (operation.len && !sl_str_eq_c(operation, s->op))
         continue;
@@ -607,8 +682,8 @@ bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, sl_str i
   return true;
 }
 
-int64_t sl_metrics_window_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_str index,
-                              bool all_indexes, int64_t start_ms, int64_t end_ms,
+int64_t sl_metrics_window_sum(sl_metrics *m, sl_metric metric, sl_str table, bool deleted,
+                              sl_str index, bool all_indexes, int64_t start_ms, int64_t end_ms,
                               int64_t *last_ms) {
   int64_t now_slot_s = sl__metrics_now_ms(m) / 1000;
   bool seconds = start_ms / 1000 > now_slot_s - SL_METRICS_SECONDS;
@@ -627,7 +702,8 @@ int64_t sl_metrics_window_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_
     return 0;
   }
   for (const sl__series *s = m->first[metric]; s; s = s->next_metric) {
-    if (!sl_str_eq(s->table, table) || (!all_indexes && !sl_str_eq(s->index, index)))
+    if (s->gone != deleted || !sl_str_eq(s->table, table) ||
+        (!all_indexes && !sl_str_eq(s->index, index)))
       continue;
     for (int64_t slot = from; slot < to; slot++) {
       const sl__cell *c = seconds ? ring_peek(s->sec, SL__SEC_CHUNKS, slot)
@@ -653,7 +729,7 @@ double sl_metrics_minute_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_s
     return 0;
   int64_t sum = 0;
   for (const sl__series *s = m->first[metric]; s; s = s->next_metric) {
-    if (!sl_str_eq(s->table, table) || !sl_str_eq(s->index, index))
+    if (s->gone || !sl_str_eq(s->table, table) || !sl_str_eq(s->index, index))
       continue;
     const sl__cell *c = ring_peek(s->min, SL__MIN_CHUNKS, minute);
     if (c)
@@ -668,12 +744,12 @@ static const char *const limit_names[4] = {"MaxOnDemandThroughputExceeded", "Acc
                                            "ProvisionedThroughputExceeded",
                                            "KeyRangeThroughputExceeded"};
 
-void sl_metrics_write_events(sl_metrics *m, sl_jw *w, sl_str table, size_t limit) {
+void sl_metrics_write_events(sl_metrics *m, sl_jw *w, sl_str table, bool deleted, size_t limit) {
   sl_jw_arr_begin(w);
   size_t written = 0;
   for (size_t i = 0; m->events && i < m->ev_n && written < limit; i++) {
     const sl__event *e = &m->events[(m->ev_next + SL_METRICS_EVENTS - 1 - i) % SL_METRICS_EVENTS];
-    if (e->gone)
+    if (e->gone != (deleted ? 1 : 0))
       continue;
     const char *p = e->buf;
     sl_str et = sl_str_make(p, e->table_len);
@@ -726,6 +802,61 @@ void sl_metrics_write_events(sl_metrics *m, sl_jw *w, sl_str table, size_t limit
       sl_jw_str(w, sk);
     else
       sl_jw_null(w);
+    sl_jw_obj_end(w);
+  }
+  sl_jw_arr_end(w);
+}
+
+void sl_metrics_write_deleted(sl_metrics *m, sl_jw *w, int64_t start_ms, int64_t end_ms) {
+  sl_jw_arr_begin(w);
+  for (size_t i = m->n_deleted; i-- > 0;) {
+    const sl__deleted *d = &m->deleted[i];
+    sl_str name = sl_str_make(d->name, d->len);
+    int64_t last_r = -1, last_w = -1;
+    int64_t thr = sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, name, true, SL_STR_NULL, true,
+                                        start_ms, end_ms, &last_r) +
+                  sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, name, true, SL_STR_NULL,
+                                        true, start_ms, end_ms, &last_w);
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "name");
+    sl_jw_str(w, name);
+    sl_jw_key_c(w, "deleted_ms");
+    sl_jw_int(w, d->deleted_ms);
+    sl_jw_key_c(w, "partition_key");
+    sl_jw_str(w, sl_str_make(d->name + d->len, d->pk_len));
+    sl_jw_key_c(w, "sort_key");
+    if (d->sk_len)
+      sl_jw_str(w, sl_str_make(d->name + d->len + d->pk_len, d->sk_len));
+    else
+      sl_jw_null(w);
+    sl_jw_key_c(w, "throttle_events");
+    sl_jw_int(w, thr);
+    sl_jw_key_c(w, "last_throttle_ms");
+    if (last_r >= 0 || last_w >= 0)
+      sl_jw_int(w, last_r > last_w ? last_r : last_w);
+    else
+      sl_jw_null(w);
+    /* The GSIs the incarnation recorded anything on: consumed capacity or
+     * throttles (an index never used has nothing to show). */
+    sl_jw_key_c(w, "indexes");
+    sl_jw_arr_begin(w);
+    const sl_metric kinds[] = {SL_M_CONSUMED_READ, SL_M_CONSUMED_WRITE, SL_M_READ_THROTTLE_EVENTS,
+                               SL_M_WRITE_THROTTLE_EVENTS};
+    sl_str seen[16];
+    size_t n_seen = 0;
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+      for (const sl__series *s = m->first[kinds[k]]; s; s = s->next_metric) {
+        if (s->gone != 1 || !s->index.len || !sl_str_eq(s->table, name))
+          continue;
+        bool dup = false;
+        for (size_t j = 0; j < n_seen && !dup; j++)
+          dup = sl_str_eq(seen[j], s->index);
+        if (dup || n_seen == sizeof(seen) / sizeof(seen[0]))
+          continue;
+        seen[n_seen++] = s->index;
+        sl_jw_str(w, s->index);
+      }
+    sl_jw_arr_end(w);
     sl_jw_obj_end(w);
   }
   sl_jw_arr_end(w);

@@ -56,11 +56,20 @@
  * settings live in memory only: they do not survive a restart (a
  * --data-dir table comes back with Contributor Insights DISABLED).
  *
+ * Incarnations: tables are referred to by name, so dropping a table is
+ * sl_metrics_forget_table. Its series and events then belong to its deleted
+ * incarnation: a table created again under the name starts at zero, and
+ * /metrics no longer shows them, but the readers below can still be asked
+ * for them ('deleted' true) — the dashboard shows what a deleted table did.
+ * Only the last deleted incarnation of a name is kept (deleting the name
+ * again frees the older one's series), and of at most
+ * SL_METRICS_DELETED_TABLES names (the oldest deletion is freed first), so
+ * memory stays flat however often tables are recreated. Contributor
+ * Insights of a dropped table is freed at once.
+ *
  * Ownership: sl_metrics_new's caller owns the registry (sl_app) and frees it
  * with sl_metrics_free. Table, index and key slices are copied; 'operation'
  * and 'exception' strings must be static (sl_op_name, sl_err_name).
- * Tables are referred to by name, so dropping a table is
- * sl_metrics_forget_table (series, events and Contributor Insights of it).
  * Threads: the loop thread.
  */
 #ifndef SL_METRICS_METRICS_H
@@ -75,6 +84,7 @@
 #define SL_METRICS_MAX_SERIES 8192
 #define SL_METRICS_TOPK 20
 #define SL_CI_MINUTES 60
+#define SL_METRICS_DELETED_TABLES 8
 
 typedef enum {
 #define X(id, cw, prom, kind, dims, unit, scale, help) SL_M_##id,
@@ -87,7 +97,9 @@ typedef struct sl_metrics sl_metrics;
 
 sl_metrics *sl_metrics_new(const sl_clock *clock);
 void sl_metrics_free(sl_metrics *m);
-void sl_metrics_forget_table(sl_metrics *m, sl_str table);
+/* 'pk_name' and 'sk_name' (may be empty) are the table's key attribute
+ * names, kept with its deleted incarnation to name its keys. */
+void sl_metrics_forget_table(sl_metrics *m, sl_str table, sl_str pk_name, sl_str sk_name);
 
 /* The metric named 'cloudwatch' ("ConsumedReadCapacityUnits"), or -1. */
 int sl_metrics_find(sl_str cloudwatch);
@@ -195,7 +207,7 @@ void sl_metrics_write_prometheus(sl_metrics *m, sl_buf *out);
  * 'index' empty: the table itself; 'operation' empty: all operations
  * together. Returns false with a message in 'err' for a bad request (unknown
  * metric, period, range of more than 1440 datapoints). */
-bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, sl_str index,
+bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, bool deleted, sl_str index,
                                  sl_str operation, sl_metric metric, int64_t period_s,
                                  int64_t start_ms, int64_t end_ms, const char **err);
 
@@ -205,8 +217,9 @@ bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, sl_str i
  * table itself; 'all_indexes': the table and every index. *last_ms (may be
  * NULL) is the start of the latest second or minute with a sample, -1 if
  * none. Counted in the metric's recorded unit (1 per throttle event). */
-int64_t sl_metrics_window_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_str index,
-                              bool all_indexes, int64_t start_ms, int64_t end_ms, int64_t *last_ms);
+int64_t sl_metrics_window_sum(sl_metrics *m, sl_metric metric, sl_str table, bool deleted,
+                              sl_str index, bool all_indexes, int64_t start_ms, int64_t end_ms,
+                              int64_t *last_ms);
 
 /* The Sum of 'metric' over clock minute 'minute' (epoch ms / 60000) for a
  * table ('index' empty) or a GSI, all operations together, in the metric's
@@ -216,9 +229,17 @@ int64_t sl_metrics_window_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_
 double sl_metrics_minute_sum(sl_metrics *m, sl_metric metric, sl_str table, sl_str index,
                              int64_t minute);
 
-/* The most recent throttle events of a table (all tables if empty), newest
- * first, at most 'limit', as a JSON array. */
-void sl_metrics_write_events(sl_metrics *m, sl_jw *w, sl_str table, size_t limit);
+/* The most recent throttle events of a table (all tables if empty; the
+ * last deleted incarnations' when 'deleted'), newest first, at most
+ * 'limit', as a JSON array. */
+void sl_metrics_write_events(sl_metrics *m, sl_jw *w, sl_str table, bool deleted, size_t limit);
+
+/* The deleted tables whose last incarnation is kept, most recently deleted
+ * first, as a JSON array of {"name","deleted_ms","throttle_events",
+ * "last_throttle_ms","indexes":[GSI names with series]}, throttles (table and
+ * GSIs, reads and writes) counted over [start_ms, end_ms), and the key
+ * attribute names ("partition_key", "sort_key": null when none). */
+void sl_metrics_write_deleted(sl_metrics *m, sl_jw *w, int64_t start_ms, int64_t end_ms);
 
 /* Contributor Insights top keys of a table and its GSIs over the last
  * 'minutes' minutes (1..SL_CI_MINUTES), as a JSON array of resources. */

@@ -36,6 +36,7 @@ struct sl__series {
   sl__series *next_metric; /* the metric's series in creation order */
   uint64_t hash;
   uint8_t metric; /* sl_metric */
+  uint8_t gone;   /* 0: the live table's; 1: its last deleted incarnation's */
   const char *op; /* static string; "" when the metric has no Operation */
   sl_str table, index;
   int64_t total_sum; /* counters: running sum; gauges: last value */
@@ -49,7 +50,8 @@ struct sl__series {
 typedef struct {
   int64_t t_ms;
   const char *op, *exception;
-  bool write, is_index, gone;
+  bool write, is_index;
+  uint8_t gone; /* 0: the live table's; 1: the last deleted incarnation's; 2: older */
   uint8_t limits;
   int32_t partition;
   char *buf; /* table | index | pk | sk */
@@ -74,6 +76,13 @@ struct sl__ci {
   char names[];
 };
 
+/* A deleted table whose last incarnation's series and events are kept. */
+typedef struct {
+  char *name; /* malloc'd: the table name, then the key attribute names */
+  size_t len, pk_len, sk_len;
+  int64_t deleted_ms;
+} sl__deleted;
+
 struct sl_metrics {
   const sl_clock *clock;
   sl__series **buckets;
@@ -85,6 +94,8 @@ struct sl_metrics {
   size_t ev_next, ev_n;
   sl__ci *ci;
   size_t ci_enabled;
+  sl__deleted deleted[SL_METRICS_DELETED_TABLES]; /* oldest first */
+  size_t n_deleted;
 };
 
 static inline int64_t sl__metrics_now_ms(const sl_metrics *m) { return sl_clock_now_ms(m->clock); }

@@ -23,7 +23,7 @@ sl_err sl_delete_table(sl_req *req, sl_table *t, sl_table **out) {
   /* Metrics belong to this incarnation: a table created again under the
    * same name starts at zero, and /metrics stops showing this one. */
   if (req->env->metrics)
-    sl_metrics_forget_table(req->env->metrics, t->name);
+    sl_metrics_forget_table(req->env->metrics, t->name, t->key.hash, t->key.range);
   *out = sl_catalog_take(req->env->catalog, t->name);
   return SL_OK;
 }

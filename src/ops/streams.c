@@ -221,6 +221,8 @@ sl_err sl_get_records(sl_req *req, const sl_get_records_req *in, sl_get_records_
   uint64_t next;
   sl_streams_read(txn, req->arena, &out->stream, sh, it.pos, (size_t)in->limit, RECORDS_MAX_BYTES,
                   &out->records, &out->n, &next);
+  /* How far readers got, for the dashboard's lag (streams.h). */
+  sl_streams_note_read(req->env->streams, it.stream_id, it.shard, next, req->now_ms);
   /* Metrics under the table's name (its request latency too, through
    * req->table), while the table lives. */
   sl_table *t = sl_catalog_get(req->env->catalog, out->stream.table_name);

@@ -4,6 +4,7 @@
 #include "server/metrics_http.h"
 #include "server/faults.h"
 #include "ops/tables.h"
+#include "ops/autoscaling.h"
 #include "streams/streams.h"
 #include "store/store.h"
 #include "cap/cap.h"
@@ -113,7 +114,7 @@ static void reset(sl_app *app, sl_http_request *req, sl_http_response *resp) {
     }
     sl_tables_detach_capacity(&app->env, t);
     if (app->env.metrics)
-      sl_metrics_forget_table(app->env.metrics, t->name);
+      sl_metrics_forget_table(app->env.metrics, t->name, t->key.hash, t->key.range);
     sl_catalog_remove(app->env.catalog, t->name);
   }
   resp->body.len = 0;
@@ -121,14 +122,243 @@ static void reset(sl_app *app, sl_http_request *req, sl_http_response *resp) {
   reply(resp, 200);
 }
 
-/* GET /_sluice/tables/{name}/capacity: the table and each GSI as the
- * capacity engine sees them (capacity-model.md §8). */
-static void table_capacity(sl_app *app, sl_str name, sl_http_response *resp) {
+/* The optional ?window_s=N (1..86400 seconds of the clock) into *window;
+ * false with a 400 reply when it is malformed. */
+static bool window_param(sl_app *app, sl_http_request *req, sl_http_response *resp,
+                         int64_t *window) {
+  bool has_window;
+  sl_str window_s = sl_admin_query(&app->arena, req->query, "window_s", &has_window);
+  if (!has_window)
+    return true;
+  char tmp[16];
+  size_t n = window_s.len < sizeof(tmp) - 1 ? window_s.len : sizeof(tmp) - 1;
+  memcpy(tmp, window_s.p, n);
+  tmp[n] = 0;
+  char *end;
+  long long v = strtoll(tmp, &end, 10);
+  if (n == 0 || *end || v < 1 || v > 86400) {
+    sl_admin_error(resp, 400, "window_s must be 1..86400");
+    return false;
+  }
+  *window = v;
+  return true;
+}
+
+/* Auto scaling's activities on the table and its GSIs (ops/autoscaling.h),
+ * newest first: those that started in the last 'window_s' seconds of the
+ * clock (all kept when 0), at most 200. */
+static void write_scaling(sl_app *app, const sl_table *t, int64_t window_s, sl_jw *w) {
+  sl_jw_arr_begin(w);
+  const sl_autoscaling *as = app->env.autoscaling;
+  int64_t since = window_s > 0 ? sl_clock_now_ms(&app->clock) - window_s * 1000 : INT64_MIN;
+  size_t written = 0;
+  for (size_t i = as ? as->n_activities : 0; i-- > 0 && written < 200;) {
+    const sl_as_activity *a = as->activities[i];
+    /* "table/T" or "table/T/index/I" */
+    sl_str id = a->resource_id;
+    if (id.len < 6 + t->name.len || memcmp(id.p, "table/", 6) != 0 ||
+        memcmp(id.p + 6, t->name.p, t->name.len) != 0 ||
+        (id.len > 6 + t->name.len && id.p[6 + t->name.len] != '/'))
+      continue;
+    if (a->start_ms < since)
+      break;
+    written++;
+    sl_str index = id.len > 6 + t->name.len + 7
+                       ? sl_str_make(id.p + 6 + t->name.len + 7, id.len - 6 - t->name.len - 7)
+                       : SL_STR_NULL;
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "index");
+    if (index.len)
+      sl_jw_str(w, index);
+    else
+      sl_jw_null(w);
+    sl_jw_key_c(w, "dimension");
+    sl_jw_str_c(w, sl_scalable_dim_name(a->dim));
+    sl_jw_key_c(w, "direction");
+    sl_jw_str_c(w, a->dim == SL_DIM_TABLE_READ || a->dim == SL_DIM_INDEX_READ ? "read" : "write");
+    sl_jw_key_c(w, "start_ms");
+    sl_jw_int(w, a->start_ms);
+    sl_jw_key_c(w, "end_ms");
+    sl_jw_int(w, a->end_ms);
+    sl_jw_key_c(w, "status");
+    sl_jw_str(w, a->status_code);
+    sl_jw_key_c(w, "description");
+    sl_jw_str(w, a->description);
+    sl_jw_key_c(w, "cause");
+    sl_jw_str(w, a->cause);
+    sl_jw_key_c(w, "status_message");
+    sl_jw_str(w, a->status_message);
+    sl_jw_obj_end(w);
+  }
+  sl_jw_arr_end(w);
+}
+
+/* A table with LSIs: its largest item collections (store/items.h) against
+ * the limit; null for a table without LSIs (it has no item collections). */
+static void write_collections(sl_app *app, const sl_table *t, sl_jw *w) {
+  sl_failure f;
+  sl_failure_init(&f, &app->arena);
+  sl_txn *txn = NULL;
+  if (!sl_table_has_lsi(t) || sl_store_begin(app->env.store, false, &f, &txn) != SL_OK) {
+    sl_jw_null(w);
+    return;
+  }
+  sl_store_collection top[10];
+  size_t n = 0, seen = 0;
+  bool more = false;
+  sl_store_collections_top(txn, &app->arena, t, 10, 100000, top, &n, &seen, &more);
+  sl_store_abort(txn);
+  sl_jw_obj_begin(w);
+  sl_jw_key_c(w, "limit_bytes");
+  sl_jw_int(w, sl_cap_params_of(app->env.cap)->item_collection_max_bytes);
+  sl_jw_key_c(w, "collections");
+  sl_jw_uint(w, seen);
+  sl_jw_key_c(w, "more");
+  sl_jw_bool(w, more);
+  sl_jw_key_c(w, "largest");
+  sl_jw_arr_begin(w);
+  for (size_t i = 0; i < n; i++) {
+    sl_jw_obj_begin(w);
+    sl_jw_key_c(w, "partition_key");
+    sl_jw_str(w, top[i].pk);
+    sl_jw_key_c(w, "bytes");
+    sl_jw_int(w, top[i].bytes);
+    sl_jw_obj_end(w);
+  }
+  sl_jw_arr_end(w);
+  sl_jw_obj_end(w);
+}
+
+/* GET /_sluice/tables/{name}/stream: the table's enabled stream, shard by
+ * shard, with what sluice knows of its readers (streams/streams.h): each
+ * shard's records past the furthest GetRecords position ("unread", counted
+ * up to 10,000), the oldest unread record's time (its age is the lag), the
+ * newest record's, and the last read. A shard nobody read has every record
+ * unread. */
+static void table_stream(sl_app *app, sl_str name, sl_http_response *resp) {
   sl_table *t = sl_catalog_get(app->env.catalog, name);
   if (!t) {
     sl_admin_error(resp, 404, "no such table");
     return;
   }
+  sl_failure f;
+  sl_failure_init(&f, &app->arena);
+  sl_txn *txn = NULL;
+  sl_stream st;
+  int64_t now = sl_clock_now_ms(&app->clock);
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "table");
+  sl_jw_str(&w, t->name);
+  sl_jw_key_c(&w, "now_ms");
+  sl_jw_int(&w, now);
+  sl_jw_key_c(&w, "stream");
+  if (!t->stream_enabled || !app->env.streams ||
+      sl_store_begin(app->env.store, false, &f, &txn) != SL_OK) {
+    sl_jw_null(&w);
+    sl_jw_obj_end(&w);
+    reply(resp, 200);
+    return;
+  }
+  if (!sl_streams_get(txn, &app->arena, t->name, t->stream_label, &st)) {
+    sl_store_abort(txn);
+    sl_jw_null(&w);
+    sl_jw_obj_end(&w);
+    reply(resp, 200);
+    return;
+  }
+  sl_stream_shard *shards = NULL;
+  size_t n = 0;
+  sl_streams_shards(txn, &app->arena, &st, &shards, &n);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "view_type");
+  sl_jw_str(&w, t->stream_view_type);
+  sl_jw_key_c(&w, "label");
+  sl_jw_str(&w, t->stream_label);
+  sl_jw_key_c(&w, "shards");
+  sl_jw_arr_begin(&w);
+  for (size_t i = 0; i < n; i++) {
+    const sl_stream_shard *sh = &shards[i];
+    sl_stream_reader rd;
+    bool read = sl_streams_reader(app->env.streams, st.id, sh->no, &rd);
+    uint64_t from = read && rd.pos > sh->trim_seq ? rd.pos : sh->trim_seq;
+    sl_stream_count unread = sl_streams_count(txn, &st, sh, from, 10000);
+    int64_t newest = sl_streams_newest_ms(txn, &st, sh);
+    sl_jw_obj_begin(&w);
+    sl_jw_key_c(&w, "shard_id");
+    sl_jw_str_c(&w, sh->id);
+    sl_jw_key_c(&w, "parent_shard_id");
+    bool has_parent = false;
+    for (size_t j = 0; j < n && sh->parent >= 0; j++)
+      if ((int64_t)shards[j].no == sh->parent) {
+        sl_jw_str_c(&w, shards[j].id);
+        has_parent = true;
+        break;
+      }
+    if (!has_parent)
+      sl_jw_null(&w);
+    sl_jw_key_c(&w, "open");
+    sl_jw_bool(&w, sh->closed_ms == 0);
+    sl_jw_key_c(&w, "created_ms");
+    sl_jw_int(&w, (int64_t)sh->created_ms);
+    sl_jw_key_c(&w, "closed_ms");
+    if (sh->closed_ms)
+      sl_jw_int(&w, (int64_t)sh->closed_ms);
+    else
+      sl_jw_null(&w);
+    sl_jw_key_c(&w, "newest_record_ms");
+    if (newest >= 0)
+      sl_jw_int(&w, newest);
+    else
+      sl_jw_null(&w);
+    sl_jw_key_c(&w, "read");
+    sl_jw_bool(&w, read);
+    sl_jw_key_c(&w, "last_read_ms");
+    if (read)
+      sl_jw_int(&w, rd.read_ms);
+    else
+      sl_jw_null(&w);
+    sl_jw_key_c(&w, "reads");
+    sl_jw_uint(&w, read ? rd.reads : 0);
+    sl_jw_key_c(&w, "unread_records");
+    sl_jw_uint(&w, unread.n);
+    sl_jw_key_c(&w, "unread_capped");
+    sl_jw_bool(&w, unread.capped);
+    sl_jw_key_c(&w, "oldest_unread_ms");
+    if (unread.oldest_ms >= 0)
+      sl_jw_int(&w, unread.oldest_ms);
+    else
+      sl_jw_null(&w);
+    sl_jw_key_c(&w, "lag_ms");
+    if (unread.oldest_ms >= 0)
+      sl_jw_int(&w, now - unread.oldest_ms);
+    else
+      sl_jw_int(&w, 0);
+    sl_jw_obj_end(&w);
+  }
+  sl_store_abort(txn);
+  sl_jw_arr_end(&w);
+  sl_jw_obj_end(&w);
+  sl_jw_obj_end(&w);
+  reply(resp, 200);
+}
+
+/* GET /_sluice/tables/{name}/capacity[?window_s=N]: the table and each GSI
+ * as the capacity engine sees them (capacity-model.md §8); with window_s,
+ * each partition's throttles over the last N seconds of the clock, and the
+ * auto scaling activities of that window; the largest item collections of
+ * a table with LSIs. */
+static void table_capacity(sl_app *app, sl_str name, sl_http_request *req, sl_http_response *resp) {
+  sl_table *t = sl_catalog_get(app->env.catalog, name);
+  if (!t) {
+    sl_admin_error(resp, 404, "no such table");
+    return;
+  }
+  int64_t window = 0;
+  if (!window_param(app, req, resp, &window))
+    return;
   resp->body.len = 0;
   sl_jw w;
   sl_jw_init(&w, &resp->body);
@@ -140,11 +370,15 @@ static void table_capacity(sl_app *app, sl_str name, sl_http_response *resp) {
   sl_jw_key_c(&w, "resources");
   sl_jw_arr_begin(&w);
   if (t->cap)
-    sl_cap_res_write_json(app->env.cap, t->cap, &w);
+    sl_cap_res_write_json(app->env.cap, t->cap, &w, window);
   for (uint32_t i = 0; i < t->n_indexes; i++)
     if (t->indexes[i].cap)
-      sl_cap_res_write_json(app->env.cap, t->indexes[i].cap, &w);
+      sl_cap_res_write_json(app->env.cap, t->indexes[i].cap, &w, window);
   sl_jw_arr_end(&w);
+  sl_jw_key_c(&w, "scaling_activities");
+  write_scaling(app, t, window, &w);
+  sl_jw_key_c(&w, "item_collections");
+  write_collections(app, t, &w);
   sl_jw_obj_end(&w);
   reply(resp, 200);
 }
@@ -198,24 +432,12 @@ static void write_stream(sl_app *app, const sl_table *t, sl_jw *w) {
 /* GET /_sluice/tables[?window_s=N]: every table with its mode, settings,
  * counts, key attribute names and, over the last N seconds of the clock
  * (default 60, at most 86400), its throttle events (table and GSIs, reads
- * and writes) and when the last one was. */
+ * and writes) and when the last one was; and "deleted_tables", the deleted
+ * tables whose last incarnation's metrics are kept, with theirs. */
 static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *resp) {
-  bool has_window;
-  sl_str window_s = sl_admin_query(&app->arena, req->query, "window_s", &has_window);
   int64_t window = 60;
-  if (has_window) {
-    char tmp[16];
-    size_t n = window_s.len < sizeof(tmp) - 1 ? window_s.len : sizeof(tmp) - 1;
-    memcpy(tmp, window_s.p, n);
-    tmp[n] = 0;
-    char *end;
-    long long v = strtoll(tmp, &end, 10);
-    if (n == 0 || *end || v < 1 || v > 86400) {
-      sl_admin_error(resp, 400, "window_s must be 1..86400");
-      return;
-    }
-    window = v;
-  }
+  if (!window_param(app, req, resp, &window))
+    return;
   int64_t now = sl_clock_now_ms(&app->clock);
   int64_t start = (now / 1000 + 1 - window) * 1000;
   resp->body.len = 0;
@@ -253,9 +475,9 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
       sl_jw_null(&w);
     int64_t last_r = -1, last_w = -1, thr = 0;
     if (app->env.metrics) {
-      thr = sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name, SL_STR_NULL,
-                                  true, start, now + 1, &last_r) +
-            sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name,
+      thr = sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name, false,
+                                  SL_STR_NULL, true, start, now + 1, &last_r) +
+            sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name, false,
                                   SL_STR_NULL, true, start, now + 1, &last_w);
     }
     sl_jw_key_c(&w, "stream");
@@ -279,11 +501,11 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
       sl_jw_bool(&w, t->indexes[j].global);
       if (t->indexes[j].global && app->env.metrics) {
         sl_jw_key_c(&w, "throttle_events");
-        sl_jw_int(&w,
-                  sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name,
-                                        t->indexes[j].name, false, start, now + 1, NULL) +
-                      sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name,
-                                            t->indexes[j].name, false, start, now + 1, NULL));
+        sl_jw_int(
+            &w, sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name, false,
+                                      t->indexes[j].name, false, start, now + 1, NULL) +
+                    sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name,
+                                          false, t->indexes[j].name, false, start, now + 1, NULL));
       }
       sl_jw_key_c(&w, "partition_key");
       sl_jw_str(&w, t->indexes[j].key.hash);
@@ -298,6 +520,12 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
     sl_jw_obj_end(&w);
   }
   sl_jw_arr_end(&w);
+  /* What deleted tables did (their last incarnation, metrics/metrics.h). */
+  sl_jw_key_c(&w, "deleted_tables");
+  if (app->env.metrics)
+    sl_metrics_write_deleted(app->env.metrics, &w, start, now + 1);
+  else
+    sl_jw_raw(&w, SL_STR("[]"));
   sl_jw_obj_end(&w);
   reply(resp, 200);
 }
@@ -381,8 +609,19 @@ void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) 
   sl_str tables = SL_STR("/_sluice/tables/"), suffix = SL_STR("/capacity");
   if (get && sl_str_starts_with(req->path, tables) && req->path.len > tables.len + suffix.len &&
       memcmp(req->path.p + req->path.len - suffix.len, suffix.p, suffix.len) == 0) {
-    table_capacity(
-        app, sl_str_make(req->path.p + tables.len, req->path.len - tables.len - suffix.len), resp);
+    table_capacity(app,
+                   sl_str_make(req->path.p + tables.len, req->path.len - tables.len - suffix.len),
+                   req, resp);
+    return;
+  }
+  sl_str stream_suffix = SL_STR("/stream");
+  if (get && sl_str_starts_with(req->path, tables) &&
+      req->path.len > tables.len + stream_suffix.len &&
+      memcmp(req->path.p + req->path.len - stream_suffix.len, stream_suffix.p, stream_suffix.len) ==
+          0) {
+    table_stream(
+        app, sl_str_make(req->path.p + tables.len, req->path.len - tables.len - stream_suffix.len),
+        resp);
     return;
   }
   if (sl_str_starts_with(req->path, SL_STR("/_sluice/faults"))) {

@@ -103,6 +103,20 @@ static void prometheus(sl_app *app, sl_http_response *resp) {
   resp->content_type = SL_STR("text/plain; version=0.0.4; charset=utf-8");
 }
 
+/* ?incarnation=live (the default) or deleted: the table's last deleted
+ * incarnation (metrics/metrics.h). False with a 400 reply when malformed. */
+static bool incarnation_param(sl_app *app, sl_http_request *req, sl_http_response *resp,
+                              bool *deleted) {
+  bool has;
+  sl_str v = sl_admin_query(&app->arena, req->query, "incarnation", &has);
+  *deleted = has && sl_str_eq_c(v, "deleted");
+  if (has && !*deleted && !sl_str_eq_c(v, "live")) {
+    sl_admin_error(resp, 400, "incarnation must be live or deleted");
+    return false;
+  }
+  return true;
+}
+
 static void datapoints(sl_app *app, sl_http_request *req, sl_http_response *resp) {
   sl_arena *a = &app->arena;
   sl_str table = sl_admin_query(a, req->query, "table", NULL);
@@ -123,6 +137,9 @@ static void datapoints(sl_app *app, sl_http_request *req, sl_http_response *resp
     sl_admin_error(resp, 400, "table is required");
     return;
   }
+  bool deleted;
+  if (!incarnation_param(app, req, resp, &deleted))
+    return;
   int64_t period = 60, start, end = sl_clock_now_ms(&app->clock);
   if (has_period && !parse_int(period_s, &period)) {
     sl_admin_error(resp, 400, "period must be a number of seconds");
@@ -143,8 +160,8 @@ static void datapoints(sl_app *app, sl_http_request *req, sl_http_response *resp
   sl_jw w;
   sl_jw_init(&w, &resp->body);
   const char *err = NULL;
-  if (!sl_metrics_write_datapoints(app->env.metrics, &w, table, index, operation, (sl_metric)metric,
-                                   period, start, end, &err)) {
+  if (!sl_metrics_write_datapoints(app->env.metrics, &w, table, deleted, index, operation,
+                                   (sl_metric)metric, period, start, end, &err)) {
     sl_admin_error(resp, 400, err);
     return;
   }
@@ -161,6 +178,9 @@ static void events(sl_app *app, sl_http_request *req, sl_http_response *resp) {
     sl_admin_error(resp, 400, "limit must be 1..1000");
     return;
   }
+  bool deleted;
+  if (!incarnation_param(app, req, resp, &deleted))
+    return;
   resp->body.len = 0;
   sl_jw w;
   sl_jw_init(&w, &resp->body);
@@ -168,7 +188,7 @@ static void events(sl_app *app, sl_http_request *req, sl_http_response *resp) {
   sl_jw_key_c(&w, "now_ms");
   sl_jw_int(&w, sl_clock_now_ms(&app->clock));
   sl_jw_key_c(&w, "events");
-  sl_metrics_write_events(app->env.metrics, &w, table, (size_t)limit);
+  sl_metrics_write_events(app->env.metrics, &w, table, deleted, (size_t)limit);
   sl_jw_obj_end(&w);
   resp->status = 200;
   resp->content_type = SL_STR("application/json");

@@ -2,6 +2,8 @@
 #include "store/items.h"
 #include "base/log.h"
 #include "store/key.h"
+#include "base/base64.h"
+#include "base/num.h"
 
 void sl_store_item_key(sl_buf *b, const sl_table *t, const sl_keyvals *kv) {
   sl_key_item(b, t->id, kv->hash, kv->range);
@@ -174,6 +176,95 @@ static sl_err collection_change(sl_txn *txn, const sl_table *t, const sl_av *pk,
   if (delta == 0)
     return SL_OK;
   return sl_store_put(txn, SL_DB_META, sl_buf_str(&key), sl_str_make((const char *)&bytes, 8), f);
+}
+
+/* A key component of type 'type' as text (see sl_store_collection). */
+static sl_str component_text(sl_arena *a, const uint8_t *p, size_t len, uint8_t type) {
+  if (type == SL_AV_N) {
+    sl_num n;
+    char tmp[SL_NUM_MAX_TEXT];
+    if (sl_num_decode_ordered(p, len, &n) == 0)
+      return SL_STR("?");
+    size_t k = sl_num_format(&n, tmp);
+    return sl_arena_strdup(a, sl_str_make(tmp, k));
+  }
+  /* S and B: 0x00 is escaped as 0x00 0xFF; 0x00 0x01 ends the value. */
+  char *raw = sl_arena_alloc(a, len + 1);
+  size_t n = 0;
+  bool ended = false;
+  for (size_t i = 0; i < len; i++) {
+    if (p[i] == 0 && i + 1 < len && p[i + 1] == 0xFF) {
+      raw[n++] = 0;
+      i++;
+    } else if (p[i] == 0 && i + 1 < len && p[i + 1] == 0x01) {
+      ended = true;
+      break;
+    } else {
+      raw[n++] = (char)p[i];
+    }
+  }
+  if (!ended) /* cut: the prefix without the digest */
+    n = n > SL_KEY_DIGEST ? n - SL_KEY_DIGEST : 0;
+  sl_buf b;
+  sl_buf_init(&b, a);
+  if (type == SL_AV_B) {
+    char *enc = sl_arena_alloc(a, sl_base64_encoded_len(n) + 1);
+    sl_buf_append(&b, enc, sl_base64_encode(raw, n, enc));
+  } else {
+    sl_buf_append(&b, raw, n);
+  }
+  if (!ended)
+    sl_buf_puts(&b, SL_STR("…"));
+  return sl_buf_str(&b);
+}
+
+void sl_store_collections_top(sl_txn *txn, sl_arena *a, const sl_table *t, size_t limit,
+                              size_t scan_max, sl_store_collection *out, size_t *n_out,
+                              size_t *n_seen, bool *more) {
+  *n_out = *n_seen = 0;
+  *more = false;
+  if (limit > 64)
+    limit = 64;
+  uint8_t prefix[6] = {'i', 'c'};
+  sl_be32(prefix + 2, t->id);
+  sl_str pre = sl_str_make((const char *)prefix, 6);
+  struct {
+    sl_str key;
+    int64_t bytes;
+  } top[64];
+  size_t n = 0, scanned = 0;
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_META);
+  sl_str k, v;
+  for (bool ok = sl_cursor_seek(c, pre, &k, &v); ok && sl_str_starts_with(k, pre);
+       ok = sl_cursor_next(c, &k, &v)) {
+    if (scanned == scan_max) {
+      *more = true;
+      break;
+    }
+    scanned++;
+    int64_t bytes;
+    if (v.len != 8)
+      continue;
+    memcpy(&bytes, v.p, 8);
+    if (bytes <= 0)
+      continue;
+    (*n_seen)++;
+    if (n == limit && (limit == 0 || bytes <= top[n - 1].bytes))
+      continue;
+    size_t at = n < limit ? n++ : n - 1;
+    while (at > 0 && top[at - 1].bytes < bytes) {
+      top[at] = top[at - 1];
+      at--;
+    }
+    top[at].key = sl_arena_strdup(a, sl_str_make(k.p + 6, k.len - 6));
+    top[at].bytes = bytes;
+  }
+  sl_cursor_close(c);
+  for (size_t i = 0; i < n; i++) {
+    out[i].pk = component_text(a, (const uint8_t *)top[i].key.p, top[i].key.len, t->key.hash_type);
+    out[i].bytes = top[i].bytes;
+  }
+  *n_out = n;
 }
 
 /* ---- the write funnel ---- */

@@ -89,6 +89,22 @@ sl_err sl_store_apply(sl_txn *txn, sl_store_change *c, sl_arena *a, sl_failure *
  * (0 for NULL). */
 int64_t sl_store_collection_share(sl_arena *a, const sl_table *t, const sl_item *it);
 
+/* One item collection as its counter records it: the partition key value,
+ * printable (S as is, N as text, B in base64; a value cut in the key,
+ * longer than the key budget of store/key.h, ends in "…"), and its size. */
+typedef struct {
+  sl_str pk; /* in 'a' */
+  int64_t bytes;
+} sl_store_collection;
+
+/* The largest item collections of table 't' (one with LSIs), largest first,
+ * at most 'limit' (<= 64), read from the counters of at most 'scan_max'
+ * collections; *n_seen: how many non-empty collections were read, *more:
+ * whether counters were left unread. */
+void sl_store_collections_top(sl_txn *txn, sl_arena *a, const sl_table *t, size_t limit,
+                              size_t scan_max, sl_store_collection *out, size_t *n_out,
+                              size_t *n_seen, bool *more);
+
 /* After commit: applies the change old -> new (either may be NULL) to the
  * table's and indexes' ItemCount and size counters. */
 void sl_store_item_account(sl_table *t, const sl_item *old, const sl_item *item, sl_arena *a);

@@ -44,6 +44,8 @@ struct sl_streams {
     uint8_t view, label_len;
     char label[32];
   } cache[SL_STREAMS_CACHE];
+  sl_stream_reader *positions; /* SL_STREAMS_READERS, allocated at the first read */
+  size_t n_positions;
 };
 
 #define STREAM_HDR 50 /* fixed part of a stream value, before the key names */
@@ -571,6 +573,7 @@ void sl_streams_close(sl_streams *s) {
   if (!s)
     return;
   sl_store_set_capture(s->store, NULL, NULL);
+  free(s->positions);
   free(s);
 }
 
@@ -925,6 +928,73 @@ void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_str
   *out = v;
   *n_out = n;
   *next_pos = next;
+}
+
+sl_stream_count sl_streams_count(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
+                                 uint64_t pos, uint64_t cap) {
+  sl_stream_count out = {0, false, -1, -1};
+  uint8_t lo[17], hi[17];
+  record_key(lo, st->id, sh->no, pos);
+  record_key(hi, st->id, sh->no + 1, 0);
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  sl_str k, val;
+  for (bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &val);
+       ok && sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0; ok = sl_cursor_next(c, &k, &val)) {
+    sl_str rv;
+    if (k.len != 17 || !record_value(txn, k, val, &rv) || rv.len < RECORD_HDR)
+      continue;
+    if (out.n == cap) {
+      out.capped = true;
+      break;
+    }
+    int64_t t = (int64_t)rd64((const uint8_t *)rv.p + 8);
+    if (out.oldest_ms < 0)
+      out.oldest_ms = t;
+    out.newest_ms = t;
+    out.n++;
+  }
+  sl_cursor_close(c);
+  return out;
+}
+
+int64_t sl_streams_newest_ms(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh) {
+  uint64_t first, last;
+  if (!sl_streams_shard_bounds(txn, st, sh, &first, &last))
+    return -1;
+  return sl_streams_count(txn, st, sh, last, 1).newest_ms;
+}
+
+void sl_streams_note_read(sl_streams *s, uint32_t stream_id, uint32_t shard, uint64_t next_pos,
+                          int64_t now_ms) {
+  if (!s->positions) {
+    s->positions = calloc(SL_STREAMS_READERS, sizeof(sl_stream_reader));
+    SL_ASSERT(s->positions);
+  }
+  sl_stream_reader *r = NULL, *oldest = NULL;
+  for (size_t i = 0; i < s->n_positions && !r; i++) {
+    if (s->positions[i].stream_id == stream_id && s->positions[i].shard == shard)
+      r = &s->positions[i];
+    else if (!oldest || s->positions[i].read_ms < oldest->read_ms)
+      oldest = &s->positions[i];
+  }
+  if (!r) {
+    r = s->n_positions < SL_STREAMS_READERS ? &s->positions[s->n_positions++] : oldest;
+    *r = (sl_stream_reader){stream_id, shard, 0, 0, 0};
+  }
+  if (next_pos > r->pos)
+    r->pos = next_pos;
+  r->read_ms = now_ms;
+  r->reads++;
+}
+
+bool sl_streams_reader(const sl_streams *s, uint32_t stream_id, uint32_t shard,
+                       sl_stream_reader *out) {
+  for (size_t i = 0; i < s->n_positions; i++)
+    if (s->positions[i].stream_id == stream_id && s->positions[i].shard == shard) {
+      *out = s->positions[i];
+      return true;
+    }
+  return false;
 }
 
 void sl_streams_record_write_json(sl_jw *w, const sl_stream *st, const sl_stream_record *r,

@@ -281,6 +281,42 @@ void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_str
 void sl_streams_record_write_json(sl_jw *w, const sl_stream *st, const sl_stream_record *r,
                                   const char *region);
 
+/* ---- readers (for the dashboard's lag; in memory only) ---- */
+
+/* How far readers got in a shard: the furthest position any GetRecords
+ * reached (the next sequence number it would read), when the last read was
+ * and how many reads there were. Kept for at most SL_STREAMS_READERS shards
+ * (the least recently read is forgotten first); lost on restart. */
+#define SL_STREAMS_READERS 1024
+typedef struct {
+  uint32_t stream_id, shard;
+  uint64_t pos;
+  int64_t read_ms;
+  uint64_t reads;
+} sl_stream_reader;
+
+/* A GetRecords of shard 'shard' of stream 'stream_id' that ended at
+ * 'next_pos'. */
+void sl_streams_note_read(sl_streams *s, uint32_t stream_id, uint32_t shard, uint64_t next_pos,
+                          int64_t now_ms);
+/* The readers' position in a shard; false when nobody read it (or it was
+ * forgotten). */
+bool sl_streams_reader(const sl_streams *s, uint32_t stream_id, uint32_t shard,
+                       sl_stream_reader *out);
+
+typedef struct {
+  uint64_t n;                   /* records counted (at most the cap asked for) */
+  bool capped;                  /* more records follow */
+  int64_t oldest_ms, newest_ms; /* of the records counted; -1 when none */
+} sl_stream_count;
+
+/* Counts the records of shard 'sh' from sequence number 'pos' on, at most
+ * 'cap' (keys and headers only, no image is decoded). */
+sl_stream_count sl_streams_count(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
+                                 uint64_t pos, uint64_t cap);
+/* The creation time of the newest record of a shard, -1 when it holds none. */
+int64_t sl_streams_newest_ms(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh);
+
 /* ---- retention ---- */
 
 /* Once per second of the clock (jobs/): rolls over open shards older than

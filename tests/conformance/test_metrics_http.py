@@ -273,3 +273,53 @@ def test_reset_forgets(lean_client):
     assert b'table_name="orders"' not in body
     assert admin(lean_client.ep, "GET", "/_sluice/events")[1]["events"] == []
     assert json.loads(get(lean_client.ep, "/_sluice/metrics?metric=UserErrors")[2])["Datapoints"]
+
+
+# A deleted table's last incarnation (issue 18): its datapoints and events are
+# read with incarnation=deleted, /_sluice/tables lists it under deleted_tables,
+# a table made again under the name starts at zero; a bad incarnation is a 400.
+def test_deleted_incarnation(lean_client):
+    workload(lean_client)
+    ep = lean_client.ep
+    assert lean_client.call("DeleteTable", {"TableName": "orders"})[0] == 200
+    create(lean_client, "orders", ProvisionedThroughput={"ReadCapacityUnits": 5,
+                                                         "WriteCapacityUnits": 5})
+    q = dict(table="orders", metric="WriteThrottleEvents", period=60, start=T0,
+             end=T0 + 180000)
+    assert datapoints(ep, **q) == []
+    old = datapoints(ep, incarnation="deleted", **q)
+    assert [d["Sum"] for d in old] == [3]
+    events = admin(ep, "GET", "/_sluice/events?table=orders")[1]["events"]
+    assert events == []
+    events = admin(ep, "GET", "/_sluice/events?table=orders&incarnation=deleted")[1]["events"]
+    assert len(events) == 3 and {e["partition_key"] for e in events} <= {"k5", "k6", "k7"}
+    listed = admin(ep, "GET", "/_sluice/tables?window_s=86400")[1]
+    gone = [t for t in listed["deleted_tables"] if t["name"] == "orders"]
+    assert len(gone) == 1 and gone[0]["throttle_events"] == 3
+    assert gone[0]["partition_key"] == "pk" and gone[0]["sort_key"] is None
+    assert [t["throttle_events"] for t in listed["tables"] if t["name"] == "orders"] == [0]
+    _, _, body = get(ep, "/metrics")
+    assert b'sluice_dynamodb_write_throttle_events_total{table_name="orders"}' not in body
+    status, body = admin(ep, "GET", "/_sluice/events?incarnation=old")
+    assert status == 400 and body["error"] == "incarnation must be live or deleted"
+    status, body = admin(ep, "GET", "/_sluice/metrics?table=orders&metric=WriteThrottleEvents"
+                                    "&incarnation=x")
+    assert status == 400
+
+
+# Per-partition throttles over the window (capacity?window_s=N): the three
+# throttled writes of minute 0 are in a 5-minute window and not in a 10 s one
+# two minutes later; a bad window is a 400.
+def test_partition_throttles_in_window(lean_client):
+    workload(lean_client)
+    ep = lean_client.ep
+    def counts(window):
+        status, body = admin(ep, "GET", f"/_sluice/tables/orders/capacity?window_s={window}")
+        assert status == 200, body
+        parts = body["resources"][0]["partitions"]
+        return sum(p["write"]["throttles_in_window"] for p in parts), \
+            sum(p["write"]["throttles"] for p in parts)
+    assert counts(300) == (3, 3)
+    assert counts(10) == (0, 3)
+    status, body = admin(ep, "GET", "/_sluice/tables/orders/capacity?window_s=0")
+    assert status == 400 and body["error"] == "window_s must be 1..86400"

@@ -956,3 +956,39 @@ def test_partiql_records(st, ddb, make_table):
     recs = read_all(st, arn)
     assert [r["eventName"] for r in recs] == ["INSERT", "MODIFY", "REMOVE"]
     assert recs[1]["dynamodb"]["NewImage"] == {"pk": {"S": "q"}, "n": {"N": "2"}}
+
+
+# The dashboard's stream view (GET /_sluice/tables/NAME/stream, issue 18): per shard, the
+# records past the furthest GetRecords position are unread and the oldest one's age is the
+# lag; a shard nobody read has every record unread.
+@pytest.mark.sluice_only
+def test_admin_stream_lag(clocked, manual_server):
+    ddb, st, advance = clocked
+    ep = manual_server.endpoint
+    name, arn = clocked_table(ddb, advance)
+    for i in range(5):
+        ddb.put_item(TableName=name, Item={"pk": {"S": f"k{i}"}})
+    advance(10_000)
+
+    def view():
+        status, body = admin(ep, "GET", f"/_sluice/tables/{name}/stream")
+        assert status == 200, body
+        return body["stream"]["shards"]
+
+    shards = view()
+    assert sum(s["unread_records"] for s in shards) == 5
+    assert {s["read"] for s in shards} == {False}
+    assert max(s["lag_ms"] for s in shards) == 10_000
+    records = sum(len(read_shard(st, arn, s["ShardId"])) for s in shards_of(st, arn))
+    assert records == 5
+    shards = view()
+    assert sum(s["unread_records"] for s in shards) == 0
+    assert {s["lag_ms"] for s in shards} == {0}
+    assert all(s["read"] and s["reads"] >= 1 for s in shards if s["newest_record_ms"])
+    advance(2_000)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "late"}})
+    advance(3_000)
+    shards = view()
+    assert sum(s["unread_records"] for s in shards) == 1
+    assert max(s["lag_ms"] for s in shards) == 3_000
+    assert admin(ep, "GET", "/_sluice/tables/nope/stream")[0] == 404

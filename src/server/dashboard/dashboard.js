@@ -15,10 +15,14 @@
  *
  * Endpoints (README "Admin API", src/server/admin.h, metrics_http.h):
  *   GET  /_sluice/clock, /_sluice/config
- *   GET  /_sluice/tables?window_s=N         tables, their throttles in the window
- *   GET  /_sluice/tables/NAME/capacity     resources, buckets, partitions
- *   GET  /_sluice/metrics?...&period=P     CloudWatch datapoints (1 s, 1 or 10 min)
- *   GET  /_sluice/events?table=NAME        recent throttle events
+ *   GET  /_sluice/tables?window_s=N         tables (and deleted ones), throttles in the window
+ *   GET  /_sluice/tables/NAME/capacity?window_s=N
+ *                                          resources, buckets, partitions (throttles in the
+ *                                          window), auto scaling activities, item collections
+ *   GET  /_sluice/tables/NAME/stream       stream shards, readers' positions, lag
+ *   GET  /_sluice/metrics?...&period=P     CloudWatch datapoints (1 s, 1 or 10 min;
+ *                                          &incarnation=deleted: a deleted table's)
+ *   GET  /_sluice/events?table=NAME        recent throttle events (&incarnation=deleted)
  *   GET  /_sluice/tables/NAME/insights     Contributor Insights top keys
  *   GET  /_sluice/faults                   active fault rules (marked on the page)
  *   POST /_sluice/clock {"advance_ms":N}   manual clock only
@@ -236,10 +240,12 @@
 
   /* Sum datapoints of one metric over [start, end), one per 'period'
    * seconds. */
-  async function series(table, index, metric, start, end, period) {
+  async function series(table, index, metric, start, end, period, deleted) {
     const q = new URLSearchParams({table, metric, period: String(period), start: String(start), end: String(end)});
     if (index)
       q.set('index', index);
+    if (deleted)
+      q.set('incarnation', 'deleted');
     const j = await api(`/_sluice/metrics?${q}`);
     return (j.Datapoints || []).map((d) => ({t: Date.parse(d.Timestamp), v: d.Sum}));
   }
@@ -295,27 +301,33 @@
 
   /* ---- loading ---- */
 
-  async function loadTable(name, nowMs, cap) {
+  /* 'deleted': the table's last deleted incarnation (no capacity state:
+   * 'cap' is built from what the metrics kept, every reason is asked for). */
+  async function loadTable(name, nowMs, cap, deleted) {
     const W = state.window;
     const pms = W.period * 1000;
     const end = Math.floor(nowMs / pms) * pms + pms;
     const start = end - W.s * 1000;
     const enc = encodeURIComponent(name);
     const minutes = Math.min(60, Math.max(1, Math.ceil(W.s / 60)));
-    const eventsP = api(`/_sluice/events?table=${enc}&limit=1000`).then((j) => Object.assign(j, {
+    const inc = deleted ? '&incarnation=deleted' : '';
+    const eventsP = api(`/_sluice/events?table=${enc}&limit=1000${inc}`).then((j) => Object.assign(j, {
       events: (j.events || []).filter((e) => e.time_ms >= start),
       all: (j.events || []).length,
     })).catch((e) => ({error: e}));
-    const insightsP = api(`/_sluice/tables/${enc}/insights?minutes=${minutes}`).catch((e) => ({error: e}));
+    const insightsP = deleted ? Promise.resolve({error: 'deleted'})
+      : api(`/_sluice/tables/${enc}/insights?minutes=${minutes}`).catch((e) => ({error: e}));
+    const streamP = !deleted && cap.stream !== false
+      ? api(`/_sluice/tables/${enc}/stream`).catch((e) => ({error: e})) : Promise.resolve(null);
     const resources = await Promise.all(cap.resources.map(async (res) => {
       const index = res.kind === 'index' ? res.name : '';
       const jobs = [];
       for (const dir of DIRS) {
-        jobs.push([`consumed:${dir.key}`, series(name, index, `Consumed${dir.Cap}CapacityUnits`, start, end, W.period)]);
+        jobs.push([`consumed:${dir.key}`, series(name, index, `Consumed${dir.Cap}CapacityUnits`, start, end, W.period, deleted)]);
         for (const limit of LIMITS)
-          if (res.throttles && res.throttles[dir.key][limit.key] > 0)
+          if (deleted || (res.throttles && res.throttles[dir.key][limit.key] > 0))
             jobs.push([`throttled:${dir.key}:${limit.key}`,
-              series(name, index, `${dir.Cap}${limit.metric}ThrottleEvents`, start, end, W.period)]);
+              series(name, index, `${dir.Cap}${limit.metric}ThrottleEvents`, start, end, W.period, deleted)]);
       }
       const data = {};
       let metricsOk = true;
@@ -329,11 +341,12 @@
       }
       return {res, data, metricsOk};
     }));
-    return {start, end, period: W.period, resources, events: await eventsP, insights: await insightsP};
+    return {start, end, period: W.period, resources, events: await eventsP, insights: await insightsP,
+      stream: await streamP, deleted: !!deleted};
   }
 
   const tablesIn = (W) => api(`/_sluice/tables?window_s=${W.s}`);
-  const throttledAny = (list) => (list.tables || []).some((t) => t.throttle_events > 0);
+  const throttledAny = (list) => [...(list.tables || []), ...(list.deleted_tables || [])].some((t) => t.throttle_events > 0);
 
   async function refresh() {
     const clock = await api('/_sluice/clock');
@@ -364,23 +377,30 @@
     if (!state.config)
       state.config = await api('/_sluice/config').catch(() => ({}));
     renderClock(clock);
-    const tables = list.tables || [];
+    /* Live tables and the deleted ones the server still remembers (their
+     * last incarnation), ordered by throttles in the window. */
+    const tables = sortByThrottles([...(list.tables || []),
+      ...(list.deleted_tables || []).map((d) => Object.assign({}, d, {deleted: true,
+        live_too: (list.tables || []).some((t) => t.name === d.name)}))]);
+    const live = tables.filter((t) => !t.deleted);
     const caps = new Map();
-    await Promise.all(tables.slice(0, CAPACITY_SCAN_MAX).map(async (t) => {
+    await Promise.all(live.slice(0, CAPACITY_SCAN_MAX).map(async (t) => {
       try {
-        caps.set(t.name, await api(`/_sluice/tables/${encodeURIComponent(t.name)}/capacity`));
+        caps.set(t.name, await api(capacityPath(t.name)));
       } catch (_) { /* the table went away meanwhile */ }
     }));
-    if (!tables.some((t) => t.name === state.selected)) {
+    if (!tables.some((t) => tableKey(t) === state.selected)) {
       state.chosen = false;
       state.selected = null;
     }
     if (!state.chosen) {
-      /* The table that throttled most in the window, else one hot now,
-       * else the first. */
+      /* The table that throttled most in the window (a deleted one too: a
+       * CI run often deletes its tables when it fails; a live one wins a
+       * tie), else one hot now, else the first live one. */
       const most = tables.reduce((a, t) => (t.throttle_events > (a ? a.throttle_events : 0) ? t : a), null);
-      const hot = tables.find((t) => caps.has(t.name) && hotCount(caps.get(t.name)) > 0);
-      state.selected = most ? most.name : hot ? hot.name : tables.length ? tables[0].name : null;
+      const hot = live.find((t) => caps.has(t.name) && hotCount(caps.get(t.name)) > 0);
+      const first = live[0] || tables[0];
+      state.selected = most ? tableKey(most) : hot ? hot.name : first ? tableKey(first) : null;
     }
     state.faults = await api('/_sluice/faults').then((j) => j.rules || []).catch(() => []);
     renderTables(tables, caps);
@@ -388,10 +408,16 @@
       renderNoTable();
       return;
     }
+    const table = tables.find((t) => tableKey(t) === state.selected);
+    if (table.deleted) {
+      const dcap = deletedCapacity(table);
+      renderDetail(table, dcap, await loadTable(table.name, clock.now_ms, dcap, true));
+      return;
+    }
     let cap = caps.get(state.selected);
     if (!cap) {
       try {
-        cap = await api(`/_sluice/tables/${encodeURIComponent(state.selected)}/capacity`);
+        cap = await api(capacityPath(state.selected));
       } catch (e) {
         if (e.status !== 404)
           throw e;
@@ -399,9 +425,32 @@
         return;
       }
     }
-    const table = tables.find((t) => t.name === state.selected);
+    if (!table.stream)
+      cap.stream = false;
     const data = await loadTable(state.selected, cap.now_ms, cap);
     renderDetail(table, cap, data);
+  }
+
+  const capacityPath = (name) => `/_sluice/tables/${encodeURIComponent(name)}/capacity?window_s=${state.window.s}`;
+  /* A deleted table is selected (and bookmarked) as "deleted:NAME". */
+  const deletedKey = (name) => `deleted:${name}`;
+  const tableKey = (t) => (t.deleted ? deletedKey(t.name) : t.name);
+
+  /* The table list's order: most throttles in the window first, so the
+   * culprit of a failed run is the first row; ties (all 0 when nothing
+   * throttled) keep the server's order, by name, live before deleted. */
+  function sortByThrottles(tables) {
+    return tables.map((t, i) => ({t, i})).sort((a, b) =>
+      (b.t.throttle_events || 0) - (a.t.throttle_events || 0) || a.i - b.i).map((x) => x.t);
+  }
+
+  /* What a deleted table's page is drawn from: its resources as its
+   * metrics knew them (the table and the GSIs it recorded anything on),
+   * without buckets or partitions (they went with the table). */
+  function deletedCapacity(t) {
+    return {table: t.name, now_ms: null, stream: false, scaling_activities: [], item_collections: null,
+      resources: [{kind: 'table', name: t.name, partitions: []},
+        ...(t.indexes || []).map((name) => ({kind: 'index', name, partitions: []}))]};
   }
 
   function hotCount(cap) {
@@ -561,6 +610,8 @@
       return;
     }
     const rows = tables.map((t) => {
+      if (t.deleted)
+        return deletedRow(t);
       const cap = caps.get(t.name);
       const selected = t.name === state.selected;
       const hot = cap ? hotCount(cap) : 0;
@@ -586,21 +637,55 @@
         h('td', {class: 'num'}, bytes(t.size_bytes)),
         h('td', {class: 'num'}, num(t.partitions, 0),
           hot ? h('span', {class: 'sub'}, h('span', {class: 'badge hot', text: `${hot} HOT`})) : null),
-        h('td', {class: 'num'}, thr
-          ? [h('span', {class: 'badge thr', text: 'THROTTLED'}), ' ', h('strong', {text: num(thr, 0)}),
-            t.last_throttle_ms !== null && t.last_throttle_ms !== undefined
-              ? h('span', {class: 'sub', text: state.window.s > 300
-                /* beyond 5 minutes the count comes from the per-minute ring */
-                ? `last in the minute ${timeOfDay(t.last_throttle_ms).slice(0, 5)}`
-                : `last at ${timeOfDay(t.last_throttle_ms).slice(0, 8)}`}) : null]
-          : h('span', {class: 'sub', text: '0'})),
-        h('td', null, indexCell(t)));
+        throttlesCell(t),
+        h('td', null, indexCell(t, cap)));
     });
     replaceKeepingFocus(body, rows);
   }
 
-  /* GSIs have their own capacity and throttles; LSIs share the table's. */
-  function indexCell(t) {
+  function throttlesCell(t) {
+    const thr = t.throttle_events || 0;
+    return h('td', {class: 'num'}, thr
+      ? [h('span', {class: 'badge thr', text: 'THROTTLED'}), ' ', h('strong', {text: num(thr, 0)}),
+        t.last_throttle_ms !== null && t.last_throttle_ms !== undefined
+          ? h('span', {class: 'sub', text: state.window.s > 300
+            /* beyond 5 minutes the count comes from the per-minute ring */
+            ? `last in the minute ${timeOfDay(t.last_throttle_ms).slice(0, 5)}`
+            : `last at ${timeOfDay(t.last_throttle_ms).slice(0, 8)}`}) : null]
+      : h('span', {class: 'sub', text: '0'}));
+  }
+
+  /* A deleted table's last incarnation: what its metrics kept. */
+  function deletedRow(t) {
+    const key = deletedKey(t.name);
+    const selected = key === state.selected;
+    const thr = t.throttle_events || 0;
+    return h('tr', {class: ['deleted', selected ? 'selected' : '', thr ? 'throttled' : ''].join(' ').trim(),
+      'data-throttles': String(thr), 'data-deleted': 'true'},
+      h('th', {scope: 'row'}, h('button', {
+        type: 'button',
+        'aria-pressed': selected ? 'true' : 'false',
+        'aria-label': `${t.name} (deleted): show what it recorded`,
+        'data-focus': `table:${key}`,
+        onclick: () => select(key),
+      }, t.name), h('span', {class: 'sub', text: 'deleted incarnation'})),
+      h('td', null, h('span', {class: 'badge gone', text: 'DELETED'}),
+        h('span', {class: 'sub', text: `at ${clockText(t.deleted_ms)}`})),
+      h('td', {colspan: 5}, h('span', {class: 'sub', text:
+        'Its metrics and throttle events are kept until the name is deleted again; ' +
+        'settings, items and partitions went with the table.'})),
+      throttlesCell(t),
+      h('td', null, (t.indexes || []).length
+        ? ['GSI ', t.indexes.map((n, k) => [k ? ', ' : '', h('span', {class: 'mono', text: n})])]
+        : h('span', {class: 'sub', text: '—'})));
+  }
+
+  /* GSIs have their own capacity and throttles; LSIs share the table's:
+   * their item collections are what can fill up (10 GB per partition-key
+   * value), so the largest is shown. */
+  function indexCell(t, cap) {
+    const ic = cap && cap.item_collections;
+    const big = ic && ic.largest && ic.largest[0];
     const gsis = (t.indexes || []).filter((i) => i.global);
     const lsis = (t.indexes || []).filter((i) => !i.global);
     if (!gsis.length && !lsis.length)
@@ -609,7 +694,9 @@
       gsis.length ? h('div', null, 'GSI ', gsis.map((i, k) => [k ? ', ' : '', h('span', {class: 'mono', text: i.name}),
         i.throttle_events ? h('strong', {class: 'thr', text: ` ${num(i.throttle_events, 0)} throttles`}) : ''])) : null,
       lsis.length ? h('div', null, 'LSI ', lsis.map((i, k) => [k ? ', ' : '', h('span', {class: 'mono', text: i.name})]),
-        h('span', {class: 'sub', text: 'shares the table’s capacity'})) : null,
+        h('span', {class: 'sub', text: 'shares the table’s capacity'}),
+        big ? h('span', {class: `sub${big.bytes >= 0.8 * ic.limit_bytes ? ' warnc' : ''}`,
+          text: `largest item collection ${bytes(big.bytes)} of ${bytes(ic.limit_bytes)} (${pct(big.bytes / ic.limit_bytes)})`}) : null) : null,
     ];
   }
 
@@ -706,6 +793,17 @@
         s('title', {text: `${timeOfDay(p.t)}: ${units(p.v)} ${dir.unit}/s${per}`})));
     }
     svg.append(bars);
+    /* Auto scaling activities: a marker where each started. */
+    const acts = (ctx.scaling || []).filter((a) => a.start_ms >= start && a.start_ms < end);
+    for (const a of acts) {
+      const xa = x(a.start_ms);
+      svg.append(s('g', {class: `scale ${a.status === 'Successful' ? 'ok' : 'failed'}`, 'data-scaling': a.status},
+        s('title', {text: `${timeOfDay(a.start_ms).slice(0, 8)} auto scaling (${a.status}): ${a.description}`}),
+        s('line', {x1: xa, x2: xa, y1: y(yMax), y2: y(0)}),
+        /* near the right edge the label goes left of its line */
+        s('text', {x: xa > x(end) - 60 ? xa - 3 : xa + 3, y: y(yMax) + 10, 'text-anchor': xa > x(end) - 60 ? 'end' : 'start',
+          text: a.status === 'Successful' ? '⇅ scaled' : '⇅ failed'})));
+    }
     if (limit && limit.v > yMax)
       above.push(`${resourceKindWord(res)} ${units(limit.v)}`);
     if (showP && plimit > yMax)
@@ -745,7 +843,8 @@
       h('ul', {class: 'legend', 'aria-hidden': 'true'},
         h('li', null, h('span', {class: 'swatch consumed'}), `consumed ${dir.unit}/s`),
         limit ? h('li', null, h('span', {class: 'swatch line'}), `${resourceKindWord(res)} limit`) : null,
-        showP ? h('li', null, h('span', {class: 'swatch pline'}), 'partition limit') : null));
+        showP ? h('li', null, h('span', {class: 'swatch pline'}), 'partition limit') : null,
+        acts.length ? h('li', null, h('span', {class: 'swatch sline'}), `auto scaling (${num(acts.length, 0)})`) : null));
   }
 
   const resourceKindWord = (res) => (res.kind === 'index' ? 'index' : 'table');
@@ -844,29 +943,31 @@
           burst >= 0.999),
         meterRow('1 min', minute, `${units(d.consumed_last_minute)} ${dir.unit} · ${pct(minute)} of 60 s at the limit`,
           minute >= 0.9)),
-      limitText || d.throttles
-        ? h('span', {class: 'sub'}, limitText, limitText && d.throttles ? ' · ' : '',
-          d.throttles ? h('strong', {class: 'thr', text: `${plural(d.throttles, 'throttle')}`}) : '')
+      limitText || inWindow(d)
+        ? h('span', {class: 'sub'}, limitText, limitText && inWindow(d) ? ' · ' : '',
+          inWindow(d) ? h('strong', {class: 'thr', text: `${plural(inWindow(d), 'throttle')} in ${lastW()}`}) : '')
         : null);
   }
 
-  /* A partition's throttles (since it came to be: created or split) and
-   * the last one's time, in one direction or both. */
+  /* A direction's throttles in the window (the server counts them per
+   * partition over the same window as the table list). */
+  const inWindow = (d) => (d.throttles_in_window !== undefined ? d.throttles_in_window : d.throttles) || 0;
+
+  /* A partition's throttles in the window and since it came to be
+   * (created or split), and the last one's time, in one direction or both. */
   function partThrottles(p, dir) {
     const ds = dir ? [dir] : DIRS;
-    const n = ds.reduce((a, d) => a + (p[d.key].throttles || 0), 0);
+    const n = ds.reduce((a, d) => a + inWindow(p[d.key]), 0);
+    const total = ds.reduce((a, d) => a + (p[d.key].throttles || 0), 0);
     const last = Math.max(-1, ...ds.map((d) => (p[d.key].last_throttle_ms === null || p[d.key].last_throttle_ms === undefined ? -1 : p[d.key].last_throttle_ms)));
-    return {n, last};
+    return {n, total, last};
   }
 
-  const throttledSince = (p, start, dir) => {
-    const t = partThrottles(p, dir);
-    return t.n > 0 && t.last >= start;
-  };
+  const throttledSince = (p, start, dir) => partThrottles(p, dir).n > 0;
 
   function throttleText(p) {
     const t = partThrottles(p);
-    return `throttled ${plural(t.n, 'time')}, last at ${timeOfDay(t.last).slice(0, 8)}`;
+    return `throttled ${plural(t.n, 'time')} in ${lastW()}, last at ${timeOfDay(t.last).slice(0, 8)}`;
   }
 
   function partitionState(p, start) {
@@ -874,12 +975,12 @@
     if (p.hot)
       return [h('span', {class: 'badge hot', title: 'hot: near or over its own limit now', text: 'HOT'}),
         t.n ? h('span', {class: 'sub', text: throttleText(p)}) : null];
-    if (t.n && t.last >= start)
+    if (t.n)
       return [h('span', {class: 'badge thr', title: 'throttled in the window, not hot now', text: 'THROTTLED'}),
         h('span', {class: 'sub', text: throttleText(p)})];
-    if (t.n)
-      return [h('span', {class: 'badge cool', text: 'normal now'}),
-        h('span', {class: 'sub', text: `${throttleText(p)} (before the window)`})];
+    if (t.total)
+      return [h('span', {class: 'badge cool', text: 'normal'}),
+        h('span', {class: 'sub', text: `none in ${lastW()}; ${plural(t.total, 'throttle')} before the window, last at ${clockText(t.last)}`})];
     return h('span', {class: 'badge cool', text: 'normal'});
   }
 
@@ -915,7 +1016,7 @@
           `Partitions of ${resourceLabel(res, tableName)}: ${plural(parts.length, 'partition')}, ${hot} hot now, ` +
           `${throttled} throttled in ${lastW()}. ` +
           'Each partition is limited on its own; “burst” is its token bucket now, “1 min” its consumption ' +
-          'over the last minute against its limit; throttle counts are since the partition came to be.' +
+          'over the last minute against its limit; throttle counts cover the window (a split partition’s stay with its left half).' +
           (splits ? ` Splits so far: ${sp.splits_for_heat} for heat, ${sp.splits_for_size} for size.` : '') +
           (sp.hot_since_ms && hot ? ` Hot since ${clockText(sp.hot_since_ms)}.` : '')),
         h('thead', null, h('tr', null,
@@ -1220,7 +1321,8 @@
     if (alert) {
       const head = findings[0];
       state.headline = `Throttling on ${table.name}: ${head.reason}`;
-      section.append(h('h2', {id: 'diag-h'}, `Why ${table.name} throttles`), h('ul', null, findings.map((f) => f.node)));
+      section.append(h('h2', {id: 'diag-h'}, data.deleted ? `Why ${table.name} throttled before it was deleted`
+        : `Why ${table.name} throttles`), h('ul', null, findings.map((f) => f.node)));
     } else {
       state.headline = hotNotes.length ? `Hot partitions on ${table.name}` : `No throttling on ${table.name}`;
       section.append(h('h2', {id: 'diag-h'}, `${table.name}: no throttling in ${lastW()}`),
@@ -1235,6 +1337,8 @@
 
   function resourceSection(table, cap, entry, data) {
     const {res, data: d, metricsOk} = entry;
+    if (data.deleted)
+      return deletedResourceSection(table, entry, data);
     const facts = [];
     const mode = res.mode === 'PROVISIONED' ? 'provisioned' : 'on-demand';
     const cp = (state.config && state.config.capacity) || {};
@@ -1269,9 +1373,11 @@
       charts.push(consumedChart({
         res, dir, points: d[`consumed:${dir.key}`] || [], start: data.start, end: data.end,
         limit, history, plimit: partitionLimit(res, dir), tableName: table.name, period: data.period,
+        scaling: scalingOf(cap, res, dir),
       }));
     }
     charts.push(throttleChart({res, data: d, start: data.start, end: data.end, tableName: table.name, period: data.period}));
+    const scaling = (cap.scaling_activities || []).filter((a) => (a.index || null) === (res.kind === 'index' ? res.name : null));
 
     const id = `res-${res.kind}-${res.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
     return h('section', {class: 'resource', 'aria-labelledby': id},
@@ -1281,9 +1387,116 @@
       h('ul', {class: 'facts'}, facts),
       metricsOk ? null : h('p', {class: 'notice'}, 'Per-second metrics are not available from this server; charts are empty.'),
       h('div', {class: 'charts', style: {gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`}}, charts),
+      scaling.length ? scalingList(scaling) : null,
       h('h3', null, 'Partitions'),
       partitionsTable(res, table.name, data.start),
+      res.kind === 'table' ? collectionsSection(table, cap) : null,
       topKeys(res, table, data.insights, data.events));
+  }
+
+  /* Auto scaling activities of a resource in one direction (drawn on its
+   * capacity chart). */
+  const scalingOf = (cap, res, dir) => (cap.scaling_activities || []).filter((a) =>
+    (a.index || null) === (res.kind === 'index' ? res.name : null) && a.direction === dir.key);
+
+  function scalingList(acts) {
+    return h('div', {class: 'scaling'},
+      h('h3', null, `Auto scaling in ${lastW()}`),
+      h('ul', null, acts.slice(0, 8).map((a) => h('li', {'data-scaling': a.status},
+        h('time', {class: 'mono', datetime: new Date(a.start_ms).toISOString(), text: timeOfDay(a.start_ms).slice(0, 8)}), ' ',
+        h('span', {class: `badge ${a.status === 'Successful' ? 'cool' : 'thr'}`, text: a.status.toUpperCase()}), ' ',
+        a.description,
+        h('span', {class: 'sub', text: a.status_message && a.status !== 'Successful' ? `${a.cause} — ${a.status_message}` : a.cause})))),
+      acts.length > 8 ? h('p', {class: 'sub', text: `… and ${plural(acts.length - 8, 'earlier activity', 'earlier activities')}`}) : null);
+  }
+
+  /* A table with LSIs: the item collections (one per partition-key value:
+   * its items and their LSI entries) against the 10 GB limit; past it,
+   * writes fail with ItemCollectionSizeLimitExceededException. */
+  function collectionsSection(table, cap) {
+    const ic = cap.item_collections;
+    if (!ic)
+      return null;
+    const attr = table.partition_key || 'partition key';
+    const rows = (ic.largest || []).map((c) => h('tr', null,
+      h('td', {class: 'key', text: `${attr}=${c.partition_key}`}),
+      h('td', {class: 'num', text: bytes(c.bytes)}),
+      h('td', null, h('div', {class: 'meter'}, meterRow('', c.bytes / ic.limit_bytes,
+        `${pct(c.bytes / ic.limit_bytes)} of ${bytes(ic.limit_bytes)}`, c.bytes >= 0.8 * ic.limit_bytes)))));
+    return h('div', {class: 'collections'},
+      h('h3', null, 'Item collections (local secondary indexes)'),
+      h('p', {class: 'sub', text: `LSIs share the table’s capacity; what they limit is size: the items of one ` +
+        `partition-key value and their LSI entries, at most ${bytes(ic.limit_bytes)}. ` +
+        `${plural(ic.collections, 'collection')}${ic.more ? ' read (more not read)' : ''}, the largest first.`}),
+      rows.length ? h('table', {class: 'keys'},
+        h('caption', {class: 'vh'}, 'Largest item collections by size'),
+        h('thead', null, h('tr', null, h('th', {scope: 'col'}, 'Partition key'), h('th', {scope: 'col', class: 'num'}, 'Size'),
+          h('th', {scope: 'col'}, 'Of the limit'))),
+        h('tbody', null, rows)) : h('p', {class: 'empty'}, 'No items yet.'));
+  }
+
+  /* A deleted table's resource: its charts and throttled keys from the
+   * metrics its last incarnation left (no limits, no partitions). */
+  function deletedResourceSection(table, entry, data) {
+    const {res, data: d} = entry;
+    const cols = chartLayout();
+    const charts = DIRS.map((dir) => consumedChart({
+      res, dir, points: d[`consumed:${dir.key}`] || [], start: data.start, end: data.end,
+      limit: null, history: [], plimit: null, tableName: table.name, period: data.period, scaling: [],
+    }));
+    charts.push(throttleChart({res, data: d, start: data.start, end: data.end, tableName: table.name, period: data.period}));
+    const id = `res-${res.kind}-${res.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
+    const keys = eventKeys(data.events && data.events.events, res);
+    return h('section', {class: 'resource', 'aria-labelledby': id},
+      h('div', {class: 'resource-head'},
+        h('span', {class: 'kind', text: res.kind === 'index' ? 'Global secondary index (deleted)' : 'Table (deleted)'}),
+        h('h2', {id}, res.kind === 'index' ? `${res.name} (on ${table.name})` : res.name)),
+      h('div', {class: 'charts', style: {gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`}}, charts),
+      keys.length ? h('div', {class: 'topkeys'}, groupedKeyTable(`Throttled keys in the recent events (${lastW()})`,
+        'Throttled partition keys counted from recent throttle events, with their sort keys',
+        keys, keyAttrs(table, res))) : null);
+  }
+
+  /* The table's stream: its shards and how far readers got. sluice knows
+   * each shard's records and the furthest position any GetRecords reached:
+   * a shard's lag is the age of its oldest record past that position
+   * (records nobody has read yet), 0 when everything was read. */
+  function streamSection(table, stream) {
+    if (!table.stream || !stream)
+      return null;
+    const section = h('section', {class: 'panel-wide stream', 'aria-labelledby': 'stream-h'},
+      h('h2', {id: 'stream-h'}, `Stream of ${table.name}`));
+    if (stream.error || !stream.stream) {
+      section.append(h('p', {class: 'empty'}, 'The stream is not available from this server.'));
+      return section;
+    }
+    const st = stream.stream;
+    const now = stream.now_ms;
+    const shards = st.shards || [];
+    const unread = shards.reduce((a, x) => a + x.unread_records, 0);
+    const lag = Math.max(0, ...shards.map((x) => x.lag_ms));
+    const never = shards.filter((x) => !x.read && x.unread_records > 0).length;
+    const age = (ms) => (ms === null || ms === undefined ? '—' : `${ago(now - ms).replace('−', '')} ago`);
+    section.append(h('p', {class: unread ? 'lagline warn' : 'lagline'},
+      h('strong', {text: unread ? `${plural(unread, 'record')} not read yet` : 'Every record has been read'}),
+      unread ? ` · lag ${ago(lag).replace('−', '')} (the oldest unread record’s age)` : '',
+      never ? ` · ${plural(never, 'shard')} never read` : '',
+      ` · ${st.view_type} · ${plural(shards.filter((x) => x.open).length, 'open shard')}, ${num(shards.filter((x) => !x.open).length, 0)} closed`));
+    section.append(h('div', {class: 'scroll'}, h('table', {class: 'shards'},
+      h('caption', null, 'Shards (one per partition; a split or a 4-hour rollover closes a shard and opens children). ' +
+        '“Unread” counts records past the furthest GetRecords position of any reader; lag is the age of the oldest of them.'),
+      h('thead', null, h('tr', null,
+        h('th', {scope: 'col'}, 'Shard'), h('th', {scope: 'col'}, 'State'),
+        h('th', {scope: 'col'}, 'Newest record'), h('th', {scope: 'col', class: 'num'}, 'Unread'),
+        h('th', {scope: 'col'}, 'Lag'), h('th', {scope: 'col'}, 'Last read'))),
+      h('tbody', null, shards.map((x) => h('tr', {'data-unread': String(x.unread_records), class: x.unread_records ? 'unread' : null},
+        h('td', {class: 'mono', text: x.shard_id}, x.parent_shard_id ? h('span', {class: 'sub', text: `child of …${x.parent_shard_id.slice(-8)}`}) : null),
+        h('td', null, x.open ? 'open' : `closed ${age(x.closed_ms)}`),
+        h('td', null, age(x.newest_record_ms)),
+        h('td', {class: 'num', text: `${num(x.unread_records, 0)}${x.unread_capped ? '+' : ''}`}),
+        h('td', null, x.unread_records ? ago(x.lag_ms).replace('−', '') : '0'),
+        h('td', null, x.read ? `${age(x.last_read_ms)} (${plural(x.reads, 'GetRecords', 'GetRecords')})` : 'never')))))));
+    return section;
   }
 
   /* Fault rules that can touch a table, as text. */
@@ -1310,9 +1523,15 @@
   }
 
   function renderDetail(table, cap, data) {
-    const kids = [faultsSection(table), diagnosisSection(table, cap, data)];
+    const kids = [data.deleted ? h('p', {class: 'notice deleted-note'},
+      h('span', {class: 'badge gone', text: 'DELETED'}),
+      ` ${table.name} was deleted at ${clockText(table.deleted_ms)}. This is what its last incarnation recorded ` +
+      '(metrics and throttle events); its settings, items and partitions went with it.' +
+      (table.live_too ? ` A new ${table.name} exists and started at zero.` : '')) : null,
+    faultsSection(table), diagnosisSection(table, cap, data)];
     for (const entry of data.resources)
       kids.push(resourceSection(table, cap, entry, data));
+    kids.push(streamSection(table, data.stream));
     kids.push(eventsSection(table.name, data.events));
     replaceKeepingFocus($('detail'), kids);
   }

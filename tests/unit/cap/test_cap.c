@@ -184,7 +184,7 @@ static double bucket_level(rig *g, sl_cap_res *r, sl_cap_dir dir, const char *ke
   sl_buf_init(&b, NULL);
   sl_jw w;
   sl_jw_init(&w, &b);
-  sl_cap_res_write_json(g->cap, r, &w);
+  sl_cap_res_write_json(g->cap, r, &w, 0);
   sl_buf_putc(&b, 0);
   double level = -1e300;
   const char *p = strstr(b.p, "\"buckets\":");
@@ -254,6 +254,59 @@ static void test_hot_key_provisioned(void) {
     last_minute = drive(&g, &l, 1500, 60, &t);
   CHECK_INT(sl_cap_res_partitions(r), 10);
   CHECK(near((double)last_minute / 60, 1032.5, 0.002));
+  sl_cap_res_free(g.cap, r);
+  rig_close(&g);
+}
+
+/* A partition's throttles over a window of the clock (the dashboard's
+ * "throttled N times in the window"): per second over the last 5 minutes,
+ * per whole minute beyond, nothing after 24 hours; the other partitions
+ * have none. */
+static void test_partition_throttles_in_window(void) {
+  rig g;
+  rig_open(&g, NULL);
+  sl_throughput tp = tp_provisioned(0, 10000);
+  sl_cap_res *r = res_new(&g, &tp, false, false);
+  load l = {.res = r, .dir = SL_CAP_WRITE, .cost_mu = 1000, .keys = KEYS_ONE, .hash = 0x42};
+  tally t;
+  tally_start(&g, &t);
+  drive(&g, &l, 1500, 10, &t);
+  CHECK(t.throttled > 1000);
+  sl_cap_part_ref ref = sl_cap_res_part_at(r, l.hash, SL_STR_NULL);
+  size_t hot = 0;
+  sl_cap_part_ref refs[16];
+  size_t n = sl_cap_res_part_refs(r, refs, 16);
+  for (size_t i = 0; i < n; i++)
+    if (refs[i].id == ref.id)
+      hot = i;
+  int64_t now_ms = g.clk.manual_us / 1000;
+  sl_cap_partition_info pi;
+  sl_cap_res_partition(g.cap, r, hot, &pi);
+  CHECK_INT(pi.throttles[SL_CAP_WRITE], t.throttled);
+  CHECK_INT(sl_cap_part_throttles_since(g.cap, r, hot, SL_CAP_WRITE, now_ms - 60000), t.throttled);
+  CHECK_INT(sl_cap_part_throttles_since(g.cap, r, hot, SL_CAP_READ, now_ms - 60000), 0);
+  CHECK_INT(sl_cap_part_throttles_since(g.cap, r, (hot + 1) % n, SL_CAP_WRITE, now_ms - 60000), 0);
+  /* The last 3 seconds of the run only: fewer, but some. */
+  uint64_t last3 = sl_cap_part_throttles_since(g.cap, r, hot, SL_CAP_WRITE, now_ms - 3000);
+  CHECK(last3 > 0 && last3 < (uint64_t)t.throttled);
+  rig_idle(&g, 30);
+  now_ms = g.clk.manual_us / 1000;
+  CHECK_INT(sl_cap_part_throttles_since(g.cap, r, hot, SL_CAP_WRITE, now_ms - 20000), 0);
+  CHECK_INT(sl_cap_part_throttles_since(g.cap, r, hot, SL_CAP_WRITE, now_ms - 60000), t.throttled);
+  rig_idle(&g, 600);
+  now_ms = g.clk.manual_us / 1000;
+  CHECK_INT(sl_cap_part_throttles_since(g.cap, r, hot, SL_CAP_WRITE, now_ms - 60000), 0);
+  CHECK_INT(sl_cap_part_throttles_since(g.cap, r, hot, SL_CAP_WRITE, now_ms - 900000), t.throttled);
+  /* A new throttle much later clears the seconds and minutes it passes. */
+  rig_idle(&g, 86400);
+  now_ms = g.clk.manual_us / 1000;
+  CHECK_INT(sl_cap_part_throttles_since(g.cap, r, hot, SL_CAP_WRITE, now_ms - 86400000), 0);
+  tally t2;
+  tally_start(&g, &t2);
+  drive(&g, &l, 1500, 2, &t2);
+  now_ms = g.clk.manual_us / 1000;
+  CHECK_INT(sl_cap_part_throttles_since(g.cap, r, hot, SL_CAP_WRITE, now_ms - 86400000),
+            t2.throttled);
   sl_cap_res_free(g.cap, r);
   rig_close(&g);
 }
@@ -1309,6 +1362,7 @@ int main(void) {
   RUN(test_warm_throughput);
   RUN(test_hot_key_provisioned);
   RUN(test_hot_key_on_demand);
+  RUN(test_partition_throttles_in_window);
   RUN(test_reads_no_throttle);
   RUN(test_split_by_sort_key);
   RUN(test_split_for_heat_one_key);

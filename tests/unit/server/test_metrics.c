@@ -45,8 +45,8 @@ static stats read_metric(sl_metrics *m, const char *table, const char *index, co
   sl_jw w;
   sl_jw_init(&w, &b);
   const char *err = NULL;
-  bool ok = sl_metrics_write_datapoints(m, &w, sl_str_c(table), sl_str_c(index), sl_str_c(op),
-                                        metric, period, start, end, &err);
+  bool ok = sl_metrics_write_datapoints(m, &w, sl_str_c(table), false, sl_str_c(index),
+                                        sl_str_c(op), metric, period, start, end, &err);
   CHECK(ok);
   sl_json *root;
   sl_json_error jerr;
@@ -210,7 +210,7 @@ static void test_put_throttled_by_one_gsi(void) {
   sl_buf_init(&b, &a);
   sl_jw w;
   sl_jw_init(&w, &b);
-  sl_metrics_write_events(m, &w, SL_STR("orders"), 10);
+  sl_metrics_write_events(m, &w, SL_STR("orders"), false, 10);
   CHECK(has(&b, "\"index\":\"gsb\"") != NULL);
   CHECK(has(&b, "IndexWriteProvisionedThroughputExceeded") != NULL);
   char key[32];
@@ -386,10 +386,10 @@ static void test_ring_rollover(void) {
   sl_jw w;
   sl_jw_init(&w, &jb);
   const char *err = NULL;
-  CHECK(!sl_metrics_write_datapoints(m, &w, t, SL_STR_NULL, SL_STR_NULL, SL_M_CONSUMED_WRITE, 7,
-                                     T0_MS, T0_MS + 1000, &err));
-  CHECK(!sl_metrics_write_datapoints(m, &w, t, SL_STR_NULL, SL_STR_NULL, SL_M_CONSUMED_WRITE, 1,
-                                     T0_MS, T0_MS + 1441000, &err));
+  CHECK(!sl_metrics_write_datapoints(m, &w, t, false, SL_STR_NULL, SL_STR_NULL, SL_M_CONSUMED_WRITE,
+                                     7, T0_MS, T0_MS + 1000, &err));
+  CHECK(!sl_metrics_write_datapoints(m, &w, t, false, SL_STR_NULL, SL_STR_NULL, SL_M_CONSUMED_WRITE,
+                                     1, T0_MS, T0_MS + 1441000, &err));
   sl_arena_destroy(&a);
   sl_metrics_free(m);
 }
@@ -543,7 +543,7 @@ static void test_insights(void) {
   CHECK_INT(st.mode, SL_CI_DISABLED);
   CHECK_INT(st.updated_ms, T0_MS + 61000);
   CHECK(sl_metrics_ci_any(m)); /* the GSI is still on */
-  sl_metrics_forget_table(m, t);
+  sl_metrics_forget_table(m, t, SL_STR_NULL, SL_STR_NULL);
   CHECK(!sl_metrics_ci_any(m));
   sl_arena_destroy(&a);
   sl_metrics_free(m);
@@ -637,37 +637,113 @@ static void test_window_sum(void) {
   int64_t t0 = sl_clock_now_ms(&clk), last = 0;
   sl_clock_advance(&clk, 30000);
   int64_t now = sl_clock_now_ms(&clk);
-  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, none, false, now - 60000,
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, false, none, false, now - 60000,
                                   now + 1, &last),
             3);
   CHECK_INT(last, t0 / 1000 * 1000);
-  CHECK_INT(sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, none, false, now - 60000,
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, false, none, false, now - 60000,
                                   now + 1, NULL),
             0);
-  CHECK_INT(
-      sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, g, false, now - 60000, now + 1, NULL),
-      1);
-  CHECK_INT(sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, none, true, now - 60000, now + 1,
-                                  NULL),
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, false, g, false, now - 60000,
+                                  now + 1, NULL),
+            1);
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_READ_THROTTLE_EVENTS, t, false, none, true, now - 60000,
+                                  now + 1, NULL),
             1);
   /* Outside the window: nothing, and no last time. */
-  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, none, false, now - 10000,
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, false, none, false, now - 10000,
                                   now + 1, &last),
             0);
   CHECK_INT(last, -1);
   /* Ten minutes on: the 15-minute window reads the minute ring. */
   sl_clock_advance(&clk, 600000);
   now = sl_clock_now_ms(&clk);
-  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, none, true, now - 900000,
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, false, none, true, now - 900000,
                                   now + 1, &last),
             3);
   CHECK_INT(last, t0 / 60000 * 60000);
-  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, none, true, now - 60000,
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, t, false, none, true, now - 60000,
                                   now + 1, NULL),
             0);
-  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, SL_STR("other"), none, true,
+  CHECK_INT(sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, SL_STR("other"), false, none, true,
                                   now - 900000, now + 1, NULL),
             0);
+  sl_metrics_free(m);
+}
+
+/* A dropped table's series and events become its deleted incarnation's:
+ * readable with 'deleted', not live, not on /metrics; dropping the name again
+ * replaces them; at most SL_METRICS_DELETED_TABLES names are kept, the
+ * oldest deletion going first, without touching a live table of that name. */
+static void test_deleted_incarnations(void) {
+  sl_clock clk;
+  sl_clock_init(&clk, SL_CLOCK_MANUAL, 1, T0_MS);
+  sl_metrics *m = sl_metrics_new(&clk);
+  sl_str a = SL_STR("a"), none = SL_STR_NULL;
+  unsigned kr = 1u << SL_METRICS_LIMIT_KEY_RANGE;
+  sl_metrics_throttle_event(m, a, none, true, kr, "PutItem", "ThrottlingException", SL_STR("hot"),
+                            none, 0);
+  sl_metrics_forget_table(m, a, SL_STR("pk"), SL_STR("sk"));
+  int64_t now = sl_clock_now_ms(&clk);
+#define THR(deleted)                                                                               \
+  sl_metrics_window_sum(m, SL_M_WRITE_THROTTLE_EVENTS, a, (deleted), none, true, now - 60000,      \
+                        now + 1, NULL)
+  CHECK_INT(THR(false), 0);
+  CHECK_INT(THR(true), 1);
+  sl_buf b;
+  sl_buf_init(&b, NULL);
+  sl_jw w;
+  sl_jw_init(&w, &b);
+  sl_metrics_write_events(m, &w, a, false, 10);
+  CHECK(b.len == 2); /* [] */
+  b.len = 0;
+  sl_jw_init(&w, &b);
+  sl_metrics_write_events(m, &w, a, true, 10);
+  CHECK(memmem(b.p, b.len, "\"partition_key\":\"hot\"", 21) != NULL);
+  b.len = 0;
+  sl_metrics_write_prometheus(m, &b);
+  CHECK(memmem(b.p, b.len, "table_name=\"a\"", 14) == NULL);
+  b.len = 0;
+  sl_jw_init(&w, &b);
+  sl_metrics_write_deleted(m, &w, now - 60000, now + 1);
+  CHECK(memmem(b.p, b.len, "\"name\":\"a\"", 10) != NULL);
+  CHECK(memmem(b.p, b.len, "\"throttle_events\":1", 19) != NULL);
+  CHECK(memmem(b.p, b.len, "\"partition_key\":\"pk\",\"sort_key\":\"sk\"", 33) != NULL);
+  /* The next incarnation: twice, then dropped; the first is gone. */
+  for (int i = 0; i < 2; i++)
+    sl_metrics_throttle_event(m, a, none, true, kr, "PutItem", "ThrottlingException", SL_STR("new"),
+                              none, 0);
+  CHECK_INT(THR(false), 2);
+  CHECK_INT(THR(true), 1);
+  sl_metrics_forget_table(m, a, SL_STR("pk"), SL_STR("sk"));
+  CHECK_INT(THR(false), 0);
+  CHECK_INT(THR(true), 2);
+  b.len = 0;
+  sl_jw_init(&w, &b);
+  sl_metrics_write_events(m, &w, a, true, 10);
+  CHECK(memmem(b.p, b.len, "\"partition_key\":\"hot\"", 21) == NULL);
+  CHECK(memmem(b.p, b.len, "\"partition_key\":\"new\"", 21) != NULL);
+  /* A live "a" again, then eight other tables dropped: the deleted "a" is
+   * the oldest and goes, the live one stays. */
+  sl_metrics_throttle_event(m, a, none, true, kr, "PutItem", "ThrottlingException", SL_STR("live"),
+                            none, 0);
+  size_t before = m->n_series;
+  for (int i = 0; i < SL_METRICS_DELETED_TABLES; i++) {
+    char name[8];
+    snprintf(name, sizeof(name), "t%d", i);
+    sl_metrics_consumed(m, sl_str_c(name), none, true, 1000);
+    sl_metrics_forget_table(m, sl_str_c(name), SL_STR("id"), SL_STR_NULL);
+  }
+  CHECK_INT(m->n_deleted, SL_METRICS_DELETED_TABLES);
+  CHECK_INT(THR(true), 0);
+  CHECK_INT(THR(false), 1);
+  CHECK(m->n_series <= before + SL_METRICS_DELETED_TABLES);
+  b.len = 0;
+  sl_jw_init(&w, &b);
+  sl_metrics_write_events(m, &w, a, true, 10);
+  CHECK(b.len == 2);
+#undef THR
+  sl_buf_free(&b);
   sl_metrics_free(m);
 }
 
@@ -689,9 +765,19 @@ static void test_delete_table_forgets(void) {
     CHECK_INT(around(s.app.env.metrics, "again", "", "", SL_M_CONSUMED_WRITE).sum, 0);
     CHECK_INT(call(&s, "PutItem", put, NULL), 200);
     CHECK_INT(around(s.app.env.metrics, "again", "", "", SL_M_CONSUMED_WRITE).sum, 1);
-    if (round == 0)
+    /* From the second round on, the series of the live table and of its
+     * last deleted incarnation: no more however many rounds. */
+    if (round == 1)
       series_after_first = s.app.env.metrics->n_series;
-    CHECK_INT(s.app.env.metrics->n_series, series_after_first);
+    if (round >= 1)
+      CHECK_INT(s.app.env.metrics->n_series, series_after_first);
+    if (round >= 1) {
+      /* The last deleted incarnation is still readable: one write. */
+      int64_t now = sl_clock_now_ms(&s.app.clock);
+      CHECK_INT(sl_metrics_window_sum(s.app.env.metrics, SL_M_CONSUMED_WRITE, SL_STR("again"), true,
+                                      SL_STR_NULL, false, now - 60000, now + 1, NULL),
+                1000);
+    }
     CHECK_INT(call(&s, "DeleteTable", "{\"TableName\":\"again\"}", NULL), 200);
     sl_buf b;
     sl_buf_init(&b, NULL);
@@ -706,6 +792,7 @@ static void test_delete_table_forgets(void) {
 int main(void) {
   RUN(test_window_sum);
   RUN(test_delete_table_forgets);
+  RUN(test_deleted_incarnations);
   RUN(test_put_throttled_by_one_gsi);
   RUN(test_user_errors);
   RUN(test_batch_rule);
