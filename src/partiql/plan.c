@@ -450,6 +450,20 @@ static sl_expr_node *exists_node(sl_arena *a, sl_str name, bool exists) {
 
 /* ---- SELECT ---- */
 
+sl_str sl__pql_select_name(sl_arena *a, const sl_expr_path *p) {
+  uint32_t i = p->n;
+  while (i > 0 && p->e[i - 1].kind == SL_EXPR_ELEM_INDEX)
+    i--;
+  if (i == 0 || i == p->n)
+    return i ? p->e[i - 1].name : SL_STR("");
+  sl_buf b;
+  sl_buf_init(&b, a);
+  sl_buf_puts(&b, p->e[i - 1].name);
+  for (uint32_t k = i; k < p->n; k++)
+    sl_buf_printf(&b, "[%u]", p->e[k].index);
+  return sl_buf_str(&b);
+}
+
 static bool same_path(const sl_expr_path *a, const sl_expr_path *b) {
   if (a->n != b->n)
     return false;
@@ -711,15 +725,15 @@ static sl_err plan_select(binder *b, const sl_pql_stmt *st, sl_pql_where where, 
   p->rx.select = st->proj ? SL_SELECT_SPECIFIC_ATTRIBUTES
                  : p->x   ? SL_SELECT_ALL_PROJECTED_ATTRIBUTES
                           : SL_SELECT_ALL_ATTRIBUTES;
-  for (uint32_t i = 0; i < st->n_proj; i++)
+  /* Each path comes back under its last name (sl__pql_select_name): two
+   * paths with one last name (m.z, n.z) are duplicates too (DynamoDB Local). */
+  for (uint32_t i = 0; i < st->n_proj; i++) {
+    sl_str ni = sl__pql_select_name(a, &st->proj[i]);
     for (uint32_t j = 0; j < i; j++)
-      if (same_path(&st->proj[i], &st->proj[j])) {
-        sl_buf pb;
-        sl_buf_init(&pb, a);
-        sl_expr_print_path(&pb, &st->proj[i]);
-        return fail(req, "Duplicate identifiers in select clause: %.*s",
-                    SL_STR_FMT(sl_buf_str(&pb)));
-      }
+      if (same_path(&st->proj[i], &st->proj[j]) ||
+          sl_str_eq(ni, sl__pql_select_name(a, &st->proj[j])))
+        return fail(req, "Duplicate identifiers in select clause: %.*s", SL_STR_FMT(ni));
+  }
   if (st->proj && p->x && p->x->global && p->x->projection != SL_PROJ_ALL) {
     /* A GSI serves only what it projects (DynamoDB Local's text). */
     sl_buf miss;

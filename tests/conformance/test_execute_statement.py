@@ -435,6 +435,32 @@ def test_duplicate_projection(raw, pt):
     assert r.message == "Duplicate identifiers in select clause: v"
 
 
+# A nested path's value comes back as a top-level attribute named after its last part (and the
+# list indexes after it), not in the nested shape of a ProjectionExpression. The service:
+# SELECT mymap.nested returns {"nested": ...} (nubo-db/dynamodb-conformance
+# tests/tier2/partiql/executeStatement.test.ts, run against AWS); DynamoDB Local names
+# m.k[1] "k[1]" and l[0] "l[0]", and gives the same items.
+@pytest.mark.parametrize("consistent", [False, True])
+def test_nested_projection_shape(ddb, pt, consistent):
+    k = new_key()
+    put(ddb, pt, {"pk": S(k), "m": {"M": {"nested": S("deep"), "q": {"L": [N(1), N(2)]}}},
+                  "l": {"L": [S("x"), S("y")]}, "w": S("w")})
+    r = ex(ddb, f"SELECT m.nested, m.q[1], l[0], w, m.absent FROM \"{pt}\" WHERE pk = '{k}'",
+           ConsistentRead=consistent)
+    assert r["Items"] == [{"nested": S("deep"), "q[1]": N(2), "l[0]": S("x"), "w": S("w")}]
+    # The same shape from a Scan plan.
+    r = ex(ddb, f"SELECT m.q[0] FROM \"{pt}\" WHERE begins_with(pk, '{k}')")
+    assert r["Items"] == [{"q[0]": N(1)}]
+
+
+# Two paths with one last name are duplicates too (DynamoDB Local's text; the name is the one
+# the value would come back under).
+@pytest.mark.parametrize("proj,name", [("m.z, z", "z"), ("a.z, b.z", "z"), ("m.q[0], n.q[0]", "q[0]")])
+def test_duplicate_last_name(raw, pt, proj, name):
+    r = err(raw, f"SELECT {proj} FROM \"{pt}\" WHERE pk = 'a'")
+    assert r.message == f"Duplicate identifiers in select clause: {name}"
+
+
 # DELETE of a missing item succeeds whatever its other conditions say.
 def test_delete_missing_item_with_condition(ddb, pt):
     assert ex(ddb, f"DELETE FROM \"{pt}\" WHERE pk = '{new_key()}' AND v = 1")["Items"] == []
