@@ -125,7 +125,7 @@ static sl_err execute_read(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl
   sl_err err;
   if (o->consistent && p->x && p->x->global && p->op != SL_PQL_OP_GET)
     return sl_fail(req, SL_E_VALIDATION,
-                   "Consistent reads are not supported on global secondary indexes");
+                   "Strongly consistent read is not supported on Global Secondary Indexes");
   switch (p->op) {
   case SL_PQL_OP_GET: {
     /* The residual conjuncts need the whole item: read it unprojected,
