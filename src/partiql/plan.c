@@ -721,6 +721,7 @@ static sl_err plan_multi(binder *b, const sl_pql_stmt *st, const split *s, const
       continue;
     }
     sl_pql_plan *subs = SL_NEW_ARRAY(a, sl_pql_plan, n ? n : 1);
+    sl_pql_node **read_where = SL_NEW_ARRAY(a, sl_pql_node *, n ? n : 1);
     uint32_t k = 0;
     bool all = true;
     sl_failure saved = b->req->fail;
@@ -738,8 +739,38 @@ static sl_err plan_multi(binder *b, const sl_pql_stmt *st, const split *s, const
               sl_av_eq(subs[m].kv.hash, subs[k].kv.hash) &&
               (!subs[k].kv.range || sl_av_eq(subs[m].kv.range, subs[k].kv.range)) &&
               !subs[m].residual && !subs[k].residual;
-      if (ok && !dup)
+      /* Disjuncts on one partition may match one item (pk = 'a' AND v = 1 OR
+       * pk = 'a'): an OR returns it once, so this read leaves out what the
+       * earlier reads of its partition matched (the same reads, the same cost). */
+      sl_pql_node *earlier = NULL;
+      for (uint32_t m = 0; ok && !dup && !from_in && m < k; m++) {
+        const sl_av *hm = subs[m].op == SL_PQL_OP_GET ? subs[m].kv.hash : subs[m].kc.hash;
+        const sl_av *hk = subs[k].op == SL_PQL_OP_GET ? subs[k].kv.hash : subs[k].kc.hash;
+        if (!hm || !hk || !sl_av_eq(hm, hk))
+          continue;
+        if (!earlier) {
+          earlier = read_where[m];
+        } else {
+          sl_pql_node *o = pnode(a, SL_PQL_N_OR, 2);
+          o->args[0] = earlier;
+          o->args[1] = read_where[m];
+          earlier = o;
+        }
+      }
+      if (earlier) {
+        sl_pql_node *not = pnode(a, SL_PQL_N_NOT, 1);
+        not ->args[0] = earlier;
+        sl_pql_node *both = pnode(a, SL_PQL_N_AND, 2);
+        both->args[0] = wheres[j];
+        both->args[1] = not ;
+        sl_failure_init(&b->req->fail, a);
+        err = plan_read(b, st, both, p, &subs[k], &ok);
+        all = ok;
+      }
+      if (ok && !dup) {
+        read_where[k] = wheres[j];
         k++;
+      }
     }
     b->req->fail = saved;
     if (!all)

@@ -295,6 +295,9 @@ def test_paging(ddb, module_table, where):
     ("pk IN ['c', 'a'] AND sk > 0", [("a", 1), ("a", 2), ("c", 1), ("c", 2)]),
     ("pk = 'a' AND sk = 1 OR pk = 'c' AND sk = 2", [("a", 1), ("c", 2)]),
     ("(pk = 'a' OR pk = 'b') AND v >= 10", [("a", 1), ("a", 2), ("b", 1), ("b", 2)]),
+    # Disjuncts on one partition that match the same items return each item once.
+    ("pk = 'a' AND sk = 1 OR pk = 'a' AND sk > 0 OR pk = 'c' AND sk = 0", [("a", 1), ("a", 2), ("c", 0)]),
+    ("v >= 10 AND pk = 'a' OR pk = 'a'", [("a", 0), ("a", 1), ("a", 2)]),
 ])
 @pytest.mark.parametrize("limit", [None, 1, 2, 4])
 def test_key_lists(ddb, module_table, where, expected, limit):
