@@ -254,7 +254,7 @@ static const char asset_0[] =
     ".faults ul { margin: 0.3rem 0 0; padding-left: 1.2rem; }\n"
     ".badge.injected { background: #8a4baf; color: #fff; }\n";
 
-/* dashboard.js, 63176 bytes */
+/* dashboard.js, 63783 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -1748,9 +1748,20 @@ static const char asset_1[] =
     "      return;\n"
     "    }\n"
     "    const e = r.json.Estimate || {};\n"
+    "    // An INSERT, UPDATE or DELETE previews as its single-item write.\n"
+    "    const write = e.WriteUnits !== undefined;\n"
     "    const kids = [h('h3', {text: 'Preview'}),\n"
     "      h('p', {}, h('code', {class: 'wb-plan', text: (r.json.Plan || {}).Text || ''})),\n"
-    "      defList([\n"
+    "      write ? defList([\n"
+    "        ['Operation', (r.json.Plan || {}).Operation || ''],\n"
+    "        ['Item bytes', `${bytes(e.ItemBytesBefore || 0)} before, ${bytes(e.ItemBytesAfter || 0)}"
+    " after`],\n"
+    "        ['Write units', `${num(e.WriteUnits, 1)} WCU`],\n"
+    "        ['Condition holds now', e.ConditionPasses ? 'yes' : 'no'],\n"
+    "        ['At the current limit', `${num(e.SecondsAtCurrentLimit, 3)} s (${num(e.WriteLimitPerSec"
+    "ond, 0)} WCU/s)`],\n"
+    "        ['Throttled now', e.WillThrottle ? 'yes' : 'no'],\n"
+    "      ]) : defList([\n"
     "        ['Operation', (r.json.Plan || {}).Operation || ''],\n"
     "        ['Items read', num(e.Items, 0)],\n"
     "        ['Items returned', num(e.ReturnedItems, 0)],\n"
@@ -1967,7 +1978,7 @@ static const char asset_2[] =
 
 static const sl_admin_asset assets[] = {
     {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"b5243d347ae194ec\"", 18}, {asset_0, 11456}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"c8c922a6dcf144cd\"", 18}, {asset_1, 63176}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"150b3bae71579e7a\"", 18}, {asset_1, 63783}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"be8bcc7c0e04c2a6\"", 18}, {asset_2, 6892}},
 };
 
