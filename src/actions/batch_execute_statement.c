@@ -18,7 +18,10 @@
  *
  * ConsumedCapacity: one entry per table, summed over its statements.
  * Throttling: each statement is admitted on its own, as a batch item is; its
- * throttle becomes its error (ProvisionedThroughputExceeded / ThrottlingError).
+ * throttle becomes its error (ProvisionedThroughputExceeded / ThrottlingError)
+ * and one ThrottleEvent; the request counts in ThrottledRequests only when
+ * every statement was throttled (BatchGetItem's rule, facts §7).
+ * Metrics: OperationType Read or Write (facts §7).
  */
 #include "actions/actions.h"
 #include "actions/members.h"
@@ -94,6 +97,8 @@ sl_err sl_action_batch_execute_statement(sl_req *req) {
   if (reads && writes)
     return sl_fail(req, SL_E_VALIDATION,
                    "Read and write requests together in the same batch is not supported.");
+  if (reads || writes)
+    req->op_verb = reads ? "Read" : "Write"; /* the OperationType dimension (facts §7) */
   /* Plan each; then the whole batch's check of duplicate keys. */
   sl_table *first = NULL;
   for (size_t i = 0; i < n; i++) {
@@ -144,6 +149,16 @@ sl_err sl_action_batch_execute_statement(sl_req *req) {
     req->fail = saved;
     e->ran = true;
   }
+  /* ThrottledRequests counts the batch only when every statement was
+   * throttled, as BatchGetItem and BatchWriteItem (facts §7); each
+   * statement's throttle is already its own ThrottleEvents. */
+  size_t throttled = 0;
+  for (size_t i = 0; i < n; i++)
+    throttled += !es[i].ran && (es[i].err.code == SL_E_PROVISIONED_THROUGHPUT_EXCEEDED ||
+                                es[i].err.code == SL_E_THROTTLING ||
+                                es[i].err.code == SL_E_REQUEST_LIMIT_EXCEEDED);
+  if (throttled == n)
+    req->metrics.throttled = true;
 
   sl_jw *w = &req->w;
   sl_jw_obj_begin(w);

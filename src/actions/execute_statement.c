@@ -13,6 +13,9 @@
  * otherwise), NextToken when a Query or Scan page stopped early, and
  * ConsumedCapacity.
  *
+ * Metrics: Operation ExecuteStatement with the Verb dimension PartiQLSelect,
+ * PartiQLInsert, PartiQLUpdate or PartiQLDelete (facts §7).
+ *
  * NextToken is sluice's own: the base64 of {"k": <LastEvaluatedKey>} (with
  * "i": the read to continue at, for a statement of several reads: "pk IN
  * [...]"); the service's token is opaque too, so clients only hand it back.
@@ -86,6 +89,13 @@ sl_err sl_action_execute_statement(sl_req *req) {
   sl_err err = sl_pql_parse(req->arena, &req->fail, sl_in_str(body, "Statement"), &st);
   if (err != SL_OK)
     return err;
+  /* The Verb dimension of the request's metrics (facts §7). */
+  static const char *const verbs[] = {[SL_PQL_SELECT] = "PartiQLSelect",
+                                      [SL_PQL_INSERT] = "PartiQLInsert",
+                                      [SL_PQL_UPDATE] = "PartiQLUpdate",
+                                      [SL_PQL_DELETE] = "PartiQLDelete"};
+  if ((unsigned)st->kind < sizeof verbs / sizeof verbs[0])
+    req->op_verb = verbs[st->kind];
   sl_av *params;
   uint32_t n_params;
   if ((err = sl_statements_parameters(req, body, &params, &n_params)) != SL_OK)

@@ -22,7 +22,7 @@
  * (DynamoDB Local's code and text).
  *
  * Reply: Responses (reads: [{Item}] per statement; writes: []) and
- * ConsumedCapacity.
+ * ConsumedCapacity. Metrics: OperationType Read or Write (facts §7).
  */
 #include "actions/actions.h"
 #include "actions/members.h"
@@ -164,6 +164,7 @@ sl_err sl_action_execute_transaction(sl_req *req) {
     return sl_fail(req, SL_E_VALIDATION,
                    "ExecuteTransaction API does not support both read and write operations in the "
                    "same request.");
+  req->op_verb = reads ? "Read" : "Write"; /* the OperationType dimension (facts §7) */
   sl_pql_plan *plans = SL_NEW_ARRAY(req->arena, sl_pql_plan, n);
   for (size_t i = 0; i < n; i++) {
     err = sl_pql_plan_make(req, sts[i], params[i], n_params[i], SL_PQL_IN_TRANSACTION, &plans[i]);

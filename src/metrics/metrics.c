@@ -103,12 +103,15 @@ void sl_metrics_free(sl_metrics *m) {
 
 uint64_t sl_metrics_dropped(const sl_metrics *m) { return m->dropped; }
 
-static uint64_t series_hash(sl_metric metric, sl_str table, sl_str index, const char *op) {
+static uint64_t series_hash(sl_metric metric, sl_str table, sl_str index, const char *op,
+                            const char *verb) {
   uint64_t h = XXH3_64bits_withSeed(table.p, table.len, (uint64_t)metric * 0x9E3779B97F4A7C15ULL);
   if (index.len)
     h = XXH3_64bits_withSeed(index.p, index.len, h);
   if (op[0])
     h = XXH3_64bits_withSeed(op, strlen(op), h ^ 0x5bd1e995);
+  if (verb[0])
+    h = XXH3_64bits_withSeed(verb, strlen(verb), h ^ 0x27d4eb2f);
   return h;
 }
 
@@ -130,23 +133,25 @@ static void grow(sl_metrics *m) {
   m->n_buckets = n;
 }
 
-/* The series of (metric, table, index, op), created on first use; NULL when
- * the registry is full. 'op' is "" for metrics without an Operation. */
-static bool series_is(const sl__series *s, sl_str table, sl_str index, const char *op) {
+/* The series of (metric, table, index, op, verb), created on first use;
+ * NULL when the registry is full. 'op' is "" for metrics without an
+ * Operation, 'verb' "" without a Verb or OperationType. */
+static bool series_is(const sl__series *s, sl_str table, sl_str index, const char *op,
+                      const char *verb) {
   return !s->gone && sl_str_eq(s->table, table) && sl_str_eq(s->index, index) &&
-         (s->op == op || strcmp(s->op, op) == 0);
+         (s->op == op || strcmp(s->op, op) == 0) && (s->verb == verb || strcmp(s->verb, verb) == 0);
 }
 
 static sl__series *series_get(sl_metrics *m, sl_metric metric, sl_str table, sl_str index,
-                              const char *op) {
+                              const char *op, const char *verb) {
   /* Requests come in runs on the same table: try the metric's last series
    * before hashing. */
   sl__series *last = m->recent[metric];
-  if (last && series_is(last, table, index, op))
+  if (last && series_is(last, table, index, op, verb))
     return last;
-  uint64_t h = series_hash(metric, table, index, op);
+  uint64_t h = series_hash(metric, table, index, op, verb);
   for (sl__series *s = m->buckets[h & (m->n_buckets - 1)]; s; s = s->next_hash)
-    if (s->hash == h && s->metric == metric && series_is(s, table, index, op))
+    if (s->hash == h && s->metric == metric && series_is(s, table, index, op, verb))
       return m->recent[metric] = s;
   if (m->n_series >= SL_METRICS_MAX_SERIES) {
     m->dropped++;
@@ -157,6 +162,7 @@ static sl__series *series_get(sl_metrics *m, sl_metric metric, sl_str table, sl_
   s->hash = h;
   s->metric = (uint8_t)metric;
   s->op = op;
+  s->verb = verb;
   if (table.len)
     memcpy(s->names, table.p, table.len);
   if (index.len)
@@ -342,14 +348,30 @@ static void series_add(sl__series *s, int64_t now_ms, int64_t v) {
 
 static void record(sl_metrics *m, sl_metric metric, sl_str table, sl_str index, const char *op,
                    int64_t v) {
-  series_add(series_get(m, metric, table, index, op), sl__metrics_now_ms(m), v);
+  series_add(series_get(m, metric, table, index, op, ""), sl__metrics_now_ms(m), v);
 }
 
 /* ---- recording ---- */
 
+const char *sl_metrics_verb_dimension(const char *operation) {
+  if (strcmp(operation, "ExecuteStatement") == 0)
+    return "Verb";
+  if (strcmp(operation, "BatchExecuteStatement") == 0 ||
+      strcmp(operation, "ExecuteTransaction") == 0)
+    return "OperationType";
+  return NULL;
+}
+
 void sl_metrics_request(sl_metrics *m, sl_str table, const char *operation, sl_outcome outcome,
                         int64_t latency_us, int64_t returned_items) {
+  sl_metrics_request_verb(m, table, operation, "", outcome, latency_us, returned_items);
+}
+
+void sl_metrics_request_verb(sl_metrics *m, sl_str table, const char *operation, const char *verb,
+                             sl_outcome outcome, int64_t latency_us, int64_t returned_items) {
   sl_str none = SL_STR_NULL;
+  if (!verb)
+    verb = "";
   if (outcome == SL_OUTCOME_USER_ERROR) {
     record(m, SL_M_USER_ERRORS, none, none, "", 1);
     return;
@@ -359,7 +381,7 @@ void sl_metrics_request(sl_metrics *m, sl_str table, const char *operation, sl_o
   switch (outcome) {
   case SL_OUTCOME_OK: {
     int64_t now = sl__metrics_now_ms(m);
-    sl__series *s = series_get(m, SL_M_SUCCESSFUL_REQUEST_LATENCY, table, none, operation);
+    sl__series *s = series_get(m, SL_M_SUCCESSFUL_REQUEST_LATENCY, table, none, operation, verb);
     if (s) {
       if (latency_us < 0)
         latency_us = 0;
@@ -370,15 +392,17 @@ void sl_metrics_request(sl_metrics *m, sl_str table, const char *operation, sl_o
       s->hist[b]++;
     }
     if (returned_items >= 0)
-      series_add(series_get(m, SL_M_RETURNED_ITEM_COUNT, table, none, operation), now,
+      series_add(series_get(m, SL_M_RETURNED_ITEM_COUNT, table, none, operation, verb), now,
                  returned_items);
     return;
   }
   case SL_OUTCOME_SYSTEM_ERROR:
-    record(m, SL_M_SYSTEM_ERRORS, table, none, operation, 1);
+    series_add(series_get(m, SL_M_SYSTEM_ERRORS, table, none, operation, verb),
+               sl__metrics_now_ms(m), 1);
     return;
   case SL_OUTCOME_THROTTLED:
-    record(m, SL_M_THROTTLED_REQUESTS, table, none, operation, 1);
+    series_add(series_get(m, SL_M_THROTTLED_REQUESTS, table, none, operation, verb),
+               sl__metrics_now_ms(m), 1);
     return;
   case SL_OUTCOME_CONDITION_FAILED:
     record(m, SL_M_CONDITIONAL_CHECK_FAILED, table, none, "", 1);
@@ -441,13 +465,13 @@ void sl_metrics_throttle_event(sl_metrics *m, sl_str table, sl_str index, bool w
                                sl_str pk, sl_str sk, int partition) {
   int64_t now = sl__metrics_now_ms(m);
   series_add(series_get(m, write ? SL_M_WRITE_THROTTLE_EVENTS : SL_M_READ_THROTTLE_EVENTS, table,
-                        index, ""),
+                        index, "", ""),
              now, 1);
   sl_metric base =
       write ? SL_M_WRITE_MAX_ON_DEMAND_THROTTLE_EVENTS : SL_M_READ_MAX_ON_DEMAND_THROTTLE_EVENTS;
   for (unsigned l = 0; l < 4; l++)
     if (limits & (1u << l))
-      series_add(series_get(m, (sl_metric)(base + l), table, index, ""), now, 1);
+      series_add(series_get(m, (sl_metric)(base + l), table, index, "", ""), now, 1);
   event_push(m, now, table, index, write, limits, operation, exception, pk, sk, partition);
 }
 
@@ -516,10 +540,15 @@ static bool put_labels(sl_buf *b, const sl__series *s) {
   struct {
     const char *name;
     sl_str value;
-  } labels[3] = {{"table_name", s->table},
+  } labels[5] = {{"table_name", s->table},
                  {"global_secondary_index_name", s->index},
-                 {"operation", sl_str_c(s->op)}};
-  for (int i = 0; i < 3; i++) {
+                 {"operation", sl_str_c(s->op)},
+                 {"verb", SL_STR_NULL},
+                 {"operation_type", SL_STR_NULL}};
+  const char *vd = s->verb[0] ? sl_metrics_verb_dimension(s->op) : NULL;
+  if (vd)
+    labels[vd[0] == 'V' ? 3 : 4].value = sl_str_c(s->verb);
+  for (int i = 0; i < 5; i++) {
     if (!labels[i].value.len)
       continue;
     sl_buf_putc(b, any ? ',' : '{');
@@ -613,7 +642,7 @@ void sl_metrics_write_prometheus(sl_metrics *m, sl_buf *out) {
 /* ---- CloudWatch-style datapoints ---- */
 
 bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, bool deleted, sl_str index,
-                                 sl_str operation, sl_metric metric, int64_t period_s,
+                                 sl_str operation, sl_str verb, sl_metric metric, int64_t period_s,
                                  int64_t start_ms, int64_t end_ms, const char **err) {
   if ((unsigned)metric >= SL_M__COUNT) {
     *err = "unknown metric";
@@ -650,6 +679,8 @@ bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, bool del
       if (s->gone != deleted || !sl_str_eq(s->table, table) || !sl_str_eq(s->index, index))
         continue;
       if (operation.len && !sl_str_eq_c(operation, s->op))
+        continue;
+      if (verb.len && !sl_str_eq_c(verb, s->verb))
         continue;
       int64_t from = t / unit_ms, to = (t + period_ms) / unit_ms;
       for (int64_t slot = from < lo_slot ? lo_slot : from; slot < to && slot <= hi_slot; slot++)

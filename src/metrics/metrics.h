@@ -12,19 +12,24 @@
  *   ReadThrottleEvents / WriteThrottleEvents TableName[,GSI]             sl_metrics_throttle_event
  *   Read|Write{KeyRangeThroughput,ProvisionedThroughput,AccountLimit,
  *     MaxOnDemandThroughput}ThrottleEvents   TableName[,GSI]             sl_metrics_throttle_event
- *   ThrottledRequests                        TableName,Operation         sl_metrics_request
- *   SuccessfulRequestLatency (ms)            TableName,Operation         sl_metrics_request
- *   SystemErrors                             TableName,Operation         sl_metrics_request
+ *   ThrottledRequests                        TableName,Operation[,Verb]  sl_metrics_request
+ *   SuccessfulRequestLatency (ms)            TableName,Operation[,Verb]  sl_metrics_request
+ *   SystemErrors                             TableName,Operation[,Verb]  sl_metrics_request
  *   UserErrors                               (account)                   sl_metrics_request
  *   ConditionalCheckFailedRequests           TableName                   sl_metrics_request
  *   TransactionConflict                      TableName                   sl_metrics_request
- *   ReturnedItemCount                        TableName,Operation         sl_metrics_request
+ *   ReturnedItemCount                        TableName,Operation[,Verb]  sl_metrics_request
  *   OnlineIndexConsumedWriteCapacity,
  *   OnlineIndexThrottleEvents,
  *   OnlineIndexPercentageProgress            TableName,GSI               sl_metrics_backfill
  *   TimeToLiveDeletedItemCount               TableName                   sl_metrics_ttl_deleted
  *   ProvisionedRead/WriteCapacityUnits       TableName[,GSI]             sl_metrics_provisioned
  *   ReturnedRecordsCount, ReturnedBytes      TableName,Operation         sl_metrics_stream_read
+ *
+ * [,Verb]: the PartiQL operations' extra dimension (facts §7): Verb for
+ * ExecuteStatement (PartiQLSelect, PartiQLInsert, PartiQLUpdate,
+ * PartiQLDelete), OperationType for BatchExecuteStatement and
+ * ExecuteTransaction (Read, Write); sl_metrics_request_verb records it.
  *
  * Counting rules the callers rely on:
  *  - ConsumedXCapacityUnits: Sum = units, SampleCount = requests (even 0-unit
@@ -121,6 +126,13 @@ typedef enum {
  * 0 is a sample), < 0 records nothing. */
 void sl_metrics_request(sl_metrics *m, sl_str table, const char *operation, sl_outcome outcome,
                         int64_t latency_us, int64_t returned_items);
+/* The same with the operation's Verb or OperationType value ('verb', static;
+ * NULL or "": none), a dimension of its own series. */
+void sl_metrics_request_verb(sl_metrics *m, sl_str table, const char *operation, const char *verb,
+                             sl_outcome outcome, int64_t latency_us, int64_t returned_items);
+/* "Verb" for ExecuteStatement, "OperationType" for BatchExecuteStatement and
+ * ExecuteTransaction, else NULL: the dimension a verb value is recorded as. */
+const char *sl_metrics_verb_dimension(const char *operation);
 
 /* Units consumed by one request on one resource ('index' empty: the table),
  * in milli-units. */
@@ -195,8 +207,8 @@ void sl_metrics_ci_key(sl_metrics *m, sl_str table, sl_str index, sl_str pk, sl_
 
 /* Prometheus text format (version 0.0.4): counters and gauges named after
  * the CloudWatch metrics (sluice_dynamodb_<snake_case>[_total]), labels
- * table_name, global_secondary_index_name and operation for the
- * dimensions, and the latency histogram. */
+ * table_name, global_secondary_index_name, operation, verb and
+ * operation_type for the dimensions, and the latency histogram. */
 void sl_metrics_write_prometheus(sl_metrics *m, sl_buf *out);
 
 /* CloudWatch-style datapoints for one metric:
@@ -205,10 +217,12 @@ void sl_metrics_write_prometheus(sl_metrics *m, sl_buf *out);
  * period that has samples. 'period_s' is 1, 5, 10, 30 (second ring) or a
  * multiple of 60 (minute ring); [start_ms, end_ms) is cut to whole periods.
  * 'index' empty: the table itself; 'operation' empty: all operations
- * together. Returns false with a message in 'err' for a bad request (unknown
- * metric, period, range of more than 1440 datapoints). */
+ * together; 'verb' empty: all verbs (Verb or OperationType values) together;
+ * 'deleted': the table's last deleted incarnation instead of the live one.
+ * Returns false with a message in 'err' for a bad request (unknown metric,
+ * period, range of more than 1440 datapoints). */
 bool sl_metrics_write_datapoints(sl_metrics *m, sl_jw *w, sl_str table, bool deleted, sl_str index,
-                                 sl_str operation, sl_metric metric, int64_t period_s,
+                                 sl_str operation, sl_str verb, sl_metric metric, int64_t period_s,
                                  int64_t start_ms, int64_t end_ms, const char **err);
 
 /* The recorded sum of 'metric' over [start_ms, end_ms) on 'table' (all

@@ -35,9 +35,10 @@ struct sl__series {
   sl__series *next_hash;
   sl__series *next_metric; /* the metric's series in creation order */
   uint64_t hash;
-  uint8_t metric; /* sl_metric */
-  uint8_t gone;   /* 0: the live table's; 1: its last deleted incarnation's */
-  const char *op; /* static string; "" when the metric has no Operation */
+  uint8_t metric;   /* sl_metric */
+  uint8_t gone;     /* 0: the live table's; 1: its last deleted incarnation's */
+  const char *op;   /* static string; "" when the metric has no Operation */
+  const char *verb; /* static: the Verb or OperationType (sl_metrics_verb_dimension), or "" */
   sl_str table, index;
   int64_t total_sum; /* counters: running sum; gauges: last value */
   uint64_t total_count;

@@ -287,6 +287,6 @@ void sl_req_metrics_end(sl_req *req) {
   bool data = req->op_name && !(req->op_flags & SL_OPF_CONTROL);
   sl_str table = data && req->table ? req->table->name : SL_STR_NULL;
   sl_outcome outcome = rm->throttled ? SL_OUTCOME_THROTTLED : outcome_of(req->fail.code);
-  sl_metrics_request(m, table, req->op_name ? req->op_name : "", outcome, mono_us() - rm->start_us,
-                     rm->returned_items);
+  sl_metrics_request_verb(m, table, req->op_name ? req->op_name : "", req->op_verb, outcome,
+                          mono_us() - rm->start_us, rm->returned_items);
 }

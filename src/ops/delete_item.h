@@ -17,6 +17,7 @@ typedef struct {
   sl_keyvals kv; /* checked against the table's key schema */
   const sl_write_exprs *ex;
   bool return_old; /* ReturnValues ALL_OLD */
+  bool preview;    /* priced and checked, not written (ops/write.h) */
 } sl_delete_item_in;
 
 typedef struct {

@@ -19,6 +19,7 @@ typedef struct {
   sl_keyvals kv;       /* its table key */
   const sl_write_exprs *ex;
   bool return_old; /* ReturnValues ALL_OLD */
+  bool preview;    /* priced and checked, not written (ops/write.h) */
 } sl_put_item_in;
 
 typedef struct {

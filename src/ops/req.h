@@ -55,6 +55,7 @@ struct sl_req {
   sl_arena *arena;
   sl_failure fail;
   const char *op_name; /* "PutItem": the Operation dimension of metrics (static) */
+  const char *op_verb; /* PartiQL: the Verb ("PartiQLSelect") or OperationType ("Read") (static) */
   unsigned op_flags;   /* SL_OPF_* */
   const sl_json *body; /* the validated request object */
   sl_jw w;             /* the success body (written into the HTTP response) */

@@ -32,6 +32,7 @@ sl_err sl_update_item(sl_req *req, const sl_update_item_in *in, sl_update_item_o
       attrs = sl_expr_project(req->arena, &ex->update->paths, &item);
   }
   sl_write_plan_init(req, &out->plan, in->t, &in->kv, oldp, ok ? (nothing ? NULL : &item) : oldp);
+  out->plan.preview = in->preview;
   sl_write_plan_price(req, &out->plan, false, !ok);
   return sl_write_plan_finish(req, txn, &out->plan, ok, ex, oldp, &attrs, &out->res);
 }

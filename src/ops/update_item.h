@@ -29,6 +29,7 @@ typedef struct {
   sl_keyvals kv;       /* checked against the table's key schema */
   sl_write_exprs *ex;  /* update and condition */
   sl_return_values rv; /* ReturnValues */
+  bool preview;        /* priced and checked, not written (ops/write.h) */
 } sl_update_item_in;
 
 typedef struct {

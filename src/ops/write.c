@@ -102,6 +102,16 @@ sl_err sl_write_plan_finish(sl_req *req, sl_txn *txn, sl_write_plan *p, bool con
                             const sl_write_exprs *cond, const sl_item *old, const sl_item *attrs,
                             sl_write_result *out) {
   memset(out, 0, sizeof(*out));
+  if (p->preview) {
+    sl_cap_verdict v;
+    out->would_throttle = !sl_cap_check(req->env->cap, p->charges, p->n_charges, &v);
+    out->cond_failed = !cond_ok;
+    out->old_bytes = p->old ? sl_item_size(p->old) : 0;
+    out->new_bytes = p->item && cond_ok ? sl_item_size(p->item) : 0;
+    sl_write_plan_consumed(p, &out->consumed);
+    sl_store_abort(txn);
+    return SL_OK;
+  }
   sl_err err = sl_req_admit(req, p->charges, p->n_charges);
   if (err != SL_OK)
     goto out;

@@ -41,6 +41,9 @@ typedef struct {
   sl_index_change changes[SL_MAX_INDEXES];
   sl_cap_charge charges[1 + SL_MAX_INDEXES];
   size_t n_charges;
+  /* The cost preview (set after sl_write_plan_init): sl_write_plan_finish
+   * prices and checks, never debits, applies or fails the condition. */
+  bool preview;
   /* applied, tables with LSIs only */
   bool has_collection;
   int64_t collection_bytes; /* the item collection's size after the write */
@@ -69,6 +72,11 @@ void sl_write_plan_committed(sl_req *req, sl_write_plan *p);
 typedef struct {
   sl_item attributes;   /* the ReturnValues item; n == 0: none */
   sl_consumed consumed; /* the write's units, table and indexes (no TableName) */
+  /* preview only: what running it now would meet */
+  bool cond_failed;    /* the condition would fail (the units are still charged) */
+  bool would_throttle; /* the admission check would refuse it now */
+  uint64_t old_bytes;  /* the item there now (0: none) */
+  uint64_t new_bytes;  /* the item written (0: a delete, or nothing changes) */
 } sl_write_result;
 
 /* The end every single-item write shares (ops/put_item.h, update_item.h,
@@ -76,7 +84,9 @@ typedef struct {
  * ('cond_ok') and the plan priced: admit the plan (a throttle wins over a
  * failed condition, and a failed condition still costs: facts §2.2, and
  * out->consumed reports it), fail the condition, apply, commit and account,
- * and fill 'out' ('attrs' becomes its attributes). Always ends 'txn'. 'cond' and 'old' serve
+ * and fill 'out' ('attrs' becomes its attributes). A preview plan is only
+ * checked (out->would_throttle, out->cond_failed, out->consumed) and its
+ * transaction aborted: SL_OK, nothing written. Always ends 'txn'. 'cond' and 'old' serve
  * ConditionalCheckFailedException's Item. */
 struct sl_write_exprs;
 sl_err sl_write_plan_finish(sl_req *req, sl_txn *txn, sl_write_plan *p, bool cond_ok,

@@ -13,11 +13,33 @@
 #include "ops/query.h"
 #include "ops/scan.h"
 
+/* An item as a SELECT returns it: the projection applied, and each nested
+ * path's value as a top-level attribute under its last name
+ * (sl__pql_select_name): SELECT m.q[0] gives {"q[0]": ...}, not
+ * {"m": {"q": [...]}} as a ProjectionExpression would. */
+static sl_item selected(sl_req *req, const sl_pql_plan *p, const sl_item *it) {
+  const sl_pql_stmt *st = p->st;
+  bool nested = false;
+  for (uint32_t i = 0; st && st->proj && i < st->n_proj && !nested; i++)
+    nested = st->proj[i].n > 1;
+  if (!nested)
+    return sl_reads_project(req, &p->rx, it);
+  /* Read from the item itself: a projection renumbers list elements. */
+  sl_item out = {SL_NEW_ARRAY(req->arena, sl_attr, st->n_proj), 0};
+  for (uint32_t i = 0; i < st->n_proj; i++) {
+    const sl_av *v = sl_expr_path_get(it, &st->proj[i]);
+    if (v)
+      out.attrs[out.n++] = (sl_attr){sl__pql_select_name(req->arena, &st->proj[i]), *v};
+  }
+  sl_item_canonicalize(&out);
+  return out;
+}
+
 static void page_result(sl_req *req, sl_pql_plan *p, const sl_page_result *page,
                         sl_pql_result *out) {
   out->items = SL_NEW_ARRAY(req->arena, sl_item, page->n ? page->n : 1);
   for (size_t i = 0; i < page->n; i++)
-    out->items[i] = sl_reads_project(req, &p->rx, &page->items[i]);
+    out->items[i] = selected(req, p, &page->items[i]);
   out->n = page->n;
   out->more = page->more;
   if (page->more) {
@@ -103,7 +125,7 @@ static sl_err execute_read(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl
   sl_err err;
   if (o->consistent && p->x && p->x->global && p->op != SL_PQL_OP_GET)
     return sl_fail(req, SL_E_VALIDATION,
-                   "Consistent reads are not supported on global secondary indexes");
+                   "Strongly consistent read is not supported on Global Secondary Indexes");
   switch (p->op) {
   case SL_PQL_OP_GET: {
     /* The residual conjuncts need the whole item: read it unprojected,
@@ -121,7 +143,7 @@ static sl_err execute_read(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl
     out->scanned = g.found;
     out->bytes = g.size;
     if (g.found && sl_expr_eval(p->residual, &g.item)) {
-      out->items[0] = sl_reads_project(req, &p->rx, &g.item);
+      out->items[0] = selected(req, p, &g.item);
       out->n = 1;
     }
     return SL_OK;
@@ -148,8 +170,8 @@ static sl_err execute_read(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl
                      .ex = &p->rx,
                      .consistent = o->consistent,
                      .limit = o->limit,
-                     .segment = 0,
-                     .total = 1,
+                     .segment = o->segment,
+                     .total = o->total ? o->total : 1,
                      .start = o->start,
                      .preview = o->preview};
     sl_page_result page;
@@ -180,10 +202,15 @@ sl_err sl_pql_execute(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl_pql_
     sl_req_record_returned(req, (int64_t)out->n);
     return SL_OK;
   case SL_PQL_OP_PUT: {
-    sl_put_item_in in = {.t = p->t, .item = &p->key, .kv = p->kv, .ex = &p->wx};
+    sl_put_item_in in = {
+        .t = p->t, .item = &p->key, .kv = p->kv, .ex = &p->wx, .preview = o->preview};
     sl_put_item_out w = {0};
     err = sl_put_item(req, &in, &w);
     out->consumed = w.res.consumed; /* a failed condition costs too */
+    out->cond_failed = w.res.cond_failed;
+    out->would_throttle = w.res.would_throttle;
+    out->old_bytes = w.res.old_bytes;
+    out->new_bytes = w.res.new_bytes;
     if (err == SL_E_CONDITIONAL_CHECK_FAILED) {
       /* INSERT's own condition: the key exists (DynamoDB Local's text). */
       sl_failure_init(&req->fail, req->arena);
@@ -196,21 +223,33 @@ sl_err sl_pql_execute(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl_pql_
     return SL_OK;
   }
   case SL_PQL_OP_UPDATE: {
-    sl_update_item_in in = {.t = p->t, .kv = p->kv, .ex = &p->wx, .rv = p->rv};
+    sl_update_item_in in = {
+        .t = p->t, .kv = p->kv, .ex = &p->wx, .rv = p->rv, .preview = o->preview};
     sl_update_item_out w = {0};
     err = sl_update_item(req, &in, &w);
     out->consumed = w.res.consumed; /* a failed condition costs too */
+    out->cond_failed = w.res.cond_failed;
+    out->would_throttle = w.res.would_throttle;
+    out->old_bytes = w.res.old_bytes;
+    out->new_bytes = w.res.new_bytes;
     if (err != SL_OK)
       return err;
     one_item(req, &w.res.attributes, out);
     return SL_OK;
   }
   case SL_PQL_OP_DELETE: {
-    sl_delete_item_in in = {
-        .t = p->t, .kv = p->kv, .ex = &p->wx, .return_old = p->rv == SL_RV_ALL_OLD};
+    sl_delete_item_in in = {.t = p->t,
+                            .kv = p->kv,
+                            .ex = &p->wx,
+                            .return_old = p->rv == SL_RV_ALL_OLD,
+                            .preview = o->preview};
     sl_delete_item_out w = {0};
     err = sl_delete_item(req, &in, &w);
     out->consumed = w.res.consumed; /* a failed condition costs too */
+    out->cond_failed = w.res.cond_failed;
+    out->would_throttle = w.res.would_throttle;
+    out->old_bytes = w.res.old_bytes;
+    out->new_bytes = w.res.new_bytes;
     if (err != SL_OK)
       return err;
     one_item(req, &w.res.attributes, out);

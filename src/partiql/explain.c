@@ -8,18 +8,49 @@
 
 #include "cap/charge.h"
 
-/* The resource's read limit now: a provisioned table's or GSI's RCU, an
- * on-demand one's configured maximum, else what its partitions serve. */
-static int64_t read_limit(const sl_table *t, const sl_index *x, sl_cap_res *res) {
+/* The resource's read (or write) limit now: a provisioned table's or GSI's
+ * RCU (WCU), an on-demand one's configured maximum, else what its
+ * partitions serve. */
+static int64_t limit_of(const sl_table *t, const sl_index *x, sl_cap_res *res, bool write) {
   const sl_throughput *tp = x && x->global ? &x->tp : &t->tp;
   if (tp->billing == SL_BILLING_PROVISIONED)
-    return tp->rcu;
-  if (tp->max_read_ru > 0)
-    return tp->max_read_ru;
+    return write ? tp->wcu : tp->rcu;
+  int64_t max = write ? tp->max_write_ru : tp->max_read_ru;
+  if (max > 0)
+    return max;
   int64_t rd = 0, wr = 0;
   if (res)
     sl_cap_res_serves(res, &rd, &wr);
-  return rd;
+  return write ? wr : rd;
+}
+
+static int64_t read_limit(const sl_table *t, const sl_index *x, sl_cap_res *res) {
+  return limit_of(t, x, res, false);
+}
+
+sl_err sl_pql_explain_write(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o,
+                            sl_pql_write_estimate *out) {
+  memset(out, 0, sizeof *out);
+  if (p->op != SL_PQL_OP_PUT && p->op != SL_PQL_OP_UPDATE && p->op != SL_PQL_OP_DELETE)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "The cost preview of a write explains INSERT, UPDATE and DELETE statements");
+  sl_pql_opts po = *o;
+  po.preview = true;
+  sl_pql_result r;
+  sl_err err = sl_pql_execute(req, p, &po, &r);
+  if (err != SL_OK)
+    return err;
+  out->table_write_mu = r.consumed.table_write_mu;
+  out->write_mu = r.consumed.table_write_mu;
+  for (uint32_t i = 0; i < r.consumed.n_idx; i++)
+    out->write_mu += r.consumed.idx[i].write_mu;
+  out->old_bytes = r.old_bytes;
+  out->new_bytes = r.new_bytes;
+  out->cond_failed = r.cond_failed;
+  out->will_throttle = r.would_throttle;
+  out->res = p->t->cap;
+  out->limit_ups = limit_of(p->t, NULL, out->res, true);
+  return SL_OK;
 }
 
 sl_err sl_pql_explain(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl_pql_estimate *out) {

@@ -206,19 +206,24 @@ typedef struct {
   const sl_item *start; /* the page to continue after (NextToken), or NULL */
   bool all_old_on_fail; /* ReturnValuesOnConditionCheckFailure ALL_OLD */
   uint32_t start_sub;   /* MULTI: the read to continue at (NextToken) */
-  bool preview;         /* reads priced, not admitted (the cost preview) */
+  bool preview;         /* priced, not admitted, nothing written (the cost preview) */
+  uint32_t segment;     /* Scan: one segment of a parallel scan (the cost preview of */
+  uint32_t total;       /* a Scan request); total 0: the whole table */
 } sl_pql_opts;
 
 typedef struct {
   sl_item *items; /* SELECT: the page; RETURNING: one item or none */
   size_t n;
-  bool more;            /* a Query or Scan page stopped early */
-  sl_item last_key;     /* then: the table's and the index's keys of its last item
-                           (MULTI: none when the next read starts afresh) */
-  uint32_t next_sub;    /* MULTI, when 'more': the read to continue at */
-  int64_t scanned;      /* items read (evaluated) */
-  uint64_t bytes;       /* their sizes, summed */
-  sl_consumed consumed; /* the units the core charged (table_name left empty) */
+  bool more;                     /* a Query or Scan page stopped early */
+  sl_item last_key;              /* then: the table's and the index's keys of its last item
+                                    (MULTI: none when the next read starts afresh) */
+  uint32_t next_sub;             /* MULTI, when 'more': the read to continue at */
+  int64_t scanned;               /* items read (evaluated) */
+  uint64_t bytes;                /* their sizes, summed */
+  sl_consumed consumed;          /* the units the core charged (table_name left empty) */
+  bool cond_failed;              /* preview of a write: its condition would fail now */
+  bool would_throttle;           /* preview of a write: it would be throttled now */
+  uint64_t old_bytes, new_bytes; /* preview of a write: the item now and after */
 } sl_pql_result;
 
 /* Runs a plan of ExecuteStatement or a batch (not CHECK). Failures are the
@@ -246,6 +251,28 @@ typedef struct {
 
 /* Estimates a SELECT plan (GetItem, Query or Scan; not a write). */
 sl_err sl_pql_explain(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o, sl_pql_estimate *out);
+
+/* What an INSERT, UPDATE or DELETE costs if run now, found by running its
+ * core in preview mode (ops/write.h): the item read, the condition
+ * evaluated on it, the update applied, the write priced (the larger of the
+ * old and new sizes, each index whose entry changes; a failed condition
+ * still costs) and checked against the capacity engine; nothing is debited
+ * or written. The condition is evaluated on the item the write reads, so it
+ * consumes no read units; a PartiQL write is always one item. */
+typedef struct {
+  int64_t write_mu;       /* units charged (milli): the table's and every index's */
+  int64_t table_write_mu; /* the table's part (LSIs included) */
+  uint64_t old_bytes;     /* the item now (0: none) */
+  uint64_t new_bytes;     /* the item after (0: deleted, or the write would fail) */
+  bool cond_failed;       /* it would fail: ConditionalCheckFailedException, for an
+                             INSERT DuplicateItemException (and still be charged) */
+  sl_cap_res *res;        /* the table's resource (its write capacity pays) */
+  int64_t limit_ups;      /* its write limit now */
+  bool will_throttle;     /* the write would be refused now */
+} sl_pql_write_estimate;
+
+sl_err sl_pql_explain_write(sl_req *req, sl_pql_plan *p, const sl_pql_opts *o,
+                            sl_pql_write_estimate *out);
 
 /* A cheaper way to ask the same: the statement on an index whose partition
  * key the WHERE clause fixes, planned (a Query) and estimated. */

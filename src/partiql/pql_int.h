@@ -49,4 +49,11 @@ bool sl__pql_tok_is_kw(const sl_pql_tok *t, const char *kw);
 /* Punctuation 'p'. */
 bool sl__pql_tok_is(const sl_pql_tok *t, const char *p);
 
+/* (plan.c) The attribute name a SELECT path's value is returned under: its
+ * last name and the list indexes after it, so m.q[0] is "q[0]", m.z is "z"
+ * and l[0] is "l[0]" (the service returns SELECT mymap.nested as "nested",
+ * nubo-db/dynamodb-conformance tier2 executeStatement, pinned against AWS;
+ * DynamoDB Local gives k[1] for m.k[1]). */
+sl_str sl__pql_select_name(sl_arena *a, const sl_expr_path *p);
+
 #endif

@@ -270,7 +270,7 @@ static const char asset_0[] =
     ".lagline.warn strong { color: var(--hot); }\n"
     "table.shards td { vertical-align: top; }\n";
 
-/* dashboard.js, 77197 bytes */
+/* dashboard.js, 77804 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -2022,9 +2022,20 @@ static const char asset_1[] =
     "      return;\n"
     "    }\n"
     "    const e = r.json.Estimate || {};\n"
+    "    // An INSERT, UPDATE or DELETE previews as its single-item write.\n"
+    "    const write = e.WriteUnits !== undefined;\n"
     "    const kids = [h('h3', {text: 'Preview'}),\n"
     "      h('p', {}, h('code', {class: 'wb-plan', text: (r.json.Plan || {}).Text || ''})),\n"
-    "      defList([\n"
+    "      write ? defList([\n"
+    "        ['Operation', (r.json.Plan || {}).Operation || ''],\n"
+    "        ['Item bytes', `${bytes(e.ItemBytesBefore || 0)} before, ${bytes(e.ItemBytesAfter || 0)}"
+    " after`],\n"
+    "        ['Write units', `${num(e.WriteUnits, 1)} WCU`],\n"
+    "        ['Condition holds now', e.ConditionPasses ? 'yes' : 'no'],\n"
+    "        ['At the current limit', `${num(e.SecondsAtCurrentLimit, 3)} s (${num(e.WriteLimitPerSec"
+    "ond, 0)} WCU/s)`],\n"
+    "        ['Throttled now', e.WillThrottle ? 'yes' : 'no'],\n"
+    "      ]) : defList([\n"
     "        ['Operation', (r.json.Plan || {}).Operation || ''],\n"
     "        ['Items read', num(e.Items, 0)],\n"
     "        ['Items returned', num(e.ReturnedItems, 0)],\n"
@@ -2252,7 +2263,7 @@ static const char asset_2[] =
 
 static const sl_admin_asset assets[] = {
     {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"8436f8918028045e\"", 18}, {asset_0, 12356}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"137651e68c6cd312\"", 18}, {asset_1, 77197}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"f0323412ef0d3392\"", 18}, {asset_1, 77804}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"4fcd60a6292dd373\"", 18}, {asset_2, 7579}},
 };
 

@@ -42,7 +42,7 @@ static void write_keycond(sl_jw *w, sl_arena *a, const sl_pql_plan *p) {
   sl_jw_str(w, sl_buf_str(&b));
 }
 
-static void write_plan(sl_jw *w, sl_arena *a, const sl_pql_plan *p) {
+static void write_plan(sl_jw *w, sl_arena *a, const sl_pql_plan *p, const sl_pql_opts *o) {
   sl_jw_obj_begin(w);
   if (p->op == SL_PQL_OP_MULTI) {
     /* Several reads: their operation, how many, and each key condition. */
@@ -84,6 +84,12 @@ static void write_plan(sl_jw *w, sl_arena *a, const sl_pql_plan *p) {
   }
   if (p->op != SL_PQL_OP_SCAN)
     write_keycond(w, a, p);
+  if (p->op == SL_PQL_OP_SCAN && o->total > 1) {
+    sl_jw_key_c(w, "Segment");
+    sl_jw_int(w, o->segment);
+    sl_jw_key_c(w, "TotalSegments");
+    sl_jw_int(w, o->total);
+  }
   const sl_expr_node *filter = p->op == SL_PQL_OP_GET ? p->residual : p->rx.filter;
   if (filter) {
     sl_buf b;
@@ -125,6 +131,96 @@ static void write_estimate(sl_jw *w, const sl_pql_estimate *e) {
   sl_jw_obj_end(w);
 }
 
+/* The answer for an INSERT, UPDATE or DELETE: the single-item write it
+ * becomes, its key and condition, and what it costs now. */
+static void write_write_answer(sl_http_response *resp, sl_arena *a, const sl_pql_plan *p,
+                               const sl_pql_write_estimate *e) {
+  resp->body.len = 0;
+  sl_jw w;
+  sl_jw_init(&w, &resp->body);
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "Plan");
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "Operation");
+  sl_jw_str_c(&w, sl_pql_op_name(p->op));
+  sl_jw_key_c(&w, "TableName");
+  sl_jw_str(&w, p->t->name);
+  sl_jw_key_c(&w, "Key");
+  sl_jw_obj_begin(&w);
+  sl_jw_key(&w, p->t->key.hash);
+  sl_av_write_json(&w, p->kv.hash);
+  if (p->kv.range) {
+    sl_jw_key(&w, p->t->key.range);
+    sl_av_write_json(&w, p->kv.range);
+  }
+  sl_jw_obj_end(&w);
+  sl_buf b;
+  if (p->wx.cond) {
+    sl_buf_init(&b, a);
+    sl_expr_print(&b, p->wx.cond);
+    sl_jw_key_c(&w, "Condition");
+    sl_jw_str(&w, sl_buf_str(&b));
+  }
+  sl_buf_init(&b, a);
+  sl_pql_print_plan(&b, p);
+  sl_jw_key_c(&w, "Text");
+  sl_jw_str(&w, sl_buf_str(&b));
+  sl_jw_obj_end(&w);
+  sl_jw_key_c(&w, "Estimate");
+  sl_jw_obj_begin(&w);
+  sl_jw_key_c(&w, "Items");
+  sl_jw_int(&w, 1);
+  sl_jw_key_c(&w, "Bytes");
+  sl_jw_uint(&w, e->old_bytes > e->new_bytes ? e->old_bytes : e->new_bytes);
+  sl_jw_key_c(&w, "ItemBytesBefore");
+  sl_jw_uint(&w, e->old_bytes);
+  sl_jw_key_c(&w, "ItemBytesAfter");
+  sl_jw_uint(&w, e->new_bytes);
+  sl_jw_key_c(&w, "Pages");
+  sl_jw_int(&w, 1);
+  sl_jw_key_c(&w, "ReadUnits");
+  sl_jw_double(&w, 0.0);
+  sl_jw_key_c(&w, "WriteUnits");
+  sl_jw_double(&w, units(e->write_mu));
+  sl_jw_key_c(&w, "TableWriteUnits");
+  sl_jw_double(&w, units(e->table_write_mu));
+  sl_jw_key_c(&w, "WriteLimitPerSecond");
+  sl_jw_int(&w, e->limit_ups);
+  sl_jw_key_c(&w, "SecondsAtCurrentLimit");
+  sl_jw_double(&w, e->limit_ups > 0 ? units(e->write_mu) / (double)e->limit_ups : 0.0);
+  sl_jw_key_c(&w, "WillThrottle");
+  sl_jw_bool(&w, e->will_throttle);
+  sl_jw_key_c(&w, "ConditionPasses");
+  sl_jw_bool(&w, !e->cond_failed);
+  sl_jw_key_c(&w, "SingleItemWrite");
+  sl_jw_bool(&w, true);
+  sl_jw_key_c(&w, "Exact");
+  sl_jw_bool(&w, true);
+  sl_jw_obj_end(&w);
+  sl_jw_key_c(&w, "Warnings");
+  sl_jw_arr_begin(&w);
+  if (e->cond_failed)
+    sl_jw_str(&w, sl_arena_printf(
+                      a, "The write would fail now (%s) and still be charged %.1f write units: %s.",
+                      p->op == SL_PQL_OP_PUT ? "DuplicateItemException"
+                                             : "ConditionalCheckFailedException",
+                      units(e->write_mu),
+                      p->op == SL_PQL_OP_PUT ? "an item with this key exists"
+                      : p->op == SL_PQL_OP_UPDATE
+                          ? "the item is missing or the WHERE conditions beyond the key are false"
+                          : "the WHERE conditions beyond the key are false"));
+  if (e->will_throttle)
+    sl_jw_str_c(&w, "The write would be throttled now: the write capacity of the table or of an "
+                    "index it changes is spent.");
+  sl_jw_arr_end(&w);
+  sl_jw_key_c(&w, "Alternatives");
+  sl_jw_arr_begin(&w);
+  sl_jw_arr_end(&w);
+  sl_jw_obj_end(&w);
+  resp->status = 200;
+  resp->content_type = SL_STR("application/json");
+}
+
 /* The plan of a {"Query": {...}} or {"Scan": {...}} request: its checks are
  * the operation's own (the model's validation, then the action's). */
 static sl_err request_plan(sl_req *req, const char *op, const sl_json *inner, sl_pql_plan *plan,
@@ -150,13 +246,15 @@ static sl_err request_plan(sl_req *req, const char *op, const sl_json *inner, sl
     sl_scan_in in;
     if ((err = sl_action_scan_parse(req, &in, ex, esk)) != SL_OK)
       return err;
-    if (in.total > 1)
-      return sl_fail(req, SL_E_VALIDATION,
-                     "The cost preview explains a whole Scan, not one segment of a parallel scan");
     plan->op = SL_PQL_OP_SCAN;
     plan->t = in.t;
     plan->x = in.x;
-    *o = (sl_pql_opts){.consistent = in.consistent, .limit = in.limit, .start = in.start};
+    /* One segment of a parallel scan reads that segment's items only. */
+    *o = (sl_pql_opts){.consistent = in.consistent,
+                       .limit = in.limit,
+                       .start = in.start,
+                       .segment = (uint32_t)in.segment,
+                       .total = (uint32_t)in.total};
   }
   plan->rx = *ex;
   return SL_OK;
@@ -194,6 +292,7 @@ void sl_explain_handle(sl_app *app, sl_http_request *hreq, sl_http_response *res
   sl_pql_stmt *st = NULL;
   sl_pql_plan plan;
   sl_pql_estimate est;
+  sl_pql_write_estimate west;
   if (!stmt || stmt->type != SL_JSON_STRING) {
     if (request_plan(&req, query ? "Query" : "Scan", query ? query : scan, &plan, &o) != SL_OK ||
         sl_pql_explain(&req, &plan, &o, &est) != SL_OK)
@@ -206,10 +305,19 @@ void sl_explain_handle(sl_app *app, sl_http_request *hreq, sl_http_response *res
       goto fail;
   if (sl_pql_parse(req.arena, &req.fail, stmt->str, &st) != SL_OK)
     goto fail;
-  if (st->kind != SL_PQL_SELECT) {
+  if (st->kind == SL_PQL_EXISTS) {
     sl_fail(&req, SL_E_VALIDATION,
-            "The cost preview explains SELECT statements (and Query and Scan requests)");
+            "The cost preview explains SELECT, INSERT, UPDATE and DELETE statements (and Query "
+            "and Scan requests)");
     goto fail;
+  }
+  if (st->kind != SL_PQL_SELECT) {
+    if (sl_pql_plan_make(&req, st, params, (uint32_t)n, SL_PQL_IN_STATEMENT, &plan) != SL_OK ||
+        sl_pql_explain_write(&req, &plan, &o, &west) != SL_OK)
+      goto fail;
+    write_write_answer(resp, req.arena, &plan, &west);
+    sl_req_end(&req);
+    return;
   }
   if (sl_pql_plan_make(&req, st, params, (uint32_t)n, SL_PQL_IN_STATEMENT, &plan) != SL_OK ||
       sl_pql_explain(&req, &plan, &o, &est) != SL_OK)
@@ -228,12 +336,19 @@ answer:;
   sl_jw_init(&w, &resp->body);
   sl_jw_obj_begin(&w);
   sl_jw_key_c(&w, "Plan");
-  write_plan(&w, req.arena, &plan);
+  write_plan(&w, req.arena, &plan, &o);
   sl_jw_key_c(&w, "Estimate");
   write_estimate(&w, &est);
   sl_jw_key_c(&w, "Warnings");
   sl_jw_arr_begin(&w);
-  if (plan.op == SL_PQL_OP_SCAN) {
+  if (plan.op == SL_PQL_OP_SCAN && o.total > 1) {
+    sl_jw_str(&w, sl_arena_printf(req.arena,
+                                  "This is segment %u of a parallel Scan of %u segments: it reads, "
+                                  "and pays for, every item of its segment (%lld items, %llu "
+                                  "bytes, %.1f read units), whatever its filter keeps.",
+                                  o.segment, o.total, (long long)est.items,
+                                  (unsigned long long)est.bytes, units(est.read_mu)));
+  } else if (plan.op == SL_PQL_OP_SCAN) {
     sl_str pk = plan.x ? plan.x->key.hash : plan.t->key.hash;
     sl_jw_str(&w,
               sl_arena_printf(req.arena,

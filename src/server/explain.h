@@ -14,9 +14,19 @@
  *    "Warnings": [...], "Alternatives": [{"IndexName", "Operation", "KeyCondition",
  *                                         "Items", "ReadUnits"}]}
  *
+ * An INSERT, UPDATE or DELETE answers its single-item write instead:
+ * {"Plan": {"Operation": "PutItem|UpdateItem|DeleteItem", "TableName", "Key",
+ * "Condition", "Text"}, "Estimate": {"Items": 1, "Bytes", "ItemBytesBefore",
+ * "ItemBytesAfter", "Pages": 1, "ReadUnits": 0, "WriteUnits",
+ * "TableWriteUnits", "WriteLimitPerSecond", "SecondsAtCurrentLimit",
+ * "WillThrottle", "ConditionPasses", "SingleItemWrite": true, "Exact": true}}
+ * (partiql.h's sl_pql_explain_write: its core in preview mode, nothing
+ * written).
+ *
  * A Query or Scan request is checked as the operation checks it (the model's
  * validation, then actions/query.c or scan.c's parse) and becomes the plan
- * it is; a parallel scan's segment is refused. The estimate is
+ * it is; a parallel scan's Segment/TotalSegments preview that segment (the
+ * plan names them). The estimate is
  * partiql/partiql.h's sl_pql_explain: the plan's core run in
  * preview mode over every page, so ReadUnits is the sum of the
  * ConsumedCapacity a client paging through the result would be charged

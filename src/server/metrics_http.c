@@ -123,6 +123,7 @@ static void datapoints(sl_app *app, sl_http_request *req, sl_http_response *resp
   sl_str metric_name = sl_admin_query(a, req->query, "metric", NULL);
   sl_str index = sl_admin_query(a, req->query, "index", NULL);
   sl_str operation = sl_admin_query(a, req->query, "operation", NULL);
+  sl_str verb = sl_admin_query(a, req->query, "verb", NULL);
   bool has_period, has_start, has_end;
   sl_str period_s = sl_admin_query(a, req->query, "period", &has_period);
   sl_str start_s = sl_admin_query(a, req->query, "start", &has_start);
@@ -160,7 +161,7 @@ static void datapoints(sl_app *app, sl_http_request *req, sl_http_response *resp
   sl_jw w;
   sl_jw_init(&w, &resp->body);
   const char *err = NULL;
-  if (!sl_metrics_write_datapoints(app->env.metrics, &w, table, deleted, index, operation,
+  if (!sl_metrics_write_datapoints(app->env.metrics, &w, table, deleted, index, operation, verb,
                                    (sl_metric)metric, period, start, end, &err)) {
     sl_admin_error(resp, 400, err);
     return;

@@ -636,6 +636,24 @@ async function main() {
     check(previewUnits && ran && previewUnits[1] === ran[1],
       `Run consumed the read units the preview predicted (${previewUnits && previewUnits[1]}, ${ran && ran[1]})`);
 
+    // A write previews as its single-item write: the write units Run then consumes, and
+    // whether its condition holds (an INSERT of a key that now exists does not).
+    await page.locator('#wb-stmt').fill(`INSERT INTO "Orders" VALUE {'pk': 'wb-insert', 'v': 1}`);
+    await page.getByRole('button', {name: 'Preview', exact: true}).click();
+    await preview.getByText('PutItem Orders', {exact: false}).waitFor({timeout: 10000});
+    const writeText = await preview.innerText();
+    const writeUnits = /Write units\s+([\d.,]+) WCU/.exec(writeText);
+    check(/Condition holds now\s+yes/.test(writeText), 'the workbench previews an INSERT of a new key as passing');
+    await page.evaluate(() => { document.querySelector('#wb-run-out').textContent = ''; });
+    await page.getByRole('button', {name: 'Run', exact: true}).click();
+    await run.getByText('Consumed capacity').waitFor({timeout: 10000});
+    const wrote = /Consumed capacity\s+([\d.,]+) units/.exec(await run.innerText());
+    check(writeUnits && wrote && writeUnits[1] === wrote[1],
+      `Run consumed the write units the preview predicted (${writeUnits && writeUnits[1]}, ${wrote && wrote[1]})`);
+    await page.getByRole('button', {name: 'Preview', exact: true}).click();
+    await preview.getByText('DuplicateItemException', {exact: false}).waitFor({timeout: 10000});
+    check(/Condition holds now\s+no/.test(await preview.innerText()), 'a second INSERT of the key previews as failing');
+
     check(problems.length === 0, `no console errors, page errors, foreign requests or API calls${problems.length ? ': ' + problems.join('; ') : ''}`);
 
     // A malformed statement shows the service's error (after the check above: Chromium logs

@@ -82,6 +82,29 @@ def test_parameter_count(raw, pt, params):
     assert r.message == "Number of parameters in request and statement don't match."
 
 
+# A parameter that is not a number is refused before the statement runs.
+@pytest.mark.parametrize("value", ["abc", "", "1e400"])
+def test_number_parameter_refused(raw, pt, value):
+    r = err(raw, f"SELECT * FROM \"{pt}\" WHERE pk = 'a' AND v = ?", Parameters=[{"N": value}])
+    assert r.error_type == "ValidationException"
+
+
+# ddblocal_differs: DynamoDB Local says "A value provided cannot be converted into a number".
+# Source: Parameters are AttributeValues, which the service checks as everywhere else: "The
+# parameter cannot be converted to a numeric value: NaN" is reported from live AWS
+# (jovotech/jovo-framework#197, internetarchive/internet-archive-voice-apps#225) and recorded by
+# dynalite's tests (test_put_item.py's test_invalid_number_message has the same evidence).
+@pytest.mark.ddblocal_differs
+@pytest.mark.parametrize("value,message", [
+    ("abc", "The parameter cannot be converted to a numeric value: abc"),
+    ("", "The parameter cannot be converted to a numeric value"),
+    ("1e400", "Number overflow. Attempting to store a number with magnitude larger than supported range"),
+])
+def test_number_parameter_message(raw, pt, value, message):
+    r = err(raw, f"SELECT * FROM \"{pt}\" WHERE pk = 'a' AND v = ?", Parameters=[{"N": value}])
+    assert r.message == message
+
+
 # A statement on a table that does not exist.
 def test_missing_table(raw):
     r = err(raw, 'SELECT * FROM "no_such_table_x" WHERE pk = \'a\'')
@@ -89,11 +112,54 @@ def test_missing_table(raw):
     assert r.message == "Cannot do operations on a non-existent table"
 
 
-# A statement on an index the table does not have.
-def test_missing_index(raw, pt):
-    r = err(raw, f'SELECT * FROM "{pt}"."nope"')
+# A statement on an index the table does not have (or naming the table as its index).
+@pytest.mark.parametrize("index", ["nope", None])
+def test_missing_index(raw, pt, index):
+    r = err(raw, f'SELECT * FROM "{pt}"."{index or pt}"')
     assert r.error_type == "ValidationException"
-    assert r.message == "The table does not have the specified index: nope"
+    assert r.message.startswith("The table does not have the specified index")
+
+
+# ddblocal_differs: DynamoDB Local appends ": <name>". Source: nubo-db/dynamodb-conformance
+# tests/tier3/error-messages/partiql.test.ts, pinned against AWS: "a qualifier naming no index
+# — exact message, with no name appended".
+@pytest.mark.ddblocal_differs
+def test_missing_index_message(raw, pt):
+    assert err(raw, f'SELECT * FROM "{pt}"."nope"').message == "The table does not have the specified index"
+
+
+# FROM names a table and at most one index, none of them empty (the service's and DynamoDB
+# Local's texts; nubo-db/dynamodb-conformance tier3 partiql.test.ts, pinned against AWS).
+@pytest.mark.parametrize("target,message", [
+    ('"T"."i"."extra"', "A path may contain at most 2 components in the FROM clause"),
+    ('"T".""', "Path component cannot be an empty string"),
+    ('""', "Path component cannot be an empty string"),
+])
+def test_from_clause_rules(raw, pt, target, message):
+    r = err(raw, f"SELECT * FROM {target.replace('T', pt)} WHERE pk = 'p'")
+    assert r.error_type == "ValidationException" and r.message == message
+
+
+# An ordering (< <= > >= BETWEEN) of a constant with no order is refused, naming the operator
+# as written; = and <> take any type (the service's and DynamoDB Local's texts;
+# nubo-db/dynamodb-conformance tier2 comparison.test.ts, pinned against AWS).
+@pytest.mark.parametrize("clause,params,op,type_", [
+    ("v < ?", [{"BOOL": True}], "<", "BOOL"),
+    ("v <= ?", [{"NULL": True}], "<=", "NULL"),
+    ("v > ?", [{"L": [S("a")]}], ">", "L"),
+    ("v >= ?", [{"M": {"a": S("b")}}], ">=", "M"),
+    ("v < ?", [{"SS": ["a"]}], "<", "SS"),
+    ("v BETWEEN ? AND ?", [{"BOOL": True}, {"BOOL": False}], "BETWEEN", "BOOL"),
+])
+def test_ordering_operand_type(raw, pt, clause, params, op, type_):
+    r = err(raw, f"SELECT pk FROM \"{pt}\" WHERE pk = 'x' AND {clause}", Parameters=params)
+    assert r.message == ("Incorrect operand type for operator or function; operator or function: "
+                         f"{op}, operand type: {type_}")
+
+
+def test_equality_takes_any_type(ddb, pt):
+    for v in ({"BOOL": True}, {"NULL": True}, {"L": [S("a")]}, {"NS": ["1"]}):
+        assert ex(ddb, f"SELECT pk FROM \"{pt}\" WHERE pk = 'x' AND v <> ?", Parameters=[v])["Items"] == []
 
 
 # A NextToken that sluice (or the service) did not hand out.
@@ -229,6 +295,9 @@ def test_paging(ddb, module_table, where):
     ("pk IN ['c', 'a'] AND sk > 0", [("a", 1), ("a", 2), ("c", 1), ("c", 2)]),
     ("pk = 'a' AND sk = 1 OR pk = 'c' AND sk = 2", [("a", 1), ("c", 2)]),
     ("(pk = 'a' OR pk = 'b') AND v >= 10", [("a", 1), ("a", 2), ("b", 1), ("b", 2)]),
+    # Disjuncts on one partition that match the same items return each item once.
+    ("pk = 'a' AND sk = 1 OR pk = 'a' AND sk > 0 OR pk = 'c' AND sk = 0", [("a", 1), ("a", 2), ("c", 0)]),
+    ("v >= 10 AND pk = 'a' OR pk = 'a'", [("a", 0), ("a", 1), ("a", 2)]),
 ])
 @pytest.mark.parametrize("limit", [None, 1, 2, 4])
 def test_key_lists(ddb, module_table, where, expected, limit):
@@ -435,6 +504,32 @@ def test_duplicate_projection(raw, pt):
     assert r.message == "Duplicate identifiers in select clause: v"
 
 
+# A nested path's value comes back as a top-level attribute named after its last part (and the
+# list indexes after it), not in the nested shape of a ProjectionExpression. The service:
+# SELECT mymap.nested returns {"nested": ...} (nubo-db/dynamodb-conformance
+# tests/tier2/partiql/executeStatement.test.ts, run against AWS); DynamoDB Local names
+# m.k[1] "k[1]" and l[0] "l[0]", and gives the same items.
+@pytest.mark.parametrize("consistent", [False, True])
+def test_nested_projection_shape(ddb, pt, consistent):
+    k = new_key()
+    put(ddb, pt, {"pk": S(k), "m": {"M": {"nested": S("deep"), "q": {"L": [N(1), N(2)]}}},
+                  "l": {"L": [S("x"), S("y")]}, "w": S("w")})
+    r = ex(ddb, f"SELECT m.nested, m.q[1], l[0], w, m.absent FROM \"{pt}\" WHERE pk = '{k}'",
+           ConsistentRead=consistent)
+    assert r["Items"] == [{"nested": S("deep"), "q[1]": N(2), "l[0]": S("x"), "w": S("w")}]
+    # The same shape from a Scan plan.
+    r = ex(ddb, f"SELECT m.q[0] FROM \"{pt}\" WHERE begins_with(pk, '{k}')")
+    assert r["Items"] == [{"q[0]": N(1)}]
+
+
+# Two paths with one last name are duplicates too (DynamoDB Local's text; the name is the one
+# the value would come back under).
+@pytest.mark.parametrize("proj,name", [("m.z, z", "z"), ("a.z, b.z", "z"), ("m.q[0], n.q[0]", "q[0]")])
+def test_duplicate_last_name(raw, pt, proj, name):
+    r = err(raw, f"SELECT {proj} FROM \"{pt}\" WHERE pk = 'a'")
+    assert r.message == f"Duplicate identifiers in select clause: {name}"
+
+
 # DELETE of a missing item succeeds whatever its other conditions say.
 def test_delete_missing_item_with_condition(ddb, pt):
     assert ex(ddb, f"DELETE FROM \"{pt}\" WHERE pk = '{new_key()}' AND v = 1")["Items"] == []
@@ -451,4 +546,37 @@ def test_select_from_keys_only_gsi(raw, ddb, make_table):
     assert r.message == ("One or more parameter values were invalid: Global secondary index by_g does "
                          "not project [v]")
     r = err(raw, f"SELECT * FROM \"{t}\".\"by_g\" WHERE g = 'x'", ConsistentRead=True)
-    assert r.message == "Consistent reads are not supported on global secondary indexes"
+    assert r.error_type == "ValidationException"
+
+
+# ddblocal_differs: DynamoDB Local reads the attribute from the table. Source:
+# nubo-db/dynamodb-conformance tests/tier3/error-messages/partiql.test.ts, pinned against AWS: a
+# WHERE on an attribute an index does not project is refused, in the same words for a GSI and an
+# LSI (the projection's own refusal, above, names the GSI kind).
+@pytest.mark.ddblocal_differs
+def test_unprojected_filter_attribute(raw, ddb, make_table):
+    t = make_table(range_key=("sk", "S"), extra_attrs=[("g", "S")], GlobalSecondaryIndexes=[{
+        "IndexName": "gsi-inc", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+        "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["a"]}}],
+        LocalSecondaryIndexes=[{"IndexName": "lsi-keys", "Projection": {"ProjectionType": "KEYS_ONLY"},
+                                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                                              {"AttributeName": "g", "KeyType": "RANGE"}]}])
+    put(ddb, t, {"pk": S("p"), "sk": S("s"), "g": S("y"), "a": S("1"), "np": S("np1")})
+    for index, where in (("gsi-inc", "g = 'y'"), ("lsi-keys", "pk = 'p'")):
+        r = err(raw, f"SELECT pk FROM \"{t}\".\"{index}\" WHERE {where} AND np = 'np1' OR np = 'x'")
+        assert r.message == ("One or more parameter values were invalid: Secondary index "
+                             f"{index} does not project one or more filter attributes: [np]")
+    # What the index projects may be filtered on.
+    assert ex(ddb, f"SELECT pk FROM \"{t}\".\"gsi-inc\" WHERE g = 'y' AND a = '1'")["Items"] == [{"pk": S("p")}]
+
+
+# ddblocal_differs: DynamoDB Local says "Consistent reads are not supported on global secondary
+# indexes" (Query's text). Source: nubo-db/dynamodb-conformance tests/tier3/error-messages/
+# partiql.test.ts, pinned against AWS: PartiQL answers in its own words.
+@pytest.mark.ddblocal_differs
+def test_consistent_gsi_read_message(raw, make_table):
+    t = make_table(extra_attrs=[("g", "S")], GlobalSecondaryIndexes=[{
+        "IndexName": "by_g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+        "Projection": {"ProjectionType": "ALL"}}])
+    r = err(raw, f"SELECT * FROM \"{t}\".\"by_g\" WHERE g = 'x'", ConsistentRead=True)
+    assert r.message == "Strongly consistent read is not supported on Global Secondary Indexes"

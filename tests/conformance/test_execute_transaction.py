@@ -31,6 +31,19 @@ def test_reads_and_writes_mixed(raw, pt):
                          "the same request.")
 
 
+# A read of an index is refused in a transaction, as a validation error (the service's and
+# DynamoDB Local's text; nubo-db/dynamodb-conformance tier2 executeTransaction.test.ts, pinned
+# against AWS).
+def test_index_read_refused(raw, make_table):
+    t = make_table(extra_attrs=[("g", "S")], GlobalSecondaryIndexes=[{
+        "IndexName": "by_g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+        "Projection": {"ProjectionType": "ALL"}}])
+    r = tx(raw, [f"SELECT * FROM \"{t}\".\"by_g\" WHERE g = 'x'"])
+    assert r.status == 400 and r.error_type == "ValidationException"
+    assert r.message == ("Validation failed in TransactStatements[0]: Reads on indices are not "
+                         "supported within transactions.")
+
+
 # A statement's own rule names its position.
 @pytest.mark.parametrize("stmt,message", [
     ("SELECT * FROM \"T\" WHERE v = 1",

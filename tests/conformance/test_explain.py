@@ -179,8 +179,11 @@ def test_errors(endpoint, shop):
     assert e["error"] == "Statement wasn't well formed, can't be processed: SELEC *"
     status, e = explain(endpoint, 'SELECT * FROM "no_such_table_x"')
     assert status == 400 and e["type"] == "ResourceNotFoundException"
-    status, e = explain(endpoint, f"DELETE FROM \"{shop}\" WHERE pk = 'c1' AND sk = 1")
-    assert status == 400 and "explains SELECT statements" in e["error"]
+    status, e = explain(endpoint, f"DELETE FROM \"{shop}\" WHERE pk = 'c1'")
+    assert status == 400 and e["error"] == ("Where clause does not contain a mandatory equality "
+                                            "on all key attributes")
+    status, e = explain(endpoint, f"EXISTS(SELECT * FROM \"{shop}\" WHERE pk = 'c1' AND sk = 1)")
+    assert status == 400 and "explains SELECT, INSERT, UPDATE and DELETE" in e["error"]
     status, e = admin(endpoint, "POST", "/_sluice/explain", {"Query": 1})
     assert status == 400
 
@@ -255,8 +258,78 @@ def test_request_errors(endpoint, shop):
     status, e = admin(endpoint, "POST", "/_sluice/explain", {"Scan": {"TableName": shop, "Limit": 0}})
     assert status == 400 and e["type"] == "ValidationException"
     status, e = admin(endpoint, "POST", "/_sluice/explain",
-                      {"Scan": {"TableName": shop, "Segment": 0, "TotalSegments": 2}})
-    assert status == 400 and "not one segment" in e["error"]
+                      {"Scan": {"TableName": shop, "Segment": 2, "TotalSegments": 2}})
+    assert status == 400 and e["type"] == "ValidationException"
+
+
+# One segment of a parallel Scan is previewed as that segment: the units of running it, and
+# the segments together examine every item once.
+@pytest.mark.parametrize("consistent", [False, True])
+def test_scan_segment_preview(endpoint, raw, shop, consistent):
+    total, items = 3, 0
+    for seg in range(total):
+        body = {"TableName": shop, "Segment": seg, "TotalSegments": total, "ConsistentRead": consistent,
+                "Limit": 11}
+        status, e = admin(endpoint, "POST", "/_sluice/explain", {"Scan": body})
+        assert status == 200, e
+        assert (e["Plan"]["Segment"], e["Plan"]["TotalSegments"]) == (seg, total)
+        assert any(f"segment {seg} of a parallel Scan of {total}" in w for w in e["Warnings"])
+        units, pages, n = run_request(raw, "Scan", body)
+        assert (e["Estimate"]["ReadUnits"], e["Estimate"]["Pages"], e["Estimate"]["Items"]) == (
+            units, pages, n)
+        items += n
+    status, whole = admin(endpoint, "POST", "/_sluice/explain", {"Scan": {"TableName": shop}})
+    assert items == whole["Estimate"]["Items"]
+
+
+def batch_units(raw, statement):
+    """Runs one write through BatchExecuteStatement, which reports the units of a failed
+    write too; (units, error code or None)."""
+    r = raw.call("BatchExecuteStatement", {"Statements": [{"Statement": statement}],
+                                           "ReturnConsumedCapacity": "TOTAL"})
+    assert r.status == 200, r
+    [resp] = r.json["Responses"]
+    return sum(c["CapacityUnits"] for c in r.json["ConsumedCapacity"]), resp.get("Error", {}).get("Code")
+
+
+# The preview of a write: the single-item write it becomes, its units from the item's size
+# (the larger of before and after, each GSI entry it changes; a failed condition still
+# costs), whether its condition holds now; exactly what running it costs, and nothing written.
+def test_write_preview_equals_consumed_capacity(endpoint, raw, ddb, make_table):
+    t = make_table(range_key=("sk", "N"), extra_attrs=[("status", "S")], GlobalSecondaryIndexes=[{
+        "IndexName": "by_status", "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}],
+        "Projection": {"ProjectionType": "ALL"}}])
+    big = "z" * 3000
+    ddb.put_item(TableName=t, Item={"pk": S("a"), "sk": N(1), "status": S("open"), "pad": S(big)})
+    cases = [
+        (f"INSERT INTO \"{t}\" VALUE {{'pk': 'b', 'sk': 1, 'status': 'open', 'pad': '{big}{big}'}}",
+         "PutItem", True),
+        (f"INSERT INTO \"{t}\" VALUE {{'pk': 'a', 'sk': 1}}", "PutItem", False),
+        (f"UPDATE \"{t}\" SET pad = '{big * 2}' WHERE pk = 'a' AND sk = 1", "UpdateItem", True),
+        (f"UPDATE \"{t}\" SET status = 'shipped' WHERE pk = 'a' AND sk = 1 AND status = 'open'",
+         "UpdateItem", True),
+        (f"UPDATE \"{t}\" SET v = 1 WHERE pk = 'a' AND sk = 1 AND status = 'lost'", "UpdateItem", False),
+        (f"UPDATE \"{t}\" SET v = 1 WHERE pk = 'nobody' AND sk = 1", "UpdateItem", False),
+        (f"DELETE FROM \"{t}\" WHERE pk = 'nobody' AND sk = 1", "DeleteItem", True),
+        (f"DELETE FROM \"{t}\" WHERE pk = 'a' AND sk = 1 AND status = 'open'", "DeleteItem", False),
+        (f"DELETE FROM \"{t}\" WHERE pk = 'b' AND sk = 1", "DeleteItem", True),
+    ]
+    for statement, operation, passes in cases:
+        before = ddb.scan(TableName=t, ConsistentRead=True)["Items"]
+        status, e = explain(endpoint, statement)
+        assert status == 200, e
+        assert e["Plan"]["Operation"] == operation and e["Plan"]["TableName"] == t, statement
+        est = e["Estimate"]
+        assert est["SingleItemWrite"] is True and est["ReadUnits"] == 0 and est["Exact"] is True
+        assert est["ConditionPasses"] is passes, statement
+        assert est["Bytes"] == max(est["ItemBytesBefore"], est["ItemBytesAfter"])
+        assert ddb.scan(TableName=t, ConsistentRead=True)["Items"] == before  # nothing written
+        units, code = batch_units(raw, statement)
+        assert est["WriteUnits"] == units, statement
+        assert code == (None if passes else "DuplicateItem" if operation == "PutItem"
+                        else "ConditionalCheckFailed"), statement
+        if not passes:
+            assert any("The write would fail now" in w for w in e["Warnings"])
 
 
 # POST /_sluice/execute (the dashboard workbench's Run) is ExecuteStatement with its

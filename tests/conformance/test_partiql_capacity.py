@@ -9,7 +9,7 @@ DynamoDB Local returns no ConsumedCapacity for PartiQL, so these run against slu
 """
 import pytest
 
-from conftest import N, S
+from conftest import N, S, admin
 
 pytestmark = pytest.mark.capacity
 
@@ -130,3 +130,70 @@ def test_scan_plan_throttles_like_a_scan(lean_client):
     assert status == 400, reply
     assert reply["__type"].endswith("#ProvisionedThroughputExceededException")
     assert [r["reason"] for r in reply["ThrottlingReasons"]] == ["TableReadProvisionedThroughputExceeded"]
+
+
+T0 = 1796040000000  # the manual clock's start, 2026-11-30T12:00:00Z, in epoch ms
+
+
+def samples(ep, **q):
+    """The SampleCount of a metric over the first minute (the manual clock does not move)."""
+    path = "/_sluice/metrics?" + "&".join(f"{k}={v}" for k, v in
+                                          dict(q, start=T0, end=T0 + 60000).items())
+    status, body = admin(ep, "GET", path)
+    assert status == 200, body
+    return sum(d["SampleCount"] for d in body["Datapoints"])
+
+
+# CloudWatch's dimensions of the PartiQL operations (facts §7): ExecuteStatement's request
+# metrics carry Verb (PartiQLSelect, PartiQLInsert, PartiQLUpdate, PartiQLDelete);
+# BatchExecuteStatement's and ExecuteTransaction's carry OperationType (Read, Write). Naming
+# no verb sums them all; /metrics labels them verb and operation_type.
+def test_verb_and_operation_type_dimensions(client):
+    client.create_table("verbs")
+    for s in ["INSERT INTO verbs VALUE {'pk': 'a'}", "UPDATE verbs SET v = 1 WHERE pk = 'a'",
+              "SELECT * FROM verbs WHERE pk = 'a'", "SELECT * FROM verbs", "DELETE FROM verbs WHERE pk = 'a'"]:
+        stmt(client, s)
+    call(client, "BatchExecuteStatement", {"Statements": [{"Statement": "SELECT * FROM verbs WHERE pk = 'b'"}]})
+    call(client, "BatchExecuteStatement", {"Statements": [{"Statement": "INSERT INTO verbs VALUE {'pk': 'b'}"},
+                                                          {"Statement": "INSERT INTO verbs VALUE {'pk': 'c'}"}]})
+    call(client, "ExecuteTransaction", {"TransactStatements": [{"Statement": "DELETE FROM verbs WHERE pk = 'b'"}]})
+    call(client, "ExecuteTransaction", {"TransactStatements": [{"Statement": "SELECT * FROM verbs WHERE pk = 'c'"}]})
+    ep = client.ep
+    lat = dict(table="verbs", metric="SuccessfulRequestLatency")
+    assert {v: samples(ep, operation="ExecuteStatement", verb=v, **lat) for v in
+            ("PartiQLInsert", "PartiQLUpdate", "PartiQLSelect", "PartiQLDelete")} == {
+        "PartiQLInsert": 1, "PartiQLUpdate": 1, "PartiQLSelect": 2, "PartiQLDelete": 1}
+    assert samples(ep, operation="ExecuteStatement", **lat) == 5
+    assert samples(ep, operation="BatchExecuteStatement", verb="Read", **lat) == 1
+    assert samples(ep, operation="BatchExecuteStatement", verb="Write", **lat) == 1
+    assert samples(ep, operation="ExecuteTransaction", verb="Write", **lat) == 1
+    assert samples(ep, operation="ExecuteTransaction", verb="Read", **lat) == 1
+    assert samples(ep, operation="ExecuteStatement", verb="Read", **lat) == 0
+    import urllib.request
+    with urllib.request.urlopen(ep + "/metrics", timeout=30) as r:
+        text = r.read().decode()
+    assert 'table_name="verbs",operation="ExecuteStatement",verb="PartiQLSelect"' in text
+    assert 'table_name="verbs",operation="BatchExecuteStatement",operation_type="Write"' in text
+
+
+# BatchExecuteStatement throttles as BatchGetItem: each throttled statement is one
+# ReadThrottleEvents and its own error; the batch is one ThrottledRequests only when every
+# statement was throttled (facts §7).
+def test_batch_throttle_counting(lean_client):
+    c = lean_client
+    c.create_table("thin", ProvisionedThroughput={"ReadCapacityUnits": 1, "WriteCapacityUnits": 1000})
+    for i in range(6):
+        assert c.call("PutItem", {"TableName": "thin", "Item": {"pk": S(f"k{i}")}})[0] == 200
+    batch = {"Statements": [{"Statement": f"SELECT * FROM thin WHERE pk = 'k{i}'", "ConsistentRead": True}
+                            for i in range(3)]}
+    status, first = c.call("BatchExecuteStatement", batch)
+    assert status == 200, first
+    codes = [r.get("Error", {}).get("Code") for r in first["Responses"]]
+    assert codes[0] is None and codes[1:] == ["ProvisionedThroughputExceeded"] * 2
+    q = dict(table="thin", metric="ThrottledRequests", operation="BatchExecuteStatement")
+    assert samples(c.ep, **q) == 0
+    status, second = c.call("BatchExecuteStatement", batch)
+    assert status == 200, second
+    assert [r["Error"]["Code"] for r in second["Responses"]] == ["ProvisionedThroughputExceeded"] * 3
+    assert samples(c.ep, **q) == 1
+    assert samples(c.ep, table="thin", metric="ReadThrottleEvents") == 5

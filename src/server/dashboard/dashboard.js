@@ -1587,9 +1587,18 @@
       return;
     }
     const e = r.json.Estimate || {};
+    // An INSERT, UPDATE or DELETE previews as its single-item write.
+    const write = e.WriteUnits !== undefined;
     const kids = [h('h3', {text: 'Preview'}),
       h('p', {}, h('code', {class: 'wb-plan', text: (r.json.Plan || {}).Text || ''})),
-      defList([
+      write ? defList([
+        ['Operation', (r.json.Plan || {}).Operation || ''],
+        ['Item bytes', `${bytes(e.ItemBytesBefore || 0)} before, ${bytes(e.ItemBytesAfter || 0)} after`],
+        ['Write units', `${num(e.WriteUnits, 1)} WCU`],
+        ['Condition holds now', e.ConditionPasses ? 'yes' : 'no'],
+        ['At the current limit', `${num(e.SecondsAtCurrentLimit, 3)} s (${num(e.WriteLimitPerSecond, 0)} WCU/s)`],
+        ['Throttled now', e.WillThrottle ? 'yes' : 'no'],
+      ]) : defList([
         ['Operation', (r.json.Plan || {}).Operation || ''],
         ['Items read', num(e.Items, 0)],
         ['Items returned', num(e.ReturnedItems, 0)],

@@ -111,9 +111,13 @@ static void test_errors(void) {
   MALFORMED("INSERT INTO t VALUE {a: 1}");
   MALFORMED("DELETE t WHERE pk = 'a'");
   MALFORMED("SELECT * FROM t WHERE /* unterminated");
-  /* An empty table or index name (found by fuzz_partiql). */
-  MALFORMED("SELECT * FROM \"\"");
-  MALFORMED("SELECT * FROM \"t\".\"\"");
+  /* An empty table or index name (found by fuzz_partiql), a third component. */
+  CHECK_STR(sl_str_c(parsed("SELECT * FROM \"\"")),
+            "ERR: Path component cannot be an empty string");
+  CHECK_STR(sl_str_c(parsed("SELECT * FROM \"t\".\"\"")),
+            "ERR: Path component cannot be an empty string");
+  CHECK_STR(sl_str_c(parsed("SELECT * FROM t.i.x")),
+            "ERR: A path may contain at most 2 components in the FROM clause");
   CHECK_STR(sl_str_c(parsed("SELECT * FROM t WHERE nope(a)")), "ERR: Unrecognized function: nope");
   CHECK_STR(sl_str_c(parsed("INSERT INTO \"gsi_t\" VALUE {'pk': 'c', 's': <<>>}")),
             "ERR: Empty bags are not supported at 1:44:2");

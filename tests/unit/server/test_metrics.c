@@ -45,8 +45,9 @@ static stats read_metric(sl_metrics *m, const char *table, const char *index, co
   sl_jw w;
   sl_jw_init(&w, &b);
   const char *err = NULL;
-  bool ok = sl_metrics_write_datapoints(m, &w, sl_str_c(table), false, sl_str_c(index),
-                                        sl_str_c(op), metric, period, start, end, &err);
+  bool ok =
+      sl_metrics_write_datapoints(m, &w, sl_str_c(table), false, sl_str_c(index), sl_str_c(op),
+                                  SL_STR_NULL, metric, period, start, end, &err);
   CHECK(ok);
   sl_json *root;
   sl_json_error jerr;
@@ -386,10 +387,10 @@ static void test_ring_rollover(void) {
   sl_jw w;
   sl_jw_init(&w, &jb);
   const char *err = NULL;
-  CHECK(!sl_metrics_write_datapoints(m, &w, t, false, SL_STR_NULL, SL_STR_NULL, SL_M_CONSUMED_WRITE,
-                                     7, T0_MS, T0_MS + 1000, &err));
-  CHECK(!sl_metrics_write_datapoints(m, &w, t, false, SL_STR_NULL, SL_STR_NULL, SL_M_CONSUMED_WRITE,
-                                     1, T0_MS, T0_MS + 1441000, &err));
+  CHECK(!sl_metrics_write_datapoints(m, &w, t, false, SL_STR_NULL, SL_STR_NULL, SL_STR_NULL,
+                                     SL_M_CONSUMED_WRITE, 7, T0_MS, T0_MS + 1000, &err));
+  CHECK(!sl_metrics_write_datapoints(m, &w, t, false, SL_STR_NULL, SL_STR_NULL, SL_STR_NULL,
+                                     SL_M_CONSUMED_WRITE, 1, T0_MS, T0_MS + 1441000, &err));
   sl_arena_destroy(&a);
   sl_metrics_free(m);
 }
