@@ -186,16 +186,16 @@ static bool describe_table(const char *endpoint, const char *table, sl_buf *out,
     goto out;
   if (tls)
     sl_client_use_tls(&c, tls);
-  int rc = sl_client_request(&c, SL_STR("POST"), SL_STR("/"), sent, n, sl_buf_str(&body), true,
-                             &resp);
+  int rc =
+      sl_client_request(&c, SL_STR("POST"), SL_STR("/"), sent, n, sl_buf_str(&body), true, &resp);
   if (rc != 0) {
     snprintf(err, err_len, "%s: DescribeTable: %s%s%s", endpoint, strerror(-rc),
              https && *sl_tls_last_error() ? ": " : "", https ? sl_tls_last_error() : "");
     goto out;
   }
   if (resp.status != 200) {
-    snprintf(err, err_len, "%s: DescribeTable of '%s': HTTP %d: %.*s", endpoint, table,
-             resp.status, (int)(resp.body.len > 400 ? 400 : resp.body.len), resp.body.p);
+    snprintf(err, err_len, "%s: DescribeTable of '%s': HTTP %d: %.*s", endpoint, table, resp.status,
+             (int)(resp.body.len > 400 ? 400 : resp.body.len), resp.body.p);
     goto out;
   }
   sl_buf_append(out, resp.body.p, resp.body.len);
