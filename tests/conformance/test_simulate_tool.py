@@ -128,6 +128,22 @@ def test_seed003_34_minutes():
     assert minute(acc, 34) > minute(acc, 28) > minute(acc, 18) > minute(acc, 8)
 
 
+# Seed 003's 34-minute run cost $12.67. The seed gives the run's shape (4,130/s for 8
+# minutes, then steps of ~1,000/s to ~7,000/s at minute 34), not its billed writes: the
+# simulated run bills 11.2 M writes, $14.02 at the pre-November-2024 $1.25 per million
+# ($7.01 at today's prices); $12.67 is 10.14 M writes at $1.25, 4,969/s on average, about
+# 10 % fewer than the shape the seed describes (docs/simulate.md, "Seed 003's bills").
+def test_seed003_34_minute_bill():
+    s = example("seed003-34-minutes.json")
+    s["prices"] = "before-2024-11-01"
+    report = simulate(s)
+    units = resource(report, "orders")["cost"]["write_request_units"]
+    assert 11.0e6 <= units <= 11.4e6
+    assert report["cost"]["dollars"] == pytest.approx(units * 1.25 / 1e6, abs=0.001)
+    assert 13.7 <= report["cost"]["dollars"] <= 14.3
+    assert 12.67 / 1.25e-6 < 0.92 * units
+
+
 # facts §13: seed 003's bill, 672,116 writes and 1.08 M eventually consistent reads, is
 # $0.97 at the prices before November 2024, and half that at today's.
 def test_seed003_bill():
