@@ -100,10 +100,10 @@ def test_seed003_three_windows():
 
 # spec §9 row 3: 8,000 writes/s for 34 minutes. The first ceiling holds 8 full minutes,
 # the first step comes between minute 7 and 9, steps are abrupt and about 1,000/s high,
-# and minute 34 delivers 7,000 ± 300/s, below 8,000. The example takes split points from
-# 1,024 samples (params.split_sample): with the default 64, where a split lands depends on
-# which keys were sampled, and this key sequence reaches only ~5,950/s by minute 34
-# (docs/simulate.md, "Calibration"); the test with the defaults checks the rows that hold.
+# and minute 34 delivers 7,000 ± 300/s, below 8,000. Split points come from the last
+# 1,024 accesses (split_sample's default): with 64, where a split lands depended on which
+# keys were sampled and this key sequence reached only ~5,950/s by minute 34
+# (docs/simulate.md, "Calibration"); random keys with other seeds give the same minute 34.
 def test_seed003_34_minutes():
     report = simulate("seed003-34-minutes.json")
     acc = resource(report, "orders")["write"]["series"]["accepted_units_per_s"]
@@ -119,13 +119,13 @@ def test_seed003_34_minutes():
     # The benchmark figure (reported, not a timed assertion).
     print(f"\n34 minutes at 8,000/s: {report['attempts']} requests in {report['wall_s']:.2f} s, "
           f"{report['simulated_seconds_per_wall_second']:.0f} simulated s per s")
-    defaults = example("seed003-34-minutes.json")
-    del defaults["params"]
-    acc = resource(simulate(defaults), "orders")["write"]["series"]["accepted_units_per_s"]
-    first_step = next(s for s in range(60, len(acc)) if acc[s] > 4130 + 500)
-    assert 7 * 60 <= first_step <= 9 * 60
-    assert abs(minute(acc, 8) - 4130) <= 41
-    assert minute(acc, 34) > minute(acc, 28) > minute(acc, 18) > minute(acc, 8)
+    for seed in (1, 2):
+        random_keys = example("seed003-34-minutes.json")
+        random_keys["seed"] = seed
+        random_keys["workloads"][0]["keys"] = {"distribution": "uniform", "count": 10**9}
+        acc = resource(simulate(random_keys), "orders")["write"]["series"]["accepted_units_per_s"]
+        assert 6700 <= minute(acc, 34) <= 7300
+        assert abs(minute(acc, 8) - 4130) <= 41
 
 
 # Seed 003's 34-minute run cost $12.67. The seed gives the run's shape (4,130/s for 8
