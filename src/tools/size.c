@@ -377,6 +377,11 @@ void sl_size_analyse(sl_arena *a, const sl_item *item, const sl_item *old, const
     x->writes = sl_cost_index_writes(&cc);
     x->write_mu = sl_cost_index_write_mu(&cc, false);
     x->txn_write_mu = sl_cost_index_write_mu(&cc, true);
+    x->fetch_mu[0] = x->fetch_mu[1] = -1;
+    if (!x->global && c->has && t->indexes[i].projection != SL_PROJ_ALL) {
+      x->fetch_mu[0] = sl_cost_lsi_fetch_mu(r->bytes, SL_COST_EVENTUAL);
+      x->fetch_mu[1] = sl_cost_lsi_fetch_mu(r->bytes, SL_COST_STRONG);
+    }
     if (!x->global) {
       r->table_charged_mu += x->write_mu;
       r->lsi_bytes += x->entry_bytes;
@@ -472,6 +477,13 @@ void sl_size_write_json(sl_jw *w, const sl_size_report *r) {
       ju(w, "transactional_write_units", x->txn_write_mu);
       sl_jw_key_c(w, "charged_to");
       sl_jw_str_c(w, x->global ? "index" : "table");
+      if (x->fetch_mu[0] >= 0) {
+        sl_jw_key_c(w, "fetch_read_units");
+        sl_jw_obj_begin(w);
+        ju(w, "eventual", x->fetch_mu[0]);
+        ju(w, "strong", x->fetch_mu[1]);
+        sl_jw_obj_end(w);
+      }
       sl_jw_obj_end(w);
     }
     sl_jw_arr_end(w);
@@ -542,6 +554,19 @@ void sl_size_write_text(sl_buf *b, const sl_size_report *r) {
         size_t wdt = b->len - at;
         sl_buf_printf(b, "%*s  %s\n", (int)(wdt < 14 ? 14 - wdt : 0), "",
                       x->global ? "the index" : "the table");
+      }
+      for (uint32_t i = 0; i < r->n_indexes; i++) {
+        const sl_size_index *x = &r->indexes[i];
+        if (x->fetch_mu[0] < 0)
+          continue;
+        sl_buf_printf(b,
+                      "  a Query of LSI %.*s that asks for attributes it does not project "
+                      "reads this item from the table too: +",
+                      (int)x->name.len, x->name.p);
+        units(b, x->fetch_mu[0]);
+        sl_buf_puts(b, SL_STR(" RCU eventual, +"));
+        units(b, x->fetch_mu[1]);
+        sl_buf_puts(b, SL_STR(" strong, per item\n"));
       }
     }
     sl_buf_puts(b, SL_STR("\nwrite units in all: "));

@@ -658,7 +658,10 @@ def test_lsi_fetch_costs_as_the_server(client, tmp_path):
     r = subprocess.run([BIN, "size", "--json", "--table", str(table), json.dumps(items[0])],
                        capture_output=True, text=True)
     report = json.loads(r.stdout)
-    entry = next(x for x in report["indexes"] if x["name"] == "byAt")["entry_bytes"]
+    lsi = next(x for x in report["indexes"] if x["name"] == "byAt")
+    entry = lsi["entry_bytes"]
+    # `sluice size` gives the fetch's per-item cost too
+    assert lsi["fetch_read_units"] == {"eventual": 1, "strong": 2}
     s = {"duration_s": 1,
          "tables": [{"name": "lsi", "billing_mode": "PAY_PER_REQUEST", "lsis": [entry]}],
          "workloads": [{"table": "lsi", "operation": "Query", "lsi": 0,
