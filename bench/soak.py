@@ -4,7 +4,7 @@ steady offered rate, checking that memory stays flat after warm-up and that no r
 fails.
 
     bench/soak.py [--minutes 30] [--rate 400] [--threads 4] [--keys 20000]
-                  [--warmup-minutes 5] [--sluice build/sluice] [--data-dir]
+                  [--warmup-minutes 5] [--sluice build/sluice] [--data-dir] [--port 8171]
 
 It starts a fresh `sluice serve --profile unlimited` (so that nothing throttles: a
 throttle would be the model working, not an error), creates a table with a sort key, a
@@ -30,7 +30,6 @@ after --minutes. A measurement, never an assertion in `make test` (its short ver
 --minutes 1, run by hand).
 """
 import argparse
-import json
 import os
 import random
 import shutil
@@ -47,6 +46,11 @@ from run import wait_port  # bench/run.py  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PORT = 8171
 T = "soak"
+
+
+def set_port(port):
+    global PORT
+    PORT = port
 
 
 class Worker(threading.Thread):
@@ -183,7 +187,9 @@ def main():
     ap.add_argument("--keys", type=int, default=20000)
     ap.add_argument("--sluice", default=os.path.join(ROOT, "build", "sluice"))
     ap.add_argument("--data-dir", action="store_true", help="a fresh --data-dir instead of memory")
+    ap.add_argument("--port", type=int, default=PORT)
     a = ap.parse_args()
+    set_port(a.port)
     tmp = tempfile.mkdtemp(prefix="sluice-soak-")
     cmd = [a.sluice, "serve", "--port", str(PORT), "--profile", "unlimited"]
     if a.data_dir:

@@ -29,7 +29,10 @@
  * (about 70 %), about 1.57× (bench/README.md, "Memory per item"). Items up
  * to ~16 KB stay in the leaf instead of taking 4 KB overflow pages of their
  * own from 2 KB on. The cost is copying 32 KB instead of 4 KB per page a
- * write transaction dirties (about 1 µs a PutItem in memory). LMDB reads
+ * write transaction dirties (about 1 µs a PutItem in memory), and tables of
+ * 2-4 KB items that churn (deletes, shrinking updates) hold more than with 4
+ * KB pages, whose overflow pages are fuller than half-empty leaves (both
+ * measured in bench/README.md). LMDB reads
  * the page size of an existing file from its meta pages, so directories
  * written with 4 KB pages open as they are and keep them; the format
  * version does not change.
