@@ -61,13 +61,14 @@ LAYERS_actions := actions $(LAYERS_partiql)
 LAYERS_server := server actions $(LAYERS_partiql) net
 # The offline tools (tools/tools.h: size, simulate) link the capacity engine,
 # base/ and only the pure files of store/ (items, keys, schema, index entries):
-# no LMDB, no ops/, no HTTP. tools/explain.c and tools/streams_tail.c ask an
-# endpoint (net/client.h) and are left out of their unit tests' link, as are
+# no LMDB, no ops/, no HTTP. tools/explain.c, tools/streams_tail.c and sluice
+# size's command (tools/size_cmd.c: --endpoint) ask an endpoint
+# (net/client.h) and are left out of their unit tests' link, as are
 # sluice bench's driver and executor (tools/bench.c, bench_run.c); its pure
 # parts (bench_plan.c) are linked and tested.
 LAYERS_tools := tools cap base
 STORE_PURE := item item_codec item_json key project schema
-TOOLS_ONLINE := explain streams_tail bench bench_run
+TOOLS_ONLINE := explain streams_tail bench bench_run size_cmd
 layer_objs = $(filter-out $(if $(filter tools,$(1)),$(TOOLS_ONLINE:%=$(BUILD)/obj/src/tools/%.o)), \
   $(filter $(foreach l,$(LAYERS_$(1)),$(BUILD)/obj/src/$(l)/%),$(OBJS))) \
   $(if $(filter tools,$(1)),$(STORE_PURE:%=$(BUILD)/obj/src/store/%.o))

@@ -5,7 +5,7 @@
  * DisableScaleIn). StepScaling and PredictiveScaling are not DynamoDB's;
  * CustomizedMetricSpecification is refused (README: Not supported).
  * Pinned by tests/conformance/test_autoscaling.py; the policy runs on the
- * capacity clock (ops/autoscaling.h, jobs/scaling.h).
+ * capacity clock (ops/autoscaling.h, cap/scaling.h).
  */
 #include "actions/actions.h"
 #include "actions/autoscaling.h"

@@ -220,6 +220,36 @@ uint32_t sl_cap_decreases_today(const sl_throughput *tp, int64_t now_ms);
 bool sl_cap_ppr_switch_allowed(const sl_cap_params *p, const sl_throughput *tp, int64_t now_ms,
                                int64_t *next_ms);
 void sl_cap_ppr_switch_record(sl_throughput *tp, int64_t now_ms);
+
+/* The service's messages for these refusals (LimitExceededException), so
+ * that UpdateTable (ops/throughput.c) and `sluice simulate`'s actions and
+ * auto scaling say the same; each writes at most 'n' bytes to 'buf'. */
+void sl_cap_decrease_message(const sl_cap_params *p, const sl_cap_decrease *d, char *buf, size_t n);
+void sl_cap_ppr_switch_message(const sl_cap_params *p, const sl_throughput *old, int64_t next_ms,
+                               char *buf, size_t n);
+/* "Sunday, March 24, 2019 9:07:28 AM UTC", the service's long date form. */
+void sl_cap_long_date(int64_t epoch_ms, char *buf, size_t n);
+
+/* The per-table and account quotas on provisioned units (spec §5). The
+ * units are a table's own plus its GSIs': 'r', 'w' of the new version,
+ * 'old_r', 'old_w' of the version it replaces (0 at creation, where the
+ * per-table maximum applies too), 'others_r', 'others_w' of every other
+ * table of the account. An increase may not take the account past its
+ * quota; a decrease always may. */
+typedef enum {
+  SL_QUOTA_OK = 0,
+  SL_QUOTA_TABLE_READ,
+  SL_QUOTA_TABLE_WRITE,
+  SL_QUOTA_ACCOUNT_READ,
+  SL_QUOTA_ACCOUNT_WRITE,
+} sl_cap_quota;
+typedef struct {
+  bool creating;
+  int64_t r, w, old_r, old_w, others_r, others_w;
+} sl_cap_quota_units;
+sl_cap_quota sl_cap_quota_check(const sl_cap_params *p, const sl_cap_quota_units *u);
+void sl_cap_quota_message(const sl_cap_params *p, const sl_cap_quota_units *u, sl_cap_quota q,
+                          const char *region, char *buf, size_t n);
 /* Initial partition count (spec §4) of a resource with these settings. */
 int64_t sl_cap_initial_partitions(const sl_cap_params *p, const sl_throughput *tp,
                                   uint64_t stored_bytes);

@@ -1,12 +1,17 @@
 /*
  * Control-plane rules of the capacity model: the provisioned decrease budget
- * (spec §5) and the provisioned -> on-demand switch limit (spec §6), as pure
- * functions over a resource's sl_throughput history, and the account's
- * control-plane request rate (spec §7). The messages are the
- * action layer's (actions/update_table.c); the rules live here so that the
- * simulator and the unit tests share them. Days are UTC days of the clock.
+ * (spec §5), the provisioned -> on-demand switch limit (spec §6) and the
+ * per-table and account quotas, as pure functions over a resource's
+ * sl_throughput history, with the service's messages for each refusal; and
+ * the account's control-plane request rate (spec §7). They live here so
+ * that UpdateTable and CreateTable (ops/throughput.c), `sluice simulate`
+ * (tools/simulate.c) and the unit tests share them. Days are UTC days of
+ * the clock.
  */
 #include "cap/cap_int.h"
+
+#include <stdio.h>
+#include <time.h>
 
 #define DAY_MS 86400000LL
 
@@ -80,4 +85,86 @@ bool sl_cap_control_admit(sl_cap *c) {
     return false;
   c->control.level -= 1000;
   return true;
+}
+
+void sl_cap_long_date(int64_t epoch_ms, char *buf, size_t n) {
+  static const char *const days[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                     "Thursday", "Friday", "Saturday"};
+  static const char *const months[] = {"January",   "February", "March",    "April",
+                                       "May",       "June",     "July",     "August",
+                                       "September", "October",  "November", "December"};
+  time_t secs = (time_t)(epoch_ms / 1000);
+  struct tm tm;
+  gmtime_r(&secs, &tm);
+  int hour12 = tm.tm_hour % 12 == 0 ? 12 : tm.tm_hour % 12;
+  snprintf(buf, n, "%s, %s %d, %d %d:%02d:%02d %s UTC", days[tm.tm_wday], months[tm.tm_mon],
+           tm.tm_mday, tm.tm_year + 1900, hour12, tm.tm_min, tm.tm_sec,
+           tm.tm_hour < 12 ? "AM" : "PM");
+}
+
+void sl_cap_decrease_message(const sl_cap_params *p, const sl_cap_decrease *d, char *buf,
+                             size_t n) {
+  char last[64], next[64];
+  sl_cap_long_date(d->last_ms, last, sizeof(last));
+  sl_cap_long_date(d->next_ms, next, sizeof(next));
+  snprintf(buf, n,
+           "Subscriber limit exceeded: Provisioned throughput decreases are limited within a "
+           "given UTC day. After the first %lld decreases, each subsequent decrease in the same "
+           "UTC day can be performed at most once every %lld seconds. Number of decreases today: "
+           "%u. Last decrease at %s. Next decrease can be made at %s",
+           (long long)p->decreases_free, (long long)(p->decrease_interval_ms / 1000),
+           d->decreases_today, last, next);
+}
+
+void sl_cap_ppr_switch_message(const sl_cap_params *p, const sl_throughput *old, int64_t next_ms,
+                               char *buf, size_t n) {
+  char last[64], next[64];
+  sl_cap_long_date((int64_t)old->ppr_switch_ms[0], last, sizeof(last));
+  sl_cap_long_date(next_ms, next, sizeof(next));
+  /* The old once-a-day rule's observed text ("Update to PayPerRequest mode
+   * are limited to once in 1 day(s)"), with today's count of 4. */
+  snprintf(buf, n,
+           "Subscriber limit exceeded: Update to PayPerRequest mode are limited to %lld times in "
+           "1 day(s). Last update at %s. Next update can be made at %s",
+           (long long)p->ppr_switches_per_day, last, next);
+}
+
+sl_cap_quota sl_cap_quota_check(const sl_cap_params *p, const sl_cap_quota_units *u) {
+  if (u->creating && u->r > p->table_quota_read)
+    return SL_QUOTA_TABLE_READ;
+  if (u->creating && u->w > p->table_quota_write)
+    return SL_QUOTA_TABLE_WRITE;
+  if (u->r > u->old_r && u->others_r + u->r > p->account_quota_read)
+    return SL_QUOTA_ACCOUNT_READ;
+  if (u->w > u->old_w && u->others_w + u->w > p->account_quota_write)
+    return SL_QUOTA_ACCOUNT_WRITE;
+  return SL_QUOTA_OK;
+}
+
+void sl_cap_quota_message(const sl_cap_params *p, const sl_cap_quota_units *u, sl_cap_quota q,
+                          const char *region, char *buf, size_t n) {
+  bool read = q == SL_QUOTA_TABLE_READ || q == SL_QUOTA_ACCOUNT_READ;
+  const char *unit = read ? "ReadCapacityUnits" : "WriteCapacityUnits";
+  if (q == SL_QUOTA_TABLE_READ || q == SL_QUOTA_TABLE_WRITE) {
+    snprintf(buf, n,
+             "The requested %s, %lld, is above the per table maximum for the account in %s. Per "
+             "table maximum: %lld. Refer to the Amazon DynamoDB Developer Guide for current "
+             "limits and how to request higher limits.",
+             unit, (long long)(read ? u->r : u->w), region,
+             (long long)(read ? p->table_quota_read : p->table_quota_write));
+    return;
+  }
+  if (q == SL_QUOTA_ACCOUNT_READ || q == SL_QUOTA_ACCOUNT_WRITE) {
+    snprintf(buf, n,
+             "This request would have caused the %s limit to be exceeded for the account in %s. "
+             "Current %s reserved by the account: %lld. Limit: %lld. Requested: %lld. Refer to "
+             "the Amazon DynamoDB Developer Guide for current limits and how to request higher "
+             "limits.",
+             unit, region, unit,
+             (long long)(read ? u->others_r + u->old_r : u->others_w + u->old_w),
+             (long long)(read ? p->account_quota_read : p->account_quota_write),
+             (long long)(read ? u->r : u->w));
+    return;
+  }
+  snprintf(buf, n, "%s", "");
 }

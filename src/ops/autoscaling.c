@@ -17,7 +17,7 @@
 #include "ops/autoscaling.h"
 #include "base/log.h"
 #include "cap/cap.h"
-#include "jobs/scaling.h"
+#include "cap/scaling.h"
 #include "jobs/tables.h"
 #include "metrics/metrics.h"
 #include "ops/update_table.h"

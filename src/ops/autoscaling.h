@@ -11,7 +11,7 @@
  *    Only the dynamodb namespace is served; the other namespaces of the model
  *    are refused with a message that says so.
  *  - sl_autoscaling_tick (server/app.c, after jobs/) evaluates every policy
- *    once per newly visible one-minute datapoint (jobs/scaling.h, the pure
+ *    once per newly visible one-minute datapoint (cap/scaling.h, the pure
  *    engine, on datapoints read from metrics/ with
  *    sl_metrics_minute_sum), and fires the scheduled actions that are due.
  *    A manual clock moved by an hour is caught up minute by minute, each

@@ -2,23 +2,6 @@
 #include "ops/throughput.h"
 #include "cap/cap.h"
 
-#include <time.h>
-
-sl_str sl_tp_long_date(sl_arena *a, int64_t epoch_ms) {
-  static const char *const days[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
-                                     "Thursday", "Friday", "Saturday"};
-  static const char *const months[] = {"January",   "February", "March",    "April",
-                                       "May",       "June",     "July",     "August",
-                                       "September", "October",  "November", "December"};
-  time_t secs = (time_t)(epoch_ms / 1000);
-  struct tm tm;
-  gmtime_r(&secs, &tm);
-  int hour12 = tm.tm_hour % 12 == 0 ? 12 : tm.tm_hour % 12;
-  return sl_arena_printf(a, "%s, %s %d, %d %d:%02d:%02d %s UTC", days[tm.tm_wday],
-                         months[tm.tm_mon], tm.tm_mday, tm.tm_year + 1900, hour12, tm.tm_min,
-                         tm.tm_sec, tm.tm_hour < 12 ? "AM" : "PM");
-}
-
 static const sl_cap_params *params(sl_req *req) { return sl_cap_params_of(req->env->cap); }
 
 sl_err sl_tp_set_provisioned(sl_req *req, const sl_throughput *old, sl_throughput *tp, int64_t rcu,
@@ -27,17 +10,11 @@ sl_err sl_tp_set_provisioned(sl_req *req, const sl_throughput *old, sl_throughpu
   /* A decrease of either dimension is a decrease (capacity-model.md §5). */
   if (was_provisioned && (rcu < old->rcu || wcu < old->wcu)) {
     sl_cap_decrease d = sl_cap_decrease_allowed(params(req), old, req->now_ms);
-    if (!d.allowed)
-      return sl_fail(req, SL_E_LIMIT_EXCEEDED,
-                     "Subscriber limit exceeded: Provisioned throughput decreases are limited "
-                     "within a given UTC day. After the first %lld decreases, each subsequent "
-                     "decrease in the same UTC day can be performed at most once every %lld "
-                     "seconds. Number of decreases today: %u. Last decrease at %.*s. Next "
-                     "decrease can be made at %.*s",
-                     (long long)params(req)->decreases_free,
-                     (long long)(params(req)->decrease_interval_ms / 1000), d.decreases_today,
-                     SL_STR_FMT(sl_tp_long_date(req->arena, d.last_ms)),
-                     SL_STR_FMT(sl_tp_long_date(req->arena, d.next_ms)));
+    if (!d.allowed) {
+      char msg[1024];
+      sl_cap_decrease_message(params(req), &d, msg, sizeof(msg));
+      return sl_fail(req, SL_E_LIMIT_EXCEEDED, "%s", msg);
+    }
     sl_cap_decrease_record(tp, req->now_ms);
   }
   if (was_provisioned && (rcu > old->rcu || wcu > old->wcu))
@@ -57,15 +34,11 @@ sl_err sl_tp_set_billing(sl_req *req, sl_str table, const sl_throughput *old, sl
     return SL_OK;
   if (mode == SL_BILLING_PAY_PER_REQUEST) {
     int64_t next;
-    if (!sl_cap_ppr_switch_allowed(params(req), old, req->now_ms, &next))
-      /* The old once-a-day rule's observed text ("Update to PayPerRequest mode
-       * are limited to once in 1 day(s)"), with today's count of 4. */
-      return sl_fail(req, SL_E_LIMIT_EXCEEDED,
-                     "Subscriber limit exceeded: Update to PayPerRequest mode are limited to %lld "
-                     "times in 1 day(s). Last update at %.*s. Next update can be made at %.*s",
-                     (long long)params(req)->ppr_switches_per_day,
-                     SL_STR_FMT(sl_tp_long_date(req->arena, (int64_t)old->ppr_switch_ms[0])),
-                     SL_STR_FMT(sl_tp_long_date(req->arena, next)));
+    if (!sl_cap_ppr_switch_allowed(params(req), old, req->now_ms, &next)) {
+      char msg[1024];
+      sl_cap_ppr_switch_message(params(req), old, next, msg, sizeof(msg));
+      return sl_fail(req, SL_E_LIMIT_EXCEEDED, "%s", msg);
+    }
     sl_cap_ppr_switch_record(tp, req->now_ms);
     tp->rcu = tp->wcu = 0;
   }
@@ -154,25 +127,12 @@ static void table_units(const sl_table *t, int64_t *r, int64_t *w) {
 
 sl_err sl_tp_check_quotas(sl_req *req, const sl_table *t, const sl_table *old) {
   const sl_cap_params *p = params(req);
-  int64_t r, w;
-  table_units(t, &r, &w);
-  if (!old) {
-    if (r > p->table_quota_read)
-      return sl_fail(req, SL_E_LIMIT_EXCEEDED,
-                     "The requested ReadCapacityUnits, %lld, is above the per table maximum for "
-                     "the account in %s. Per table maximum: %lld. Refer to the Amazon DynamoDB "
-                     "Developer Guide for current limits and how to request higher limits.",
-                     (long long)r, req->env->region, (long long)p->table_quota_read);
-    if (w > p->table_quota_write)
-      return sl_fail(req, SL_E_LIMIT_EXCEEDED,
-                     "The requested WriteCapacityUnits, %lld, is above the per table maximum for "
-                     "the account in %s. Per table maximum: %lld. Refer to the Amazon DynamoDB "
-                     "Developer Guide for current limits and how to request higher limits.",
-                     (long long)w, req->env->region, (long long)p->table_quota_write);
-  }
+  sl_cap_quota_units u = {.creating = old == NULL};
+  table_units(t, &u.r, &u.w);
+  if (old)
+    table_units(old, &u.old_r, &u.old_w);
   /* Account quota: every provisioned table and GSI, with this table's new
    * version in place of the old one. */
-  int64_t ar = 0, aw = 0;
   sl_catalog *cat = req->env->catalog;
   for (size_t i = 0; i < sl_catalog_count(cat); i++) {
     const sl_table *x = sl_catalog_at(cat, i);
@@ -180,27 +140,13 @@ sl_err sl_tp_check_quotas(sl_req *req, const sl_table *t, const sl_table *old) {
       continue;
     int64_t xr, xw;
     table_units(x, &xr, &xw);
-    ar += xr;
-    aw += xw;
+    u.others_r += xr;
+    u.others_w += xw;
   }
-  int64_t old_r = 0, old_w = 0;
-  if (old)
-    table_units(old, &old_r, &old_w);
-  if (r > old_r && ar + r > p->account_quota_read)
-    return sl_fail(req, SL_E_LIMIT_EXCEEDED,
-                   "This request would have caused the ReadCapacityUnits limit to be exceeded for "
-                   "the account in %s. Current ReadCapacityUnits reserved by the account: %lld. "
-                   "Limit: %lld. Requested: %lld. Refer to the Amazon DynamoDB Developer Guide for "
-                   "current limits and how to request higher limits.",
-                   req->env->region, (long long)(ar + old_r), (long long)p->account_quota_read,
-                   (long long)r);
-  if (w > old_w && aw + w > p->account_quota_write)
-    return sl_fail(req, SL_E_LIMIT_EXCEEDED,
-                   "This request would have caused the WriteCapacityUnits limit to be exceeded for "
-                   "the account in %s. Current WriteCapacityUnits reserved by the account: %lld. "
-                   "Limit: %lld. Requested: %lld. Refer to the Amazon DynamoDB Developer Guide for "
-                   "current limits and how to request higher limits.",
-                   req->env->region, (long long)(aw + old_w), (long long)p->account_quota_write,
-                   (long long)w);
-  return SL_OK;
+  sl_cap_quota q = sl_cap_quota_check(p, &u);
+  if (q == SL_QUOTA_OK)
+    return SL_OK;
+  char msg[1024];
+  sl_cap_quota_message(p, &u, q, req->env->region, msg, sizeof(msg));
+  return sl_fail(req, SL_E_LIMIT_EXCEEDED, "%s", msg);
 }

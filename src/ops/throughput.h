@@ -3,7 +3,8 @@
  * the API enforces them, with the service's messages: the decrease budget,
  * the on-demand switch limit, per-table and account quotas, OnDemandThroughput
  * and WarmThroughput settings. Used by CreateTable, UpdateTable (table and
- * GSI updates) and DescribeLimits. The rules themselves are cap/control.c.
+ * GSI updates) and DescribeLimits. The rules and the refusals' messages
+ * themselves are cap/control.c's (shared with `sluice simulate`).
  */
 #ifndef SL_OPS_THROUGHPUT_H
 #define SL_OPS_THROUGHPUT_H
@@ -28,8 +29,5 @@ sl_err sl_tp_set_warm(sl_req *req, const char *what, sl_str name, sl_throughput 
 /* Per-table and account quotas for the provisioned units of a new table
  * version ('old' NULL at creation). */
 sl_err sl_tp_check_quotas(sl_req *req, const sl_table *t, const sl_table *old);
-
-/* "Sunday, March 24, 2019 9:07:28 AM UTC", the service's long date form. */
-sl_str sl_tp_long_date(sl_arena *a, int64_t epoch_ms);
 
 #endif

@@ -144,11 +144,14 @@ static bool choice(rd *r, const sl_json *o, const char *key, const char *path,
               SL_STR_FMT(sl_buf_str(&b)));
 }
 
-/* "item_bytes": N or {"min": A, "max": B} */
+/* "item_bytes": N, {"min": A, "max": B} (uniform), or {"distribution": ...}:
+ * normal (mean, sd), lognormal (median, sigma), weighted (values,
+ * weights), each within optional min/max (default 1 and 409,600). */
 static bool size_of(rd *r, const sl_json *o, const char *key, const char *path, uint32_t def,
                     sl_sim_size *out) {
   const sl_json *v = sl_json_get(o, key);
   const char *p = sub(r, path, key);
+  memset(out, 0, sizeof(*out));
   out->min = out->max = def;
   if (!v)
     return true;
@@ -159,15 +162,115 @@ static bool size_of(rd *r, const sl_json *o, const char *key, const char *path, 
     out->min = out->max = (uint32_t)lo;
     return true;
   }
-  static const char *const ok[] = {"min", "max", NULL};
-  if (!want_obj(r, v, p) || !only(r, v, p, ok) ||
-      !num(r, v, "min", p, 1, 400 * 1024, true, 0, &lo) ||
-      !num(r, v, "max", p, 1, 400 * 1024, true, 0, &hi))
+  static const char *const ok[] = {"distribution", "min",   "max",    "mean",    "sd",
+                                   "median",       "sigma", "values", "weights", NULL};
+  static const char *const kinds[] = {"uniform", "normal", "lognormal", "weighted", NULL};
+  if (!want_obj(r, v, p) || !only(r, v, p, ok))
+    return false;
+  int kind = 0;
+  if (!choice(r, v, "distribution", p, kinds, false, &kind))
+    return false;
+  static const uint8_t kind_of[] = {SL_SIZE_UNIFORM, SL_SIZE_NORMAL, SL_SIZE_LOGNORMAL,
+                                    SL_SIZE_WEIGHTED};
+  out->kind = kind_of[kind];
+  bool bounded = out->kind == SL_SIZE_UNIFORM;
+  if (!num(r, v, "min", p, 1, 400 * 1024, bounded, 1, &lo) ||
+      !num(r, v, "max", p, 1, 400 * 1024, bounded, 400 * 1024, &hi))
     return false;
   if (hi < lo)
     return fail(r, p, "max is below min");
   out->min = (uint32_t)lo;
   out->max = (uint32_t)hi;
+  static const char *const own[4][3] = {
+      {NULL}, {"mean", "sd", NULL}, {"median", "sigma", NULL}, {"values", "weights", NULL}};
+  static const char *const all[] = {"mean", "sd", "median", "sigma", "values", "weights", NULL};
+  for (const char *const *m = all; *m; m++) {
+    bool mine = false;
+    for (const char *const *q = own[kind]; *q && !mine; q++)
+      mine = !strcmp(*q, *m);
+    if (!mine && sl_json_get(v, *m))
+      return fail(r, sub(r, p, *m), "not a member of the %s distribution", kinds[kind]);
+  }
+  if (out->kind == SL_SIZE_NORMAL)
+    return num(r, v, "mean", p, 1, 400 * 1024, true, 0, &out->mean) &&
+           num(r, v, "sd", p, 0, 400 * 1024, true, 0, &out->sd);
+  if (out->kind == SL_SIZE_LOGNORMAL)
+    return num(r, v, "median", p, 1, 400 * 1024, true, 0, &out->mean) &&
+           num(r, v, "sigma", p, 0, 10, true, 0, &out->sd);
+  if (out->kind != SL_SIZE_WEIGHTED)
+    return true;
+  const sl_json *vals = sl_json_get(v, "values"), *w = sl_json_get(v, "weights");
+  const char *vp = sub(r, p, "values");
+  if (!vals || vals->type != SL_JSON_ARRAY || !vals->arr.n || vals->arr.n > 1000)
+    return fail(r, vp, "expected a list of 1 to 1000 sizes in bytes");
+  if (w && (w->type != SL_JSON_ARRAY || w->arr.n != vals->arr.n))
+    return fail(r, sub(r, p, "weights"), "expected a list of numbers, one per value");
+  out->n_values = (uint32_t)vals->arr.n;
+  out->values = SL_NEW_ARRAY(r->a, uint32_t, out->n_values);
+  out->weights = SL_NEW_ARRAY(r->a, double, out->n_values);
+  double sum = 0;
+  for (uint32_t i = 0; i < out->n_values; i++) {
+    const sl_json *x = vals->arr.items[i];
+    double d = x->type == SL_JSON_NUMBER ? strtod(sl_arena_strdup(r->a, x->str).p, NULL) : 0;
+    if (!(d >= 1 && d <= 400 * 1024) || d != floor(d))
+      return fail(r, idx(r, vp, i), "expected a size in bytes (1 to 409600)");
+    out->values[i] = (uint32_t)d;
+    double wi = 1;
+    if (w) {
+      const sl_json *y = w->arr.items[i];
+      wi = y->type == SL_JSON_NUMBER ? strtod(sl_arena_strdup(r->a, y->str).p, NULL) : -1;
+      if (!(wi >= 0 && wi <= 1e12))
+        return fail(r, idx(r, sub(r, p, "weights"), i), "expected a number >= 0");
+    }
+    sum += wi;
+    out->weights[i] = sum;
+  }
+  if (!(sum > 0))
+    return fail(r, sub(r, p, "weights"), "the weights add up to 0");
+  for (uint32_t i = 0; i < out->n_values; i++)
+    out->weights[i] /= sum;
+  return true;
+}
+
+/* "autoscaling": {"read": {...}, "write": {...}}, each a target-tracking
+ * policy on its scalable target. */
+static bool scaling_of(rd *r, const sl_json *o, const char *path, bool provisioned,
+                       sl_sim_scaling out[2]) {
+  memset(out, 0, 2 * sizeof(*out));
+  const sl_json *v = sl_json_get(o, "autoscaling");
+  if (!v)
+    return true;
+  const char *p = sub(r, path, "autoscaling");
+  static const char *const dirs[] = {"read", "write", NULL};
+  if (!want_obj(r, v, p) || !only(r, v, p, dirs))
+    return false;
+  if (!provisioned)
+    return fail(r, p, "auto scaling needs billing_mode PROVISIONED");
+  static const char *const ok[] = {
+      "target_utilization", "min", "max", "scale_in_cooldown_s", "scale_out_cooldown_s",
+      "disable_scale_in",   NULL};
+  for (int d = 0; d < 2; d++) {
+    const sl_json *x = sl_json_get(v, dirs[d]);
+    if (!x)
+      continue;
+    const char *dp = sub(r, p, dirs[d]);
+    sl_sim_scaling *sc = &out[d];
+    int64_t in_s, out_s;
+    /* The developer guide's range for the target utilization: 20 to 90 %. */
+    if (!want_obj(r, x, dp) || !only(r, x, dp, ok) ||
+        !num(r, x, "target_utilization", dp, 20, 90, true, 0, &sc->target_pct) ||
+        !int_num(r, x, "min", dp, 1, 1000000000, true, 0, &sc->min) ||
+        !int_num(r, x, "max", dp, 1, 1000000000, true, 0, &sc->max) ||
+        !int_num(r, x, "scale_in_cooldown_s", dp, 0, 86400 * 7, false, 0, &in_s) ||
+        !int_num(r, x, "scale_out_cooldown_s", dp, 0, 86400 * 7, false, 0, &out_s) ||
+        !boolean(r, x, "disable_scale_in", dp, &sc->disable_scale_in))
+      return false;
+    if (sc->max < sc->min)
+      return fail(r, sub(r, dp, "max"), "below min");
+    sc->scale_in_cooldown_ms = in_s * 1000;
+    sc->scale_out_cooldown_ms = out_s * 1000;
+    sc->on = true;
+  }
   return true;
 }
 
@@ -272,6 +375,7 @@ static bool table_of(rd *r, const sl_json *v, const char *p, sl_sim_table *t) {
                                    "warm_write",
                                    "lsis",
                                    "gsis",
+                                   "autoscaling",
                                    NULL};
   memset(t, 0, sizeof(*t));
   int mode = 1;
@@ -288,6 +392,8 @@ static bool table_of(rd *r, const sl_json *v, const char *p, sl_sim_table *t) {
     return fail(r, p,
                 "read_capacity and write_capacity cannot be given when billing_mode is "
                 "PAY_PER_REQUEST");
+  if (!scaling_of(r, v, p, !t->on_demand, t->scaling))
+    return false;
   const sl_json *lsis = sl_json_get(v, "lsis");
   if (lsis) {
     const char *lp = sub(r, p, "lsis");
@@ -318,6 +424,7 @@ static bool table_of(rd *r, const sl_json *v, const char *p, sl_sim_table *t) {
                                     "share",
                                     "keys_change",
                                     "entry_bytes",
+                                    "autoscaling",
                                     NULL};
   for (size_t i = 0; i < gsis->arr.n; i++) {
     const sl_json *g = gsis->arr.items[i];
@@ -329,7 +436,8 @@ static bool table_of(rd *r, const sl_json *v, const char *p, sl_sim_table *t) {
         !keys_of(r, g, "keys", ip, &x->keys) ||
         !num(r, g, "share", ip, 0, 1, false, 1, &x->share) ||
         !boolean(r, g, "keys_change", ip, &x->keys_change) ||
-        !size_of(r, g, "entry_bytes", ip, 0, &x->entry))
+        !size_of(r, g, "entry_bytes", ip, 0, &x->entry) ||
+        !scaling_of(r, g, ip, !t->on_demand, x->scaling))
       return false;
     if (!t->on_demand && (!sl_json_get(g, "read_capacity") || !sl_json_get(g, "write_capacity")))
       return fail(r, ip, "a GSI of a PROVISIONED table needs read_capacity and write_capacity");
@@ -412,6 +520,8 @@ static bool workload_of(rd *r, const sl_json *v, const char *p, sl_scenario *s,
   static const char *const ok[] = {"name",
                                    "table",
                                    "index",
+                                   "lsi",
+                                   "fetch_unprojected",
                                    "operation",
                                    "consistent_read",
                                    "item_bytes",
@@ -423,6 +533,7 @@ static bool workload_of(rd *r, const sl_json *v, const char *p, sl_scenario *s,
                                    NULL};
   memset(w, 0, sizeof(*w));
   w->index = -1;
+  w->lsi = -1;
   sl_str table = SL_STR_NULL, index = SL_STR_NULL;
   int op = 0;
   if (!want_obj(r, v, p) || !only(r, v, p, ok) || !str(r, v, "name", p, false, &w->name) ||
@@ -452,6 +563,25 @@ static bool workload_of(rd *r, const sl_json *v, const char *p, sl_scenario *s,
                   "Consistent reads are not supported on global secondary indexes");
     w->index = gi;
   }
+  if (sl_json_get(v, "lsi")) {
+    const sl_sim_table *t = &s->tables[ti];
+    double li;
+    if (!num(r, v, "lsi", p, 0, SL_SIM_MAX_LSIS - 1, true, 0, &li))
+      return false;
+    if (li != floor(li) || (uint32_t)li >= t->n_lsis)
+      return fail(r, sub(r, p, "lsi"), "table '%.*s' has %u LSIs (lsi is a number from 0)",
+                  SL_STR_FMT(table), t->n_lsis);
+    if (op != SL_OP_QUERY)
+      return fail(r, sub(r, p, "lsi"), "only a Query reads an LSI here");
+    if (index.p)
+      return fail(r, sub(r, p, "lsi"), "give index (a GSI) or lsi, not both");
+    w->lsi = (int32_t)li;
+  }
+  if (!boolean(r, v, "fetch_unprojected", p, &w->fetch))
+    return false;
+  if (w->fetch && w->lsi < 0)
+    return fail(r, sub(r, p, "fetch_unprojected"),
+                "only for a Query of an LSI (a GSI cannot fetch what it does not project)");
   /* Per-request item counts: the service's limits (facts §2.2). */
   uint32_t lim = op == SL_OP_BATCH_WRITE ? 25
                  : op == SL_OP_BATCH_GET || op == SL_OP_TRANSACT_GET || op == SL_OP_TRANSACT_WRITE
@@ -608,17 +738,15 @@ static bool aggregate_of(rd *r, const sl_json *root, sl_scenario *s) {
   for (uint32_t i = 0; i < s->n_workloads; i++) {
     const sl_sim_workload *w = &s->workloads[i];
     const char *p = idx(r, "workloads", i);
-    if (w->op != SL_OP_GET && w->op != SL_OP_PUT && w->op != SL_OP_UPDATE && w->op != SL_OP_DELETE)
+    if (w->op != SL_OP_GET && w->op != SL_OP_PUT && w->op != SL_OP_UPDATE &&
+        w->op != SL_OP_DELETE && w->op != SL_OP_QUERY && w->op != SL_OP_SCAN)
       return fail(r, sub(r, p, "operation"),
-                  "the aggregate mode counts GetItem, PutItem, UpdateItem and DeleteItem "
-                  "only (use \"mode\": \"requests\")");
+                  "the aggregate mode counts GetItem, PutItem, UpdateItem, DeleteItem, Query "
+                  "and Scan pages; batches and transactions need \"mode\": \"requests\"");
     if (w->client.retry != SL_RETRY_NONE)
       return fail(r, sub(r, p, "client.retry"),
-                  "the aggregate mode has no client model: retry must be none");
-    if (sl_sim_op_writes((sl_sim_op)w->op) && s->tables[w->table].n_gsis)
-      return fail(r, sub(r, p, "table"),
-                  "the aggregate mode cannot write to a table with GSIs (use \"mode\": "
-                  "\"requests\")");
+                  "the aggregate mode has no client model: retry must be none (retries "
+                  "need \"mode\": \"requests\")");
   }
   return true;
 }

@@ -52,19 +52,43 @@ typedef struct {
   uint32_t n_names;
 } sl_sim_keys;
 
+typedef enum {
+  SL_SIZE_FIXED,     /* min (= max) */
+  SL_SIZE_UNIFORM,   /* min..max, each as likely */
+  SL_SIZE_NORMAL,    /* mean, sd; drawn again outside min..max */
+  SL_SIZE_LOGNORMAL, /* median, sigma (of the log); drawn again outside min..max */
+  SL_SIZE_WEIGHTED,  /* one of 'values' with 'weights' */
+} sl_sim_size_kind;
+
 typedef struct {
-  uint32_t min, max; /* bytes; equal for a fixed size */
+  uint8_t kind;      /* sl_sim_size_kind */
+  uint32_t min, max; /* bytes: the bounds (max 0 for a GSI entry: the item's size) */
+  double mean, sd;   /* normal: mean and sd; lognormal: median and sigma */
+  uint32_t n_values;
+  uint32_t *values;
+  double *weights; /* cumulative, normalised to 1 */
 } sl_sim_size;
+
+/* Target tracking on one direction of a table or GSI (Application Auto
+ * Scaling's policy and scalable target, cap/scaling.h). */
+typedef struct {
+  bool on;
+  double target_pct;
+  int64_t min, max;
+  int64_t scale_in_cooldown_ms, scale_out_cooldown_ms;
+  bool disable_scale_in;
+} sl_sim_scaling;
 
 typedef struct {
   sl_str name;
   int64_t rcu, wcu;            /* provisioned (the table's mode) */
   int64_t max_read, max_write; /* OnDemandThroughput, -1: none */
   int64_t warm_read, warm_write;
-  sl_sim_keys keys;  /* the index's partition key values */
-  double share;      /* share of the table's items that have an entry */
-  bool keys_change;  /* an UpdateItem moves the entry: a delete plus a put */
-  sl_sim_size entry; /* entry size; max 0: the item's size (projection ALL) */
+  sl_sim_keys keys;          /* the index's partition key values */
+  double share;              /* share of the table's items that have an entry */
+  bool keys_change;          /* an UpdateItem moves the entry: a delete plus a put */
+  sl_sim_size entry;         /* entry size; max 0: the item's size (projection ALL) */
+  sl_sim_scaling scaling[2]; /* read, write */
 } sl_sim_gsi;
 
 typedef struct {
@@ -77,6 +101,7 @@ typedef struct {
   uint32_t lsi_entry_bytes[SL_SIM_MAX_LSIS];
   uint32_t n_gsis;
   sl_sim_gsi gsis[SL_SIM_MAX_GSIS];
+  sl_sim_scaling scaling[2]; /* read, write */
 } sl_sim_table;
 
 typedef enum {
@@ -124,6 +149,8 @@ typedef struct {
   sl_str name;
   uint32_t table;
   int32_t index; /* reads of a GSI (its number), -1: the table */
+  int32_t lsi;   /* Query of an LSI (its number), -1: none */
+  bool fetch;    /* the LSI Query asks for attributes the LSI does not project */
   uint8_t op;    /* sl_sim_op */
   bool consistent;
   sl_sim_size item;

@@ -495,6 +495,28 @@ static void report_body(sl_sim *m, sl_buf *b, const char *id) {
     }
     sl_buf_puts(b, SL_STR("</table></div></section>\n"));
   }
+  /* control plane: actions and auto-scaling activities */
+  if (m->n_cp) {
+    sl_buf_puts(b, SL_STR("<section class=\"control\"><h2>Control plane: UpdateTable actions and "
+                          "auto-scaling activities</h2><div class=\"scroll\"><table><tr>"
+                          "<th class=\"n\">time (s)</th><th>resource</th><th>change</th>"
+                          "<th>status</th></tr>"));
+    for (size_t i = 0, shown = 0; i < m->n_cp; i++) {
+      const cp_event *e = &m->cp[i];
+      if (e->ok && shown >= 200)
+        continue;
+      shown++;
+      sl_buf_printf(b, "<tr><td class=\"n\">%.1f</td><td>", (double)e->at_us / 1e6);
+      escc(b, m->res[e->res].label.p);
+      sl_buf_puts(b, SL_STR("</td><td>"));
+      escc(b, e->what);
+      sl_buf_printf(b, "</td><td>%s", e->ok ? "Successful" : "<strong>Failed</strong>: ");
+      if (e->error)
+        escc(b, e->error);
+      sl_buf_puts(b, SL_STR("</td></tr>"));
+    }
+    sl_buf_puts(b, SL_STR("</table></div></section>\n"));
+  }
   /* cost */
   sl_buf_puts(
       b,

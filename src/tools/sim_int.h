@@ -44,7 +44,24 @@ typedef struct {
   uint16_t *partitions; /* per step */
   uint32_t parts_added; /* partitions added: splits for heat or size, more capacity */
   double provisioned_unit_hours[2];
+  /* auto scaling: consumed units per clock minute since the start, and the
+   * policy's state (cap/scaling.h) */
+  double *minute_units[2];
+  int64_t last_out_ms[2], last_in_ms[2];
+  uint32_t scale_outs[2], scale_ins[2], scale_ins_refused[2];
 } res_state;
+
+/* A control-plane change: a scenario action or an auto-scaling activity,
+ * done or refused with the service's message. */
+typedef struct {
+  int64_t at_us; /* since the start */
+  uint32_t res;
+  int8_t dir; /* auto scaling: 0 read, 1 write; -1 an action */
+  bool ok;
+  int64_t from, to; /* auto scaling: provisioned units */
+  char *what;       /* what was asked ("UpdateTable WriteCapacityUnits 200 -> 100") */
+  char *error;      /* refused: "LimitExceededException: ..." */
+} cp_event;
 
 typedef struct {
   const sl_sim_workload *w;
@@ -75,7 +92,9 @@ typedef struct {
   /* aggregate mode: the key space's probability mass in hash order */
   struct sl__sim_mass *mass; /* NULL: keys spread evenly over the hash space */
   uint64_t n_mass;
-  double agg_due;       /* arrivals due but not yet counted (fractions) */
+  double agg_due; /* arrivals due but not yet counted (fractions) */
+  double agg_mu;  /* the mean cost of one request on its resource (milli-units) */
+  double agg_gsi_mu[SL_SIM_MAX_GSIS]; /* writes: the mean cost of its entry on each GSI */
   double *s_rate_limit; /* adaptive: the client's send rate limit at each step (0: off) */
 } wl_state;
 
@@ -110,6 +129,11 @@ struct sl_sim {
   uint64_t order;
   size_t next_sample; /* the next step whose partitions are sampled */
   uint32_t next_action;
+  int64_t first_minute, n_minutes; /* the clock minutes the run covers */
+  int64_t next_eval_minute;        /* auto scaling: the next datapoint to evaluate */
+  bool any_scaling;
+  cp_event *cp;
+  size_t n_cp, cp_cap;
   double wall_s, cpu_s;
   uint64_t total_attempts;
   /* one attempt's charges */

@@ -197,6 +197,17 @@ void sl__sim_diagnose(sl_sim *m, sl_buf *b, size_t *n_out, sl_str *lines, size_t
                       "auto scaling.",
                       r->label.p, (long long)(dir ? r->tp.wcu : r->tp.rcu), u, offered, u,
                       ceil(offered * 1.1), u);
+        if (r->minute_units[dir])
+          sl_buf_printf(b,
+                        " Auto scaling is on but acts on one-minute datapoints: a scale-out "
+                        "comes about %lld minutes after a rise (%lld datapoints above the "
+                        "target, visible %lld s late) and is sized by the consumed units, which "
+                        "throttling holds down, so a short burst is throttled before it lands "
+                        "(min capacity or a lower target leaves headroom).",
+                        (long long)(m->params.scaling_out_datapoints +
+                                    m->params.scaling_metric_delay_ms / 60000),
+                        (long long)m->params.scaling_out_datapoints,
+                        (long long)(m->params.scaling_metric_delay_ms / 1000));
       } else if (lim == SL_LIMIT_MAX_ON_DEMAND) {
         sl_buf_printf(b,
                       "The configured OnDemandThroughput %s = %lld caps %s. Fix: raise it, or "
@@ -236,6 +247,48 @@ void sl__sim_diagnose(sl_sim *m, sl_buf *b, size_t *n_out, sl_str *lines, size_t
                   SL_STR_FMT(w->w->name), sl_sim_retry_name((sl_sim_retry)w->w->client.retry), amp,
                   w->lat_sum_ms / (double)(w->succeeded + w->failed ? w->succeeded + w->failed : 1),
                   (double)w->lat_max_us / 1e6);
+    lines[n++] = sl_str_make((const char *)(uintptr_t)start, b->len - start);
+    sl_buf_putc(b, 0);
+  }
+  /* The control plane: auto scaling that burnt the decrease budget (seed
+   * 002), and actions the control plane refused. */
+  for (uint32_t ri = 0; ri < m->n_res && n < max; ri++) {
+    res_state *r = &m->res[ri];
+    for (int dir = 0; dir < 2 && n < max; dir++) {
+      if (!r->scale_ins_refused[dir])
+        continue;
+      int64_t first = -1;
+      for (size_t i = 0; i < m->n_cp && first < 0; i++)
+        if (!m->cp[i].ok && m->cp[i].res == ri && m->cp[i].dir == dir)
+          first = m->cp[i].at_us;
+      size_t start = b->len;
+      sl_buf_printf(b,
+                    "Auto scaling of %s %s capacity oscillated: %u scale-outs and %u scale-ins, "
+                    "then %u scale-ins refused from %.0f s (minute %.0f) with "
+                    "LimitExceededException: \"Subscriber limit exceeded: Provisioned "
+                    "throughput decreases are limited within a given UTC day\" — the decrease "
+                    "budget (%lld at any time, then one per %lld minutes, %lld a day) is spent, "
+                    "so the capacity stays at the last peak and is paid for. Fix: raise the "
+                    "target utilization and add a scale-in cooldown (scale_in_cooldown_s) so "
+                    "it stops lowering capacity after every dip, make fewer larger decreases, "
+                    "or switch a bursty workload to on-demand (PAY_PER_REQUEST), which has no "
+                    "decrease budget.",
+                    r->label.p, dir ? "write" : "read", r->scale_outs[dir], r->scale_ins[dir],
+                    r->scale_ins_refused[dir], (double)first / 1e6, floor((double)first / 6e7),
+                    (long long)m->params.decreases_free,
+                    (long long)(m->params.decrease_interval_ms / 60000),
+                    (long long)m->params.decreases_max);
+      lines[n++] = sl_str_make((const char *)(uintptr_t)start, b->len - start);
+      sl_buf_putc(b, 0);
+    }
+  }
+  for (size_t i = 0; i < m->n_cp && n < max; i++) {
+    const cp_event *e = &m->cp[i];
+    if (e->ok || e->dir >= 0)
+      continue;
+    size_t start = b->len;
+    sl_buf_printf(b, "%s at %.0f s was refused: %s. Nothing changed.", e->what,
+                  (double)e->at_us / 1e6, e->error);
     lines[n++] = sl_str_make((const char *)(uintptr_t)start, b->len - start);
     sl_buf_putc(b, 0);
   }
@@ -531,6 +584,30 @@ void sl_sim_write_json(sl_sim *m, sl_buf *out) {
   j_num(&w, "rcu_hour", s->prices.rcu_hour);
   sl_jw_obj_end(&w);
   sl_jw_obj_end(&w);
+  /* actions and auto-scaling activities, done or refused */
+  sl_jw_key_c(&w, "control_plane");
+  sl_jw_arr_begin(&w);
+  for (size_t i = 0; i < m->n_cp; i++) {
+    const cp_event *e = &m->cp[i];
+    sl_jw_obj_begin(&w);
+    j_num(&w, "time_s", (double)e->at_us / 1e6);
+    j_str(&w, "resource", m->res[e->res].label);
+    sl_jw_key_c(&w, "kind");
+    sl_jw_str_c(&w, e->dir < 0 ? "action" : "autoscaling");
+    if (e->dir >= 0) {
+      sl_jw_key_c(&w, "direction");
+      sl_jw_str_c(&w, e->dir ? "write" : "read");
+      j_num(&w, "from", (double)e->from);
+      j_num(&w, "to", (double)e->to);
+    }
+    j_str(&w, "description", sl_str_c(e->what));
+    sl_jw_key_c(&w, "status");
+    sl_jw_str_c(&w, e->ok ? "Successful" : "Failed");
+    if (e->error)
+      j_str(&w, "message", sl_str_c(e->error));
+    sl_jw_obj_end(&w);
+  }
+  sl_jw_arr_end(&w);
   sl_buf db;
   sl_buf_init(&db, NULL);
   sl_str lines[64];
@@ -638,6 +715,27 @@ void sl_sim_write_text(sl_sim *m, sl_buf *b) {
                 "per WCU-hour, $%g per RCU-hour)\n",
                 total, SL_STR_FMT(s->prices.date), s->prices.write_per_million,
                 s->prices.read_per_million, s->prices.wcu_hour, s->prices.rcu_hour);
+  if (m->n_cp) {
+    size_t refused = 0;
+    for (size_t i = 0; i < m->n_cp; i++)
+      refused += !m->cp[i].ok;
+    sl_buf_printf(b, "\ncontrol plane: %zu changes, %zu refused\n", m->n_cp, refused);
+    size_t shown = 0;
+    for (size_t i = 0; i < m->n_cp; i++) {
+      const cp_event *e = &m->cp[i];
+      /* the first 30 (the JSON has them all) */
+      if (shown == 30)
+        break;
+      shown++;
+      sl_buf_printf(b, "  %9.1f s  %-10s %s%s%s\n", (double)e->at_us / 1e6,
+                    e->ok ? "Successful" : "Failed", e->dir < 0 ? "" : m->res[e->res].label.p,
+                    e->dir < 0 ? "" : ": ", e->what);
+      if (e->error)
+        sl_buf_printf(b, "             %s\n", e->error);
+    }
+    if (shown < m->n_cp)
+      sl_buf_printf(b, "  ... %zu more (--json lists every one)\n", m->n_cp - shown);
+  }
   sl_buf db;
   sl_buf_init(&db, NULL);
   sl_str lines[64];

@@ -9,6 +9,7 @@
 #include "tools/tools.h"
 #include "cap/cap.h"
 #include "cap/cost.h"
+#include "cap/scaling.h"
 #include "store/key.h"
 
 #include <errno.h>
@@ -351,6 +352,10 @@ static bool set_params(sl_sim *m, char *err, size_t err_len) {
   return true;
 }
 
+static const sl_sim_scaling *scaling_of(const sl_sim *m, const res_state *r, int dir);
+static void table_units(const sl_sim *m, uint32_t table, const sl_throughput *next,
+                        const bool *touched, int64_t *r, int64_t *w);
+
 sl_sim *sl_sim_new(const sl_scenario *s, char *err, size_t err_len) {
   sl_sim *m = xcalloc(1, sizeof(*m));
   m->s = s;
@@ -391,6 +396,49 @@ sl_sim *sl_sim_new(const sl_scenario *s, char *err, size_t err_len) {
       m->gsi_res[i][g] = res_add(m, i, (int32_t)g, &gtp);
     }
   }
+  /* CreateTable's quotas, table by table in file order (cap/control.c). */
+  int64_t acc_r = 0, acc_w = 0;
+  for (uint32_t i = 0; i < s->n_tables; i++) {
+    sl_cap_quota_units u = {.creating = true, .others_r = acc_r, .others_w = acc_w};
+    table_units(m, i, NULL, NULL, &u.r, &u.w);
+    sl_cap_quota q = sl_cap_quota_check(&m->params, &u);
+    if (q != SL_QUOTA_OK) {
+      char msg[1024];
+      sl_cap_quota_message(&m->params, &u, q, "us-east-1", msg, sizeof(msg));
+      snprintf(err, err_len,
+               "tables[%u]: CreateTable would fail: LimitExceededException: %s (raise "
+               "params.table_quota_* / account_quota_* to simulate a raised quota)",
+               i, msg);
+      sl_sim_free(m);
+      return NULL;
+    }
+    acc_r += u.r;
+    acc_w += u.w;
+  }
+  /* Auto scaling: the datapoints of every clock minute of the run; a
+   * scalable target brings the units within its bounds when registered. */
+  m->first_minute = s->start_ms / 60000;
+  m->n_minutes = (s->start_ms + s->duration_us / 1000) / 60000 - m->first_minute + 1;
+  m->next_eval_minute = m->first_minute;
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    res_state *r = &m->res[i];
+    for (int d = 0; d < 2; d++) {
+      r->last_out_ms[d] = r->last_in_ms[d] = SL_SCALING_NEVER;
+      const sl_sim_scaling *sc = scaling_of(m, r, d);
+      if (!sc->on)
+        continue;
+      m->any_scaling = true;
+      r->minute_units[d] = xcalloc((size_t)m->n_minutes, sizeof(double));
+      int64_t *u = d ? &r->tp.wcu : &r->tp.rcu;
+      if (*u < sc->min)
+        *u = sc->min;
+      if (*u > sc->max)
+        *u = sc->max;
+      if (*u > (d ? r->tp.highest_wcu : r->tp.highest_rcu))
+        *(d ? &r->tp.highest_wcu : &r->tp.highest_rcu) = *u;
+      sl_cap_res_configure(m->cap, r->res, &r->tp);
+    }
+  }
   for (uint32_t i = 0; i < s->n_workloads; i++) {
     wl_init(m, i);
     wl_schedule(m, &m->wl[i]);
@@ -405,6 +453,8 @@ void sl_sim_free(sl_sim *m) {
     for (int d = 0; d < 2; d++)
       series_free(&m->res[i].d[d]);
     free(m->res[i].partitions);
+    free(m->res[i].minute_units[0]);
+    free(m->res[i].minute_units[1]);
     free((void *)m->res[i].arn.p);
     free((void *)m->res[i].label.p);
   }
@@ -420,6 +470,11 @@ void sl_sim_free(sl_sim *m) {
     free(w->s_rate_limit);
     free(w->mass);
   }
+  for (size_t i = 0; i < m->n_cp; i++) {
+    free(m->cp[i].what);
+    free(m->cp[i].error);
+  }
+  free(m->cp);
   sl_cap_free(m->cap);
   free(m->res);
   free(m->table_res);
@@ -434,24 +489,54 @@ static size_t step_of(const sl_sim *m, int64_t t) {
   return s < m->n_steps ? s : m->n_steps - 1;
 }
 
-static uint32_t item_bytes(const sl_sim_size *z, rng *r) {
-  return z->min == z->max ? z->min : z->min + (uint32_t)rng_below(r, z->max - z->min + 1);
+/* A standard normal draw (Box-Muller). */
+static double rng_normal(rng *r) {
+  double u = rng_unit(r), v = rng_unit(r);
+  return sqrt(-2 * log(1 - u)) * cos(2 * M_PI * v);
 }
 
-/* The charges of item 'j' of a request: appended to m->charges. Returns
- * the key index of the item (for the hottest keys). */
-static uint64_t item_charges(sl_sim *m, const wl_state *w, const ev *e, uint32_t j, size_t *n,
-                             bool transactional, bool *new_item, uint64_t *bytes_out) {
-  const sl_sim_workload *wl = w->w;
+static uint32_t item_bytes(const sl_sim_size *z, rng *r) {
+  switch ((sl_sim_size_kind)z->kind) {
+  case SL_SIZE_NORMAL:
+  case SL_SIZE_LOGNORMAL:
+    /* Drawn again outside the bounds (a truncated distribution); after 64
+     * tries the nearer bound. */
+    for (int i = 0;; i++) {
+      double x = rng_normal(r);
+      double b = z->kind == SL_SIZE_NORMAL ? z->mean + z->sd * x : z->mean * exp(z->sd * x);
+      b = round(b);
+      if (b >= z->min && b <= z->max)
+        return (uint32_t)b;
+      if (i == 63)
+        return b < z->min ? z->min : z->max;
+    }
+  case SL_SIZE_WEIGHTED: {
+    double u = rng_unit(r);
+    uint32_t lo = 0, hi = z->n_values - 1;
+    while (lo < hi) {
+      uint32_t mid = (lo + hi) / 2;
+      if (z->weights[mid] > u)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    return z->values[lo];
+  }
+  case SL_SIZE_FIXED:
+  case SL_SIZE_UNIFORM:
+  default:
+    return z->min == z->max ? z->min : z->min + (uint32_t)rng_below(r, z->max - z->min + 1);
+  }
+}
+
+/* What one item of a request costs on the resource it reads or writes
+ * (cap/cost.h, as ops/ charges it): a read's 4 KB steps, a Query/Scan
+ * page's items summed and rounded once (an LSI page its entries, plus each
+ * base item a fetch of unprojected attributes reads), a write's 1 KB steps
+ * plus its LSI entries, which are charged to the table. */
+static int64_t table_mu(const sl_sim *m, const sl_sim_workload *wl, uint32_t bytes,
+                        bool transactional) {
   const sl_sim_table *t = &m->s->tables[wl->table];
-  rng r;
-  rng_seed(&r, e->req_seed + (uint64_t)j * 0x9E3779B97F4A7C15ull);
-  uint64_t kidx = key_draw(&wl->keys, &r, e->item_base + j);
-  uint32_t bytes = item_bytes(&wl->item, &r);
-  *bytes_out = bytes;
-  *new_item = wl->keys.kind == SL_KEYS_SEQUENTIAL;
-  sl_cap_dir dir = sl_sim_op_writes((sl_sim_op)wl->op) ? SL_CAP_WRITE : SL_CAP_READ;
-  uint32_t ri = wl->index >= 0 ? m->gsi_res[wl->table][wl->index] : m->table_res[wl->table];
   int64_t mu;
   sl_cost_read how = wl->index >= 0 || !wl->consistent ? SL_COST_EVENTUAL : SL_COST_STRONG;
   if (transactional)
@@ -459,8 +544,13 @@ static uint64_t item_charges(sl_sim *m, const wl_state *w, const ev *e, uint32_t
   switch ((sl_sim_op)wl->op) {
   case SL_OP_QUERY:
   case SL_OP_SCAN: {
-    size_t sizes[1] = {(size_t)bytes * wl->items};
+    /* A page of an LSI reads its entries; fetching attributes the LSI does
+     * not project reads each base item too, rounded up on its own. */
+    size_t each = wl->lsi >= 0 ? t->lsi_entry_bytes[wl->lsi] : bytes;
+    size_t sizes[1] = {each * wl->items};
     mu = sl_cost_page_mu(sizes, 1, how);
+    if (wl->fetch)
+      mu += (int64_t)wl->items * sl_cost_lsi_fetch_mu(bytes, how);
     break;
   }
   case SL_OP_GET:
@@ -482,6 +572,40 @@ static uint64_t item_charges(sl_sim *m, const wl_state *w, const ev *e, uint32_t
     }
     break;
   }
+  return mu;
+}
+
+/* A GSI entry's write cost for an item of 'wl' (entry of 'eb' bytes). */
+static int64_t gsi_mu(const sl_sim_workload *wl, const sl_sim_gsi *x, uint32_t eb,
+                      bool transactional) {
+  sl_cost_index_change ic = {.new_size = eb, .old_size = eb};
+  if (wl->op == SL_OP_DELETE) {
+    ic.had = true;
+  } else if (wl->op == SL_OP_UPDATE) {
+    ic.had = ic.has = true;
+    ic.key_changed = x->keys_change;
+    ic.changed = true;
+  } else {
+    ic.has = true;
+  }
+  return sl_cost_index_write_mu(&ic, transactional);
+}
+
+/* The charges of item 'j' of a request: appended to m->charges. Returns
+ * the key index of the item (for the hottest keys). */
+static uint64_t item_charges(sl_sim *m, const wl_state *w, const ev *e, uint32_t j, size_t *n,
+                             bool transactional, bool *new_item, uint64_t *bytes_out) {
+  const sl_sim_workload *wl = w->w;
+  const sl_sim_table *t = &m->s->tables[wl->table];
+  rng r;
+  rng_seed(&r, e->req_seed + (uint64_t)j * 0x9E3779B97F4A7C15ull);
+  uint64_t kidx = key_draw(&wl->keys, &r, e->item_base + j);
+  uint32_t bytes = item_bytes(&wl->item, &r);
+  *bytes_out = bytes;
+  *new_item = wl->keys.kind == SL_KEYS_SEQUENTIAL;
+  sl_cap_dir dir = sl_sim_op_writes((sl_sim_op)wl->op) ? SL_CAP_WRITE : SL_CAP_READ;
+  uint32_t ri = wl->index >= 0 ? m->gsi_res[wl->table][wl->index] : m->table_res[wl->table];
+  int64_t mu = table_mu(m, wl, bytes, transactional);
   sl_cap_charge *c = &m->charges[*n];
   memset(c, 0, sizeof(*c));
   c->res = m->res[ri].res;
@@ -507,22 +631,12 @@ static uint64_t item_charges(sl_sim *m, const wl_state *w, const ev *e, uint32_t
       continue;
     uint64_t gk = key_draw(&x->keys, &r, e->item_base + j);
     uint32_t eb = x->entry.max ? item_bytes(&x->entry, &r) : bytes;
-    sl_cost_index_change ic = {.new_size = eb, .old_size = eb};
-    if (wl->op == SL_OP_DELETE) {
-      ic.had = true;
-    } else if (wl->op == SL_OP_UPDATE) {
-      ic.had = ic.has = true;
-      ic.key_changed = x->keys_change;
-      ic.changed = true;
-    } else {
-      ic.has = true;
-    }
     sl_cap_charge *gc = &m->charges[*n];
     memset(gc, 0, sizeof(*gc));
     gc->res = m->res[m->gsi_res[wl->table][g]].res;
     gc->dir = SL_CAP_WRITE;
     gc->hash = sl__sim_key_hash(&x->keys, gk);
-    gc->cost_mu = sl_cost_index_write_mu(&ic, transactional);
+    gc->cost_mu = gsi_mu(wl, x, eb, transactional);
     m->charge_res[*n] = m->gsi_res[wl->table][g];
     m->charge_item[*n] = (uint8_t)j;
     (*n)++;
@@ -537,6 +651,16 @@ static res_state *res_of_ptr(sl_sim *m, const sl_cap_res *p) {
   return &m->res[0];
 }
 
+/* Consumed units for auto scaling's one-minute datapoints. */
+static void consumed(sl_sim *m, uint32_t ri, int dir, int64_t t, int64_t mu) {
+  res_state *r = &m->res[ri];
+  if (!r->minute_units[dir])
+    return;
+  int64_t i = t / 60000000 - m->first_minute;
+  if (i >= 0 && i < m->n_minutes)
+    r->minute_units[dir][i] += (double)mu / 1000;
+}
+
 /* Records one admission of charges [from, to). */
 static void record(sl_sim *m, size_t from, size_t to, bool admitted, const sl_cap_verdict *v,
                    int64_t t) {
@@ -546,6 +670,7 @@ static void record(sl_sim *m, size_t from, size_t to, bool admitted, const sl_ca
     d->offered_mu[s] += m->charges[i].cost_mu;
     d->total_offered_mu += m->charges[i].cost_mu;
     if (admitted) {
+      consumed(m, m->charge_res[i], m->charges[i].dir, t, m->charges[i].cost_mu);
       d->accepted_mu[s] += m->charges[i].cost_mu;
       d->total_accepted_mu += m->charges[i].cost_mu;
       d->accepted[s]++;
@@ -869,9 +994,129 @@ static void sample(sl_sim *m, size_t s) {
   }
 }
 
+/* ---- the control plane ----
+ *
+ * Actions and auto-scaling activities change a table's resources as a
+ * committed UpdateTable does, after the control plane's own rules, which
+ * are the server's (cap/control.c, as ops/throughput.c applies them): the
+ * decrease budget of each table and GSI, the limit on switches to
+ * on-demand, and the account's provisioned quota. A refused change changes
+ * nothing (one UpdateTable is all or nothing) and is reported with the
+ * service's LimitExceededException message.
+ */
+
+static const sl_sim_scaling *scaling_of(const sl_sim *m, const res_state *r, int dir) {
+  const sl_sim_table *t = &m->s->tables[r->table];
+  return r->is_index ? &t->gsis[r->gsi].scaling[dir] : &t->scaling[dir];
+}
+
+/* A table's provisioned units (its own and its GSIs') with 'next' in place
+ * of the current settings where 'touched'. */
+static void table_units(const sl_sim *m, uint32_t table, const sl_throughput *next,
+                        const bool *touched, int64_t *r, int64_t *w) {
+  *r = *w = 0;
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    if (m->res[i].table != table)
+      continue;
+    const sl_throughput *tp = next && touched[i] ? &next[i] : &m->res[i].tp;
+    if (tp->billing != SL_BILLING_PROVISIONED)
+      continue;
+    *r += tp->rcu;
+    *w += tp->wcu;
+  }
+}
+
+static void cp_add(sl_sim *m, int64_t at_us, uint32_t ri, int dir, bool ok, int64_t from,
+                   int64_t to, const char *what, const char *error) {
+  if (m->n_cp == m->cp_cap) {
+    m->cp_cap = m->cp_cap ? 2 * m->cp_cap : 64;
+    m->cp = realloc(m->cp, m->cp_cap * sizeof(*m->cp));
+    if (!m->cp)
+      abort();
+  }
+  cp_event *e = &m->cp[m->n_cp++];
+  *e = (cp_event){.at_us = at_us, .res = ri, .dir = (int8_t)dir, .ok = ok, .from = from, .to = to};
+  e->what = strdup(what);
+  e->error = error ? strdup(error) : NULL;
+}
+
+/* Commits 'next' (the new settings of the resources 'touched', all of one
+ * table) if the control plane allows it; else false with the message of
+ * the LimitExceededException UpdateTable would return. */
+static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool *touched,
+                      int64_t now_ms, char *err, size_t err_len) {
+  const sl_cap_params *p = &m->params;
+  uint32_t tr = m->table_res[table];
+  /* a switch to on-demand: the table's limit (spec §6) */
+  if (touched[tr] && m->res[tr].tp.billing != SL_BILLING_PAY_PER_REQUEST &&
+      next[tr].billing == SL_BILLING_PAY_PER_REQUEST) {
+    int64_t when;
+    if (!sl_cap_ppr_switch_allowed(p, &m->res[tr].tp, now_ms, &when)) {
+      sl_cap_ppr_switch_message(p, &m->res[tr].tp, when, err, err_len);
+      return false;
+    }
+  }
+  /* decreases: each table's and GSI's own budget (spec §5) */
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    const sl_throughput *old = &m->res[i].tp;
+    if (!touched[i] || old->billing != SL_BILLING_PROVISIONED ||
+        next[i].billing != SL_BILLING_PROVISIONED)
+      continue;
+    if (next[i].rcu < old->rcu || next[i].wcu < old->wcu) {
+      sl_cap_decrease d = sl_cap_decrease_allowed(p, old, now_ms);
+      if (!d.allowed) {
+        sl_cap_decrease_message(p, &d, err, err_len);
+        return false;
+      }
+    }
+  }
+  /* the account's quota (an update: the per-table maximum is checked at
+   * creation only, as UpdateTable does) */
+  sl_cap_quota_units u = {0};
+  table_units(m, table, next, touched, &u.r, &u.w);
+  table_units(m, table, NULL, NULL, &u.old_r, &u.old_w);
+  for (uint32_t t = 0; t < m->s->n_tables; t++) {
+    int64_t r, w;
+    if (t == table)
+      continue;
+    table_units(m, t, NULL, NULL, &r, &w);
+    u.others_r += r;
+    u.others_w += w;
+  }
+  sl_cap_quota q = sl_cap_quota_check(p, &u);
+  if (q != SL_QUOTA_OK) {
+    sl_cap_quota_message(p, &u, q, "us-east-1", err, err_len);
+    return false;
+  }
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    if (!touched[i])
+      continue;
+    res_state *r = &m->res[i];
+    sl_throughput tp = next[i];
+    if (i == tr && r->tp.billing != SL_BILLING_PAY_PER_REQUEST &&
+        tp.billing == SL_BILLING_PAY_PER_REQUEST)
+      sl_cap_ppr_switch_record(&tp, now_ms);
+    if (r->tp.billing == SL_BILLING_PROVISIONED && tp.billing == SL_BILLING_PROVISIONED) {
+      if (tp.rcu < r->tp.rcu || tp.wcu < r->tp.wcu)
+        sl_cap_decrease_record(&tp, now_ms);
+      if (tp.rcu > r->tp.rcu || tp.wcu > r->tp.wcu)
+        tp.last_increase_ms = (uint64_t)now_ms;
+    }
+    if (tp.rcu > tp.highest_rcu)
+      tp.highest_rcu = tp.rcu;
+    if (tp.wcu > tp.highest_wcu)
+      tp.highest_wcu = tp.wcu;
+    r->tp = tp;
+    sl_cap_res_configure(m->cap, r->res, &r->tp);
+  }
+  return true;
+}
+
 static void apply_action(sl_sim *m, const sl_sim_action *a) {
   uint32_t ri = a->index >= 0 ? m->gsi_res[a->table][a->index] : m->table_res[a->table];
   m->clock.manual_us = m->t0 + a->at_us;
+  sl_throughput *next = xcalloc(m->n_res, sizeof(*next));
+  bool *touched = xcalloc(m->n_res, sizeof(*touched));
   /* A mode switch is the table's and its GSIs'. */
   for (uint32_t i = 0; i < m->n_res; i++) {
     res_state *r = &m->res[i];
@@ -904,12 +1149,136 @@ static void apply_action(sl_sim *m, const sl_sim_action *a) {
       if (a->warm_write > 0)
         tp.warm_write = a->warm_write;
     }
-    if (tp.rcu > tp.highest_rcu)
-      tp.highest_rcu = tp.rcu;
-    if (tp.wcu > tp.highest_wcu)
-      tp.highest_wcu = tp.wcu;
-    r->tp = tp;
-    sl_cap_res_configure(m->cap, r->res, &r->tp);
+    next[i] = tp;
+    touched[i] = true;
+  }
+  char what[256], err[1200], msg[1300];
+  const res_state *r = &m->res[ri];
+  int n = snprintf(what, sizeof(what), "UpdateTable of %s:", r->label.p);
+  if (a->on_demand >= 0)
+    n += snprintf(what + n, sizeof(what) - (size_t)n, " BillingMode %s",
+                  a->on_demand ? "PAY_PER_REQUEST" : "PROVISIONED");
+  if (a->rcu > 0)
+    n += snprintf(what + n, sizeof(what) - (size_t)n, " ReadCapacityUnits %lld -> %lld",
+                  (long long)r->tp.rcu, (long long)a->rcu);
+  if (a->wcu > 0)
+    n += snprintf(what + n, sizeof(what) - (size_t)n, " WriteCapacityUnits %lld -> %lld",
+                  (long long)r->tp.wcu, (long long)a->wcu);
+  if (a->max_read != -2 || a->max_write != -2)
+    n += snprintf(what + n, sizeof(what) - (size_t)n, " OnDemandThroughput");
+  if (a->warm_read > 0 || a->warm_write > 0)
+    snprintf(what + n, sizeof(what) - (size_t)n, " WarmThroughput");
+  bool ok = cp_commit(m, a->table, next, touched, m->clock.manual_us / 1000, err, sizeof(err));
+  snprintf(msg, sizeof(msg), "LimitExceededException: %s", err);
+  cp_add(m, a->at_us, ri, -1, ok, 0, 0, what, ok ? NULL : msg);
+  free(next);
+  free(touched);
+}
+
+/* Auto scaling: the policy of resource 'ri', direction 'dir', evaluated on
+ * the datapoint of clock minute 'minute' at the instant it became visible
+ * (ops/autoscaling.c's evaluate, one policy per target). */
+static void scaling_eval(sl_sim *m, const sl_scaling_params *sp, uint32_t ri, int dir,
+                         int64_t minute, int64_t at_ms) {
+  res_state *r = &m->res[ri];
+  const sl_sim_scaling *sc = scaling_of(m, r, dir);
+  if (!sc->on || r->tp.billing != SL_BILLING_PROVISIONED || minute < m->first_minute)
+    return;
+  enum { MAX_WINDOW = 240 };
+  double dp[MAX_WINDOW];
+  uint32_t n = sl_scaling_window(sp);
+  if (n > MAX_WINDOW)
+    n = MAX_WINDOW;
+  if ((uint64_t)(minute - m->first_minute + 1) < n)
+    n = (uint32_t)(minute - m->first_minute + 1);
+  for (uint32_t i = 0; i < n; i++) {
+    int64_t mi = minute - (int64_t)(n - 1 - i) - m->first_minute;
+    dp[i] = mi >= 0 && mi < m->n_minutes ? r->minute_units[dir][mi] : 0;
+  }
+  int64_t units = dir ? r->tp.wcu : r->tp.rcu;
+  sl_scaling_state st = {.provisioned = units,
+                         .units = dp,
+                         .n = n,
+                         .now_ms = at_ms,
+                         .last_out_ms = r->last_out_ms[dir],
+                         .last_in_ms = r->last_in_ms[dir]};
+  sl_scaling_policy pol = {.target_pct = sc->target_pct,
+                           .scale_out_cooldown_ms = sc->scale_out_cooldown_ms,
+                           .scale_in_cooldown_ms = sc->scale_in_cooldown_ms,
+                           .disable_scale_in = sc->disable_scale_in,
+                           .min = sc->min,
+                           .max = sc->max};
+  sl_scaling_decision d = sl_scaling_evaluate(sp, &pol, &st);
+  if (d.kind == SL_SCALING_HOLD)
+    return;
+  bool up = d.kind == SL_SCALING_OUT;
+  sl_throughput *next = xcalloc(m->n_res, sizeof(*next));
+  bool *touched = xcalloc(m->n_res, sizeof(*touched));
+  next[ri] = r->tp;
+  if (dir)
+    next[ri].wcu = d.capacity;
+  else
+    next[ri].rcu = d.capacity;
+  touched[ri] = true;
+  char what[160], err[1200], msg[1400];
+  snprintf(what, sizeof(what), "Setting %s capacity units to %lld.", dir ? "write" : "read",
+           (long long)d.capacity);
+  m->clock.manual_us = at_ms * 1000;
+  bool ok = cp_commit(m, r->table, next, touched, at_ms, err, sizeof(err));
+  /* the activity's status message, as DescribeScalingActivities gives it */
+  if (ok)
+    snprintf(msg, sizeof(msg), "%s", what);
+  else
+    snprintf(msg, sizeof(msg), "Failed to set %s capacity units to %lld. Reason: %s",
+             dir ? "write" : "read", (long long)d.capacity, err);
+  cp_add(m, at_ms * 1000 - m->t0, ri, dir, ok, units, d.capacity, what, ok ? NULL : msg);
+  if (ok && up) {
+    r->last_out_ms[dir] = at_ms;
+    r->scale_outs[dir]++;
+  } else if (ok) {
+    r->last_in_ms[dir] = at_ms;
+    r->scale_ins[dir]++;
+  } else if (!up) {
+    r->scale_ins_refused[dir]++;
+  }
+  free(next);
+  free(touched);
+}
+
+/* Every datapoint that has become visible by 't' (epoch µs), in order. */
+static void scaling_tick(sl_sim *m, int64_t t) {
+  if (!m->any_scaling)
+    return;
+  sl_scaling_params sp = {.out_datapoints = m->params.scaling_out_datapoints,
+                          .in_datapoints = m->params.scaling_in_datapoints,
+                          .in_margin_pct = m->params.scaling_in_margin_pct,
+                          .metric_delay_ms = m->params.scaling_metric_delay_ms};
+  for (;;) {
+    int64_t minute = m->next_eval_minute;
+    int64_t at_ms = (minute + 1) * 60000 + sp.metric_delay_ms;
+    if (at_ms * 1000 > t || at_ms * 1000 >= m->end)
+      return;
+    m->next_eval_minute++;
+    for (uint32_t i = 0; i < m->n_res; i++)
+      for (int d = 0; d < 2; d++)
+        scaling_eval(m, &sp, i, d, minute, at_ms);
+  }
+}
+
+/* Actions and auto-scaling evaluations due by 't' (epoch µs), in time
+ * order (an action first at the same instant). */
+static void cp_until(sl_sim *m, int64_t t) {
+  const sl_scenario *s = m->s;
+  for (;;) {
+    int64_t ta =
+        m->next_action < s->n_actions ? m->t0 + s->actions[m->next_action].at_us : INT64_MAX;
+    if (ta <= t) {
+      scaling_tick(m, ta - 1);
+      apply_action(m, &s->actions[m->next_action++]);
+      continue;
+    }
+    scaling_tick(m, t);
+    return;
   }
 }
 
@@ -934,12 +1303,13 @@ void sl_sim_run(sl_sim *m) {
       t = m->heap[0].t;
     if (t >= m->end)
       break;
-    while (m->next_action < s->n_actions && m->t0 + s->actions[m->next_action].at_us <= t)
-      apply_action(m, &s->actions[m->next_action++]);
     while (m->next_sample < m->n_steps && m->t0 + (int64_t)(m->next_sample + 1) * s->step_us <= t) {
-      m->clock.manual_us = m->t0 + (int64_t)(m->next_sample + 1) * s->step_us;
+      int64_t ts = m->t0 + (int64_t)(m->next_sample + 1) * s->step_us;
+      cp_until(m, ts);
+      m->clock.manual_us = ts;
       sample(m, m->next_sample++);
     }
+    cp_until(m, t);
     ev e;
     if (retry) {
       e = heap_pop(m);
@@ -970,13 +1340,16 @@ void sl_sim_run(sl_sim *m) {
     run_aggregate(m);
   for (size_t i = 0; i < m->n_heap; i++)
     m->wl[m->heap[i].wl].in_flight_end++;
-  while (m->next_action < s->n_actions && s->actions[m->next_action].at_us < s->duration_us)
-    apply_action(m, &s->actions[m->next_action++]);
   while (m->next_sample < m->n_steps) {
     int64_t ts = m->t0 + (int64_t)(m->next_sample + 1) * s->step_us;
-    m->clock.manual_us = ts < m->end ? ts : m->end;
+    if (ts > m->end)
+      ts = m->end;
+    cp_until(m, ts);
+    m->clock.manual_us = ts;
     sample(m, m->next_sample++);
   }
+  while (m->next_action < s->n_actions && s->actions[m->next_action].at_us < s->duration_us)
+    apply_action(m, &s->actions[m->next_action++]);
   clock_gettime(CLOCK_MONOTONIC, &b);
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
   m->wall_s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
@@ -1029,10 +1402,13 @@ static double key_prob(const sl_sim_keys *k, uint64_t i, double zipf_norm) {
   }
 }
 
-static void mass_build(wl_state *w) {
-  const sl_sim_keys *k = &w->w->keys;
+static void mass_build(const sl_sim *m, wl_state *w) {
+  const sl_sim_workload *wl = w->w;
+  /* a Query of a GSI reads where the index's keys are; a Scan reads the
+   * hash space in order, evenly */
+  const sl_sim_keys *k = wl->index >= 0 ? &m->s->tables[wl->table].gsis[wl->index].keys : &wl->keys;
   uint64_t n = sl__sim_keys_space(k);
-  if (k->kind == SL_KEYS_SEQUENTIAL || n > MASS_MAX_KEYS)
+  if (k->kind == SL_KEYS_SEQUENTIAL || n > MASS_MAX_KEYS || wl->op == SL_OP_SCAN)
     return; /* evenly over the hash space */
   w->mass = xcalloc(n, sizeof(*w->mass));
   w->n_mass = n;
@@ -1103,6 +1479,34 @@ static double rate_at(const sl_sim *m, const wl_state *w, int64_t t) {
   return 0;
 }
 
+/* The mean cost of one request of 'w' on its resource and of its entry on
+ * each GSI: exact for fixed sizes, else the mean over 4,096 draws of the
+ * size distribution (the 1 KB and 4 KB steps make it no function of the
+ * mean size). */
+static void agg_costs(const sl_sim *m, wl_state *w) {
+  const sl_sim_workload *wl = w->w;
+  const sl_sim_table *t = &m->s->tables[wl->table];
+  bool fixed = wl->item.min == wl->item.max;
+  for (uint32_t g = 0; g < t->n_gsis; g++)
+    fixed = fixed && (!t->gsis[g].entry.max || t->gsis[g].entry.min == t->gsis[g].entry.max);
+  uint32_t draws = fixed ? 1 : 4096;
+  rng r;
+  rng_seed(&r, m->s->seed ^ 0xA66E6A7Eull);
+  double sum = 0, gsum[SL_SIM_MAX_GSIS] = {0};
+  for (uint32_t i = 0; i < draws; i++) {
+    uint32_t bytes = item_bytes(&wl->item, &r);
+    sum += (double)table_mu(m, wl, bytes, false);
+    for (uint32_t g = 0; g < t->n_gsis && sl_sim_op_writes((sl_sim_op)wl->op); g++) {
+      const sl_sim_gsi *x = &t->gsis[g];
+      uint32_t eb = x->entry.max ? item_bytes(&x->entry, &r) : bytes;
+      gsum[g] += (double)gsi_mu(wl, x, eb, false);
+    }
+  }
+  w->agg_mu = sum / draws;
+  for (uint32_t g = 0; g < t->n_gsis; g++)
+    w->agg_gsi_mu[g] = gsum[g] / draws;
+}
+
 typedef struct {
   size_t part;
   uint64_t lo, hi;
@@ -1113,8 +1517,10 @@ typedef struct {
 
 static void run_aggregate(sl_sim *m) {
   const sl_scenario *s = m->s;
-  for (uint32_t i = 0; i < s->n_workloads; i++)
-    mass_build(&m->wl[i]);
+  for (uint32_t i = 0; i < s->n_workloads; i++) {
+    mass_build(m, &m->wl[i]);
+    agg_costs(m, &m->wl[i]);
+  }
   const sl_cap_params *p = &m->params;
   double tol = 1 + (double)p->key_range_tolerance_ppm / 1e6;
   agg_share *shares = NULL;
@@ -1122,12 +1528,13 @@ static void run_aggregate(sl_sim *m) {
   int64_t dt = s->aggregate_step_us;
   for (int64_t t = m->t0; t < m->end; t += dt) {
     int64_t t1 = t + dt < m->end ? t + dt : m->end;
-    while (m->next_action < s->n_actions && m->t0 + s->actions[m->next_action].at_us <= t)
-      apply_action(m, &s->actions[m->next_action++]);
     while (m->next_sample < m->n_steps && m->t0 + (int64_t)(m->next_sample + 1) * s->step_us <= t) {
-      m->clock.manual_us = m->t0 + (int64_t)(m->next_sample + 1) * s->step_us;
+      int64_t ts = m->t0 + (int64_t)(m->next_sample + 1) * s->step_us;
+      cp_until(m, ts);
+      m->clock.manual_us = ts;
       sample(m, m->next_sample++);
     }
+    cp_until(m, t);
     for (uint32_t wi = 0; wi < s->n_workloads; wi++) {
       wl_state *w = &m->wl[wi];
       const sl_sim_workload *wl = w->w;
@@ -1142,20 +1549,26 @@ static void run_aggregate(sl_sim *m) {
       m->total_attempts += n;
       w->s_requests[st] += (uint32_t)n;
       w->s_attempts[st] += (uint32_t)n;
-      uint32_t ri = m->table_res[wl->table];
+      uint32_t ri = wl->index >= 0 ? m->gsi_res[wl->table][wl->index] : m->table_res[wl->table];
       res_state *r = &m->res[ri];
       bool write = sl_sim_op_writes((sl_sim_op)wl->op);
-      uint32_t bytes = (wl->item.min + wl->item.max) / 2;
-      int64_t unit_mu =
-          write ? sl_cost_write_units_mu(bytes, false)
-                : sl_cost_read_units_mu(bytes, wl->consistent ? SL_COST_STRONG : SL_COST_EVENTUAL);
       const sl_sim_table *tb = &s->tables[wl->table];
-      for (uint32_t l = 0; write && l < tb->n_lsis; l++)
-        unit_mu += sl_cost_write_units_mu(tb->lsi_entry_bytes[l], false);
+      double unit_mu = w->agg_mu;
+      for (uint32_t g = 0; write && g < tb->n_gsis; g++)
+        if (w->agg_gsi_mu[g] > unit_mu)
+          unit_mu = w->agg_gsi_mu[g];
       double burst = (double)(write ? p->partition_write_rate : p->partition_read_rate) * tol *
                      (double)p->partition_burst_ms / 1000;
       double limit_units = burst * (double)p->spike_share_ppm / 1e6 * 0.9;
-      uint64_t per_chunk = (uint64_t)(limit_units * 1000 / (double)unit_mu);
+      uint64_t per_chunk = (uint64_t)(limit_units * 1000 / unit_mu);
+      /* A GSI partition takes chunks from every table partition: each
+       * chunk's entries cost at most 1/16 of what a GSI partition serves in
+       * a step, so that a GSI key's throttling follows its rate. */
+      for (uint32_t g = 0; write && g < tb->n_gsis; g++) {
+        double cap_mu = (double)p->partition_write_rate * tol * (double)(t1 - t) / 1e6 / 16 * 1000;
+        if (w->agg_gsi_mu[g] > 0 && (double)per_chunk * w->agg_gsi_mu[g] > cap_mu)
+          per_chunk = (uint64_t)(cap_mu / w->agg_gsi_mu[g]);
+      }
       if (per_chunk < 1)
         per_chunk = 1;
       /* n arrivals shared by the partitions' mass */
@@ -1199,25 +1612,57 @@ static void run_aggregate(sl_sim *m) {
           uint64_t c = sh->count - done < per_chunk ? sh->count - done : per_chunk;
           sh->chunk++;
           uint64_t kidx;
-          sl_cap_charge ch = {.res = r->res, .dir = write ? SL_CAP_WRITE : SL_CAP_READ};
-          ch.hash = mass_draw(w, &w->jitter, sh->ma, sh->mb, sh->lo, sh->hi, &kidx);
-          ch.cost_mu = unit_mu * (int64_t)c;
+          /* the chunk on its partition and, for writes, each GSI's share of
+           * its items on a GSI key drawn from the index's keys: admitted
+           * together, as one write is (GSI back-pressure) */
+          sl_cap_charge ch[1 + SL_SIM_MAX_GSIS];
+          uint32_t ch_res[1 + SL_SIM_MAX_GSIS];
+          uint64_t ch_items[1 + SL_SIM_MAX_GSIS];
+          size_t nch = 1;
+          ch[0] = (sl_cap_charge){.res = r->res, .dir = write ? SL_CAP_WRITE : SL_CAP_READ};
+          ch[0].hash = mass_draw(w, &w->jitter, sh->ma, sh->mb, sh->lo, sh->hi, &kidx);
+          ch[0].cost_mu = llround(w->agg_mu * (double)c);
+          ch_res[0] = ri;
+          ch_items[0] = c;
+          if (wl->index >= 0)
+            kidx = UINT64_MAX; /* the index's keys, not the workload's */
+          for (uint32_t g = 0; write && g < tb->n_gsis; g++) {
+            const sl_sim_gsi *x = &tb->gsis[g];
+            uint64_t cg = c;
+            if (x->share < 1)
+              cg = (uint64_t)floor((double)c * x->share + rng_unit(&w->jitter));
+            if (!cg)
+              continue;
+            ch[nch] = (sl_cap_charge){
+                .res = m->res[m->gsi_res[wl->table][g]].res,
+                .dir = SL_CAP_WRITE,
+                .hash = sl__sim_key_hash(&x->keys, key_draw(&x->keys, &w->jitter, w->item_seq)),
+                .cost_mu = llround(w->agg_gsi_mu[g] * (double)cg)};
+            ch_res[nch] = m->gsi_res[wl->table][g];
+            ch_items[nch++] = cg;
+          }
+          w->item_seq += c;
           sl_cap_verdict v;
-          bool ok = sl_cap_admit(m->cap, &ch, 1, &v);
+          bool ok = sl_cap_admit(m->cap, ch, nch, &v);
           size_t s2 = step_of(m, m->clock.manual_us);
-          dir_series *d = &r->d[ch.dir];
-          d->offered_mu[s2] += ch.cost_mu;
-          d->total_offered_mu += ch.cost_mu;
+          for (size_t q = 0; q < nch; q++) {
+            dir_series *dq = &m->res[ch_res[q]].d[ch[q].dir];
+            dq->offered_mu[s2] += ch[q].cost_mu;
+            dq->total_offered_mu += ch[q].cost_mu;
+            if (!ok)
+              continue;
+            consumed(m, ch_res[q], ch[q].dir, m->clock.manual_us, ch[q].cost_mu);
+            dq->accepted_mu[s2] += ch[q].cost_mu;
+            dq->total_accepted_mu += ch[q].cost_mu;
+            dq->accepted[s2] += (uint32_t)ch_items[q];
+            dq->total_accepted += ch_items[q];
+          }
           if (kidx != UINT64_MAX && w->key_req && kidx < w->n_keys) {
             w->key_req[kidx] += c;
             if (!ok)
               w->key_thr[kidx] += c;
           }
           if (ok) {
-            d->accepted_mu[s2] += ch.cost_mu;
-            d->total_accepted_mu += ch.cost_mu;
-            d->accepted[s2] += (uint32_t)c;
-            d->total_accepted += c;
             w->succeeded += c;
             w->s_succeeded[s2] += (uint32_t)c;
             w->lat_hist[0] += c;

@@ -3,7 +3,6 @@
  * and pricing code; see size.h.
  */
 #include "tools/size.h"
-#include "tools/tools.h"
 #include "cap/cost.h"
 
 #include <errno.h>
@@ -378,6 +377,11 @@ void sl_size_analyse(sl_arena *a, const sl_item *item, const sl_item *old, const
     x->writes = sl_cost_index_writes(&cc);
     x->write_mu = sl_cost_index_write_mu(&cc, false);
     x->txn_write_mu = sl_cost_index_write_mu(&cc, true);
+    x->fetch_mu[0] = x->fetch_mu[1] = -1;
+    if (!x->global && c->has && t->indexes[i].projection != SL_PROJ_ALL) {
+      x->fetch_mu[0] = sl_cost_lsi_fetch_mu(r->bytes, SL_COST_EVENTUAL);
+      x->fetch_mu[1] = sl_cost_lsi_fetch_mu(r->bytes, SL_COST_STRONG);
+    }
     if (!x->global) {
       r->table_charged_mu += x->write_mu;
       r->lsi_bytes += x->entry_bytes;
@@ -473,6 +477,13 @@ void sl_size_write_json(sl_jw *w, const sl_size_report *r) {
       ju(w, "transactional_write_units", x->txn_write_mu);
       sl_jw_key_c(w, "charged_to");
       sl_jw_str_c(w, x->global ? "index" : "table");
+      if (x->fetch_mu[0] >= 0) {
+        sl_jw_key_c(w, "fetch_read_units");
+        sl_jw_obj_begin(w);
+        ju(w, "eventual", x->fetch_mu[0]);
+        ju(w, "strong", x->fetch_mu[1]);
+        sl_jw_obj_end(w);
+      }
       sl_jw_obj_end(w);
     }
     sl_jw_arr_end(w);
@@ -544,6 +555,19 @@ void sl_size_write_text(sl_buf *b, const sl_size_report *r) {
         sl_buf_printf(b, "%*s  %s\n", (int)(wdt < 14 ? 14 - wdt : 0), "",
                       x->global ? "the index" : "the table");
       }
+      for (uint32_t i = 0; i < r->n_indexes; i++) {
+        const sl_size_index *x = &r->indexes[i];
+        if (x->fetch_mu[0] < 0)
+          continue;
+        sl_buf_printf(b,
+                      "  a Query of LSI %.*s that asks for attributes it does not project "
+                      "reads this item from the table too: +",
+                      (int)x->name.len, x->name.p);
+        units(b, x->fetch_mu[0]);
+        sl_buf_puts(b, SL_STR(" RCU eventual, +"));
+        units(b, x->fetch_mu[1]);
+        sl_buf_puts(b, SL_STR(" strong, per item\n"));
+      }
     }
     sl_buf_puts(b, SL_STR("\nwrite units in all: "));
     units(b, r->total_mu);
@@ -562,196 +586,3 @@ void sl_size_write_text(sl_buf *b, const sl_size_report *r) {
 }
 
 /* ---- the command ---- */
-
-static const char size_usage[] =
-    "usage: sluice size [flags] [ITEM | FILE | -]\n"
-    "\n"
-    "The size of a DynamoDB item in bytes (per attribute), and the read and write\n"
-    "units it costs. ITEM is the item's JSON on the command line, FILE a file\n"
-    "holding it, '-' (or nothing) reads standard input.\n"
-    "\n"
-    "  --plain           the item is plain JSON (strings, numbers, booleans, null,\n"
-    "                    arrays, objects) instead of DynamoDB JSON\n"
-    "  --table FILE      the table's description (DescribeTable output or a\n"
-    "                    CreateTable request): key checks, each index's entry and\n"
-    "                    write cost\n"
-    "  --old FILE        the item this one replaces (an update): the table part is\n"
-    "                    the larger of the two, index writes follow the change\n"
-    "  --lines           the input holds one item per line; one report per line\n"
-    "                    (with --json: one JSON object per line)\n"
-    "  --json            JSON output\n";
-
-static bool read_all(const char *path, sl_buf *out) {
-  FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-  if (!fp)
-    return false;
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-    sl_buf_append(out, chunk, n);
-  if (fp != stdin)
-    fclose(fp);
-  return true;
-}
-
-/* The argument as JSON text: itself when it looks like JSON, else a file. */
-static bool load_input(const char *arg, sl_buf *out, char *err, size_t err_len) {
-  const char *p = arg;
-  while (*p == ' ' || *p == '\t' || *p == '\n')
-    p++;
-  if (*p == '{') {
-    sl_buf_append(out, arg, strlen(arg));
-    return true;
-  }
-  if (!read_all(arg, out)) {
-    snprintf(err, err_len, "cannot read '%s': %s", arg, strerror(errno));
-    return false;
-  }
-  return true;
-}
-
-static bool parse_json(sl_arena *a, sl_str text, const char *what, sl_json **out) {
-  sl_json_error je;
-  if (sl_json_parse(a, text.p, text.len, out, &je) != 0) {
-    fprintf(stderr, "sluice size: %s: invalid JSON at byte %zu: %s\n", what, je.offset, je.msg);
-    return false;
-  }
-  return true;
-}
-
-static bool item_of(sl_arena *a, sl_str text, bool plain, const char *what, sl_item *out) {
-  sl_json *j;
-  if (!parse_json(a, text, what, &j))
-    return false;
-  sl_failure f;
-  sl_failure_init(&f, a);
-  sl_err err = plain ? sl_size_plain_item(&f, a, j, out) : sl_size_item(&f, a, j, out);
-  if (err != SL_OK) {
-    fprintf(stderr, "sluice size: %s: %s: %.*s\n", what, sl_err_name(err), SL_STR_FMT(f.message));
-    return false;
-  }
-  return true;
-}
-
-static bool report_one(sl_arena *a, sl_str text, bool plain, bool json, const sl_item *old,
-                       const sl_table *t, const char *what, sl_buf *out) {
-  sl_item it;
-  if (!item_of(a, text, plain, what, &it))
-    return false;
-  sl_size_report r;
-  sl_size_analyse(a, &it, old, t, &r);
-  if (json) {
-    sl_jw w;
-    sl_jw_init(&w, out);
-    sl_size_write_json(&w, &r);
-    sl_buf_putc(out, '\n');
-  } else {
-    sl_size_write_text(out, &r);
-  }
-  return true;
-}
-
-int sl_tool_size(int argc, char **argv) {
-  bool plain = false, json = false, lines = false;
-  const char *table_path = NULL, *old_path = NULL, *input = NULL;
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      fputs(size_usage, stdout);
-      return 0;
-    } else if (strcmp(a, "--plain") == 0) {
-      plain = true;
-    } else if (strcmp(a, "--json") == 0) {
-      json = true;
-    } else if (strcmp(a, "--lines") == 0) {
-      lines = true;
-    } else if (strcmp(a, "--table") == 0 || strcmp(a, "--old") == 0) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "sluice size: %s needs a file\n\n%s", a, size_usage);
-        return 2;
-      }
-      *(strcmp(a, "--table") == 0 ? &table_path : &old_path) = argv[++i];
-    } else if (strncmp(a, "--", 2) == 0) {
-      fprintf(stderr, "sluice size: unknown flag '%s'\n\n%s", a, size_usage);
-      return 2;
-    } else if (input) {
-      fprintf(stderr, "sluice size: one item at a time (got '%s' after '%s')\n\n%s", a, input,
-              size_usage);
-      return 2;
-    } else {
-      input = a;
-    }
-  }
-  if (!input)
-    input = "-";
-  int rc = 1;
-  sl_arena a;
-  sl_arena_init(&a);
-  sl_buf in, tab, oldb, out;
-  sl_buf_init(&in, &a);
-  sl_buf_init(&tab, &a);
-  sl_buf_init(&oldb, &a);
-  sl_buf_init(&out, NULL);
-  char err[512];
-  sl_table table, *t = NULL;
-  sl_item old, *oldp = NULL;
-  if (table_path) {
-    sl_json *j;
-    if (!read_all(table_path, &tab)) {
-      fprintf(stderr, "sluice size: cannot read '%s': %s\n", table_path, strerror(errno));
-      goto out;
-    }
-    if (!parse_json(&a, sl_buf_str(&tab), table_path, &j))
-      goto out;
-    sl_failure f;
-    sl_failure_init(&f, &a);
-    if (sl_size_table(&f, &a, j, &table) != SL_OK) {
-      fprintf(stderr, "sluice size: %s: %.*s\n", table_path, SL_STR_FMT(f.message));
-      goto out;
-    }
-    t = &table;
-  }
-  if (old_path) {
-    if (!load_input(old_path, &oldb, err, sizeof(err))) {
-      fprintf(stderr, "sluice size: %s\n", err);
-      goto out;
-    }
-    if (!item_of(&a, sl_buf_str(&oldb), plain, old_path, &old))
-      goto out;
-    oldp = &old;
-  }
-  if (!load_input(input, &in, err, sizeof(err))) {
-    fprintf(stderr, "sluice size: %s\n", err);
-    goto out;
-  }
-  if (!lines) {
-    if (!report_one(&a, sl_buf_str(&in), plain, json, oldp, t, "item", &out))
-      goto out;
-  } else {
-    size_t n = 0;
-    for (size_t p = 0; p < in.len;) {
-      const char *nl = memchr(in.p + p, '\n', in.len - p);
-      size_t end = nl ? (size_t)(nl - in.p) : in.len;
-      sl_str line = sl_str_make(in.p + p, end - p);
-      p = end + 1;
-      bool blank = true;
-      for (size_t k = 0; k < line.len && blank; k++)
-        blank = line.p[k] == ' ' || line.p[k] == '\t' || line.p[k] == '\r';
-      if (blank)
-        continue;
-      n++;
-      char what[48];
-      snprintf(what, sizeof(what), "line %zu", n);
-      if (!json && n > 1)
-        sl_buf_puts(&out, SL_STR("\n"));
-      if (!report_one(&a, line, plain, json, oldp, t, what, &out))
-        goto out;
-    }
-  }
-  fwrite(out.p, 1, out.len, stdout);
-  rc = 0;
-out:
-  sl_buf_free(&out);
-  sl_arena_destroy(&a);
-  return rc;
-}

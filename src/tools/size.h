@@ -29,7 +29,9 @@
  * a transactional write of the table part (with --old, an update from the old
  * image: the larger of the two); per index whether the item lands in it, its
  * entry's size and its write cost (GSIs charge the index, LSIs the table);
- * and warnings for the limits a PutItem would hit (400 KB, with LSI
+ * for an LSI without projection ALL, the read units a Query of it pays per
+ * item to fetch unprojected attributes from the table (cap/cost.h's
+ * sl_cost_lsi_fetch_mu); and warnings for the limits a PutItem would hit (400 KB, with LSI
  * projections on a table with LSIs; key attribute missing, of the wrong type
  * or too long), worded as the service words its ValidationException.
  *
@@ -55,6 +57,10 @@ typedef struct {
   uint32_t writes;      /* 0, 1 or 2 (a key change: delete + put) */
   int64_t write_mu;     /* standard */
   int64_t txn_write_mu; /* transactional */
+  /* an LSI that does not project every attribute: what a Query of it pays
+   * per item to fetch this item's unprojected attributes from the table
+   * (eventual, strong; -1: none applies) */
+  int64_t fetch_mu[2];
 } sl_size_index;
 
 #define SL_SIZE_MAX_WARNINGS 8

@@ -9,7 +9,8 @@
  * calls no ops/ and speaks no HTTP: the Makefile links tests/unit/tools/
  * against exactly those objects, so a call into the store's LMDB files or
  * above would not link. `sluice explain` (tools/explain.h) and `sluice
- * streams tail` (tools/streams_tail.h) ask an endpoint instead, and are left
+ * streams tail` (tools/streams_tail.h) ask an endpoint instead, as does
+ * `sluice size --endpoint` (its command, tools/size_cmd.c), and are left
  * out of that link.
  *
  * Each entry point takes the arguments after the subcommand's name and
@@ -21,7 +22,7 @@
 #ifndef SL_TOOLS_TOOLS_H
 #define SL_TOOLS_TOOLS_H
 
-/* `sluice size` (tools/size.c). */
+/* `sluice size` (tools/size_cmd.c over tools/size.h). */
 int sl_tool_size(int argc, char **argv);
 /* `sluice simulate` (tools/simulate.c). */
 int sl_tool_simulate(int argc, char **argv);

@@ -4,7 +4,7 @@ the provisioned-decrease budget until a scale-in fails with UpdateTable's
 LimitExceededException text (seed 002) and the same load with a scale-in cooldown that stays
 within it, DisableScaleIn, the target's bounds, a scheduled action, and a GSI without its own
 policy that throttles the table's writes however far the table scales (facts §12,
-jobs/scaling.h). DynamoDB Local serves no Application Auto Scaling and ignores capacity:
+cap/scaling.h). DynamoDB Local serves no Application Auto Scaling and ignores capacity:
 every test here is marked `capacity`.
 
 Load: one PutItem of a new item per step of the clock, sized to the write units wanted for

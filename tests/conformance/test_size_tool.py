@@ -157,11 +157,11 @@ def check(report, consumed):
     assert consumed["CapacityUnits"] == report["total_write_units"]
 
 
-# 1,000 random new items: the table part, each index's part and the total equal the
+# 3,000 random new items: the table part, each index's part and the total equal the
 # server's ConsumedCapacity; the eventually and strongly consistent GetItem costs too.
 def test_random_new_items_match_the_server(server, described):
     rng = random.Random(15)
-    items = [rand_item(rng, rand_text(rng, rng.randint(1, 60)), i) for i in range(1000)]
+    items = [rand_item(rng, rand_text(rng, rng.randint(1, 60)), i) for i in range(3000)]
     consumed = [put(server, it) for it in items]
     reads = [(get(server, it, False), get(server, it, True)) for it in items]
     r = run("--json", "--lines", "--table", described,
@@ -176,6 +176,26 @@ def test_random_new_items_match_the_server(server, described):
     # The sample covers multi-unit items and every index outcome.
     assert max(rep["write"]["standard"] for rep in reports) >= 3
     assert {x["in_index"] for rep in reports for x in rep["indexes"]} == {True, False}
+
+
+# --endpoint URL --table-name T: the description comes from DescribeTable over HTTP (signed
+# with SigV4 as sluice bench signs) and gives the same reports as --table FILE.
+def test_endpoint_gives_the_same_reports(server, described):
+    rng = random.Random(16)
+    text = "".join(json.dumps(rand_item(rng, rand_text(rng, 20), i)) + "\n" for i in range(50))
+    by_file = run("--json", "--lines", "--table", described, stdin=text)
+    by_endpoint = run("--json", "--lines", "--endpoint", server.ep, "--table-name", "sized",
+                      stdin=text)
+    assert by_endpoint.returncode == 0, by_endpoint.stderr
+    assert by_endpoint.stdout == by_file.stdout
+    assert any(json.loads(line)["indexes"] for line in by_endpoint.stdout.splitlines())
+    r = run("--endpoint", server.ep, "--table-name", "nope", "{}")
+    assert r.returncode == 1 and "DescribeTable of 'nope': HTTP 400" in r.stderr
+    assert "ResourceNotFoundException" in r.stderr
+    r = run("--endpoint", server.ep, "{}")
+    assert r.returncode == 2 and "--endpoint and --table-name go together" in r.stderr
+    r = run("--endpoint", "http://127.0.0.1:1", "--table-name", "x", "{}")
+    assert r.returncode == 1 and "DescribeTable" in r.stderr
 
 
 # An update (PutItem over an existing item) costs the larger image on the table and, per

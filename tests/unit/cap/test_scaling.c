@@ -1,7 +1,7 @@
-/* Unit tests of jobs/scaling: the target-tracking policy engine, pure, on
+/* Unit tests of cap/scaling: the target-tracking policy engine, pure, on
  * hand-made datapoints (the defaults of cap/params.def). */
 #include "harness.h"
-#include "jobs/scaling.h"
+#include "cap/scaling.h"
 
 static const sl_scaling_params P = {
     .out_datapoints = 2, .in_datapoints = 15, .in_margin_pct = 20, .metric_delay_ms = 180000};

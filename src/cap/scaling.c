@@ -1,6 +1,6 @@
 /* The target-tracking policy engine; see scaling.h. Pinned by
- * tests/unit/jobs/test_scaling.c and tests/conformance/test_autoscaling_capacity.py. */
-#include "jobs/scaling.h"
+ * tests/unit/cap/test_scaling.c and tests/conformance/test_autoscaling_capacity.py. */
+#include "cap/scaling.h"
 
 #include <math.h>
 

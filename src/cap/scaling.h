@@ -5,8 +5,10 @@
  * provisioned units and the one-minute consumed-capacity datapoints, it
  * returns the scaling decision. ops/autoscaling.h drives it for `sluice
  * serve` (reading the datapoints from metrics/ and applying decisions
- * through UpdateTable's core); an offline simulator can drive it the same
- * way on its virtual clock.
+ * through UpdateTable's core); `sluice simulate` (tools/simulate.c) drives
+ * it the same way on its virtual clock. It lives in cap/, below jobs/ and
+ * ops/, so that the offline tools, which link only cap/, store/'s pure
+ * files and base/, can call it.
  *
  * The model (../shared/spec/dynamodb-facts.md §12; every number a
  * parameter of cap/params.def, documented in docs/capacity.md):
@@ -36,8 +38,8 @@
  *
  * Threads: any; pure.
  */
-#ifndef SL_JOBS_SCALING_H
-#define SL_JOBS_SCALING_H
+#ifndef SL_CAP_SCALING_H
+#define SL_CAP_SCALING_H
 
 #include <stdbool.h>
 #include <stdint.h>

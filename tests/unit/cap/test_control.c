@@ -1,0 +1,83 @@
+/* Unit tests of cap/control.c: the control plane's rules (decrease budget,
+ * switches to on-demand, quotas) and the service's messages for their
+ * refusals, which UpdateTable and sluice simulate share. */
+#include "harness.h"
+#include "cap/cap.h"
+
+#include <string.h>
+
+#define HOUR 3600000LL
+#define T0 1796040000000LL /* 2026-11-30T12:00:00Z, a Monday */
+
+static sl_cap_params params(void) {
+  sl_cap_params p;
+  sl_cap_params_default(&p, "aws");
+  return p;
+}
+
+static void test_decrease_budget(void) {
+  sl_cap_params p = params();
+  sl_throughput tp = {.billing = SL_BILLING_PROVISIONED, .rcu = 10, .wcu = 10};
+  for (int i = 0; i < 4; i++) {
+    CHECK(sl_cap_decrease_allowed(&p, &tp, T0 + i * 60000).allowed);
+    sl_cap_decrease_record(&tp, T0 + i * 60000);
+  }
+  sl_cap_decrease d = sl_cap_decrease_allowed(&p, &tp, T0 + 10 * 60000);
+  CHECK(!d.allowed);
+  CHECK_INT(d.decreases_today, 4);
+  CHECK_INT(d.next_ms, T0 + 3 * 60000 + HOUR);
+  char msg[1024];
+  sl_cap_decrease_message(&p, &d, msg, sizeof(msg));
+  CHECK_STR(sl_str_c(msg),
+            "Subscriber limit exceeded: Provisioned throughput decreases are limited within a "
+            "given UTC day. After the first 4 decreases, each subsequent decrease in the same "
+            "UTC day can be performed at most once every 3600 seconds. Number of decreases "
+            "today: 4. Last decrease at Monday, November 30, 2026 12:03:00 PM UTC. Next "
+            "decrease can be made at Monday, November 30, 2026 1:03:00 PM UTC");
+  CHECK(sl_cap_decrease_allowed(&p, &tp, T0 + 3 * 60000 + HOUR).allowed);
+}
+
+static void test_switch_limit(void) {
+  sl_cap_params p = params();
+  sl_throughput tp = {.billing = SL_BILLING_PROVISIONED};
+  int64_t next;
+  for (int i = 0; i < 4; i++) {
+    CHECK(sl_cap_ppr_switch_allowed(&p, &tp, T0 + i * HOUR, &next));
+    sl_cap_ppr_switch_record(&tp, T0 + i * HOUR);
+  }
+  CHECK(!sl_cap_ppr_switch_allowed(&p, &tp, T0 + 4 * HOUR, &next));
+  CHECK_INT(next, T0 + 24 * HOUR);
+  char msg[1024];
+  sl_cap_ppr_switch_message(&p, &tp, next, msg, sizeof(msg));
+  CHECK(strstr(msg,
+               "Subscriber limit exceeded: Update to PayPerRequest mode are limited to 4 "
+               "times in 1 day(s). Last update at Monday, November 30, 2026 3:00:00 PM "
+               "UTC. Next update can be made at Tuesday, December 1, 2026 12:00:00 PM UTC") == msg);
+}
+
+static void test_quotas(void) {
+  sl_cap_params p = params();
+  sl_cap_quota_units u = {.creating = true, .r = 40001, .w = 5};
+  CHECK_INT(sl_cap_quota_check(&p, &u), SL_QUOTA_TABLE_READ);
+  char msg[1024];
+  sl_cap_quota_message(&p, &u, SL_QUOTA_TABLE_READ, "us-east-1", msg, sizeof(msg));
+  CHECK(strstr(msg, "The requested ReadCapacityUnits, 40001, is above the per table maximum for "
+                    "the account in us-east-1. Per table maximum: 40000.") == msg);
+  /* An update: no per-table maximum, but the account's quota for an increase. */
+  u = (sl_cap_quota_units){.r = 50000, .w = 10, .old_r = 10, .old_w = 10, .others_r = 40000};
+  CHECK_INT(sl_cap_quota_check(&p, &u), SL_QUOTA_ACCOUNT_READ);
+  sl_cap_quota_message(&p, &u, SL_QUOTA_ACCOUNT_READ, "us-east-1", msg, sizeof(msg));
+  CHECK(strstr(msg, "This request would have caused the ReadCapacityUnits limit to be exceeded "
+                    "for the account in us-east-1. Current ReadCapacityUnits reserved by the "
+                    "account: 40010. Limit: 80000. Requested: 50000.") == msg);
+  /* A decrease is always allowed, even over the quota. */
+  u = (sl_cap_quota_units){.r = 50000, .old_r = 60000, .others_r = 40000};
+  CHECK_INT(sl_cap_quota_check(&p, &u), SL_QUOTA_OK);
+}
+
+int main(void) {
+  RUN(test_decrease_budget);
+  RUN(test_switch_limit);
+  RUN(test_quotas);
+  return DONE();
+}
