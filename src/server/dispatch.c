@@ -187,7 +187,16 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
     goto error;
   }
   /* Injected faults (server/faults.h) answer instead of the operation. */
-  if (sl_faults_apply(app->faults, &req))
+  sl_fault_effect effect;
+  bool answered = sl_faults_apply(app->faults, &req, &effect);
+  hresp->delay_ms = effect.delay_ms;
+  if (effect.reset) {
+    hresp->reset = true;
+    sl_req_end(&req);
+    sl_req_metrics_end(&req);
+    return;
+  }
+  if (answered)
     goto error;
   /* Actions write the success body straight into the response buffer; an
    * error discards it. */
