@@ -42,7 +42,8 @@ static const char serve_usage[] =
     "  --faults FILE        fault-injection rules loaded at start (README: the\n"
     "                       JSON of POST /_sluice/faults)\n"
     "  --seed N             seed of every random choice of the fault rules\n"
-    "                       (default 1, printed at start)\n"
+    "                       (default 1, printed at start); when given, request\n"
+    "                       ids and the uuids of new ARNs follow it too\n"
     "  --region NAME        region in ARNs (default us-east-1)\n"
     "  --account-id ID      account in ARNs (default 000000000000)\n"
     "  --log-level LEVEL    debug | info (default) | warn | error\n"
@@ -153,6 +154,7 @@ static int cmd_serve(int argc, char **argv) {
       if (!*v || *end)
         return usage_error("invalid seed '%s' (a non-negative integer)", v);
       cfg.seed = seed;
+      cfg.seed_given = true;
     } else if (strcmp(a, "--region") == 0) {
       cfg.region = v;
     } else if (strcmp(a, "--account-id") == 0) {

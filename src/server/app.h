@@ -31,6 +31,7 @@ typedef struct {
   const char *config_file;
   struct sl_sigv4_config *auth; /* --auth, --credentials, --admin-token (net/sigv4.h); NULL: any */
   uint64_t seed;                /* --seed: fault probabilities (server/faults.h) */
+  bool seed_given;              /* --seed named: request ids and ARN uuids follow it too */
   const char *faults_file;      /* --faults FILE: rules loaded at start */
 } sl_app_config;
 
