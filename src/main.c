@@ -39,6 +39,8 @@ static const char serve_usage[] =
     "  --clock MODE         real (default) | manual\n"
     "  --clock-start TIME   manual clock start, ISO 8601 (default: now)\n"
     "  --time-scale N       run the clock N times faster than real time\n"
+    "  --latency aws|off    answer data-plane requests at the service's in-region\n"
+    "                       pace: writes 4-5 ms, reads 2-4 ms, seeded (default off)\n"
     "  --faults FILE        fault-injection rules loaded at start (README: the\n"
     "                       JSON of POST /_sluice/faults)\n"
     "  --seed N             seed of every random choice of the fault rules\n"
@@ -146,6 +148,10 @@ static int cmd_serve(int argc, char **argv) {
       cfg.time_scale = s;
       if (cfg.clock_mode == SL_CLOCK_REAL)
         cfg.clock_mode = SL_CLOCK_SCALED;
+    } else if (strcmp(a, "--latency") == 0) {
+      if (strcmp(v, "aws") != 0 && strcmp(v, "off") != 0)
+        return usage_error("invalid --latency '%s' (aws or off)", v);
+      cfg.latency_aws = strcmp(v, "aws") == 0;
     } else if (strcmp(a, "--faults") == 0) {
       cfg.faults_file = v;
     } else if (strcmp(a, "--seed") == 0) {

@@ -68,6 +68,9 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   /* Fault rules last: their actions may name the tables just loaded. A bad
    * --faults file stops the start. */
   app->faults = sl_faults_new(cfg->seed);
+  app->pace_rng = (cfg->seed + 1) * 0x9E3779B97F4A7C15ULL;
+  if (!app->pace_rng)
+    app->pace_rng = 1;
   if (cfg->faults_file) {
     char msg[512];
     if (!sl_faults_load(app->faults, env, cfg->faults_file, msg, sizeof(msg))) {
