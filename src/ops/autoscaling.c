@@ -257,8 +257,8 @@ static bool current_units(const sl_table *t, sl_str index, sl_scalable_dim dim, 
 
 /* ---- activities ---- */
 
-static void activity_add(sl_env *env, sl_str resource_id, sl_scalable_dim dim, int64_t at_ms,
-                         int64_t capacity, sl_str cause, const sl_failure *failed) {
+static void activity_add(sl_env *env, sl_str table, sl_str resource_id, sl_scalable_dim dim,
+                         int64_t at_ms, int64_t capacity, sl_str cause, const sl_failure *failed) {
   sl_autoscaling *as = env->autoscaling;
   const char *rw = dim_write(dim) ? "write" : "read";
   sl_as_activity *a = calloc(1, sizeof(*a));
@@ -269,6 +269,11 @@ static void activity_add(sl_env *env, sl_str resource_id, sl_scalable_dim dim, i
   a->description = ownf("Setting %s capacity units to %lld.", rw, (long long)capacity);
   a->cause = own(cause);
   a->start_ms = a->end_ms = at_ms;
+  const sl_table *t = failed ? NULL : sl_catalog_get(env->catalog, table);
+  if (t && t->status == SL_STATUS_UPDATING && (int64_t)t->status_until_ms > at_ms) {
+    a->end_ms = (int64_t)t->status_until_ms;
+    a->in_progress = true;
+  }
   if (!failed) {
     a->status_code = own(SL_STR("Successful"));
     a->status_message = ownf("Successfully set %s capacity units to %lld. Change successfully "
@@ -334,9 +339,9 @@ static bool set_units(sl_env *env, sl_str table, sl_str index, sl_str resource_i
   if (sl_update_table(&req, &in, &res) == SL_OK) {
     sl_table_free(res.before);
     ok = true;
-    activity_add(env, resource_id, dim, at_ms, capacity, cause, NULL);
+    activity_add(env, table, resource_id, dim, at_ms, capacity, cause, NULL);
   } else {
-    activity_add(env, resource_id, dim, at_ms, capacity, cause, &req.fail);
+    activity_add(env, table, resource_id, dim, at_ms, capacity, cause, &req.fail);
   }
 out:
   sl_req_end(&req);

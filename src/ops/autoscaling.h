@@ -26,6 +26,9 @@
  *  - Tables that are not ACTIVE or not PROVISIONED are skipped; targets of a
  *    table or index that no longer exists are dropped with their policies
  *    and scheduled actions, as the service deregisters them.
+ *  - An activity whose change left the table UPDATING reads InProgress
+ *    (no EndTime, no StatusMessage) until the table's UPDATING ends, then
+ *    Successful with that instant as its EndTime.
  *  - Texts: the service's where a source records them (named at each
  *    message in autoscaling.c); sluice's own, marked so, where none does.
  *
@@ -97,6 +100,9 @@ typedef struct {
   sl_str id, resource_id, description, cause, status_code, status_message; /* owned */
   sl_scalable_dim dim;
   int64_t start_ms, end_ms;
+  /* A Successful change is InProgress until end_ms while its table is
+   * UPDATING (table_update_delay_ms); in_progress says it was. */
+  bool in_progress;
 } sl_as_activity;
 
 #define SL_AS_MAX_ACTIVITIES 5000
