@@ -185,8 +185,10 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
     /* TagResource and UntagResource check their tags with their own texts
      * before the model's constraints (live texts, tests/conformance/
      * test_tags.py). */
-    bool tag = strcmp(req.op_name, "TagResource") == 0;
-    if ((tag || strcmp(req.op_name, "UntagResource") == 0) && req.fail.code == SL_E_VALIDATION) {
+    bool ddb = ops[op].service == SL_SVC_DYNAMODB;
+    bool tag = ddb && strcmp(req.op_name, "TagResource") == 0;
+    if ((tag || (ddb && strcmp(req.op_name, "UntagResource") == 0)) &&
+        req.fail.code == SL_E_VALIDATION) {
       sl_failure tag_fail;
       sl_failure_init(&tag_fail, req.arena);
       if ((tag ? sl_in_check_tags(&tag_fail, sl_json_get(body, "Tags"))
