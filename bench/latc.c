@@ -1,6 +1,6 @@
 /* latc — a one-connection latency client for bench/tail.py.
  *
- *   latc PORT get|put SECONDS [RATE [NKEYS]]
+ *   latc PORT get|put SECONDS [RATE [NKEYS [CONNS]]]
  *
  * Sends DynamoDB GetItem (keys g0..g(NKEYS-1), default 10,000) or PutItem
  * (fresh keys, ~1 KB items) requests to 127.0.0.1:PORT over one keep-alive
@@ -9,7 +9,11 @@
  * closed-loop (the next request leaves when the answer is in); RATE N > 0 is
  * open-loop at N requests a second: request i is due at start + i/N, and its
  * latency counts from then, so a stall also counts against the requests it
- * delayed (no coordinated omission). Prints one line:
+ * delayed (no coordinated omission). CONNS > 1 (default 1) runs that many
+ * connections, each in its own process with RATE/CONNS requests a second
+ * (their schedules offset by 1/RATE, so that together they send one request
+ * every 1/RATE), and reports the latencies of all of them together (issue
+ * 12's open-loop run at 32 connections). Prints one line:
  *
  *   RESULT requests=N p50=US p99=US p999=US max=US errors=N sum_s=S over1ms=N over10ms=N
  *
@@ -28,7 +32,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,29 +96,26 @@ static int cmp_i64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-int main(int argc, char **argv) {
-  if (argc < 4) {
-    fprintf(stderr, "usage: latc PORT get|put SECONDS [RATE [NKEYS]]\n");
-    return 2;
-  }
-  int port = atoi(argv[1]);
-  const char *op = argv[2];
-  double seconds = atof(argv[3]);
-  double rate = argc > 4 ? atof(argv[4]) : 0;
-  long nkeys = argc > 5 ? atol(argv[5]) : 10000;
-  bool put = strcmp(op, "put") == 0; /* "get" and "canned" send GetItem */
+/* One connection's run: requests due from 'start' every 1/rate s (closed
+ * loop when rate is 0) until 'end'; latencies (ns) into lat[0..cap). */
+typedef struct {
+  size_t n;
+  int errors;
+  int failed; /* the connection broke */
+  int64_t sum;
+} conn_result;
+
+static conn_result run_conn(int port, bool put, double rate, long nkeys, int64_t start, int64_t end,
+                            int64_t *lat, size_t cap, unsigned run) {
+  static char req[4096], body[2048], resp[1 << 16];
   char pad[961];
   memset(pad, 'x', 960);
   pad[960] = 0;
-  size_t cap = 1 << 20, n = 0;
-  int64_t *lat = malloc(cap * sizeof(*lat));
-  static char req[4096], body[2048], resp[1 << 16];
-  unsigned run = (unsigned)(now_ns() ^ getpid());
-  int fd = connect_to(port), errors = 0;
-  int64_t start = now_ns(), end = start + (int64_t)(seconds * 1e9), sum = 0;
+  conn_result r = {0};
+  int fd = connect_to(port);
   for (uint64_t i = 0;; i++) {
     int64_t due = rate > 0 ? start + (int64_t)((double)i * 1e9 / rate) : now_ns();
-    if (due >= end)
+    if (due >= end || r.n == cap)
       break;
     if (rate > 0)
       sleep_until(due);
@@ -125,7 +128,7 @@ int main(int argc, char **argv) {
     else
       blen = snprintf(body, sizeof(body),
                       "{\"TableName\":\"bench\",\"Key\":{\"pk\":{\"S\":\"g%ld\"}}}",
-                      (long)(i % (uint64_t)nkeys));
+                      (long)((i * 7919 + run) % (uint64_t)nkeys));
     int rlen = snprintf(req, sizeof(req),
                         "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
                         "application/x-amz-json-1.0\r\nX-Amz-Target: DynamoDB_20120810.%s\r\n"
@@ -133,25 +136,91 @@ int main(int argc, char **argv) {
                         "Content-Length: %d\r\n\r\n%s",
                         put ? "PutItem" : "GetItem", AUTH, blen, body);
     if (write(fd, req, (size_t)rlen) != rlen) {
-      perror("write");
-      return 1;
+      r.failed = 1;
+      break;
     }
     int status = read_response(fd, resp, sizeof(resp));
     if (status < 0) {
-      fprintf(stderr, "connection lost\n");
-      return 1;
+      r.failed = 1;
+      break;
     }
     if (status != 200)
-      errors++;
+      r.errors++;
     int64_t l = now_ns() - due;
-    if (n == cap)
-      lat = realloc(lat, (cap *= 2) * sizeof(*lat));
-    lat[n++] = l;
-    sum += l;
+    lat[r.n++] = l;
+    r.sum += l;
   }
   close(fd);
+  return r;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: latc PORT get|put SECONDS [RATE [NKEYS [CONNS]]]\n");
+    return 2;
+  }
+  int port = atoi(argv[1]);
+  const char *op = argv[2];
+  double seconds = atof(argv[3]);
+  double rate = argc > 4 ? atof(argv[4]) : 0;
+  long nkeys = argc > 5 ? atol(argv[5]) : 10000;
+  int conns = argc > 6 ? atoi(argv[6]) : 1;
+  if (conns < 1 || conns > 1024 || nkeys < 1) {
+    fprintf(stderr, "latc: CONNS 1..1024, NKEYS >= 1\n");
+    return 2;
+  }
+  bool put = strcmp(op, "put") == 0; /* "get" and "canned" send GetItem */
+  /* Room for every request each connection can send: at most its rate ×
+   * seconds open loop; closed loop, at most one per 2 µs. */
+  double per_conn = rate > 0 ? rate / conns * seconds + 16 : seconds * 500000 + 16;
+  size_t cap = (size_t)per_conn;
+  size_t bytes = (size_t)conns * (cap * sizeof(int64_t) + sizeof(conn_result));
+  void *shared = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED) {
+    perror("mmap");
+    return 1;
+  }
+  conn_result *res = shared;
+  int64_t *lats = (int64_t *)(res + conns);
+  unsigned run = (unsigned)(now_ns() ^ getpid());
+  int64_t start = now_ns() + (conns > 1 ? 50000000 : 0), end = start + (int64_t)(seconds * 1e9);
+  for (int c = 0; c < conns; c++) {
+    int64_t c_start = rate > 0 ? start + (int64_t)((double)c * 1e9 / rate) : start;
+    if (conns == 1) {
+      res[0] = run_conn(port, put, rate, nkeys, c_start, end, lats, cap, run);
+      break;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+      perror("fork");
+      return 1;
+    }
+    if (pid == 0) {
+      res[c] = run_conn(port, put, rate > 0 ? rate / conns : 0, nkeys, c_start, end,
+                        lats + (size_t)c * cap, cap, run + (unsigned)c * 1000003u);
+      _exit(0);
+    }
+  }
+  if (conns > 1)
+    while (wait(NULL) > 0) {
+    }
+  size_t n = 0;
+  int errors = 0, failed = 0;
+  int64_t sum = 0;
+  for (int c = 0; c < conns; c++) {
+    memmove(lats + n, lats + (size_t)c * cap, res[c].n * sizeof(int64_t));
+    n += res[c].n;
+    errors += res[c].errors;
+    failed += res[c].failed;
+    sum += res[c].sum;
+  }
+  if (failed) {
+    fprintf(stderr, "latc: %d connection(s) lost\n", failed);
+    return 1;
+  }
   if (n == 0)
     return 1;
+  int64_t *lat = lats;
   qsort(lat, n, sizeof(*lat), cmp_i64);
   size_t over1 = 0, over10 = 0;
   for (size_t i = 0; i < n; i++) {

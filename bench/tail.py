@@ -3,7 +3,7 @@
 
     bench/tail.py [--sluice build/sluice] [--micro-http build/bench/micro_http]
                   [--seconds 5] [--repeats 3] [--load-items 600000] [--load-seconds 30]
-                  [--rate 0] [--data-dir DIR] [--put]
+                  [--rate 0] [--data-dir DIR] [--put] [--rt]
 
 One run, all on 127.0.0.1; every latency row is one connection timed by bench/latc.c
 (compiled here into build/bench/latc; closed loop, or open loop at --rate requests a
@@ -21,6 +21,12 @@ connection (see bench/README.md).
 Each row also shows what the server process did meanwhile, from /proc: CPU time per
 request, time it was runnable but waiting for a CPU (schedstat run_delay: the
 machine's contention, not sluice's), minor and major page faults.
+
+--rt runs every measured server pinned to CPU 1 and latc pinned to CPU 0, both at
+real-time priority (SCHED_FIFO 50, `chrt`; needs root), so that other processes on a
+shared machine (builds, test suites) cannot preempt them; what is left in the tails is
+the kernel's and the hypervisor's. The load phase's wrk runs unpinned at normal
+priority either way.
 
 The machine is shared: one p99.9 or max means little. A stall of sluice's own shows
 in every repeat and not in the ceiling's rows; contention shows in both. Numbers are
@@ -76,12 +82,15 @@ def wrk(port, conns, seconds, prefix):
 
 
 LATC = None
+RT_SERVER = []  # --rt: the command prefix of measured servers
+RT_CLIENT = []  # --rt: latc's
 
 
-def latc(port, seconds, op, rate):
-    """One connection, timed by bench/latc.c (see there; wrk's latencies fail its sum check)."""
-    out = subprocess.run([LATC, str(port), op, str(seconds), str(rate)], capture_output=True,
-                         text=True).stdout
+def latc(port, seconds, op, rate, conns=1):
+    """Timed by bench/latc.c (see there; wrk's latencies fail its sum check): one
+    connection, or 'conns' of them sharing the rate."""
+    out = subprocess.run(RT_CLIENT + [LATC, str(port), op, str(seconds), str(rate), "10000",
+                                      str(conns)], capture_output=True, text=True).stdout
     m = re.search(r"RESULT (.*)", out)
     if not m:
         raise RuntimeError(f"latc: {out!r}")
@@ -123,7 +132,7 @@ HEADER = (f"{'':<34}{'req/s':>9}{'p50 us':>8}{'p99 ms':>9}{'p99.9':>9}{'max ms':
 def ceiling(a, label):
     if not os.path.exists(a.micro_http):
         return
-    p = Proc([a.micro_http, "serve", str(PORT + 1)])
+    p = Proc(RT_SERVER + [a.micro_http, "serve", str(PORT + 1)])
     try:
         wait_port(PORT + 1)
         for i in range(a.repeats):
@@ -160,12 +169,18 @@ def main():
     ap.add_argument("--put", action="store_true", help="PutItem at 1 connection too")
     ap.add_argument("--rate", type=int, default=0,
                     help="open-loop requests per second at 1 connection (0: closed loop)")
+    ap.add_argument("--rt", action="store_true",
+                    help="pin servers to CPU 1 and latc to CPU 0 at SCHED_FIFO 50 (root)")
     a = ap.parse_args()
     build_latc(a.micro_http)
+    if a.rt:
+        RT_SERVER[:] = ["chrt", "-f", "50", "taskset", "-c", "1"]
+        RT_CLIENT[:] = ["chrt", "-f", "50", "taskset", "-c", "0"]
 
     mode = f"open loop at {a.rate:,}/s" if a.rate else "closed loop"
     print(f"tail latency at 1 connection (bench/latc, {mode}), {a.seconds} s per row, "
-          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}"
+          f"{', real-time priority, pinned' if a.rt else ''}")
     print("cpu us: server CPU per request; waitms/s: ms per second the server was runnable "
           "but not running (machine contention)\n")
     print(HEADER)
@@ -175,7 +190,7 @@ def main():
     if a.data_dir:
         tmp = tempfile.mkdtemp(prefix="sluice-tail-", dir=a.data_dir)
         args += ["--data-dir", tmp]
-    p = Proc(args)
+    p = Proc(RT_SERVER + args)
     try:
         wait_port(PORT)
         call(PORT, "CreateTable", {

@@ -93,8 +93,12 @@ struct sl_server {
   every *timers;
   void (*barrier)(void *ctx); /* group commit, see server.h */
   void *barrier_ctx;
-  uv_check_t check; /* runs the barrier after each loop iteration's I/O */
-  size_t n_held;    /* connections with held responses */
+  uv_check_t check;  /* runs the barrier after each loop iteration's I/O */
+  uv_prepare_t turn; /* before each poll: a new turn's accept budget */
+  uv_idle_t resume;  /* a deferred accept, on the next turn */
+  unsigned accepted; /* connections accepted in this loop turn */
+  bool deferred;     /* a connection waits in libuv for uv_accept */
+  size_t n_held;     /* connections with held responses */
   bool stopping, done;
   sl_http_request req;
   sl_http_response resp;
@@ -871,8 +875,37 @@ static void on_timer(uv_timer_t *t) {
     conn_close(c);
 }
 
+static void accept_one(sl_server *s);
+
+/* Accept storms: libuv's listener calls on_connection for every connection
+ * in the kernel's queue before the loop reads anything else, so 10,000
+ * arriving at once would hold up every open connection's request for the
+ * whole storm. After SL_SERVER_ACCEPT_BATCH in one loop turn, on_connection
+ * returns without uv_accept: libuv then stops watching the listener, keeps
+ * the connection, and the next turn accepts it (uv_accept restarts the
+ * watcher) after the other ready connections were served. */
+static void on_turn(uv_prepare_t *h) {
+  sl_server *s = h->data;
+  s->accepted = 0;
+}
+
+static void on_resume(uv_idle_t *h) {
+  sl_server *s = h->data;
+  uv_idle_stop(h);
+  s->accepted = 0;
+  if (s->deferred && !s->stopping) {
+    s->deferred = false;
+    accept_one(s);
+  }
+}
+
 static void on_connection(uv_stream_t *listener, int status) {
   sl_server *s = listener->data;
+  if (status == 0 && ++s->accepted > SL_SERVER_ACCEPT_BATCH) {
+    s->deferred = true;
+    uv_idle_start(&s->resume, on_resume);
+    return;
+  }
   if (status < 0) {
     /* EMFILE/ENFILE: libuv has accepted and closed the connection. */
     uint64_t now = uv_now(s->loop);
@@ -882,6 +915,11 @@ static void on_connection(uv_stream_t *listener, int status) {
     }
     return;
   }
+  accept_one(s);
+}
+
+static void accept_one(sl_server *s) {
+  uv_stream_t *listener = (uv_stream_t *)&s->listener;
   conn *c = calloc(1, sizeof(*c));
   if (!c)
     sl_panic("out of memory");
@@ -1030,9 +1068,14 @@ sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_
     return NULL;
   }
   s->port = ntohs(addr.sa.sa_family == AF_INET6 ? addr.in6.sin6_port : addr.in4.sin_port);
-  s->handles = 2; /* the listener and the check */
+  s->handles = 4; /* the listener, the check, the turn and the resume handles */
   uv_check_init(s->loop, &s->check);
   s->check.data = s;
+  uv_prepare_init(s->loop, &s->turn);
+  uv_idle_init(s->loop, &s->resume);
+  s->turn.data = s->resume.data = s;
+  uv_prepare_start(&s->turn, on_turn);
+  uv_unref((uv_handle_t *)&s->turn); /* it never keeps the loop alive */
 
   if (s->cfg.handle_signals) {
     uv_signal_init(s->loop, &s->sigint);
@@ -1047,12 +1090,16 @@ sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_
 
 int sl_server_port(const sl_server *s) { return s->port; }
 
+size_t sl_server_connections(const sl_server *s) { return s->n_conns; }
+
 void sl_server_stop(sl_server *s) {
   if (s->stopping)
     return;
   s->stopping = true;
   uv_close((uv_handle_t *)&s->listener, on_server_handle_closed);
   uv_close((uv_handle_t *)&s->check, on_server_handle_closed);
+  uv_close((uv_handle_t *)&s->turn, on_server_handle_closed);
+  uv_close((uv_handle_t *)&s->resume, on_server_handle_closed);
   if (s->cfg.handle_signals) {
     uv_close((uv_handle_t *)&s->sigint, on_server_handle_closed);
     uv_close((uv_handle_t *)&s->sigterm, on_server_handle_closed);

@@ -60,6 +60,11 @@
  * accepts and closes the connection at once (the client sees a reset) and
  * the server warns at most once a second.
  *
+ * Accept storms: at most SL_SERVER_ACCEPT_BATCH connections are accepted in
+ * one loop turn; the rest wait in the kernel's queue (backlog 4,096) for the
+ * next turns, so the requests of open connections are read between batches
+ * instead of after the whole storm (bench/storm.py).
+ *
  * Backpressure: while more than 1 MiB of responses is queued on a connection
  * (its client is not reading) the server stops reading from it and stops
  * answering its pipelined requests; it resumes once the queue has drained.
@@ -88,6 +93,7 @@
 #define SL_HTTP_MAX_RESP_HEADERS 16
 /* Descriptors wanted beyond max_connections (see "Connection limit"). */
 #define SL_SERVER_FD_RESERVE 1024
+#define SL_SERVER_ACCEPT_BATCH 64u
 
 typedef struct {
   int status; /* 200, 400, ... */
@@ -135,6 +141,8 @@ sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_
                             void *ctx);
 /* The port actually bound (useful with port 0). */
 int sl_server_port(const sl_server *s);
+/* Connections the server holds (open, closing, or refused and lingering). */
+size_t sl_server_connections(const sl_server *s);
 /* Group commit: the barrier is called once per loop iteration in which a
  * handler set 'hold' on a response (after the iteration's requests are
  * answered, before any held response is written), and whenever a connection

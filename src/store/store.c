@@ -3,6 +3,7 @@
 #include "base/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <lmdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,54 @@ static sl_err storage_error(sl_failure *f, int rc, const char *what) {
 }
 
 static MDB_val to_val(sl_str s) { return (MDB_val){s.len, (void *)s.p}; }
+
+/* LMDB 0.9 gives a new environment the OS page size (4 KB) but reads the
+ * page size of an existing one from its meta pages. An environment file
+ * that does not exist yet is therefore written here first, as LMDB's
+ * mdb_env_init_meta would write it, with SL_STORE_PAGE_SIZE pages: two meta
+ * pages (page header, then the meta record: magic, data version 1, map size,
+ * the free and main databases, last page 1, transaction 0), the free
+ * database's md_pad holding the page size and its flags MDB_INTEGERKEY plus
+ * the environment's flags, as LMDB sets them. Layout of lmdb 0.9 (its data
+ * format version 1), 64-bit; tests/unit/store/test_store.c checks that the
+ * bytes equal LMDB's own but for the page size. Returns 0 or an errno. */
+enum { META_MAGIC = 0xBEEFC0DE, META_VERSION = 1, PAGE_HDR = 16, P_META = 0x08 };
+
+int sl__store_preformat(const char *file, unsigned page_size, uint64_t map_size, unsigned flags) {
+  int fd = open(file, O_RDWR | O_CREAT | O_EXCL, 0644);
+  if (fd < 0)
+    return errno;
+  unsigned char *page = calloc(1, page_size);
+  if (!page)
+    sl_panic("out of memory");
+  int rc = 0;
+  for (uint64_t pgno = 0; pgno < 2 && rc == 0; pgno++) {
+    memset(page, 0, page_size);
+    unsigned char *m = page + PAGE_HDR;
+    uint32_t magic = META_MAGIC, version = META_VERSION, psize = page_size;
+    uint16_t free_flags = (uint16_t)(MDB_INTEGERKEY | (flags & 0xffff));
+    uint64_t invalid = UINT64_MAX, last_pg = 1;
+    uint16_t pflags = P_META;
+    memcpy(page, &pgno, 8);           /* mp_pgno */
+    memcpy(page + 10, &pflags, 2);    /* mp_flags */
+    memcpy(m + 0, &magic, 4);         /* mm_magic */
+    memcpy(m + 4, &version, 4);       /* mm_version */
+    memcpy(m + 16, &map_size, 8);     /* mm_mapsize */
+    memcpy(m + 24, &psize, 4);        /* mm_dbs[FREE].md_pad: the page size */
+    memcpy(m + 28, &free_flags, 2);   /* mm_dbs[FREE].md_flags */
+    memcpy(m + 24 + 40, &invalid, 8); /* mm_dbs[FREE].md_root */
+    memcpy(m + 72 + 40, &invalid, 8); /* mm_dbs[MAIN].md_root */
+    memcpy(m + 120, &last_pg, 8);     /* mm_last_pg; mm_txnid stays 0 */
+    if (pwrite(fd, page, page_size, (off_t)(pgno * page_size)) != (ssize_t)page_size)
+      rc = errno ? errno : EIO;
+  }
+  free(page);
+  if (close(fd) != 0 && rc == 0)
+    rc = errno;
+  if (rc != 0)
+    unlink(file);
+  return rc;
+}
 static sl_str from_val(MDB_val v) { return sl_str_make(v.mv_data, v.mv_size); }
 
 sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) {
@@ -99,6 +148,15 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
     }
   }
   mdb_env_set_mapsize(st->env, map_size);
+  {
+    char file[320];
+    snprintf(file, sizeof(file), "%s%s", path, flags & MDB_NOSUBDIR ? "" : "/data.mdb");
+    if ((rc = sl__store_preformat(file, SL_STORE_PAGE_SIZE, map_size, flags)) != 0 &&
+        rc != EEXIST) {
+      err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot create %s: %s", file, strerror(rc));
+      goto out;
+    }
+  }
   if ((rc = mdb_env_open(st->env, path, flags, 0644)) != 0)
     goto fail;
   if (tmpdir[0]) {
@@ -185,6 +243,11 @@ void sl_store_close(sl_store *st) {
 }
 
 bool sl_store_durable(const sl_store *st) { return st->durable; }
+
+unsigned sl_store_page_size(const sl_store *st) {
+  MDB_stat s;
+  return mdb_env_stat(st->env, &s) == 0 ? s.ms_psize : 0;
+}
 
 bool sl_store_dirty(const sl_store *st) { return st->dirty; }
 

@@ -22,6 +22,20 @@
  * refuses it rather than misread tuple keys. sl_store_open refuses a directory
  * of any other format with a message naming both; a change to any of those
  * layouts bumps it (and brings a migration or the refusal).
+ * Pages: a new environment gets 32 KB pages (SL_STORE_PAGE_SIZE, LMDB 0.9's
+ * largest), not the OS's 4 KB. Entries of about 1 KB fit at most three to a
+ * 4 KB page and a split leaves two on each side, so ~1 KB items cost 2.1×
+ * their size in the map; 32 KB pages hold 31 and fill like any B-tree's
+ * (about 70 %), about 1.57× (bench/README.md, "Memory per item"). Items up
+ * to ~16 KB stay in the leaf instead of taking 4 KB overflow pages of their
+ * own from 2 KB on. The cost is copying 32 KB instead of 4 KB per page a
+ * write transaction dirties (about 1 µs a PutItem in memory), and tables of
+ * 2-4 KB items that churn (deletes, shrinking updates) hold more than with 4
+ * KB pages, whose overflow pages are fuller than half-empty leaves (both
+ * measured in bench/README.md). LMDB reads
+ * the page size of an existing file from its meta pages, so directories
+ * written with 4 KB pages open as they are and keep them; the format
+ * version does not change.
  * No LMDB type or code escapes this module (STYLE.md): callers see sl_txn,
  * sl_cursor and sl_err, and storage failures are translated here (map full →
  * SL_E_INTERNAL_SERVER_ERROR "storage is full", a handled, reported error).
@@ -73,6 +87,7 @@ void sl_store_set_capture(sl_store *st, sl_store_capture_fn fn, void *ctx);
 sl_err sl__store_capture_call(sl_txn *txn, const sl_store_change *c, sl_arena *a, sl_failure *f);
 
 #define SL_STORE_FORMAT 2u
+#define SL_STORE_PAGE_SIZE 32768u
 
 typedef struct {
   const char *data_dir; /* NULL: in memory */
@@ -82,6 +97,13 @@ typedef struct {
 sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out);
 void sl_store_close(sl_store *st);
 bool sl_store_durable(const sl_store *st);
+/* The environment's page size: SL_STORE_PAGE_SIZE for one this sluice
+ * created, whatever the directory was written with otherwise. */
+unsigned sl_store_page_size(const sl_store *st);
+/* Inside store/ (and its unit test): writes the meta pages of a new LMDB
+ * environment file with the given page size; see "Pages" above. 0 or an
+ * errno (EEXIST: the file exists, and keeps its own page size). */
+int sl__store_preformat(const char *file, unsigned page_size, uint64_t map_size, unsigned flags);
 /* Group commit (durable stores): whether commits are waiting for
  * sl_store_sync, and the sync that makes them durable (one fsync). Always
  * false / a no-op in memory. sl_store_close syncs too. */

@@ -1,14 +1,19 @@
 /* Unit tests of store/store.h: the format version of a --data-dir (a
  * directory written by another format is refused with a message naming both,
- * never misread; one of format 1 is upgraded in place), and of the write
+ * never misread; one of format 1 is upgraded in place), of its page size (a
+ * new environment gets SL_STORE_PAGE_SIZE pages from meta pages written as
+ * LMDB writes them; an existing one keeps its own), and of the write
  * funnel's change-capture hook (store/items.h: every item change, in its
  * transaction). */
 #include "harness.h"
 #include "store/items.h"
 #include "store/key.h"
 
+#include <errno.h>
+#include <lmdb.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static sl_store *open_dir(const char *dir, sl_failure *f) {
@@ -128,8 +133,90 @@ static void test_capture_hook(void) {
   sl_arena_destroy(&a);
 }
 
+static size_t read_file(const char *path, unsigned char *buf, size_t cap) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp)
+    return 0;
+  size_t n = fread(buf, 1, cap, fp);
+  fclose(fp);
+  return n;
+}
+
+static void test_page_size(void) {
+  char dir[] = "/tmp/sluice-test-pages-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char lm[320], ours[320], sub[320];
+  snprintf(lm, sizeof(lm), "%s/lmdb.mdb", dir);
+  snprintf(ours, sizeof(ours), "%s/ours.mdb", dir);
+  /* The meta pages equal those LMDB writes for a new environment of its
+   * own page size (4 KB here), flags and map size included. */
+  unsigned flags = MDB_NOSUBDIR | MDB_NOLOCK | MDB_NOSYNC;
+  MDB_env *env;
+  CHECK_INT(mdb_env_create(&env), 0);
+  mdb_env_set_mapsize(env, 1u << 30);
+  CHECK_INT(mdb_env_open(env, lm, flags, 0644), 0);
+  MDB_stat ms;
+  mdb_env_stat(env, &ms);
+  unsigned os_page = ms.ms_psize;
+  mdb_env_close(env);
+  CHECK_INT(sl__store_preformat(ours, os_page, 1u << 30, flags), 0);
+  static unsigned char a[65536], b[65536];
+  size_t na = read_file(lm, a, sizeof(a)), nb = read_file(ours, b, sizeof(b));
+  CHECK_INT(na, 2 * os_page);
+  CHECK_INT(nb, 2 * os_page);
+  CHECK(na == nb && memcmp(a, b, na) == 0);
+  CHECK_INT(sl__store_preformat(ours, os_page, 1u << 30, flags), EEXIST);
+  /* A 32 KB one is what LMDB opens with 32 KB pages. */
+  unlink(ours);
+  CHECK_INT(sl__store_preformat(ours, 32768, 1u << 30, flags), 0);
+  CHECK_INT(mdb_env_create(&env), 0);
+  CHECK_INT(mdb_env_open(env, ours, flags, 0644), 0);
+  mdb_env_stat(env, &ms);
+  CHECK_INT(ms.ms_psize, 32768);
+  mdb_env_close(env);
+  unlink(lm);
+  unlink(ours);
+  /* sluice's stores: in memory and a new --data-dir get 32 KB pages; the
+   * directory keeps them when reopened, and one written with LMDB's own
+   * page size keeps that. */
+  sl_arena ar;
+  sl_arena_init(&ar);
+  sl_failure f;
+  sl_failure_init(&f, &ar);
+  sl_store_config mem = {.map_size = 16u << 20};
+  sl_store *st = NULL;
+  CHECK_INT(sl_store_open(&mem, &f, &st), SL_OK);
+  CHECK_INT(sl_store_page_size(st), SL_STORE_PAGE_SIZE);
+  sl_store_close(st);
+  snprintf(sub, sizeof(sub), "%s/new", dir);
+  st = open_dir(sub, &f);
+  CHECK(st != NULL);
+  CHECK_INT(sl_store_page_size(st), SL_STORE_PAGE_SIZE);
+  put_meta(st, "k", "v", 1, &f);
+  sl_store_close(st);
+  st = open_dir(sub, &f);
+  CHECK(st != NULL);
+  CHECK_INT(sl_store_page_size(st), SL_STORE_PAGE_SIZE);
+  sl_store_close(st);
+  snprintf(sub, sizeof(sub), "%s/old", dir);
+  CHECK_INT(mkdir(sub, 0755), 0);
+  CHECK_INT(mdb_env_create(&env), 0);
+  mdb_env_set_maxdbs(env, 4);
+  CHECK_INT(mdb_env_open(env, sub, 0, 0644), 0);
+  mdb_env_close(env);
+  st = open_dir(sub, &f);
+  CHECK(st != NULL);
+  CHECK_INT(sl_store_page_size(st), os_page);
+  sl_store_close(st);
+  sl_arena_destroy(&ar);
+  char cmd[400];
+  snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+  CHECK_INT(system(cmd), 0);
+}
+
 int main(void) {
   RUN(test_format_version);
+  RUN(test_page_size);
   RUN(test_capture_hook);
   return DONE();
 }
