@@ -20,7 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tail  # noqa: E402  bench/tail.py: latc, the servers, the preload
-from run import Proc, call, wait_port  # noqa: E402
+from run import Proc, wait_port  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -50,12 +50,7 @@ def main():
     try:
         wait_port(cport)
         wait_port(sport)
-        call(sport, "CreateTable", {
-            "TableName": "bench",
-            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-            "BillingMode": "PAY_PER_REQUEST"})
-        tail.preload(sport, 10000)
+        tail.bench_table(sport)
         print(f"open loop at {a.conns} connections, {a.seconds} s rows, {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.2f}{', real-time priority, pinned' if a.rt else ''}")
         print(f"{'':<44}{'offered':>9}{'req/s':>9}{'p50 us':>8}{'p99 ms':>9}{'p99.9':>9}"

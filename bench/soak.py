@@ -30,7 +30,6 @@ after --minutes. A measurement, never an assertion in `make test` (its short ver
 --minutes 1, run by hand).
 """
 import argparse
-import json
 import os
 import random
 import shutil

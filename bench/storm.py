@@ -30,7 +30,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import AUTH, Proc, call, wait_port  # noqa: E402
+from run import AUTH, Proc, wait_port  # noqa: E402
 import tail  # noqa: E402  (latc and its build)
 
 PORT = 8150
@@ -142,12 +142,7 @@ def row(label, port, seconds, pid):
 def start(binary, port, extra=()):
     p = Proc([binary, "serve", "--port", str(port), "--profile", "unlimited", *extra])
     wait_port(port)
-    call(port, "CreateTable", {
-        "TableName": "bench",
-        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-        "BillingMode": "PAY_PER_REQUEST"})
-    tail.preload(port, 10000)
+    tail.bench_table(port)
     return p
 
 

@@ -141,6 +141,16 @@ def ceiling(a, label):
         p.stop()
 
 
+def bench_table(port, n=10000):
+    """Creates the on-demand table "bench" (key pk) and preloads n items g0..g(n-1)."""
+    call(port, "CreateTable", {
+        "TableName": "bench",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "BillingMode": "PAY_PER_REQUEST"})
+    preload(port, n)
+
+
 def preload(port, n):
     pad = "x" * 960
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -193,12 +203,7 @@ def main():
     p = Proc(RT_SERVER + args)
     try:
         wait_port(PORT)
-        call(PORT, "CreateTable", {
-            "TableName": "bench",
-            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-            "BillingMode": "PAY_PER_REQUEST"})
-        preload(PORT, 10000)
+        bench_table(PORT)
         pid = p.p.pid
         latc(PORT, 1, "get", 0)  # warm-up
         for i in range(a.repeats):
