@@ -2,7 +2,8 @@
  * DescribeStream (DynamoDB Streams) — a stream's status, view type, key
  * schema and shards (ParentShardId, SequenceNumberRange: an open shard has
  * no EndingSequenceNumber), paginated with Limit (1..100, default 100) and
- * ExclusiveStartShardId / LastEvaluatedShardId. Pinned by
+ * ExclusiveStartShardId / LastEvaluatedShardId, or only the children of one
+ * shard (ShardFilter CHILD_SHARDS). Pinned by
  * tests/conformance/test_streams.py; the core is ops/streams.h.
  */
 #include "actions/actions.h"
@@ -30,6 +31,12 @@ sl_err sl_action_describe_stream(sl_req *req) {
                                    sl_in_str(req->body, "ExclusiveStartShardId")};
   if (in.limit > 100)
     in.limit = 100;
+  const sl_json *filter = sl_in_obj(req->body, "ShardFilter");
+  if (filter) {
+    /* The model's only Type is CHILD_SHARDS (validated before this). */
+    in.filter = true;
+    in.child_of = sl_in_str(filter, "ShardId");
+  }
   sl_describe_stream_res out;
   sl_err err = sl_describe_stream(req, &in, &out);
   if (err != SL_OK)

@@ -1,6 +1,7 @@
 /* The DynamoDB Streams API's cores; see streams.h. Pinned by
  * tests/conformance/test_streams.py. */
 #include "ops/streams.h"
+#include "cap/cap.h"
 #include "metrics/metrics.h"
 
 #include <string.h>
@@ -58,19 +59,30 @@ sl_err sl_list_streams(sl_req *req, const sl_list_streams_req *in, sl_list_strea
   return SL_OK;
 }
 
-/* The table of a stream still carries it (ENABLING while the table is being
- * created with it). */
+/* A stream is ENABLING while the table is being created with it, or is
+ * UPDATING from the UpdateTable that enabled it, and DISABLING for as long
+ * as a table update takes (table_update_delay_ms, cap/params.def) after the
+ * UpdateTable or DeleteTable that disabled it, then DISABLED: the service's
+ * states, on the capacity clock. */
 static const char *stream_status(sl_req *req, const sl_stream *st) {
+  int64_t delay = sl_cap_params_of(req->env->cap)->table_update_delay_ms;
   if (!st->enabled)
-    return "DISABLED";
+    return req->now_ms < (int64_t)st->disabled_ms + delay ? "DISABLING" : "DISABLED";
   sl_table *t = sl_catalog_get(req->env->catalog, st->table_name);
-  if (t && t->status == SL_STATUS_CREATING && sl_str_eq(t->stream_label, st->label))
+  if (!t || t->id != st->table_id || !sl_str_eq(t->stream_label, st->label))
+    return "ENABLED";
+  if (t->status == SL_STATUS_CREATING ||
+      (t->status == SL_STATUS_UPDATING && req->now_ms < (int64_t)st->created_ms + delay))
     return "ENABLING";
   return "ENABLED";
 }
 
 sl_err sl_describe_stream(sl_req *req, const sl_describe_stream_req *in,
                           sl_describe_stream_res *out) {
+  if (in->filter && in->exclusive_start_shard_id.len)
+    return sl_fail(req, SL_E_VALIDATION,
+                   "ShardFilter and ExclusiveStartShardId both should not be specified in the "
+                   "request.");
   sl_txn *txn;
   sl_err err = sl_req_snapshot(req, &txn);
   if (err != SL_OK)
@@ -79,9 +91,23 @@ sl_err sl_describe_stream(sl_req *req, const sl_describe_stream_req *in,
   if ((err = find_stream(req, txn, in->arn, &out->stream)) != SL_OK)
     return err;
   out->status = stream_status(req, &out->stream);
-  sl_stream_shard *v;
-  size_t n, i = 0;
-  sl_streams_shards(txn, req->arena, &out->stream, &v, &n);
+  sl_stream_shard *all, *v;
+  size_t n_all, n, i = 0;
+  sl_streams_shards(txn, req->arena, &out->stream, &all, &n_all);
+  v = all;
+  n = n_all;
+  if (in->filter) {
+    /* The children of one shard, in shard order. */
+    int64_t parent = -1;
+    for (size_t j = 0; j < n_all; j++)
+      if (in->child_of.len && sl_str_eq_c(in->child_of, all[j].id))
+        parent = all[j].no;
+    v = SL_NEW_ARRAY(req->arena, sl_stream_shard, n_all ? n_all : 1);
+    n = 0;
+    for (size_t j = 0; j < n_all; j++)
+      if (parent >= 0 && all[j].parent == parent)
+        v[n++] = all[j];
+  }
   if (in->exclusive_start_shard_id.len) {
     for (size_t j = 0; j < n; j++)
       if (sl_str_eq_c(in->exclusive_start_shard_id, v[j].id)) {
@@ -105,9 +131,9 @@ sl_err sl_describe_stream(sl_req *req, const sl_describe_stream_req *in,
     out->first[j] = any ? first : floor;
     out->closed[j] = sh->closed_ms != 0;
     out->last[j] = sh->end_seq;
-    for (size_t p = 0; sh->parent >= 0 && p < n; p++)
-      if (v[p].no == (uint32_t)sh->parent)
-        out->parent_id[j] = v[p].id;
+    for (size_t p = 0; sh->parent >= 0 && p < n_all; p++)
+      if (all[p].no == (uint32_t)sh->parent)
+        out->parent_id[j] = all[p].id;
   }
   return SL_OK;
 }
@@ -139,7 +165,10 @@ sl_err sl_get_shard_iterator(sl_req *req, const sl_get_shard_iterator_req *in, s
     return sl_fail(req, SL_E_STREAMS_RESOURCE_NOT_FOUND, "Shard does not exist");
   uint64_t floor = sh.trim_seq > sh.start_seq ? sh.trim_seq : sh.start_seq;
   uint64_t end = sh.closed_ms ? sh.end_seq + 1 : sl_streams_next_seq(req->env->streams);
-  sl_stream_iter it = {.stream_id = st.id, .shard = sh.no, .issued_ms = req->now_ms};
+  sl_stream_iter it = {.stream_id = st.id,
+                       .shard = sh.no,
+                       .issued_ms = req->now_ms,
+                       .reader = sl_streams_new_reader(req->env->streams)};
   switch (in->type) {
   case SL_ITER_TRIM_HORIZON:
     it.pos = floor;
@@ -187,6 +216,8 @@ sl_err sl_get_records(sl_req *req, const sl_get_records_req *in, sl_get_records_
   /* A shard past retention is gone with its records. */
   if (!sh || it.pos < sh->trim_seq)
     return trimmed(req);
+  if (!sl_streams_reader_admit(req->env->streams, &it, req->now_ms))
+    return sl_fail(req, SL_E_STREAMS_LIMIT_EXCEEDED, "Rate exceeded");
   uint64_t next;
   sl_streams_read(txn, req->arena, &out->stream, sh, it.pos, (size_t)in->limit, RECORDS_MAX_BYTES,
                   &out->records, &out->n, &next);
@@ -210,6 +241,7 @@ sl_err sl_get_records(sl_req *req, const sl_get_records_req *in, sl_get_records_
   sl_stream_iter ni = it;
   ni.pos = next;
   ni.issued_ms = req->now_ms;
+  ni.chained = true;
   out->next_iterator = sl_streams_iter_format(req->arena, &ni);
   return SL_OK;
 }

@@ -23,7 +23,11 @@
  *  - an iterator sluice did not write: ValidationException "Invalid
  *    ShardIterator"; one older than 15 minutes: ExpiredIteratorException
  *    "The provided iterator exceeds the maximum age allowed." (the model's
- *    description of the member; no capture of the live text is known).
+ *    description of the member; no capture of the live text is known);
+ *  - a third reader polling a shard while two others do (streams/streams.h,
+ *    readers): LimitExceededException "Rate exceeded" (the live text from
+ *    DynamoDBStreamsClient in aws-sdk-java-v2 #470; the service's documented
+ *    limit is two readers per shard, DG "DynamoDB Streams").
  *
  * Threads: the loop thread.
  */
@@ -54,11 +58,18 @@ typedef struct {
   sl_str arn;
   int64_t limit; /* shards, 1..100 */
   sl_str exclusive_start_shard_id;
+  /* ShardFilter {Type: CHILD_SHARDS, ShardId}: only the shards whose parent
+   * is child_of (none when it is empty or names no shard with children, as
+   * DynamoDB Local answers); with ExclusiveStartShardId, ValidationException
+   * "ShardFilter and ExclusiveStartShardId both should not be specified in
+   * the request." (DynamoDB Local 2026-01) */
+  bool filter;
+  sl_str child_of;
 } sl_describe_stream_req;
 
 typedef struct {
   sl_stream stream;
-  const char *status; /* ENABLING, ENABLED, DISABLED */
+  const char *status; /* ENABLING, ENABLED, DISABLING, DISABLED */
   sl_stream_shard *shards;
   size_t n;
   /* per shard: the sequence number range shown */

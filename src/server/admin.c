@@ -149,8 +149,8 @@ static void table_capacity(sl_app *app, sl_str name, sl_http_response *resp) {
   reply(resp, 200);
 }
 
-/* The table's enabled stream: {"view_type","label","shards","open_shards"}
- * (shards still kept), or null. */
+/* The table's enabled stream: {"view_type","label","shards","open_shards",
+ * "oldest_record_ms","next_sequence_number"} (shards still kept), or null. */
 static void write_stream(sl_app *app, const sl_table *t, sl_jw *w) {
   sl_failure f;
   sl_failure_init(&f, &app->arena);
@@ -171,6 +171,8 @@ static void write_stream(sl_app *app, const sl_table *t, sl_jw *w) {
   for (size_t i = 0; i < n; i++)
     if (!shards[i].closed_ms)
       open++;
+  int64_t oldest = 0;
+  bool any = sl_streams_oldest(txn, &st, shards, n, &oldest);
   sl_store_abort(txn);
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "view_type");
@@ -181,6 +183,15 @@ static void write_stream(sl_app *app, const sl_table *t, sl_jw *w) {
   sl_jw_uint(w, n);
   sl_jw_key_c(w, "open_shards");
   sl_jw_uint(w, open);
+  /* For a reader's lag: the oldest record kept (ms of the clock; null when
+   * none) and the number the next record of any stream gets. */
+  sl_jw_key_c(w, "oldest_record_ms");
+  if (any)
+    sl_jw_int(w, oldest);
+  else
+    sl_jw_null(w);
+  sl_jw_key_c(w, "next_sequence_number");
+  sl_jw_uint(w, sl_streams_next_seq(app->env.streams));
   sl_jw_obj_end(w);
 }
 

@@ -21,7 +21,7 @@ struct sl_store {
   sl_store_capture_fn capture; /* store/items.h: every item change */
   void *capture_ctx;
   MDB_env *env;
-  MDB_dbi dbi[4];
+  MDB_dbi dbi[5];
   bool durable;
   bool group;     /* durable with group commit: commits wait for sl_store_sync */
   bool dirty;     /* a commit since the last sync */
@@ -34,7 +34,7 @@ struct sl_cursor {
   MDB_cursor *cur;
 };
 
-static const char *const db_names[] = {"items", "catalog", "meta", "streams"};
+static const char *const db_names[] = {"items", "catalog", "meta", "streams", "records"};
 
 static sl_err storage_error(sl_failure *f, int rc, const char *what) {
   if (rc == MDB_MAP_FULL)
@@ -105,7 +105,7 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
     sl_panic("out of memory");
   if ((rc = mdb_env_create(&st->env)) != 0)
     goto fail;
-  mdb_env_set_maxdbs(st->env, 4);
+  mdb_env_set_maxdbs(st->env, 5);
   uint64_t map_size = cfg->map_size ? cfg->map_size : (uint64_t)64 << 30;
   unsigned flags = MDB_NOTLS;
   if (cfg->data_dir) {
@@ -168,7 +168,7 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
   MDB_txn *txn;
   if ((rc = mdb_txn_begin(st->env, NULL, 0, &txn)) != 0)
     goto fail;
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 5; i++) {
     if ((rc = mdb_dbi_open(txn, db_names[i], MDB_CREATE, &st->dbi[i])) != 0) {
       mdb_txn_abort(txn);
       goto fail;
@@ -323,6 +323,14 @@ bool sl_store_get(sl_txn *txn, sl_db db, sl_str key, sl_str *val) {
 sl_err sl_store_put(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f) {
   MDB_val k = to_val(key), v = to_val(val);
   int rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, 0);
+  return rc == 0 ? SL_OK : storage_error(f, rc, "put");
+}
+
+sl_err sl_store_append(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f) {
+  MDB_val k = to_val(key), v = to_val(val);
+  int rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, MDB_APPEND);
+  if (rc == MDB_KEYEXIST) /* not after the last key: an ordinary put */
+    rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, 0);
   return rc == 0 ? SL_OK : storage_error(f, rc, "put");
 }
 

@@ -1,15 +1,18 @@
 /*
  * store.h — the LMDB environment: transactions, key/value access, cursors.
  *
- * Design: one LMDB environment with three named databases:
+ * Design: one LMDB environment with five named databases:
  *   "items"   every item and index entry, keyed as store/key.h describes;
  *   "catalog" one record per table (store/catalog.h), keyed by table name;
  *   "meta"    counters (next resource id), backup records (store/backups.h)
  *             and the format version;
- *   "streams" DynamoDB Streams' streams, shards and change records, laid
- *             out by streams/streams.h (a directory written before it
- *             existed gets it empty: the layouts of the others are
- *             unchanged, so the format version is not bumped).
+ *   "streams" DynamoDB Streams' streams, shards and each shard's index of
+ *             its change records, laid out by streams/streams.h;
+ *   "records" the change records themselves, keyed by their sequence
+ *             number, which only grows, so each is appended (MDB_APPEND);
+ *   (a directory written before "streams" or "records" existed gets them
+ *   empty: the layouts of the others are unchanged, so the format version
+ *   is not bumped).
  *
  * Format version: key "format" of "meta", 4 bytes, little-endian, the
  * SL_STORE_FORMAT that wrote the directory (1: the key layout of
@@ -73,7 +76,13 @@ typedef struct sl_store sl_store;
 typedef struct sl_txn sl_txn;
 typedef struct sl_cursor sl_cursor;
 
-typedef enum { SL_DB_ITEMS = 0, SL_DB_CATALOG = 1, SL_DB_META = 2, SL_DB_STREAMS = 3 } sl_db;
+typedef enum {
+  SL_DB_ITEMS = 0,
+  SL_DB_CATALOG = 1,
+  SL_DB_META = 2,
+  SL_DB_STREAMS = 3,
+  SL_DB_RECORDS = 4,
+} sl_db;
 
 /* One item change (store/items.h, the write funnel) and the change-capture
  * hook it calls; declared here, below items.h, because the store keeps the
@@ -118,6 +127,10 @@ bool sl_store_txn_writable(const sl_txn *txn);
 /* Returns true and sets *val when 'key' exists. */
 bool sl_store_get(sl_txn *txn, sl_db db, sl_str key, sl_str *val);
 sl_err sl_store_put(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f);
+/* A put of a key that sorts after every key of 'db' (LMDB's MDB_APPEND: no
+ * search, and a full page stays full instead of being split in half); a key
+ * that does not is put as sl_store_put would. */
+sl_err sl_store_append(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f);
 /* Deleting a missing key is not an error. */
 sl_err sl_store_del(sl_txn *txn, sl_db db, sl_str key, sl_failure *f);
 /* Deletes every key in [lo, hi); *n_out counts them (may be NULL). */

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #define SL_STREAMS_CACHE 16 /* entries of the capture hook's cache */
+#define READER_SLOTS 6      /* readers tracked per shard */
+#define READER_MAX 4        /* readers_per_shard at most */
 
 struct sl_streams {
   sl_store *store;
@@ -25,6 +27,15 @@ struct sl_streams {
    * own transaction); both bump the generation, so an entry never outlives
    * what it was read from, committed or aborted. */
   uint64_t gen;
+  uint32_t next_reader;
+  /* Readers of shards (streams.h, readers): a slot per shard by hash. */
+  struct reader_slot {
+    uint32_t stream_id, shard; /* stream_id 0: free */
+    uint32_t reader[READER_SLOTS];
+    uint32_t calls[READER_SLOTS]; /* GetRecords with its NextShardIterators */
+    bool polling[READER_SLOTS];   /* admitted as one of the shard's readers */
+    int64_t last_ms[READER_SLOTS];
+  } readers[SL_STREAMS_READER_SLOTS];
   uint64_t epoch; /* this run's: partition ids of another run mean nothing */
   bool dirty;     /* a stream needs its shards: the next tick runs at once */
   struct stream_cache {
@@ -44,6 +55,62 @@ void sl_streams_params_default(sl_streams_params *p) {
   p->retention_ms = 24LL * 3600 * 1000;
   p->iterator_ttl_ms = 15LL * 60 * 1000;
   p->shard_rollover_ms = 4LL * 3600 * 1000;
+  p->readers_per_shard = 2;
+  p->reader_window_ms = 2000;
+}
+
+uint32_t sl_streams_new_reader(sl_streams *s) {
+  if (++s->next_reader == 0)
+    s->next_reader = 1;
+  return s->next_reader;
+}
+
+bool sl_streams_reader_admit(sl_streams *s, const sl_stream_iter *it, int64_t now_ms) {
+  if (!it->chained)
+    return true; /* not polling (yet) */
+  uint32_t h = (it->stream_id * 0x9E3779B1u) ^ (it->shard * 0x85EBCA77u);
+  struct reader_slot *r = &s->readers[h % SL_STREAMS_READER_SLOTS];
+  if (r->stream_id != it->stream_id || r->shard != it->shard) {
+    memset(r, 0, sizeof(*r));
+    r->stream_id = it->stream_id;
+    r->shard = it->shard;
+  }
+  uint32_t max = s->p.readers_per_shard < READER_MAX ? s->p.readers_per_shard : READER_MAX;
+  bool live[READER_SLOTS];
+  size_t self = READER_SLOTS, pollers = 0;
+  for (size_t i = 0; i < READER_SLOTS; i++) {
+    live[i] =
+        r->reader[i] && now_ms >= r->last_ms[i] && now_ms - r->last_ms[i] < s->p.reader_window_ms;
+    if (live[i] && r->reader[i] == it->reader)
+      self = i;
+  }
+  for (size_t i = 0; i < READER_SLOTS; i++)
+    if (i != self && live[i] && r->polling[i])
+      pollers++;
+  if (self == READER_SLOTS) {
+    /* A new reader: a quiet slot, else that of a reader not polling yet. */
+    for (size_t i = 0; i < READER_SLOTS && self == READER_SLOTS; i++)
+      if (!live[i])
+        self = i;
+    for (size_t i = 0; i < READER_SLOTS && self == READER_SLOTS; i++)
+      if (!r->polling[i] && r->calls[i] < 2)
+        self = i;
+    if (self == READER_SLOTS)
+      return false;
+    r->reader[self] = it->reader;
+    r->calls[self] = 0;
+    r->polling[self] = false;
+  }
+  r->last_ms[self] = now_ms;
+  if (r->calls[self] < UINT32_MAX)
+    r->calls[self]++;
+  if (r->calls[self] < 2 || r->polling[self])
+    return true;
+  /* Its second NextShardIterator within the window: it polls. */
+  if (pollers >= max)
+    return false;
+  r->polling[self] = true;
+  return true;
 }
 
 const sl_streams_params *sl_streams_params_of(const sl_streams *s) { return &s->p; }
@@ -107,6 +174,17 @@ static void record_key(uint8_t out[17], uint32_t id, uint32_t no, uint64_t seq) 
   sl_be32(out + 1, id);
   sl_be32(out + 5, no);
   sl_be64(out + 9, seq);
+}
+
+/* The record an index entry ('R' key 'k', value 'v') names: in "records"
+ * under its sequence number, or, written before "records" existed, the
+ * entry's own value. False when it is missing. */
+static bool record_value(sl_txn *txn, sl_str k, sl_str v, sl_str *out) {
+  if (v.len) {
+    *out = v;
+    return true;
+  }
+  return k.len == 17 && sl_store_get(txn, SL_DB_RECORDS, sl_str_make(k.p + 9, 8), out);
 }
 
 /* ---- streams ---- */
@@ -330,6 +408,28 @@ bool sl_streams_shard_bounds(sl_txn *txn, const sl_stream *st, const sl_stream_s
   return any;
 }
 
+bool sl_streams_oldest(sl_txn *txn, const sl_stream *st, const sl_stream_shard *shards, size_t n,
+                       int64_t *created_ms) {
+  bool any = false;
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  for (size_t i = 0; i < n; i++) {
+    uint8_t lo[17], hi[17];
+    record_key(lo, st->id, shards[i].no, 0);
+    record_key(hi, st->id, shards[i].no + 1, 0);
+    sl_str k, v, rv;
+    if (!sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &v) ||
+        sl_str_cmp(k, sl_str_make((char *)hi, 17)) >= 0 || !record_value(txn, k, v, &rv) ||
+        rv.len < RECORD_HDR)
+      continue;
+    int64_t at = (int64_t)rd64((const uint8_t *)rv.p + 8);
+    if (!any || at < *created_ms)
+      *created_ms = at;
+    any = true;
+  }
+  sl_cursor_close(c);
+  return any;
+}
+
 /* ---- sequence numbers ---- */
 
 void sl_streams_seq_format(uint64_t seq, char out[32]) {
@@ -356,8 +456,9 @@ bool sl_streams_seq_parse(sl_str s, uint64_t *out) {
 
 sl_str sl_streams_iter_format(sl_arena *a, const sl_stream_iter *it) {
   char body[96];
-  int n = snprintf(body, sizeof(body), "v1|%u|%u|%llu|%lld", it->stream_id, it->shard,
-                   (unsigned long long)it->pos, (long long)it->issued_ms);
+  int n = snprintf(body, sizeof(body), "v2|%u|%u|%llu|%lld|%llu", it->stream_id, it->shard,
+                   (unsigned long long)it->pos, (long long)it->issued_ms,
+                   (unsigned long long)it->reader << 1 | it->chained);
   return sl_arena_printf(a, "%s|%08x", body, sl_crc32(0, body, (size_t)n));
 }
 
@@ -380,13 +481,14 @@ static bool parse_u64(const char **p, const char *end, uint64_t *out) {
 
 bool sl_streams_iter_parse(sl_str s, sl_stream_iter *out) {
   const char *p = s.p, *end = s.p + s.len;
-  uint64_t id = 0, shard = 0, pos = 0, issued = 0;
-  if (s.len < 12 || memcmp(p, "v1|", 3) != 0)
+  uint64_t id = 0, shard = 0, pos = 0, issued = 0, reader = 0;
+  if (s.len < 14 || memcmp(p, "v2|", 3) != 0)
     return false;
   p += 3;
   if (!parse_u64(&p, end, &id) || p == end || *p++ != '|' || !parse_u64(&p, end, &shard) ||
       p == end || *p++ != '|' || !parse_u64(&p, end, &pos) || p == end || *p++ != '|' ||
-      !parse_u64(&p, end, &issued) || p == end || *p != '|')
+      !parse_u64(&p, end, &issued) || p == end || *p++ != '|' || !parse_u64(&p, end, &reader) ||
+      p == end || *p != '|' || reader >> 1 > UINT32_MAX)
     return false;
   size_t body = (size_t)(p - s.p);
   p++;
@@ -400,6 +502,8 @@ bool sl_streams_iter_parse(sl_str s, sl_stream_iter *out) {
   out->shard = (uint32_t)shard;
   out->pos = pos;
   out->issued_ms = (int64_t)issued;
+  out->reader = (uint32_t)(reader >> 1);
+  out->chained = reader & 1;
   return true;
 }
 
@@ -437,6 +541,12 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
     if (sl_streams_shard_bounds(txn, &fake, &sh, &first, &last) && last + 1 > next)
       next = last + 1;
   }
+  sl_cursor_close(c);
+  /* And the highest record kept. */
+  c = sl_store_cursor(txn, SL_DB_RECORDS);
+  if (sl_cursor_seek_last_before(c, SL_STR("\xff\xff\xff\xff\xff\xff\xff\xff\xff"), &k, &v) &&
+      k.len == 8 && rd64be((const uint8_t *)k.p) + 1 > next)
+    next = rd64be((const uint8_t *)k.p) + 1;
   sl_cursor_close(c);
   sl_store_abort(txn);
   sl_streams *s = calloc(1, sizeof(*s));
@@ -739,9 +849,14 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
     return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
                     "Internal server error: the stream of table %.*s has no open shard",
                     SL_STR_FMT(t->name));
-  uint8_t k[17];
+  /* The record goes to the end of "records" (its number is the highest yet),
+   * and its shard's index gets the number. */
+  uint8_t k[17], rk[8];
   record_key(k, sc.stream_id, shard, s->next_seq);
-  sl_err err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 17), sl_buf_str(&b), f);
+  sl_be64(rk, s->next_seq);
+  sl_err err = sl_store_append(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8), sl_buf_str(&b), f);
+  if (err == SL_OK)
+    err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 17), (sl_str){"", 0}, f);
   if (err != SL_OK)
     return err;
   s->next_seq++; /* a number lost to an aborted transaction leaves a gap, never a repeat */
@@ -797,7 +912,8 @@ void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_str
       continue;
     uint64_t seq = rd64be((const uint8_t *)k.p + 9);
     sl_stream_record r;
-    if (!record_decode(a, seq, sl_arena_strdup(a, val), &r))
+    sl_str rv;
+    if (!record_value(txn, k, val, &rv) || !record_decode(a, seq, sl_arena_strdup(a, rv), &r))
       SL_ASSERT(!"corrupt stream record");
     if (n > 0 && bytes + r.size_bytes > max_bytes)
       break;
@@ -990,15 +1106,17 @@ bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure 
       uint64_t trim = sh->trim_seq;
       for (;;) {
         sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
-        sl_str k, val;
+        sl_str k, val, rv = {0};
         bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &val) &&
-                  sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0 && val.len >= RECORD_HDR &&
-                  (int64_t)rd64((const uint8_t *)val.p + 8) < horizon;
+                  sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0 &&
+                  record_value(txn, k, val, &rv) && rv.len >= RECORD_HDR &&
+                  (int64_t)rd64((const uint8_t *)rv.p + 8) < horizon;
         sl_str dk = ok ? sl_arena_strdup(&a, k) : (sl_str){0};
         sl_cursor_close(c);
         if (!ok || budget == 0)
           break;
-        if ((err = sl_store_del(txn, SL_DB_STREAMS, dk, f)) != SL_OK)
+        if ((err = sl_store_del(txn, SL_DB_STREAMS, dk, f)) != SL_OK ||
+            (err = sl_store_del(txn, SL_DB_RECORDS, sl_str_make(dk.p + 9, 8), f)) != SL_OK)
           break;
         trim = rd64be((const uint8_t *)dk.p + 9) + 1;
         budget--;

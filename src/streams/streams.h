@@ -1,6 +1,6 @@
 /*
  * streams.h — DynamoDB Streams: change records, shards, iterators and
- * retention, kept in the store's "streams" database.
+ * retention, kept in the store's "streams" and "records" databases.
  *
  * Design: a stream is born when a table's stream is enabled (CreateTable or
  * UpdateTable with StreamSpecification) and is a new stream each time: its
@@ -79,6 +79,18 @@
  *    64  u64  the run (epoch, random per sl_streams_open) the id belongs to
  *   key 'P' | u32 BE stream id | u32 BE partition id   u32 its open shard
  *   key 'R' | u32 BE stream id | u32 BE shard | u64 BE sequence number
+ *        a shard's index of its records: an empty value, the record being
+ *        in "records" (a directory written before "records" existed holds
+ *        the record itself here, which is read as such)
+ *   key 'Q'                                      u64 sequence high-water mark
+ *
+ * Layout of the "records" database: key u64 BE sequence number, value a
+ * record. Sequence numbers only grow, so every record is appended at the end
+ * (store.h sl_store_append): no search, and full pages stay full, where
+ * records kept in their shards' key ranges split pages in half — on a table
+ * of 4 partitions, one fresh page per two ~1 KB records instead of one per
+ * three, and a fresh page is the largest part of a record's cost on a VM
+ * where a page fault costs ~12 us (bench/README.md).
  *     0  u8   format (1)
  *     1  u8   event: 1 INSERT, 2 MODIFY, 3 REMOVE
  *     2  u8   flags: bit 0 the change was the service's own (TTL)
@@ -87,11 +99,12 @@
  *     8  u64  created_ms
  *    16  Keys, then NewImage and OldImage when present: each u32 length +
  *        the item encoding of store/item.h
- *   key 'Q'                                      u64 sequence high-water mark
  *
- * Iterators (GetShardIterator, NextShardIterator) are text: "v1|" stream id
+ * Iterators (GetShardIterator, NextShardIterator) are text: "v2|" stream id
  * "|" shard "|" position (the next sequence number to read) "|" issued_ms
- * "|" CRC-32 of what precedes it, in hex. They expire iterator_ttl_ms (15
+ * "|" reader (below) times 2, plus 1 for a NextShardIterator "|" CRC-32 of
+ * what precedes it, in hex (v1, without the
+ * reader, is no longer read: an iterator lives 15 minutes). They expire iterator_ttl_ms (15
  * min) after issue; a bad one is ValidationException "Invalid ShardIterator".
  *
  * Retention: sl_streams_tick (jobs/, on the clock) deletes records older
@@ -119,9 +132,11 @@ typedef enum {
 } sl_stream_view;
 
 typedef struct {
-  int64_t retention_ms;      /* 24 h */
-  int64_t iterator_ttl_ms;   /* 15 min */
-  int64_t shard_rollover_ms; /* 4 h */
+  int64_t retention_ms;       /* 24 h */
+  int64_t iterator_ttl_ms;    /* 15 min */
+  int64_t shard_rollover_ms;  /* 4 h */
+  uint32_t readers_per_shard; /* 2: readers polling one shard at once (below) */
+  int64_t reader_window_ms;   /* 2 s: a reader polls "at once" within it */
 } sl_streams_params;
 
 typedef struct sl_streams sl_streams;
@@ -191,6 +206,10 @@ bool sl_streams_shard(sl_txn *txn, sl_arena *a, const sl_stream *st, sl_str shar
  * false when it holds none. */
 bool sl_streams_shard_bounds(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
                              uint64_t *first, uint64_t *last);
+/* The creation time of the oldest record the shards hold; false when they
+ * hold none (one lookup per shard). */
+bool sl_streams_oldest(sl_txn *txn, const sl_stream *st, const sl_stream_shard *shards, size_t n,
+                       int64_t *created_ms);
 /* The sequence number the next record will get. */
 uint64_t sl_streams_next_seq(const sl_streams *s);
 
@@ -207,10 +226,35 @@ typedef struct {
   uint32_t shard;
   uint64_t pos; /* next sequence number to read */
   int64_t issued_ms;
+  uint32_t reader; /* the reader (below) the iterator belongs to */
+  bool chained;    /* a NextShardIterator (not GetShardIterator's) */
 } sl_stream_iter;
 
 sl_str sl_streams_iter_format(sl_arena *a, const sl_stream_iter *it);
 bool sl_streams_iter_parse(sl_str s, sl_stream_iter *out);
+
+/* ---- readers ----
+ *
+ * The service documents that no more than two processes should read one
+ * shard at the same time, and that more can be throttled (DynamoDB DG,
+ * "DynamoDB Streams"; the model's LimitExceededException). A reader is what
+ * one GetShardIterator starts: its NextShardIterators carry its number, so a
+ * process following them is one reader however fast it polls. A reader polls
+ * once it makes a second GetRecords with a NextShardIterator within
+ * reader_window_ms (one read of a shard to its end, a one-off look, never
+ * counts nor is refused). A shard's readers are those polling within the
+ * window; one more than readers_per_shard (at most 4) is refused (GetRecords'
+ * LimitExceededException), until one of them has been quiet for the window.
+ * The state is memory only
+ * (a restart forgets who was reading), bounded: SL_STREAMS_READER_SLOTS
+ * shards are tracked at once, a shard that finds its slot taken by another
+ * forgets that one. */
+#define SL_STREAMS_READER_SLOTS 256
+/* A new reader's number (never 0). */
+uint32_t sl_streams_new_reader(sl_streams *s);
+/* Whether the GetRecords of iterator 'it' may read now; counts the call when
+ * it may. */
+bool sl_streams_reader_admit(sl_streams *s, const sl_stream_iter *it, int64_t now_ms);
 /* The stream with id 'id' (a linear search: iterators carry only the id). */
 bool sl_streams_get_by_id(sl_txn *txn, sl_arena *a, uint32_t id, sl_stream *out);
 

@@ -228,6 +228,10 @@ static int poll_shard(tail *t, shard *sh, long *n_out) {
     if (type && strcmp(type, "ExpiredIteratorException") == 0)
       return sh->last_seq ? get_iterator(t, sh, "AFTER_SEQUENCE_NUMBER", sh->last_seq)
                           : get_iterator(t, sh, "TRIM_HORIZON", NULL);
+    if (type && strcmp(type, "LimitExceededException") == 0) {
+      *n_out = 0; /* too many readers of the shard: the same iterator, at the next poll */
+      return 0;
+    }
     return 1;
   }
   sl_json *recs = sl_json_get(r, "Records");

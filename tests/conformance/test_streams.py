@@ -16,7 +16,7 @@ import boto3
 import botocore.config
 import pytest
 
-from conftest import CREDS, REGION, Server, admin, make_client, wait_active
+from conftest import CREDS, REGION, Raw, Server, admin, make_client, wait_active
 
 
 def streams_client(ep):
@@ -185,6 +185,35 @@ def test_describe_stream(st, ddb, make_table):
         assert 28 <= len(shard["ShardId"]) <= 65
         assert set(shard["SequenceNumberRange"]) == {"StartingSequenceNumber"}
         assert "ParentShardId" not in shard
+
+
+def child_shards(raw, arn, shard_id, **kw):
+    """DescribeStream with ShardFilter CHILD_SHARDS, sent raw: the botocore of the Debian
+    interpreter predates ShardFilter (botocore 1.43's model has it)."""
+    r = raw.call(None, {"StreamArn": arn, "ShardFilter": {"Type": "CHILD_SHARDS",
+                                                          "ShardId": shard_id}, **kw},
+                 target="DynamoDBStreams_20120810.DescribeStream")
+    if r.status != 200:
+        return r
+    return r.json["StreamDescription"]["Shards"]
+
+
+# ShardFilter CHILD_SHARDS lists the children of one shard: none for a shard that has not
+# split, nor for an id the stream does not have; it cannot be paged with
+# ExclusiveStartShardId (the children after a split: test_split_lineage_replay).
+def test_describe_stream_child_shards(st, ddb, make_table, raw):
+    name, arn = stream_table(make_table, ddb, "KEYS_ONLY")
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
+    shard = shards_of(st, arn)[0]["ShardId"]
+    assert child_shards(raw, arn, shard) == []
+    assert child_shards(raw, arn, "shardId-00000000000000000000-00000000") == []
+    r = child_shards(raw, arn, shard, ExclusiveStartShardId=shard)
+    assert (r.status, r.error_type, r.message) == (
+        400, "ValidationException",
+        "ShardFilter and ExclusiveStartShardId both should not be specified in the request.")
+    r = raw.call(None, {"StreamArn": arn, "ShardFilter": {"Type": "PARENT_SHARDS"}},
+                 target="DynamoDBStreams_20120810.DescribeStream")
+    assert (r.status, r.error_type) == (400, "ValidationException")
 
 
 # An ARN that names no stream is ResourceNotFoundException naming it.
@@ -516,6 +545,57 @@ def test_enabling_while_table_creates(tmp_path):
         srv.stop()
 
 
+# With table updates taking 5 s (table_update_delay_ms), a stream enabled by UpdateTable is
+# ENABLING while its table is UPDATING, and one disabled is DISABLING for as long, with
+# its table UPDATING (and, as in DynamoDB Local, no StreamSpecification in its
+# description), then DISABLED; the stream of a deleted table goes the same way.
+@pytest.mark.sluice_only
+def test_enabling_and_disabling_states(tmp_path):
+    conf = tmp_path / "slow.conf"
+    conf.write_text("table_update_delay_ms = 5000\n")
+    srv = Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z",
+                  "--config", str(conf)])
+    try:
+        ddb, st = make_client(srv.endpoint), streams_client(srv.endpoint)
+
+        def advance(ms):
+            assert admin(srv.endpoint, "POST", "/_sluice/clock", {"advance_ms": ms})[0] == 200
+
+        def states(arn):
+            t = ddb.describe_table(TableName=name)["Table"]
+            return (st.describe_stream(StreamArn=arn)["StreamDescription"]["StreamStatus"],
+                    t["TableStatus"], t.get("StreamSpecification", {}).get("StreamEnabled"))
+
+        name = "s_" + uuid.uuid4().hex[:8]
+        ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+        arn = ddb.update_table(TableName=name, StreamSpecification={
+            "StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})["TableDescription"][
+                "LatestStreamArn"]
+        assert states(arn) == ("ENABLING", "UPDATING", True)
+        advance(5000)
+        assert states(arn) == ("ENABLED", "ACTIVE", True)
+        ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": False})
+        assert states(arn) == ("DISABLING", "UPDATING", None)
+        advance(4999)
+        assert states(arn) == ("DISABLING", "UPDATING", None)
+        advance(1)
+        assert states(arn) == ("DISABLED", "ACTIVE", None)
+        arn2 = ddb.update_table(TableName=name, StreamSpecification={
+            "StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})["TableDescription"][
+                "LatestStreamArn"]
+        advance(5000)
+        ddb.delete_table(TableName=name)
+        assert st.describe_stream(StreamArn=arn2)["StreamDescription"]["StreamStatus"] == \
+            "DISABLING"
+        advance(5000)
+        assert st.describe_stream(StreamArn=arn2)["StreamDescription"]["StreamStatus"] == \
+            "DISABLED"
+    finally:
+        srv.stop()
+
+
 # An iterator lives 15 minutes: used later it is ExpiredIteratorException; the
 # NextShardIterator of each GetRecords is a fresh one.
 @pytest.mark.sluice_only
@@ -534,6 +614,73 @@ def test_iterator_expiry(clocked):
     assert e.value.response["Error"]["Message"] == \
         "The provided iterator exceeds the maximum age allowed."
     assert st.get_records(ShardIterator=nxt)["Records"] == []
+
+
+# More than two readers polling one shard are throttled: the service documents at most two
+# processes reading a shard at the same time (DG "DynamoDB Streams"; the model's
+# LimitExceededException), and its text is "Rate exceeded" (aws-sdk-java-v2 #470,
+# DynamoDBStreamsClient). A reader is one chain of NextShardIterators, polling once it
+# reads with a second one; a one-off read never counts. Once a reader has been quiet for
+# 2 s, another may poll. (DynamoDB Local throttles no reader.)
+@pytest.mark.sluice_only
+def test_third_reader_throttled(clocked):
+    ddb, st, advance = clocked
+    name, arn = clocked_table(ddb, advance, "KEYS_ONLY")
+    advance(1000)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
+    shard = shard_with(st, arn, "a")
+
+    def reader():
+        return st.get_shard_iterator(StreamArn=arn, ShardId=shard,
+                                     ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+
+    def poll(it, times):
+        for _ in range(times):
+            it = st.get_records(ShardIterator=it)["NextShardIterator"]
+        return it
+
+    one, two = poll(reader(), 3), poll(reader(), 3)
+    # One-off reads of the shard go on: they do not poll.
+    for _ in range(4):
+        poll(reader(), 2)
+    three = poll(reader(), 2)
+    with pytest.raises(st.exceptions.LimitExceededException) as e:
+        st.get_records(ShardIterator=three)
+    assert e.value.response["Error"]["Message"] == "Rate exceeded"
+    assert e.value.response["ResponseMetadata"]["HTTPStatusCode"] == 400
+    one, two = poll(one, 2), poll(two, 2)  # the two readers are not disturbed
+    advance(1500)
+    one = poll(one, 1)
+    advance(1500)  # reader two has been quiet for 3 s: reader three may poll
+    poll(three, 3)
+    with pytest.raises(st.exceptions.LimitExceededException):
+        poll(two, 2)  # and reader two, back, is the third now
+
+
+# The admin API shows a table's stream with what a reader's lag needs: the time of the
+# oldest record kept (the clock's ms; null before any) and the next sequence number.
+@pytest.mark.sluice_only
+def test_admin_stream_lag_fields(clocked, manual_server):
+    ddb, st, advance = clocked
+    name, arn = clocked_table(ddb, advance, "KEYS_ONLY")
+    advance(1000)
+
+    def stream():
+        status, body = admin(manual_server.endpoint, "GET", "/_sluice/tables")
+        assert status == 200
+        return next(t for t in body["tables"] if t["name"] == name)["stream"]
+
+    assert stream()["oldest_record_ms"] is None
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
+    at = st.get_records(ShardIterator=st.get_shard_iterator(
+        StreamArn=arn, ShardId=shard_with(st, arn, "a"),
+        ShardIteratorType="TRIM_HORIZON")["ShardIterator"])["Records"][0]
+    advance(5000)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "b"}})
+    s = stream()
+    assert s["oldest_record_ms"] // 1000 == int(at["dynamodb"]["ApproximateCreationDateTime"]
+                                                .timestamp())
+    assert s["next_sequence_number"] == int(at["dynamodb"]["SequenceNumber"]) + 2
 
 
 # Records older than 24 hours are trimmed: TRIM_HORIZON starts after them, an iterator or a
@@ -788,6 +935,10 @@ def test_split_lineage_replay(small_partitions):
         parent = by_id[c["ParentShardId"]]
         assert "EndingSequenceNumber" in parent["SequenceNumberRange"]
     assert any(c["ParentShardId"] in first for c in children)
+    # ShardFilter CHILD_SHARDS: exactly the children of a shard, with their parent.
+    for pid in {c["ParentShardId"] for c in children}:
+        got = child_shards(Raw(ep), arn, pid)
+        assert got == [c for c in shards if c.get("ParentShardId") == pid]
     items = {}
     for page in ddb.get_paginator("scan").paginate(TableName="split"):
         for item in page["Items"]:

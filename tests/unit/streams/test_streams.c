@@ -8,8 +8,12 @@
 static sl_arena A;
 
 static void test_iterator_roundtrip(void) {
-  sl_stream_iter it = {
-      .stream_id = 7, .shard = 3, .pos = 123456789012ULL, .issued_ms = 1796170000000};
+  sl_stream_iter it = {.stream_id = 7,
+                       .shard = 3,
+                       .pos = 123456789012ULL,
+                       .issued_ms = 1796170000000,
+                       .reader = 9,
+                       .chained = true};
   sl_str s = sl_streams_iter_format(&A, &it);
   sl_stream_iter back;
   CHECK(sl_streams_iter_parse(s, &back));
@@ -17,6 +21,8 @@ static void test_iterator_roundtrip(void) {
   CHECK_INT(back.shard, 3);
   CHECK_INT(back.pos, 123456789012LL);
   CHECK_INT(back.issued_ms, 1796170000000LL);
+  CHECK_INT(back.reader, 9);
+  CHECK(back.chained);
 }
 
 static void test_iterator_refused(void) {
@@ -34,7 +40,7 @@ static void test_iterator_refused(void) {
   CHECK(!sl_streams_iter_parse(SL_STR("garbage"), &back));
   /* A leading zero is another text of the same iterator: refused even with its CRC. */
   char body[64], text[80];
-  snprintf(body, sizeof(body), "v1|01|0|1|5");
+  snprintf(body, sizeof(body), "v2|01|0|1|5|1");
   snprintf(text, sizeof(text), "%s|%08x", body, sl_crc32(0, body, strlen(body)));
   CHECK(!sl_streams_iter_parse(sl_str_c(text), &back));
 }
