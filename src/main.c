@@ -39,10 +39,13 @@ static const char serve_usage[] =
     "  --clock MODE         real (default) | manual\n"
     "  --clock-start TIME   manual clock start, ISO 8601 (default: now)\n"
     "  --time-scale N       run the clock N times faster than real time\n"
+    "  --latency aws|off    answer data-plane requests at the service's in-region\n"
+    "                       pace: writes 4-5 ms, reads 2-4 ms, seeded (default off)\n"
     "  --faults FILE        fault-injection rules loaded at start (README: the\n"
     "                       JSON of POST /_sluice/faults)\n"
     "  --seed N             seed of every random choice of the fault rules\n"
-    "                       (default 1, printed at start)\n"
+    "                       (default 1, printed at start); when given, request\n"
+    "                       ids and the uuids of new ARNs follow it too\n"
     "  --region NAME        region in ARNs (default us-east-1)\n"
     "  --account-id ID      account in ARNs (default 000000000000)\n"
     "  --log-level LEVEL    debug | info (default) | warn | error\n"
@@ -145,6 +148,10 @@ static int cmd_serve(int argc, char **argv) {
       cfg.time_scale = s;
       if (cfg.clock_mode == SL_CLOCK_REAL)
         cfg.clock_mode = SL_CLOCK_SCALED;
+    } else if (strcmp(a, "--latency") == 0) {
+      if (strcmp(v, "aws") != 0 && strcmp(v, "off") != 0)
+        return usage_error("invalid --latency '%s' (aws or off)", v);
+      cfg.latency_aws = strcmp(v, "aws") == 0;
     } else if (strcmp(a, "--faults") == 0) {
       cfg.faults_file = v;
     } else if (strcmp(a, "--seed") == 0) {
@@ -153,6 +160,7 @@ static int cmd_serve(int argc, char **argv) {
       if (!*v || *end)
         return usage_error("invalid seed '%s' (a non-negative integer)", v);
       cfg.seed = seed;
+      cfg.seed_given = true;
     } else if (strcmp(a, "--region") == 0) {
       cfg.region = v;
     } else if (strcmp(a, "--account-id") == 0) {

@@ -219,6 +219,12 @@ void sl_reply_as_activity(sl_req *req, const sl_as_activity *a) {
   key_str(w, "Cause", a->cause);
   sl_jw_key_c(w, "StartTime");
   sl_reply_time(w, a->start_ms);
+  if (a->in_progress && req->now_ms < a->end_ms) {
+    /* The table is still UPDATING (ops/autoscaling.h). */
+    key_str(w, "StatusCode", SL_STR("InProgress"));
+    sl_jw_obj_end(w);
+    return;
+  }
   sl_jw_key_c(w, "EndTime");
   sl_reply_time(w, a->end_ms);
   key_str(w, "StatusCode", a->status_code);

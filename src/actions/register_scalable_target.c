@@ -4,8 +4,8 @@
  * Pinned by tests/conformance/test_autoscaling.py.
  *
  * Request: ServiceNamespace, ResourceId, ScalableDimension (required),
- * MinCapacity, MaxCapacity (required for a new target), SuspendedState.
- * RoleARN and Tags are accepted and not used. The rules are
+ * MinCapacity, MaxCapacity (required for a new target), SuspendedState,
+ * Tags (a new target's only). RoleARN is accepted and not used. The rules are
  * ops/autoscaling.h's; units outside the new bounds are brought within them
  * at once (an activity "minimum capacity was set to N").
  */
@@ -29,6 +29,15 @@ sl_err sl_action_register_scalable_target(sl_req *req) {
   in.suspend_out = sl_in_bool(ss, "DynamicScalingOutSuspended", false);
   in.has_scheduled = sl_in_has(ss, "ScheduledScalingSuspended");
   in.suspend_scheduled = sl_in_bool(ss, "ScheduledScalingSuspended", false);
+  const sl_json *tags = sl_in_obj(b, "Tags");
+  if (tags) {
+    sl_tag *v = SL_NEW_ARRAY(req->arena, sl_tag, tags->obj.n ? tags->obj.n : 1);
+    for (size_t i = 0; i < tags->obj.n; i++)
+      if (!sl_in_member_shadowed(tags, i))
+        v[in.n_tags++] = (sl_tag){tags->obj.members[i].key, tags->obj.members[i].value->str};
+    in.tags = v;
+    in.has_tags = true;
+  }
   const sl_as_target *t;
   if ((err = sl_as_register(req, &in, &t)) != SL_OK)
     return err;

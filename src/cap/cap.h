@@ -141,6 +141,16 @@ void sl_cap_res_configure(sl_cap *c, sl_cap_res *r, const sl_throughput *tp);
  * bucket keep at most an empty level, and no retained capacity; refill goes
  * on at their rates. Fault injection's drain_burst (server/faults.h). */
 void sl_cap_res_drain_burst(sl_cap *c, sl_cap_res *r);
+/* Splits partition 'i' now, as the service's background work may (fault
+ * injection's force_split): at the median of its recent accesses when they
+ * hold two distinct keys (counted as a split for heat), else at the middle
+ * of its hash range (counted as a split by size). False when i is out of
+ * range or its range is a single hash. */
+bool sl_cap_res_force_split(sl_cap *c, sl_cap_res *r, size_t i);
+/* Sets the on-demand previous peak of direction 'dir' (sl_cap_dir) to
+ * 'units' per second; the ceiling (2 x peak) follows at once (fault
+ * injection's set_previous_peak). A later higher peak raises it again. */
+void sl_cap_res_set_peak(sl_cap *c, sl_cap_res *r, int dir, int64_t units);
 sl_str sl_cap_res_arn(const sl_cap_res *r);
 sl_str sl_cap_res_name(const sl_cap_res *r);
 /* The table a resource belongs to: its own name for a table, its table's for

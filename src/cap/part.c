@@ -305,6 +305,26 @@ out:
     free(scores);
 }
 
+/* Fault injection's force_split (cap.h): partition i splits now, at the
+ * median of its recent accesses when they name two distinct keys, else at
+ * the middle of its hash range. */
+bool sl_cap_res_force_split(sl_cap *c, sl_cap_res *r, size_t i) {
+  if (i >= r->n_parts)
+    return false;
+  int64_t t = sl__cap_now_us(c);
+  sl__keypt point;
+  int64_t share;
+  if (split_point(c, r, &r->parts[i], &point, &share)) {
+    part_split(c, r, i, &point, share, t);
+    r->splits_heat++;
+    return true;
+  }
+  if (!part_split_mid(c, r, i, t))
+    return false;
+  r->splits_size++;
+  return true;
+}
+
 /* ---- partition count and size ---- */
 
 int64_t sl_cap_initial_partitions(const sl_cap_params *p, const sl_throughput *tp,

@@ -236,6 +236,12 @@ void sl_cap_res_serves(const sl_cap_res *r, int64_t *read_ups, int64_t *write_up
   *write_ups = wr;
 }
 
+void sl_cap_res_set_peak(sl_cap *c, sl_cap_res *r, int dir, int64_t units) {
+  int64_t t = sl__cap_now_us(c);
+  r->peak_mu[dir] = units * 1000;
+  sl__shape_apply(&r->ceiling[dir], ceiling_shape(c, r, dir), t);
+}
+
 void sl_cap_res_drain_burst(sl_cap *c, sl_cap_res *r) {
   int64_t t = sl__cap_now_us(c);
   for (int d = 0; d < 2; d++) {

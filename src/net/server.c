@@ -8,7 +8,7 @@
  *             for the queued responses to be written
  *   SHUTTING  uv_shutdown (FIN) issued
  *   LINGER    reads and discards until the client closes, or 2 s
- *   CLOSING   uv_close issued on both handles; freed in the last close callback
+ *   CLOSING   uv_close issued on its three handles; freed in the last close callback
  *
  * Memory per connection: the read buffer (grown as needed, released when
  * empty and larger than BUF_KEEP) and two output buffers used in turn: 'out'
@@ -48,6 +48,7 @@ typedef struct conn conn;
 struct conn {
   uv_tcp_t tcp;
   uv_timer_t timer;
+  uv_timer_t delay; /* a response's delay_ms (sl_http_response) */
   uv_write_t wreq;
   uv_shutdown_t sreq;
   sl_server *srv;
@@ -64,6 +65,7 @@ struct conn {
   bool reading, writing, paused, busy, eof, in_request, continue_sent;
   bool held;    /* queued responses wait for the barrier (sl_server_set_barrier) */
   bool refused; /* over max_connections: answered 503, not counted */
+  bool delayed; /* the queued responses wait for the delay timer */
 };
 
 typedef struct every every;
@@ -446,7 +448,9 @@ static void on_conn_closed(uv_handle_t *h) {
   server_maybe_done(s);
 }
 
-static void conn_close(conn *c) {
+/* Closes the connection; with 'reset', with a TCP reset and nothing more
+ * sent (sl_http_response.reset). */
+static void conn_close_as(conn *c, bool reset) {
   if (c->state == CLOSING)
     return;
   c->state = CLOSING;
@@ -461,9 +465,13 @@ static void conn_close(conn *c) {
     s->conns = c->next;
   if (c->next)
     c->next->prev = c->prev;
-  uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
+  if (!reset || uv_tcp_close_reset(&c->tcp, on_conn_closed) != 0)
+    uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
   uv_close((uv_handle_t *)&c->timer, on_conn_closed);
+  uv_close((uv_handle_t *)&c->delay, on_conn_closed);
 }
+
+static void conn_close(conn *c) { conn_close_as(c, false); }
 
 static void read_stop(conn *c) {
   if (c->reading) {
@@ -577,7 +585,7 @@ static void on_write(uv_write_t *req, int status) {
 /* Writes what is queued: directly when the socket takes it all, otherwise
  * hands 'out' to uv_write and collects new responses in the other buffer. */
 static void conn_flush(conn *c) {
-  if (c->writing || c->state == CLOSING)
+  if (c->writing || c->state == CLOSING || c->delayed)
     return;
   if (c->held) {
     if (c->state == OPEN)
@@ -643,6 +651,19 @@ static void read_start(conn *c) {
     c->reading = true;
 }
 
+/* A delayed response's time has come: it goes out, then the requests
+ * that arrived behind it are answered. */
+static void on_delay(uv_timer_t *t) {
+  conn *c = t->data;
+  c->delayed = false;
+  if (c->state == CLOSING)
+    return;
+  if (c->state == OPEN && !c->busy)
+    conn_process(c); /* flushes at its end */
+  else
+    conn_flush(c);
+}
+
 /* Calls the handler for one complete request and queues its response. */
 static void conn_respond(conn *c, sl_http_request *req) {
   sl_server *s = c->srv;
@@ -653,6 +674,8 @@ static void conn_respond(conn *c, sl_http_request *req) {
   r->body.len = 0;
   r->close = false;
   r->hold = false;
+  r->delay_ms = 0;
+  r->reset = false;
   bool head = sl_str_eq_c(req->method, "HEAD");
   sl_str extra;
   if (sl_str_eq_c(req->method, "OPTIONS")) {
@@ -666,11 +689,21 @@ static void conn_respond(conn *c, sl_http_request *req) {
     }
     extra = cors_lines(s, req, false);
   }
+  if (r->reset) {
+    /* Nothing of this answer, nor of the ones queued before it, is sent. */
+    c->out.len = 0;
+    conn_close_as(c, true);
+    return;
+  }
   bool close = !req->keep_alive || r->close || s->stopping;
   put_response(s, &c->out, r, extra, close, req->minor_version == 0, head);
   if (r->hold && s->barrier && !c->held) {
     c->held = true;
     s->n_held++;
+  }
+  if (r->delay_ms > 0) {
+    c->delayed = true;
+    uv_timer_start(&c->delay, on_delay, r->delay_ms, 0);
   }
   if (r->body.cap > BUF_KEEP)
     sl_buf_free(&r->body);
@@ -703,7 +736,7 @@ static void conn_process(conn *c) {
   sl_http_request *req = &s->req;
   const sl_server_config *cfg = &s->cfg;
   c->busy = true;
-  while (c->state == OPEN) {
+  while (c->state == OPEN && !c->delayed) {
     if (conn_queued(c) >= WRITE_HIGH) {
       conn_flush(c);
       if (c->state != OPEN)
@@ -893,8 +926,9 @@ static void accept_one(sl_server *s) {
   c->srv = s;
   uv_tcp_init(s->loop, &c->tcp);
   uv_timer_init(s->loop, &c->timer);
-  c->tcp.data = c->timer.data = c;
-  c->handles = 2;
+  uv_timer_init(s->loop, &c->delay);
+  c->tcp.data = c->timer.data = c->delay.data = c;
+  c->handles = 3;
   sl_buf_init(&c->out, NULL);
   sl_buf_init(&c->wbuf, NULL);
   c->next = s->conns;

@@ -9,7 +9,10 @@
  * extra headers, "Connection: close" when it will close, "Connection:
  * keep-alive" for a kept HTTP/1.0 client). Every complete request buffered by
  * one read is answered in order (pipelining) and the responses of one read go
- * out with one write. HEAD, 1xx, 204 and 304 responses carry no body.
+ * out with one write. HEAD, 1xx, 204 and 304 responses carry no body. A
+ * handler may delay its response (delay_ms: a per-connection timer; the
+ * connection's later requests are answered after it, in order) or cut the
+ * connection instead (reset: uv_tcp_close_reset, nothing sent).
  * Keep-alive per HTTP/1.1. "HTTP/1.1 100 Continue" is sent once when a request
  * expects it and its body has not fully arrived.
  *
@@ -100,6 +103,12 @@ typedef struct {
   sl_buf body; /* heap buffer owned by the server, reused; the handler appends */
   bool close;  /* close the connection after this response */
   bool hold;   /* send it only after the barrier has run (sl_server_set_barrier) */
+  /* Send it delay_ms after the handler returned (fault injection's latency,
+   * --latency aws); the connection's later requests wait behind it. */
+  uint32_t delay_ms;
+  /* Send nothing: close the connection with a TCP reset (a cut connection;
+   * responses queued before it on the connection are dropped too). */
+  bool reset;
 } sl_http_response;
 
 /* Called once per complete request. 'req->body' is complete. The response

@@ -81,6 +81,11 @@ static void remove_at(void **v, size_t *n, size_t i) {
 #define PUSH(as, field, e) push((void ***)&(as)->field, &(as)->n_##field, &(as)->cap_##field, (e))
 
 static void target_free(sl_as_target *t) {
+  for (size_t i = 0; i < t->n_tags; i++) {
+    disown(&t->tags[i].key);
+    disown(&t->tags[i].value);
+  }
+  free(t->tags);
   disown(&t->resource_id);
   disown(&t->table);
   disown(&t->index);
@@ -257,8 +262,8 @@ static bool current_units(const sl_table *t, sl_str index, sl_scalable_dim dim, 
 
 /* ---- activities ---- */
 
-static void activity_add(sl_env *env, sl_str resource_id, sl_scalable_dim dim, int64_t at_ms,
-                         int64_t capacity, sl_str cause, const sl_failure *failed) {
+static void activity_add(sl_env *env, sl_str table, sl_str resource_id, sl_scalable_dim dim,
+                         int64_t at_ms, int64_t capacity, sl_str cause, const sl_failure *failed) {
   sl_autoscaling *as = env->autoscaling;
   const char *rw = dim_write(dim) ? "write" : "read";
   sl_as_activity *a = calloc(1, sizeof(*a));
@@ -269,6 +274,11 @@ static void activity_add(sl_env *env, sl_str resource_id, sl_scalable_dim dim, i
   a->description = ownf("Setting %s capacity units to %lld.", rw, (long long)capacity);
   a->cause = own(cause);
   a->start_ms = a->end_ms = at_ms;
+  const sl_table *t = failed ? NULL : sl_catalog_get(env->catalog, table);
+  if (t && t->status == SL_STATUS_UPDATING && (int64_t)t->status_until_ms > at_ms) {
+    a->end_ms = (int64_t)t->status_until_ms;
+    a->in_progress = true;
+  }
   if (!failed) {
     a->status_code = own(SL_STR("Successful"));
     a->status_message = ownf("Successfully set %s capacity units to %lld. Change successfully "
@@ -334,9 +344,9 @@ static bool set_units(sl_env *env, sl_str table, sl_str index, sl_str resource_i
   if (sl_update_table(&req, &in, &res) == SL_OK) {
     sl_table_free(res.before);
     ok = true;
-    activity_add(env, resource_id, dim, at_ms, capacity, cause, NULL);
+    activity_add(env, table, resource_id, dim, at_ms, capacity, cause, NULL);
   } else {
-    activity_add(env, resource_id, dim, at_ms, capacity, cause, &req.fail);
+    activity_add(env, table, resource_id, dim, at_ms, capacity, cause, &req.fail);
   }
 out:
   sl_req_end(&req);
@@ -361,6 +371,81 @@ static void enforce_bounds(sl_env *env, sl_as_target *t, int64_t at_ms) {
   }
 }
 
+/* ---- tags ---- */
+
+static int find_tag(const sl_as_target *t, sl_str key) {
+  for (size_t i = 0; i < t->n_tags; i++)
+    if (sl_str_eq(t->tags[i].key, key))
+      return (int)i;
+  return -1;
+}
+
+/* Adds or replaces; the caller checked the count. */
+static void set_tags(sl_as_target *t, const sl_tag *tags, uint32_t n) {
+  for (uint32_t k = 0; k < n; k++) {
+    int i = find_tag(t, tags[k].key);
+    if (i >= 0) {
+      disown(&t->tags[i].value);
+      t->tags[i].value = own(tags[k].value);
+      continue;
+    }
+    t->tags = realloc(t->tags, (t->n_tags + 1) * sizeof(sl_tag));
+    SL_ASSERT(t->tags);
+    t->tags[t->n_tags++] = (sl_tag){own(tags[k].key), own(tags[k].value)};
+  }
+}
+
+static sl_as_target *target_by_arn(sl_req *req, sl_str arn) {
+  sl_autoscaling *as = req->env->autoscaling;
+  for (size_t i = 0; i < as->n_targets; i++)
+    if (sl_str_eq(as->targets[i]->arn, arn))
+      return as->targets[i];
+  /* sluice's text. */
+  sl_fail(req, SL_E_AUTOSCALING_RESOURCE_NOT_FOUND, "No scalable target found for ARN %.*s",
+          SL_STR_FMT(arn));
+  return NULL;
+}
+
+sl_err sl_as_tag(sl_req *req, sl_str arn, const sl_tag *tags, uint32_t n) {
+  sl_as_target *t = target_by_arn(req, arn);
+  if (!t)
+    return req->fail.code;
+  size_t after = t->n_tags;
+  for (uint32_t k = 0; k < n; k++) {
+    bool seen = find_tag(t, tags[k].key) >= 0;
+    for (uint32_t j = 0; j < k && !seen; j++)
+      seen = sl_str_eq(tags[j].key, tags[k].key);
+    after += !seen;
+  }
+  if (after > SL_AS_MAX_TAGS)
+    /* sluice's text. */
+    return sl_fail(req, SL_E_AUTOSCALING_TOO_MANY_TAGS,
+                   "A scalable target can have at most %d tags", SL_AS_MAX_TAGS);
+  set_tags(t, tags, n);
+  return SL_OK;
+}
+
+sl_err sl_as_untag(sl_req *req, sl_str arn, const sl_str *keys, uint32_t n) {
+  sl_as_target *t = target_by_arn(req, arn);
+  if (!t)
+    return req->fail.code;
+  for (uint32_t k = 0; k < n; k++) {
+    int i = find_tag(t, keys[k]);
+    if (i < 0)
+      continue;
+    disown(&t->tags[i].key);
+    disown(&t->tags[i].value);
+    memmove(&t->tags[i], &t->tags[i + 1], (t->n_tags - (size_t)i - 1) * sizeof(sl_tag));
+    t->n_tags--;
+  }
+  return SL_OK;
+}
+
+sl_err sl_as_tags_of(sl_req *req, sl_str arn, const sl_as_target **out) {
+  *out = target_by_arn(req, arn);
+  return *out ? SL_OK : req->fail.code;
+}
+
 /* ---- RegisterScalableTarget, DeregisterScalableTarget ---- */
 
 sl_err sl_as_register(sl_req *req, const sl_as_register_in *in, const sl_as_target **out) {
@@ -369,6 +454,15 @@ sl_err sl_as_register(sl_req *req, const sl_as_register_in *in, const sl_as_targ
   sl_as_target *t = sl_as_find_target(as, ref);
   int64_t min = in->has_min ? in->min : t ? t->min : 0;
   int64_t max = in->has_max ? in->max : t ? t->max : 0;
+  if (t && in->has_tags)
+    /* The service's text (terraform-aws-modules/terraform-aws-rds-aurora#420). */
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "The scalable target that you tried to tag already exists. To update tags on "
+                   "an existing scalable target, use the TagResource API.");
+  if (in->has_tags && in->n_tags > SL_AS_MAX_TAGS)
+    /* sluice's text. */
+    return sl_fail(req, SL_E_AUTOSCALING_TOO_MANY_TAGS,
+                   "A scalable target can have at most %d tags", SL_AS_MAX_TAGS);
   if (!t && (!in->has_min || !in->has_max))
     /* sluice's text (the model: "required if you are registering a new
      * scalable target"). */
@@ -405,6 +499,7 @@ sl_err sl_as_register(sl_req *req, const sl_as_register_in *in, const sl_as_targ
         ownf("arn:aws:application-autoscaling:%s:%s:scalable-target/%016llx%016llx",
              req->env->region, req->env->account_id, (unsigned long long)a, (unsigned long long)b);
     t->last_out_ms = t->last_in_ms = SL_SCALING_NEVER;
+    set_tags(t, in->tags, in->n_tags);
     t->evaluated_minute = sl_scaling_newest_minute(
         &(sl_scaling_params){.metric_delay_ms =
                                  sl_cap_params_of(req->env->cap)->scaling_metric_delay_ms},

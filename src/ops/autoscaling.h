@@ -26,6 +26,9 @@
  *  - Tables that are not ACTIVE or not PROVISIONED are skipped; targets of a
  *    table or index that no longer exists are dropped with their policies
  *    and scheduled actions, as the service deregisters them.
+ *  - An activity whose change left the table UPDATING reads InProgress
+ *    (no EndTime, no StatusMessage) until the table's UPDATING ends, then
+ *    Successful with that instant as its EndTime.
  *  - Texts: the service's where a source records them (named at each
  *    message in autoscaling.c); sluice's own, marked so, where none does.
  *
@@ -64,6 +67,8 @@ typedef struct {
   int64_t min, max;
   int64_t created_ms;
   bool suspend_in, suspend_out, suspend_scheduled; /* SuspendedState */
+  sl_tag *tags; /* owned, keys and values too; in the order first set */
+  size_t n_tags;
   /* policy engine state */
   int64_t last_out_ms, last_in_ms; /* SL_SCALING_NEVER */
   int64_t evaluated_minute;        /* the newest datapoint minute evaluated */
@@ -97,6 +102,9 @@ typedef struct {
   sl_str id, resource_id, description, cause, status_code, status_message; /* owned */
   sl_scalable_dim dim;
   int64_t start_ms, end_ms;
+  /* A Successful change is InProgress until end_ms while its table is
+   * UPDATING (table_update_delay_ms); in_progress says it was. */
+  bool in_progress;
 } sl_as_activity;
 
 #define SL_AS_MAX_ACTIVITIES 5000
@@ -132,12 +140,24 @@ typedef struct {
   int64_t min, max;
   bool has_in, has_out, has_scheduled; /* SuspendedState members */
   bool suspend_in, suspend_out, suspend_scheduled;
+  const sl_tag *tags; /* Tags: only for a new target */
+  uint32_t n_tags;
+  bool has_tags;
 } sl_as_register_in;
 sl_err sl_as_register(sl_req *req, const sl_as_register_in *in, const sl_as_target **out);
 
 /* DeregisterScalableTarget: the target and its policies and scheduled
  * actions go. */
 sl_err sl_as_deregister(sl_req *req, const sl_as_ref *ref);
+
+/* TagResource, UntagResource, ListTagsForResource: a scalable target by its
+ * ARN (ResourceNotFoundException when none has it). Tagging adds or
+ * replaces values; at most SL_AS_MAX_TAGS tags on a target (AWS's
+ * per-resource limit of user tags), TooManyTagsException beyond. */
+#define SL_AS_MAX_TAGS 50
+sl_err sl_as_tag(sl_req *req, sl_str arn, const sl_tag *tags, uint32_t n);
+sl_err sl_as_untag(sl_req *req, sl_str arn, const sl_str *keys, uint32_t n);
+sl_err sl_as_tags_of(sl_req *req, sl_str arn, const sl_as_target **out);
 
 /* PutScalingPolicy (TargetTrackingScaling only). */
 typedef struct {

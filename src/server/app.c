@@ -29,8 +29,14 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   sl_arena_init(&app->arena);
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
-  app->env.rng = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40) ^
-                 0x9E3779B97F4A7C15ULL;
+  /* Request ids, table and stream ids, Auto Scaling ARN uuids: from the
+   * clock unless --seed was named (then a run repeats them; by default two
+   * runs on one --data-dir never give a new table an id used before). */
+  app->env.rng = cfg->seed_given ? (cfg->seed * 0xD1B54A32D192ED03ULL) ^ 0x2545F4914F6CDD1DULL
+                                 : ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^
+                                       ((uint64_t)getpid() << 40) ^ 0x9E3779B97F4A7C15ULL;
+  if (!app->env.rng)
+    app->env.rng = 1;
   sl_clock_init(&app->clock, cfg->clock_mode, cfg->time_scale, cfg->clock_start_ms);
   sl_env *env = &app->env;
   env->clock = &app->clock;
@@ -62,6 +68,9 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   /* Fault rules last: their actions may name the tables just loaded. A bad
    * --faults file stops the start. */
   app->faults = sl_faults_new(cfg->seed);
+  app->pace_rng = (cfg->seed + 1) * 0x9E3779B97F4A7C15ULL;
+  if (!app->pace_rng)
+    app->pace_rng = 1;
   if (cfg->faults_file) {
     char msg[512];
     if (!sl_faults_load(app->faults, env, cfg->faults_file, msg, sizeof(msg))) {

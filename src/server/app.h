@@ -31,7 +31,9 @@ typedef struct {
   const char *config_file;
   struct sl_sigv4_config *auth; /* --auth, --credentials, --admin-token (net/sigv4.h); NULL: any */
   uint64_t seed;                /* --seed: fault probabilities (server/faults.h) */
+  bool seed_given;              /* --seed named: request ids and ARN uuids follow it too */
   const char *faults_file;      /* --faults FILE: rules loaded at start */
+  bool latency_aws;             /* --latency aws: data-plane answers at the service's pace */
 } sl_app_config;
 
 typedef struct sl_app {
@@ -41,6 +43,7 @@ typedef struct sl_app {
   sl_arena arena; /* the request arena, reset after every request */
   uint64_t requests;
   struct sl_faults *faults; /* injected faults (server/faults.h) */
+  uint64_t pace_rng;        /* --latency aws jitter, from --seed */
 } sl_app;
 
 void sl_app_config_default(sl_app_config *c);

@@ -17,11 +17,13 @@ typedef struct {
   /* what it does: one of */
   bool throttle;
   bool throttle_index;
-  uint8_t dir, limit; /* sl_cap_dir, sl_cap_limit */
-  sl_str reason;      /* the ThrottlingReason string */
-  sl_err code;        /* another exception */
-  sl_str message;     /* its message; empty pointer: none */
-  sl_str cancel;      /* CancellationReasons code of TransactionCanceledException */
+  uint8_t dir, limit;  /* sl_cap_dir, sl_cap_limit */
+  sl_str reason;       /* the ThrottlingReason string */
+  sl_err code;         /* another exception */
+  sl_str message;      /* its message; empty pointer: none */
+  sl_str cancel;       /* CancellationReasons code of TransactionCanceledException */
+  uint32_t latency_ms; /* > 0: the request runs, its answer is sent this much later */
+  bool cut;            /* the connection is reset, nothing is answered */
   uint64_t hits;
 } rule;
 
@@ -113,9 +115,9 @@ static bool parse_rule(const sl_json *o, rule *r, char *err, size_t err_len) {
   if (!o || o->type != SL_JSON_OBJECT)
     return snprintf(err, err_len, "a rule is a JSON object"), false;
   static const char *const known[] = {
-      "operation", "table",  "index",    "key_prefix", "probability",
-      "count",     "reason", "error",    "message",    "cancellation_reason",
-      "id",        "hits",   "remaining"};
+      "operation", "table",  "index",     "key_prefix", "probability",
+      "count",     "reason", "error",     "message",    "cancellation_reason",
+      "id",        "hits",   "remaining", "latency_ms", "cut_connection"};
   for (size_t i = 0; i < o->obj.n; i++) {
     bool ok = false;
     for (size_t k = 0; k < SL_ARRAY_LEN(known); k++)
@@ -154,12 +156,32 @@ static bool parse_rule(const sl_json *o, rule *r, char *err, size_t err_len) {
   }
   sl_str reason = member(o, "reason"), error = member(o, "error");
   sl_str cancel = member(o, "cancellation_reason");
-  if ((reason.p != NULL) + (error.p != NULL) + (cancel.p != NULL) != 1)
+  const sl_json *lat = sl_json_get(o, "latency_ms"), *cut = sl_json_get(o, "cut_connection");
+  if ((reason.p != NULL) + (error.p != NULL) + (cancel.p != NULL) + (lat != NULL) + (cut != NULL) !=
+      1)
     return snprintf(err, err_len,
                     "a rule has one of 'reason' (a ThrottlingReason), 'error' (an exception "
-                    "name) or 'cancellation_reason'"),
+                    "name), 'cancellation_reason', 'latency_ms' or 'cut_connection'"),
            false;
-  if (reason.p) {
+  if (lat) {
+    char tmp[16];
+    size_t n = lat->type == SL_JSON_NUMBER && lat->str.len < 15 ? lat->str.len : 0;
+    memcpy(tmp, lat->str.p, n);
+    tmp[n] = 0;
+    char *end = tmp;
+    long v = n ? strtol(tmp, &end, 10) : -1;
+    /* Below the server's request timeout (30 s), so that a pipelined
+     * request waiting behind a delayed answer is not refused with 408. */
+    if (v < 1 || v > SL_FAULT_MAX_LATENCY_MS || *end)
+      return snprintf(err, err_len, "'latency_ms' must be an integer from 1 to %d",
+                      SL_FAULT_MAX_LATENCY_MS),
+             false;
+    r->latency_ms = (uint32_t)v;
+  } else if (cut) {
+    if (cut->type != SL_JSON_TRUE)
+      return snprintf(err, err_len, "'cut_connection' takes true"), false;
+    r->cut = true;
+  } else if (reason.p) {
     if (!parse_reason(reason, &r->throttle_index, &r->dir, &r->limit))
       return snprintf(err, err_len,
                       "unknown reason '%.*s' (one of the 16 ThrottlingReason strings, e.g. "
@@ -207,7 +229,13 @@ static void write_rule(sl_jw *w, const rule *r) {
       sl_jw_key_c(w, strs[i].k);
       sl_jw_str(w, strs[i].v);
     }
-  if (!r->throttle && !r->cancel.p) {
+  if (r->latency_ms) {
+    sl_jw_key_c(w, "latency_ms");
+    sl_jw_uint(w, r->latency_ms);
+  } else if (r->cut) {
+    sl_jw_key_c(w, "cut_connection");
+    sl_jw_bool(w, true);
+  } else if (!r->throttle && !r->cancel.p) {
     sl_jw_key_c(w, "error");
     sl_jw_str_c(w, sl_err_name(r->code));
   }
@@ -223,57 +251,135 @@ static void write_rule(sl_jw *w, const rule *r) {
   sl_jw_obj_end(w);
 }
 
-/* {"action": "drain_burst", "table": T[, "index": I]}: the resource's unused
- * capacity is spent now (cap/cap.h sl_cap_res_drain_burst). */
+/* Actions on the model, applied once when added (faults.h):
+ *   {"action": "drain_burst", "table": T[, "index": I]}
+ *   {"action": "force_split", "table": T[, "index": I][, "partition": N]}
+ *   {"action": "set_previous_peak", "table": T[, "index": I][, "read": R][, "write": W]} */
 static bool is_action(const sl_json *o) { return o && member(o, "action").p; }
 
-static bool check_action(const sl_json *o, sl_env *env, char *err, size_t err_len) {
-  if (!sl_str_eq_c(member(o, "action"), "drain_burst"))
-    return snprintf(err, err_len, "unknown action '%.*s' (drain_burst)",
-                    SL_STR_FMT(member(o, "action"))),
-           false;
-  for (size_t i = 0; i < o->obj.n; i++) {
-    sl_str k = o->obj.members[i].key;
-    if (!sl_str_eq_c(k, "action") && !sl_str_eq_c(k, "table") && !sl_str_eq_c(k, "index"))
-      return snprintf(err, err_len, "unknown member '%.*s' in an action", SL_STR_FMT(k)), false;
-  }
+/* A non-negative integer member; -1 when absent, -2 when not one. */
+static int64_t int_member(const sl_json *o, const char *k) {
+  const sl_json *v = sl_json_get(o, k);
+  if (!v)
+    return -1;
+  char tmp[24];
+  size_t n = v->type == SL_JSON_NUMBER && v->str.len < 20 ? v->str.len : 0;
+  memcpy(tmp, v->str.p, n);
+  tmp[n] = 0;
+  char *end = tmp;
+  long long x = n ? strtoll(tmp, &end, 10) : -2;
+  return x < 0 || *end ? -2 : x;
+}
+
+/* The resource an action names, or NULL with a message. */
+static sl_cap_res *action_res(const sl_json *o, sl_env *env, char *err, size_t err_len) {
+  sl_str action = member(o, "action");
   sl_str table = member(o, "table"), index = member(o, "index");
   const sl_table *t = table.p ? sl_catalog_get(env->catalog, table) : NULL;
   if (!t)
-    return snprintf(err, err_len, "drain_burst: no table '%.*s'", SL_STR_FMT(table)), false;
-  if (index.p) {
-    bool found = false;
-    for (uint32_t i = 0; i < t->n_indexes; i++)
-      found = found || (t->indexes[i].global && sl_str_eq(t->indexes[i].name, index));
-    if (!found)
-      return snprintf(err, err_len, "drain_burst: no global secondary index '%.*s' on '%.*s'",
-                      SL_STR_FMT(index), SL_STR_FMT(table)),
+    return snprintf(err, err_len, "%.*s: no table '%.*s'", SL_STR_FMT(action), SL_STR_FMT(table)),
+           NULL;
+  if (!index.p) {
+    if (!t->cap)
+      snprintf(err, err_len, "%.*s: table '%.*s' has no capacity state (not ACTIVE)",
+               SL_STR_FMT(action), SL_STR_FMT(table));
+    return t->cap;
+  }
+  for (uint32_t i = 0; i < t->n_indexes; i++)
+    if (t->indexes[i].global && sl_str_eq(t->indexes[i].name, index)) {
+      if (!t->indexes[i].cap)
+        snprintf(err, err_len, "%.*s: index '%.*s' has no capacity state (not ACTIVE)",
+                 SL_STR_FMT(action), SL_STR_FMT(index));
+      return t->indexes[i].cap;
+    }
+  snprintf(err, err_len, "%.*s: no global secondary index '%.*s' on '%.*s'", SL_STR_FMT(action),
+           SL_STR_FMT(index), SL_STR_FMT(table));
+  return NULL;
+}
+
+static bool check_action(const sl_json *o, sl_env *env, char *err, size_t err_len) {
+  sl_str action = member(o, "action");
+  const char *const *extra;
+  static const char *const none[] = {NULL};
+  static const char *const split[] = {"partition", NULL};
+  static const char *const peak[] = {"read", "write", NULL};
+  if (sl_str_eq_c(action, "drain_burst"))
+    extra = none;
+  else if (sl_str_eq_c(action, "force_split"))
+    extra = split;
+  else if (sl_str_eq_c(action, "set_previous_peak"))
+    extra = peak;
+  else
+    return snprintf(err, err_len,
+                    "unknown action '%.*s' (drain_burst, force_split, set_previous_peak)",
+                    SL_STR_FMT(action)),
+           false;
+  for (size_t i = 0; i < o->obj.n; i++) {
+    sl_str k = o->obj.members[i].key;
+    bool ok = sl_str_eq_c(k, "action") || sl_str_eq_c(k, "table") || sl_str_eq_c(k, "index");
+    for (size_t e = 0; extra[e]; e++)
+      ok = ok || sl_str_eq_c(k, extra[e]);
+    if (!ok)
+      return snprintf(err, err_len, "unknown member '%.*s' in a %.*s action", SL_STR_FMT(k),
+                      SL_STR_FMT(action)),
+             false;
+  }
+  sl_cap_res *res = action_res(o, env, err, err_len);
+  if (!res)
+    return false;
+  if (extra == split) {
+    int64_t p = int_member(o, "partition");
+    if (p == -2 || p >= (int64_t)sl_cap_res_partitions(res))
+      return snprintf(err, err_len,
+                      "force_split: 'partition' must be an index from 0 to %zu (the "
+                      "partitions of GET /_sluice/tables/T/capacity)",
+                      sl_cap_res_partitions(res) - 1),
+             false;
+  } else if (extra == peak) {
+    int64_t r = int_member(o, "read"), w = int_member(o, "write");
+    if (r == -2 || w == -2 || r == 0 || w == 0 || (r < 0 && w < 0))
+      return snprintf(err, err_len,
+                      "set_previous_peak: 'read' and/or 'write' (units per second, positive "
+                      "integers)"),
+             false;
+    if (!sl_cap_res_on_demand(res))
+      return snprintf(err, err_len,
+                      "set_previous_peak: '%.*s' is not on-demand (the previous peak is an "
+                      "on-demand rule)",
+                      SL_STR_FMT(sl_cap_res_name(res))),
              false;
   }
   return true;
 }
 
 static void run_action(const sl_json *o, sl_env *env, sl_jw *w) {
-  sl_str table = member(o, "table"), index = member(o, "index");
-  const sl_table *t = sl_catalog_get(env->catalog, table);
-  struct sl_cap_res *res = t->cap;
-  if (index.p)
-    for (uint32_t i = 0; i < t->n_indexes; i++)
-      if (t->indexes[i].global && sl_str_eq(t->indexes[i].name, index))
-        res = t->indexes[i].cap;
-  if (res)
+  sl_str action = member(o, "action");
+  char unused[8];
+  sl_cap_res *res = action_res(o, env, unused, sizeof(unused));
+  bool applied = true;
+  if (sl_str_eq_c(action, "drain_burst")) {
     sl_cap_res_drain_burst(env->cap, res);
+  } else if (sl_str_eq_c(action, "force_split")) {
+    int64_t p = int_member(o, "partition");
+    applied = sl_cap_res_force_split(env->cap, res, p < 0 ? 0 : (size_t)p);
+  } else {
+    int64_t r = int_member(o, "read"), wr = int_member(o, "write");
+    if (r > 0)
+      sl_cap_res_set_peak(env->cap, res, SL_CAP_READ, r);
+    if (wr > 0)
+      sl_cap_res_set_peak(env->cap, res, SL_CAP_WRITE, wr);
+  }
   sl_jw_obj_begin(w);
-  sl_jw_key_c(w, "action");
-  sl_jw_str_c(w, "drain_burst");
-  sl_jw_key_c(w, "table");
-  sl_jw_str(w, table);
-  if (index.p) {
-    sl_jw_key_c(w, "index");
-    sl_jw_str(w, index);
+  for (size_t i = 0; i < o->obj.n; i++) {
+    sl_jw_key(w, o->obj.members[i].key);
+    sl_jw_value(w, o->obj.members[i].value);
   }
   sl_jw_key_c(w, "applied");
-  sl_jw_bool(w, res != NULL);
+  sl_jw_bool(w, applied);
+  if (sl_str_eq_c(action, "force_split")) {
+    sl_jw_key_c(w, "partitions");
+    sl_jw_uint(w, sl_cap_res_partitions(res));
+  }
   sl_jw_obj_end(w);
 }
 
@@ -375,49 +481,113 @@ void sl_faults_write(const sl_faults *f, sl_jw *w) {
 
 /* ---- matching ---- */
 
-/* The table a request names: TableName, else the first of RequestItems
- * (batches) or TransactItems. */
-static sl_str request_table(const sl_json *body, const sl_json **item_out) {
-  *item_out = NULL;
-  sl_str t = member(body, "TableName");
-  if (t.p)
-    return t;
-  const sl_json *ri = sl_json_get(body, "RequestItems");
-  if (ri && ri->type == SL_JSON_OBJECT && ri->obj.n)
-    return ri->obj.members[0].key;
-  const sl_json *ti = sl_json_get(body, "TransactItems");
-  if (ti && ti->type == SL_JSON_ARRAY && ti->arr.n && ti->arr.items[0]->type == SL_JSON_OBJECT &&
-      ti->arr.items[0]->obj.n) {
-    const sl_json *action = ti->arr.items[0]->obj.members[0].value;
-    *item_out = action;
-    return member(action, "TableName");
-  }
-  return SL_STR_NULL;
-}
+/* One item a request touches: its table (as named and as found) and the
+ * partition key's value as text (empty pointer: none or not S/N). */
+typedef struct {
+  sl_str name;
+  sl_table *t;
+  sl_str pk;
+} target;
 
-/* The partition key's value as text, from Key or Item. */
-static sl_str partition_key(const sl_json *obj, const sl_table *t) {
-  if (!obj || !t)
-    return SL_STR_NULL;
-  const sl_json *k = sl_json_get(obj, "Key");
-  if (!k)
-    k = sl_json_get(obj, "Item");
-  const sl_json *av = k ? sl_json_get_str(k, t->key.hash) : NULL;
+/* The partition key's value as text, from a key or item map. */
+static sl_str pk_of(const sl_json *map, const sl_table *t) {
+  const sl_json *av =
+      map && t && map->type == SL_JSON_OBJECT ? sl_json_get_str(map, t->key.hash) : NULL;
   if (!av || av->type != SL_JSON_OBJECT || av->obj.n != 1)
     return SL_STR_NULL;
   const sl_json *v = av->obj.members[0].value;
   return v->type == SL_JSON_STRING || v->type == SL_JSON_NUMBER ? v->str : SL_STR_NULL;
 }
 
-static sl_str table_name_of(sl_req *req, sl_str given) {
-  sl_str n = sl_req_arn_table_name(req, given);
-  return n.len ? n : given;
+static const sl_json *key_or_item(const sl_json *o) {
+  const sl_json *k = o ? sl_json_get(o, "Key") : NULL;
+  return k ? k : o ? sl_json_get(o, "Item") : NULL;
 }
 
-static void fire(sl_faults *f, rule *r, sl_req *req, sl_table *t) {
+typedef struct {
+  target *v;
+  size_t n, cap;
+  sl_req *req;
+} targets;
+
+static void push(targets *ts, sl_str given, const sl_json *map) {
+  if (ts->n == ts->cap) {
+    size_t cap = ts->cap ? ts->cap * 2 : 8;
+    target *v = SL_NEW_ARRAY(ts->req->arena, target, cap);
+    if (ts->n)
+      memcpy(v, ts->v, ts->n * sizeof(target));
+    ts->v = v;
+    ts->cap = cap;
+  }
+  target *x = &ts->v[ts->n++];
+  sl_str n = given.p ? sl_req_arn_table_name(ts->req, given) : SL_STR_NULL;
+  x->name = n.len ? n : given;
+  x->t = x->name.len ? sl_catalog_get(ts->req->env->catalog, x->name) : NULL;
+  x->pk = pk_of(map, x->t);
+}
+
+/* Every item a request names: its Key or Item (single-item operations,
+ * Query and Scan with none), each key of a BatchGetItem table, each put or
+ * delete of a BatchWriteItem table, each action of a transaction. */
+static void request_targets(sl_req *req, targets *ts) {
+  const sl_json *body = req->body;
+  sl_str t = member(body, "TableName");
+  if (t.p) {
+    push(ts, t, key_or_item(body));
+    return;
+  }
+  const sl_json *ri = sl_json_get(body, "RequestItems");
+  if (ri && ri->type == SL_JSON_OBJECT) {
+    for (size_t i = 0; i < ri->obj.n; i++) {
+      sl_str name = ri->obj.members[i].key;
+      const sl_json *v = ri->obj.members[i].value;
+      size_t before = ts->n;
+      const sl_json *keys = v && v->type == SL_JSON_OBJECT ? sl_json_get(v, "Keys") : NULL;
+      if (keys && keys->type == SL_JSON_ARRAY)
+        for (size_t k = 0; k < keys->arr.n; k++)
+          push(ts, name, keys->arr.items[k]);
+      if (v && v->type == SL_JSON_ARRAY)
+        for (size_t k = 0; k < v->arr.n; k++) {
+          const sl_json *w = v->arr.items[k];
+          const sl_json *put = sl_json_get(w, "PutRequest"), *del = sl_json_get(w, "DeleteRequest");
+          push(ts, name, key_or_item(put ? put : del));
+        }
+      if (ts->n == before)
+        push(ts, name, NULL);
+    }
+    return;
+  }
+  const sl_json *ti = sl_json_get(body, "TransactItems");
+  if (ti && ti->type == SL_JSON_ARRAY)
+    for (size_t i = 0; i < ti->arr.n; i++) {
+      const sl_json *o = ti->arr.items[i];
+      if (o && o->type == SL_JSON_OBJECT && o->obj.n) {
+        const sl_json *action = o->obj.members[0].value;
+        push(ts, member(action, "TableName"), key_or_item(action));
+      }
+    }
+  if (!ts->n)
+    push(ts, SL_STR_NULL, NULL);
+}
+
+/* Returns whether the rule answers the request (false: it only delays). */
+static bool fire(sl_faults *f, rule *r, sl_req *req, sl_table *t, sl_fault_effect *out) {
+  (void)f;
   r->hits++;
   if (r->count > 0)
     r->count--;
+  if (r->latency_ms) {
+    out->delay_ms = r->latency_ms;
+    return false;
+  }
+  if (r->cut) {
+    /* Nothing is sent; the metrics count it as the server error a client
+     * sees in its place. */
+    out->reset = true;
+    req->table = t;
+    sl_failf(&req->fail, SL_E_INTERNAL_SERVER_ERROR, "connection cut by a fault rule");
+    return true;
+  }
   if (r->throttle) {
     sl_cap_res *res = t ? t->cap : NULL;
     if (t && r->throttle_index)
@@ -431,7 +601,7 @@ static void fire(sl_faults *f, rule *r, sl_req *req, sl_table *t) {
               r->limit == SL_LIMIT_PROVISIONED ? SL_E_PROVISIONED_THROUGHPUT_EXCEEDED
                                                : SL_E_THROTTLING,
               "%.*s", SL_STR_FMT(r->reason));
-      return;
+      return true;
     }
     sl_cap_verdict v = {.n_reasons = 1, .first_failed = 0, .failed_mask = 1, .partition = -1};
     v.reasons[0] = (sl_cap_reason){.res = res, .dir = r->dir, .limit = r->limit};
@@ -442,7 +612,7 @@ static void fire(sl_faults *f, rule *r, sl_req *req, sl_table *t) {
                               r->throttle_index ? r->index : SL_STR_NULL, r->dir == SL_CAP_WRITE,
                               1u << r->limit, req->op_name, sl_err_name(req->fail.code),
                               SL_STR_NULL, SL_STR_NULL, -1);
-    return;
+    return true;
   }
   if (r->cancel.p) {
     const sl_json *ti = sl_json_get(req->body, "TransactItems");
@@ -456,22 +626,23 @@ static void fire(sl_faults *f, rule *r, sl_req *req, sl_table *t) {
                         : SL_STR_NULL;
     req->table = t;
     sl_transact_cancel(req, rs, n);
-    return;
+    return true;
   }
   req->table = t;
   if (r->message.p)
     sl_failf(&req->fail, r->code, "%.*s", SL_STR_FMT(r->message));
   else
     sl_failf(&req->fail, r->code, NULL);
+  return true;
 }
 
-bool sl_faults_apply(sl_faults *f, sl_req *req) {
+bool sl_faults_apply(sl_faults *f, sl_req *req, sl_fault_effect *out) {
+  out->delay_ms = 0;
+  out->reset = false;
   if (!f || f->n == 0)
     return false;
-  const sl_json *first = NULL;
-  sl_str given = request_table(req->body, &first);
-  sl_str name = given.p ? table_name_of(req, given) : SL_STR_NULL;
-  sl_table *t = name.len ? sl_catalog_get(req->env->catalog, name) : NULL;
+  targets ts = {.req = req};
+  request_targets(req, &ts);
   sl_str index = member(req->body, "IndexName");
   for (size_t i = 0; i < f->n; i++) {
     rule *r = &f->rules[i];
@@ -479,19 +650,23 @@ bool sl_faults_apply(sl_faults *f, sl_req *req) {
       continue;
     if (r->operation.p && !sl_str_eq_c(r->operation, req->op_name))
       continue;
-    if (r->table.p && !sl_str_eq(r->table, name))
-      continue;
     if (r->index.p && !r->throttle_index && !sl_str_eq(r->index, index))
       continue;
-    if (r->key_prefix.p) {
-      sl_str pk = partition_key(first ? first : req->body, t);
-      if (!pk.p || !sl_str_starts_with(pk, r->key_prefix))
+    /* The first item on the rule's table whose key has the prefix. */
+    const target *hit = NULL;
+    for (size_t k = 0; k < ts.n && !hit; k++) {
+      const target *x = &ts.v[k];
+      if (r->table.p && !sl_str_eq(r->table, x->name))
         continue;
+      if (r->key_prefix.p && (!x->pk.p || !sl_str_starts_with(x->pk, r->key_prefix)))
+        continue;
+      hit = x;
     }
+    if (!hit)
+      continue;
     if (r->count < 0 && !(draw(f) < r->probability))
       continue;
-    fire(f, r, req, t);
-    return true;
+    return fire(f, r, req, hit->t, out);
   }
   return false;
 }

@@ -340,3 +340,44 @@ def test_cli(endpoint, table, tmp_path):
     out = run("describe-scaling-policies", "--service-namespace", "dynamodb",
               "--resource-id", "table/" + table)
     assert out["ScalingPolicies"][0]["PolicyName"] == "MyScalingPolicy"
+
+
+# --- TagResource, UntagResource, ListTagsForResource ------------------------------------------
+
+# Tags of a scalable target by its ARN (raw calls: Debian's botocore 1.29 predates the three
+# operations): set at registration, added or replaced by TagResource, removed by UntagResource
+# (an absent key is no error); tagging an existing target through RegisterScalableTarget is
+# refused with the service's text; an unknown ARN is ResourceNotFoundException; more than 50
+# tags TooManyTagsException.
+def test_tags(aas, raw, table):
+    r = raw_call(raw, "RegisterScalableTarget",
+                 target(table, MinCapacity=1, MaxCapacity=10, Tags={"env": "prod"}))
+    assert r.status == 200, r.json
+    arn = r.json["ScalableTargetARN"]
+    assert raw_call(raw, "ListTagsForResource", {"ResourceARN": arn}).json == {
+        "Tags": {"env": "prod"}}
+    assert raw_call(raw, "TagResource", {"ResourceARN": arn, "Tags": {
+        "env": "test", "team": "a"}}).json == {}
+    assert raw_call(raw, "ListTagsForResource", {"ResourceARN": arn}).json["Tags"] == {
+        "env": "test", "team": "a"}
+    assert raw_call(raw, "UntagResource", {"ResourceARN": arn,
+                                            "TagKeys": ["env", "nope"]}).status == 200
+    assert raw_call(raw, "ListTagsForResource", {"ResourceARN": arn}).json["Tags"] == {"team": "a"}
+    r = raw_call(raw, "RegisterScalableTarget", target(table, Tags={"x": "y"}))
+    assert r.status == 400 and r.error_type == "ValidationException"
+    assert r.json["Message"] == (
+        "The scalable target that you tried to tag already exists. To update tags on an "
+        "existing scalable target, use the TagResource API.")
+    assert raw_call(raw, "RegisterScalableTarget", target(table, MaxCapacity=20)).status == 200
+    r = raw_call(raw, "TagResource", {"ResourceARN": arn,
+                                      "Tags": {f"k{i}": "v" for i in range(50)}})
+    assert r.status == 400 and r.error_type == "TooManyTagsException"
+    assert raw_call(raw, "ListTagsForResource", {"ResourceARN": arn}).json["Tags"] == {"team": "a"}
+    gone = arn[:-4] + "0000" if not arn.endswith("0000") else arn[:-4] + "1111"
+    for op, body in (("ListTagsForResource", {}), ("TagResource", {"Tags": {"a": "b"}}),
+                     ("UntagResource", {"TagKeys": ["a"]})):
+        r = raw_call(raw, op, {"ResourceARN": gone, **body})
+        assert r.status == 400 and r.error_type == "ResourceNotFoundException", (op, r.json)
+    # The model's pattern comes first.
+    r = raw_call(raw, "ListTagsForResource", {"ResourceARN": "arn:aws:dynamodb:x"})
+    assert r.status == 400 and r.error_type == "ValidationException"

@@ -270,3 +270,36 @@ def test_gsi_without_its_own_policy_throttles_table_writes(client):
     g = t["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"]["WriteCapacityUnits"]
     assert g > 5
     assert activities(client, ires)[0]["ScalableDimension"] == "dynamodb:index:WriteCapacityUnits"
+
+
+# While the change leaves the table UPDATING (table_update_delay_ms, here 60 s), its activity
+# is InProgress, with no EndTime nor StatusMessage; once the table is ACTIVE again it reads
+# Successful, ended when the UPDATING did.
+def test_activity_in_progress_while_the_table_is_updating(tmp_path):
+    from conftest import Client, Server
+    path = tmp_path / "slow.conf"
+    path.write_text("table_update_delay_ms = 60000\n")
+    srv = Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z",
+                  "--config", str(path)])
+    try:
+        client = Client(srv.endpoint)
+        name = new_name()
+        client.create_table(name, ProvisionedThroughput=pt(5, 5))
+        res = "table/" + name
+        register(client, res, WCU, 5, 100)
+        policy(client, res, WCU)
+        load(client, name, 20, 300)
+        acts = activities(client, res)
+        assert len(acts) == 1
+        a = acts[0]
+        assert a["StatusCode"] == "InProgress" and "EndTime" not in a, a
+        assert "StatusMessage" not in a
+        status = ok(client.call("DescribeTable", {"TableName": name}))["Table"]["TableStatus"]
+        assert status == "UPDATING"
+        client.advance(60000)
+        a = activities(client, res)[0]
+        assert a["StatusCode"] == "Successful"
+        assert a["EndTime"] == a["StartTime"] + 60
+        assert a["StatusMessage"].startswith("Successfully set write capacity units to ")
+    finally:
+        srv.stop()

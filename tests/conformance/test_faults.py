@@ -253,3 +253,169 @@ def test_drain_burst_reproduces_seed_000(tmp_path):
         assert status == 400 and "no table" in json.dumps(reply)
     finally:
         srv.stop()
+
+
+# key_prefix looks at every item of a batch or a transaction, not only the first: the hot key
+# in second place fires the rule, and the throttle names the table of the matching item.
+def test_key_prefix_matches_every_item_of_batches_and_transactions(server):
+    ddb = client(server.endpoint)
+    cold, hot = table(ddb), table(ddb)
+    hot_arn = ddb.describe_table(TableName=hot)["Table"]["TableArn"]
+    add(server.endpoint, {"table": hot, "key_prefix": "hot#", "probability": 1,
+                          "reason": "TableWriteKeyRangeThroughputExceeded"})
+    raw = Raw(server.endpoint)
+    r = raw.call("BatchWriteItem", {"RequestItems": {
+        cold: [{"PutRequest": {"Item": {"pk": {"S": "hot#1"}}}}],
+        hot: [{"PutRequest": {"Item": {"pk": {"S": "cold#1"}}}},
+              {"DeleteRequest": {"Key": {"pk": {"S": "hot#2"}}}}]}})
+    assert r.status == 400 and r.error_type == "ProvisionedThroughputExceededException"
+    assert r.json["ThrottlingReasons"] == [
+        {"reason": "TableWriteKeyRangeThroughputExceeded", "resource": hot_arn}]
+    assert ddb.scan(TableName=cold)["Count"] == 0  # nothing of the batch happened
+    r = raw.call("BatchGetItem", {"RequestItems": {
+        hot: {"Keys": [{"pk": {"S": "a"}}, {"pk": {"S": "hot#9"}}]}}})
+    assert r.error_type == "ProvisionedThroughputExceededException"
+    r = raw.call("TransactWriteItems", {"TransactItems": [
+        {"Put": {"TableName": cold, "Item": {"pk": {"S": "x"}}}},
+        {"Put": {"TableName": hot, "Item": {"pk": {"S": "hot#3"}}}}]})
+    assert r.error_type == "ProvisionedThroughputExceededException"
+    # The same items on the other table, or cold keys on this one, pass.
+    ddb.batch_write_item(RequestItems={
+        cold: [{"PutRequest": {"Item": {"pk": {"S": "hot#1"}}}}],
+        hot: [{"PutRequest": {"Item": {"pk": {"S": "cold#1"}}}}]})
+    ddb.transact_write_items(TransactItems=[
+        {"Put": {"TableName": hot, "Item": {"pk": {"S": "cold#2"}}}}])
+
+
+# latency_ms: the request runs and its answer comes that much later; other requests on other
+# connections are not held. A bad value is refused.
+def test_latency_rule(server):
+    import time
+    ddb = client(server.endpoint)
+    name = table(ddb)
+    add(server.endpoint, {"operation": "PutItem", "count": 1, "latency_ms": 400})
+    t0 = time.monotonic()
+    put(ddb, name, "slow")
+    slow = time.monotonic() - t0
+    t0 = time.monotonic()
+    put(ddb, name, "fast")
+    fast = time.monotonic() - t0
+    assert slow >= 0.4 and fast < 0.3, (slow, fast)
+    assert ddb.get_item(TableName=name, Key={"pk": {"S": "slow"}})["Item"]
+    # A client timeout shorter than the latency fails; the write happened anyway.
+    add(server.endpoint, {"operation": "PutItem", "count": 1, "latency_ms": 1500})
+    impatient = boto3.client(
+        "dynamodb", endpoint_url=server.endpoint, region_name=REGION,
+        aws_access_key_id=CREDS.access_key, aws_secret_access_key=CREDS.secret_key,
+        config=botocore.config.Config(read_timeout=0.5, retries={"total_max_attempts": 1,
+                                                                  "mode": "standard"}))
+    with pytest.raises(botocore.exceptions.ReadTimeoutError):
+        put(impatient, name, "timed_out")
+    time.sleep(1.2)
+    assert ddb.get_item(TableName=name, Key={"pk": {"S": "timed_out"}})["Item"]
+    for bad in (0, 20001, "5", 1.5):
+        status, reply = admin(server.endpoint, "POST", "/_sluice/faults",
+                              {"count": 1, "latency_ms": bad})
+        assert status == 400 and "latency_ms" in json.dumps(reply), bad
+    listed = admin(server.endpoint, "GET", "/_sluice/faults")[1]["rules"]
+    assert [(x["latency_ms"], x["hits"]) for x in listed] == [(400, 1), (1500, 1)]
+
+
+# cut_connection: the connection is reset and nothing happens; botocore sees a closed
+# connection, and in legacy mode retries it (a connection error is retryable, facts §9).
+def test_cut_connection_rule(server):
+    ddb = client(server.endpoint)
+    name = table(ddb)
+    add(server.endpoint, {"operation": "PutItem", "count": 1, "cut_connection": True})
+    with pytest.raises((botocore.exceptions.ConnectionClosedError,
+                        botocore.exceptions.EndpointConnectionError)):
+        put(ddb, name, "cut")
+    assert "Item" not in ddb.get_item(TableName=name, Key={"pk": {"S": "cut"}})
+    add(server.endpoint, {"operation": "PutItem", "count": 2, "cut_connection": True})
+    r = put(client(server.endpoint, mode="legacy"), name, "retried")
+    assert r["ResponseMetadata"]["RetryAttempts"] == 2
+    assert ddb.get_item(TableName=name, Key={"pk": {"S": "retried"}})["Item"]
+    status, reply = admin(server.endpoint, "POST", "/_sluice/faults",
+                          {"count": 1, "cut_connection": False})
+    assert status == 400
+
+
+def capacity(ep, name):
+    status, reply = admin(ep, "GET", f"/_sluice/tables/{name}/capacity")
+    assert status == 200, reply
+    return reply["resources"][0]
+
+
+# force_split: the table's partition splits now — at the median of its recent accesses, so a
+# spread of keys lands on both halves — as the service may split in the background.
+def test_force_split_action(server):
+    ddb = client(server.endpoint)
+    name = table(ddb)
+    for i in range(20):
+        put(ddb, name, f"k{i}")
+    assert len(capacity(server.endpoint, name)["partitions"]) == 1
+    applied = add(server.endpoint, {"action": "force_split", "table": name})
+    assert applied == [{"action": "force_split", "table": name, "applied": True,
+                        "partitions": 2}]
+    res = capacity(server.endpoint, name)
+    assert len(res["partitions"]) == 2
+    applied = add(server.endpoint, {"action": "force_split", "table": name, "partition": 1})
+    assert applied[0]["partitions"] == 3
+    for bad, text in (({"partition": 3}, "partition"), ({"partition": -1}, "partition"),
+                      ({"read": 1}, "unknown member 'read'"), ({"table": "nope"}, "no table")):
+        status, reply = admin(server.endpoint, "POST", "/_sluice/faults",
+                              {"action": "force_split", "table": name, **bad})
+        assert status == 400 and text in json.dumps(reply), (bad, reply)
+
+
+# set_previous_peak: an on-demand table's previous peak is set, and its ceiling bucket (2 x the
+# peak, capacity-model.md §6) follows at once; a provisioned table has no previous peak to set.
+def test_set_previous_peak_action():
+    srv = Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z"])
+    try:
+        ddb = client(srv.endpoint)
+        name = table(ddb, provisioned=False)
+        before = capacity(srv.endpoint, name)
+        assert before["previous_peak"]["write"] > 5
+        applied = add(srv.endpoint, {"action": "set_previous_peak", "table": name, "write": 5})
+        assert applied == [{"action": "set_previous_peak", "table": name, "write": 5,
+                            "applied": True}]
+        after = capacity(srv.endpoint, name)
+        assert after["previous_peak"] == {"read": before["previous_peak"]["read"], "write": 5.0}
+        ceiling = after["buckets"]["write"]["ceiling"]
+        assert 10 <= ceiling["rate"] < 11 and ceiling["level"] <= ceiling["cap"] < 11, ceiling
+        assert after["buckets"]["read"]["ceiling"] == before["buckets"]["read"]["ceiling"]
+        prov = table(ddb)
+        status, reply = admin(srv.endpoint, "POST", "/_sluice/faults",
+                              {"action": "set_previous_peak", "table": prov, "write": 5})
+        assert status == 400 and "not on-demand" in json.dumps(reply)
+        status, reply = admin(srv.endpoint, "POST", "/_sluice/faults",
+                              {"action": "set_previous_peak", "table": name})
+        assert status == 400
+    finally:
+        srv.stop()
+
+
+def run_ids(args):
+    srv = Server(args)
+    try:
+        raw = Raw(srv.endpoint)
+        ids = [raw.call("ListTables", {}).headers["x-amzn-RequestId"] for _ in range(3)]
+        ddb = client(srv.endpoint)
+        name = "seeded"
+        ddb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                         BillingMode="PAY_PER_REQUEST")
+        return ids, ddb.describe_table(TableName=name)["Table"]["TableId"]
+    finally:
+        srv.stop()
+
+
+# A named --seed makes the request ids and the uuids of new resources (TableId) repeat run for run (a
+# recorded test session replays with the same ids); another seed, or none, gives others.
+def test_seed_fixes_request_ids_and_arn_uuids():
+    a, b, c = run_ids(["--seed", "5"]), run_ids(["--seed", "5"]), run_ids(["--seed", "6"])
+    assert a == b
+    assert a[0] != c[0] and a[1] != c[1]
+    assert len(set(a[0])) == 3 and all(len(x) == 52 for x in a[0])
+    assert run_ids([])[0] != a[0]

@@ -28,3 +28,18 @@ def test_streams_with_js_sdk(node, endpoint):
     p = subprocess.run([node, os.path.join(JS, "streams.test.mjs")], capture_output=True, text=True,
                        timeout=120, env={**os.environ, "SLUICE_ENDPOINT": endpoint})
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+# The JS SDK v3's default retries against sluice's injected throttles (retries.test.mjs says
+# what it checks, with the SDK versions pinned: 4 attempts on a DynamoDB throttle). Fault rules are sluice's: a private server.
+@pytest.mark.sluice_only
+def test_js_sdk_retries_against_injected_throttles(node):
+    from conftest import Server
+    srv = Server([])
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+        p = subprocess.run([node, os.path.join(JS, "retries.test.mjs")], capture_output=True,
+                           text=True, timeout=120, env={**env, "SLUICE_ENDPOINT": srv.endpoint})
+        assert p.returncode == 0, p.stdout + p.stderr
+    finally:
+        srv.stop()

@@ -48,7 +48,8 @@ static int barriers_now(void) { return __atomic_load_n(&barriers, __ATOMIC_SEQ_C
  * stops the server, "/close" asks for the connection to close, "/hold" holds
  * the response for the barrier (and "/hold-close" closes after it), "/sleep"
  * blocks the loop for a second, "/conns" answers the number of connections the
- * server holds. */
+ * server holds, "/delay" is answered 300 ms late (delay_ms), "/reset" cuts the
+ * connection (reset). */
 static void echo(void *ctx, sl_http_request *req, sl_http_response *resp) {
   sl_server *s = *(sl_server **)ctx;
   resp->content_type = SL_STR("text/plain");
@@ -77,6 +78,10 @@ static void echo(void *ctx, sl_http_request *req, sl_http_response *resp) {
   } else if (sl_str_eq_c(req->path, "/204")) {
     resp->status = 204;
     return;
+  } else if (sl_str_eq_c(req->path, "/delay")) {
+    resp->delay_ms = 300;
+  } else if (sl_str_eq_c(req->path, "/reset")) {
+    resp->reset = true;
   }
   resp->headers[0] = (sl_http_header){SL_STR("X-Echo"), SL_STR("yes")};
   resp->n_headers = 1;
@@ -348,6 +353,50 @@ static void test_pipelined(void) {
   CHECK(!has_header("Content-Length"));
   CHECK(read_response(&c));
   CHECK_BODY("GET /5\n");
+  client_close(&c);
+}
+
+/* A delayed response leaves delay_ms after the handler returned; the
+ * requests pipelined behind it are answered after it, in order, while
+ * another connection is served meanwhile (fault injection's latency_ms). */
+static void test_delayed_response(void) {
+  client c, d;
+  client_open(&c);
+  client_open(&d);
+  uint64_t t0 = now_ms();
+  send_str(&c, "GET /delay HTTP/1.1\r\n\r\nGET /after HTTP/1.1\r\n\r\n");
+  usleep(20000);
+  send_str(&d, "GET /other HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&d));
+  CHECK_BODY("GET /other\n");
+  CHECK(read_response(&c));
+  CHECK(now_ms() - t0 >= 300);
+  CHECK_BODY("GET /delay\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /after\n");
+  /* The connection goes on as usual. */
+  send_str(&c, "GET /again HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /again\n");
+  client_close(&c);
+  client_close(&d);
+}
+
+/* reset: nothing of the answer is sent and the connection is reset; the
+ * server goes on serving others (fault injection's cut_connection). */
+static void test_reset_response(void) {
+  client c;
+  client_open(&c);
+  send_str(&c, "GET /reset HTTP/1.1\r\n\r\n");
+  char b;
+  errno = 0;
+  ssize_t n = recv(c.fd, &b, 1, 0);
+  CHECK(n < 0 && errno == ECONNRESET);
+  client_close(&c);
+  client_open(&c);
+  send_str(&c, "GET /fine HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&c));
+  CHECK_BODY("GET /fine\n");
   client_close(&c);
 }
 
@@ -943,6 +992,8 @@ int main(void) {
   RUN(test_large_body);
   RUN(test_pipelined);
   RUN(test_held_responses);
+  RUN(test_delayed_response);
+  RUN(test_reset_response);
   RUN(test_head_has_no_body);
   RUN(test_chunked_upload);
   RUN(test_expect_continue);
