@@ -734,17 +734,23 @@ static int raw_read_status(int fd, char *buf, size_t cap) {
 /* Thousands of connections open at once, each with a request in flight,
  * are all answered (the server raised its descriptor limit). A server of its
  * own, whose idle timeout outlasts opening them all on a loaded machine. */
-static void test_many_connections(void) {
-  enum { WANT = 3000 };
-  static running r;
+/* Starts a server of its own for many connections (an idle timeout that
+ * outlasts opening them on a loaded machine), points 'port' at it and
+ * returns how many connections of 'want' the descriptor limit allows. */
+static int start_many(running *r, int want) {
   start_idle_ms = 20000;
-  start(&r, false);
+  start(r, false);
   start_idle_ms = 0;
-  int saved = port;
-  port = sl_server_port(r.s);
+  port = sl_server_port(r->s);
   struct rlimit rl;
   getrlimit(RLIMIT_NOFILE, &rl);
-  int n = rl.rlim_cur > WANT + 64 ? WANT : (int)rl.rlim_cur - 64;
+  return rl.rlim_cur > (rlim_t)want + 64 ? want : (int)rl.rlim_cur - 64;
+}
+
+static void test_many_connections(void) {
+  static running r;
+  int saved = port;
+  int n = start_many(&r, 3000);
   CHECK(n >= 1000); /* sl_server_create raised the limit */
   int *fds = malloc(sizeof(int) * (size_t)n);
   /* Each sends its request at once (the idle timeout is short here) and
@@ -775,16 +781,9 @@ static void test_many_connections(void) {
  * after the first batch of accepts, not after all 1,000 (net/server.h,
  * "Accept storms"); every new connection is still accepted and served. */
 static void test_accept_storm(void) {
-  enum { STORM = 1000 };
   static running r;
-  start_idle_ms = 20000;
-  start(&r, false);
-  start_idle_ms = 0;
   int saved = port;
-  port = sl_server_port(r.s);
-  struct rlimit rl;
-  getrlimit(RLIMIT_NOFILE, &rl);
-  int n = rl.rlim_cur > STORM + 64 ? STORM : (int)rl.rlim_cur - 64;
+  int n = start_many(&r, 1000);
   client a, b;
   client_open(&a);
   client_open(&b);
