@@ -270,7 +270,7 @@ static const char asset_0[] =
     ".lagline.warn strong { color: var(--hot); }\n"
     "table.shards td { vertical-align: top; }\n";
 
-/* dashboard.js, 77804 bytes */
+/* dashboard.js, 78325 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -361,6 +361,8 @@ static const char asset_1[] =
     "  const state = {\n"
     "    window: WINDOWS[0],\n"
     "    windowChosen: false, /* the user picked the window (else: the shortest with throttles) */\n"
+    "    choices: 0, /* bumped on each choice of window or table: a refresh begun before it draws not"
+    "hing */\n"
     "    selected: null,\n"
     "    chosen: false, /* the user picked the table (else: the hottest one) */\n"
     "    paused: false,\n"
@@ -632,6 +634,12 @@ static const char asset_1[] =
     "t) => t.throttle_events > 0);\n"
     "\n"
     "  async function refresh() {\n"
+    "    /* Every request of one refresh covers one window and one table. If the\n"
+    "     * user chooses another while it loads, its answers mix them (a table\n"
+    "     * list of the last minute beside partitions of the last 15): it draws\n"
+    "     * nothing, and the refresh the choice asked for draws the page. */\n"
+    "    const gen = state.choices;\n"
+    "    const stale = () => gen !== state.choices;\n"
     "    const clock = await api('/_sluice/clock');\n"
     "    let list = null;\n"
     "    if (state.windowChosen) {\n"
@@ -650,11 +658,9 @@ static const char asset_1[] =
     "          break;\n"
     "        }\n"
     "      }\n"
-    "      /* The user may have chosen a window while this was loading. */\n"
-    "      if (state.windowChosen)\n"
-    "        list = await tablesIn(state.window);\n"
-    "      else\n"
-    "        state.window = auto;\n"
+    "      if (stale())\n"
+    "        return;\n"
+    "      state.window = auto;\n"
     "    }\n"
     "    renderWindow();\n"
     "    if (!state.config)\n"
@@ -687,6 +693,8 @@ static const char asset_1[] =
     "      state.selected = most ? tableKey(most) : hot ? hot.name : first ? tableKey(first) : null;\n"
     "    }\n"
     "    state.faults = await api('/_sluice/faults').then((j) => j.rules || []).catch(() => []);\n"
+    "    if (stale())\n"
+    "      return;\n"
     "    renderTables(tables, caps);\n"
     "    if (!state.selected) {\n"
     "      renderNoTable();\n"
@@ -695,7 +703,9 @@ static const char asset_1[] =
     "    const table = tables.find((t) => tableKey(t) === state.selected);\n"
     "    if (table.deleted) {\n"
     "      const dcap = deletedCapacity(table);\n"
-    "      renderDetail(table, dcap, await loadTable(table.name, clock.now_ms, dcap, true));\n"
+    "      const ddata = await loadTable(table.name, clock.now_ms, dcap, true);\n"
+    "      if (!stale())\n"
+    "        renderDetail(table, dcap, ddata);\n"
     "      return;\n"
     "    }\n"
     "    let cap = caps.get(state.selected);\n"
@@ -712,7 +722,8 @@ static const char asset_1[] =
     "    if (!table.stream)\n"
     "      cap.stream = false;\n"
     "    const data = await loadTable(state.selected, cap.now_ms, cap);\n"
-    "    renderDetail(table, cap, data);\n"
+    "    if (!stale())\n"
+    "      renderDetail(table, cap, data);\n"
     "  }\n"
     "\n"
     "  const capacityPath = (name) => `/_sluice/tables/${encodeURIComponent(name)}/capacity?window_s="
@@ -859,6 +870,7 @@ static const char asset_1[] =
     "  }\n"
     "\n"
     "  function chooseWindow(key) {\n"
+    "    state.choices++;\n"
     "    state.windowChosen = key !== 'auto';\n"
     "    if (state.windowChosen)\n"
     "      state.window = WINDOWS.find((W) => W.key === key) || WINDOWS[0];\n"
@@ -1003,6 +1015,7 @@ static const char asset_1[] =
     "  }\n"
     "\n"
     "  function select(name) {\n"
+    "    state.choices++;\n"
     "    state.selected = name;\n"
     "    state.chosen = true;\n"
     "    history.replaceState(null, '', `#${encodeURIComponent(name)}`);\n"
@@ -1977,6 +1990,7 @@ static const char asset_1[] =
     "  function selectFromHash() {\n"
     "    const fromHash = decodeURIComponent(location.hash.slice(1));\n"
     "    if (fromHash && fromHash !== state.selected) {\n"
+    "      state.choices++;\n"
     "      state.selected = fromHash;\n"
     "      state.chosen = true;\n"
     "      refreshNow();\n"
@@ -2263,7 +2277,7 @@ static const char asset_2[] =
 
 static const sl_admin_asset assets[] = {
     {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"8436f8918028045e\"", 18}, {asset_0, 12356}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"f0323412ef0d3392\"", 18}, {asset_1, 77804}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"87b5da215f182b5b\"", 18}, {asset_1, 78325}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"4fcd60a6292dd373\"", 18}, {asset_2, 7579}},
 };
 

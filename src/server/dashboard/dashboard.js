@@ -86,6 +86,7 @@
   const state = {
     window: WINDOWS[0],
     windowChosen: false, /* the user picked the window (else: the shortest with throttles) */
+    choices: 0, /* bumped on each choice of window or table: a refresh begun before it draws nothing */
     selected: null,
     chosen: false, /* the user picked the table (else: the hottest one) */
     paused: false,
@@ -349,6 +350,12 @@
   const throttledAny = (list) => [...(list.tables || []), ...(list.deleted_tables || [])].some((t) => t.throttle_events > 0);
 
   async function refresh() {
+    /* Every request of one refresh covers one window and one table. If the
+     * user chooses another while it loads, its answers mix them (a table
+     * list of the last minute beside partitions of the last 15): it draws
+     * nothing, and the refresh the choice asked for draws the page. */
+    const gen = state.choices;
+    const stale = () => gen !== state.choices;
     const clock = await api('/_sluice/clock');
     let list = null;
     if (state.windowChosen) {
@@ -367,11 +374,9 @@
           break;
         }
       }
-      /* The user may have chosen a window while this was loading. */
-      if (state.windowChosen)
-        list = await tablesIn(state.window);
-      else
-        state.window = auto;
+      if (stale())
+        return;
+      state.window = auto;
     }
     renderWindow();
     if (!state.config)
@@ -403,6 +408,8 @@
       state.selected = most ? tableKey(most) : hot ? hot.name : first ? tableKey(first) : null;
     }
     state.faults = await api('/_sluice/faults').then((j) => j.rules || []).catch(() => []);
+    if (stale())
+      return;
     renderTables(tables, caps);
     if (!state.selected) {
       renderNoTable();
@@ -411,7 +418,9 @@
     const table = tables.find((t) => tableKey(t) === state.selected);
     if (table.deleted) {
       const dcap = deletedCapacity(table);
-      renderDetail(table, dcap, await loadTable(table.name, clock.now_ms, dcap, true));
+      const ddata = await loadTable(table.name, clock.now_ms, dcap, true);
+      if (!stale())
+        renderDetail(table, dcap, ddata);
       return;
     }
     let cap = caps.get(state.selected);
@@ -428,7 +437,8 @@
     if (!table.stream)
       cap.stream = false;
     const data = await loadTable(state.selected, cap.now_ms, cap);
-    renderDetail(table, cap, data);
+    if (!stale())
+      renderDetail(table, cap, data);
   }
 
   const capacityPath = (name) => `/_sluice/tables/${encodeURIComponent(name)}/capacity?window_s=${state.window.s}`;
@@ -571,6 +581,7 @@
   }
 
   function chooseWindow(key) {
+    state.choices++;
     state.windowChosen = key !== 'auto';
     if (state.windowChosen)
       state.window = WINDOWS.find((W) => W.key === key) || WINDOWS[0];
@@ -701,6 +712,7 @@
   }
 
   function select(name) {
+    state.choices++;
     state.selected = name;
     state.chosen = true;
     history.replaceState(null, '', `#${encodeURIComponent(name)}`);
@@ -1543,6 +1555,7 @@
   function selectFromHash() {
     const fromHash = decodeURIComponent(location.hash.slice(1));
     if (fromHash && fromHash !== state.selected) {
+      state.choices++;
       state.selected = fromHash;
       state.chosen = true;
       refreshNow();
