@@ -648,51 +648,6 @@ sl_err sl_as_delete_policy(sl_req *req, const sl_as_ref *ref, sl_str name) {
 
 /* ---- PutScheduledAction, DeleteScheduledAction ---- */
 
-/* at(yyyy-mm-ddThh:mm:ss) or rate(N unit). */
-static sl_err parse_schedule(sl_req *req, sl_str s, int64_t *at_ms, int64_t *rate_ms) {
-  *at_ms = *rate_ms = 0;
-  if (s.len > 4 && memcmp(s.p, "at(", 3) == 0 && s.p[s.len - 1] == ')') {
-    char buf[40];
-    sl_str inner = sl_str_make(s.p + 3, s.len - 4);
-    if (inner.len == 19) {
-      memcpy(buf, inner.p, 19);
-      memcpy(buf + 19, "Z", 2);
-      if (sl_time_parse_iso(sl_str_c(buf), at_ms))
-        return SL_OK;
-    }
-  } else if (s.len > 6 && memcmp(s.p, "rate(", 5) == 0 && s.p[s.len - 1] == ')') {
-    char buf[64];
-    size_t n = s.len - 6 < sizeof(buf) - 1 ? s.len - 6 : sizeof(buf) - 1;
-    memcpy(buf, s.p + 5, n);
-    buf[n] = 0;
-    long long v = 0;
-    char unit[16] = {0};
-    int used = 0;
-    if (sscanf(buf, "%lld %15s%n", &v, unit, &used) == 2 && (size_t)used == n && v > 0) {
-      int64_t u = 0;
-      if (strcmp(unit, v == 1 ? "minute" : "minutes") == 0)
-        u = 60000;
-      else if (strcmp(unit, v == 1 ? "hour" : "hours") == 0)
-        u = 3600000;
-      else if (strcmp(unit, v == 1 ? "day" : "days") == 0)
-        u = 86400000;
-      if (u && v < INT64_MAX / u) {
-        *rate_ms = v * u;
-        return SL_OK;
-      }
-    }
-  } else if (s.len > 5 && memcmp(s.p, "cron(", 5) == 0) {
-    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
-                   "sluice supports at() and rate() schedules; cron() schedules are not supported "
-                   "(README: Not supported)");
-  }
-  /* sluice's text. */
-  return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
-                 "Invalid schedule %.*s: expected at(yyyy-mm-ddThh:mm:ss), rate(value unit) or "
-                 "cron(fields)",
-                 SL_STR_FMT(s));
-}
-
 static int find_scheduled(sl_autoscaling *as, const sl_as_ref *ref, sl_str name) {
   for (size_t i = 0; i < as->n_scheduled; i++)
     if (ref_is(as->scheduled[i]->resource_id, as->scheduled[i]->dim, ref) &&
@@ -701,34 +656,34 @@ static int find_scheduled(sl_autoscaling *as, const sl_as_ref *ref, sl_str name)
   return -1;
 }
 
-static void schedule_next(sl_as_scheduled *s, int64_t after_ms) {
-  if (s->at_ms) {
-    s->next_ms = s->at_ms >= after_ms ? s->at_ms : INT64_MAX;
-    if (s->has_start && s->next_ms < s->start_ms)
-      s->next_ms = INT64_MAX;
-  } else {
-    int64_t base = s->has_start ? s->start_ms : s->created_ms;
-    int64_t k = after_ms <= base ? 0 : (after_ms - base + s->rate_ms - 1) / s->rate_ms;
-    if (k == 0 && !s->has_start)
-      k = 1; /* a rate starts one period after the action is put */
-    s->next_ms = base + k * s->rate_ms;
-  }
-  if (s->has_end && s->next_ms > s->end_ms)
-    s->next_ms = INT64_MAX;
+static void schedule_next(sl_as_scheduled *s, int64_t from_ms) {
+  sl_schedule_ctx c = {.sched = &s->sched,
+                       .tz = s->timezone.p ? s->timezone.p : "",
+                       .has_start = s->has_start,
+                       .has_end = s->has_end,
+                       .start_ms = s->start_ms,
+                       .end_ms = s->end_ms,
+                       .put_ms = s->created_ms};
+  s->next_ms = sl_schedule_next(&c, from_ms);
 }
 
 sl_err sl_as_put_scheduled(sl_req *req, const sl_as_scheduled_in *in) {
   sl_autoscaling *as = req->env->autoscaling;
   const sl_as_ref *ref = &in->ref;
-  int64_t at_ms, rate_ms;
-  sl_err err = parse_schedule(req, in->schedule, &at_ms, &rate_ms);
-  if (err != SL_OK)
-    return err;
-  if (in->timezone.len && !sl_str_eq_c(in->timezone, "UTC") &&
-      !sl_str_eq_c(in->timezone, "Etc/UTC"))
+  sl_schedule sched;
+  char why[200];
+  if (!sl_schedule_parse(in->schedule.p, in->schedule.len, &sched, why, sizeof(why)))
+    /* sluice's text. */
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION, "Invalid schedule %.*s: %s",
+                   SL_STR_FMT(in->schedule), why);
+  if (!sl_timezone_valid(in->timezone.p, in->timezone.len))
+    /* sluice's text. */
     return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
-                   "sluice runs schedules in UTC only: Timezone %.*s is not supported",
+                   "Invalid Timezone %.*s: not a time zone of the IANA database",
                    SL_STR_FMT(in->timezone));
+  if (in->has_start && in->has_end && in->start_ms > in->end_ms)
+    /* sluice's text. */
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION, "StartTime cannot be later than EndTime");
   if (in->has_min && in->has_max && in->min > in->max)
     return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
                    "Minimum capacity (%lld) cannot be greater than maximum capacity (%lld)",
@@ -768,8 +723,7 @@ sl_err sl_as_put_scheduled(sl_req *req, const sl_as_scheduled_in *in) {
   s->start_ms = in->start_ms;
   s->has_end = in->has_end;
   s->end_ms = in->end_ms;
-  s->at_ms = at_ms;
-  s->rate_ms = rate_ms;
+  s->sched = sched;
   schedule_next(s, req->now_ms);
   return SL_OK;
 }
@@ -829,45 +783,33 @@ static void evaluate(sl_env *env, const sl_scaling_params *sp, sl_as_target *t, 
                          .now_ms = at_ms,
                          .last_out_ms = t->last_out_ms,
                          .last_in_ms = t->last_in_ms};
-  /* Several policies: the largest scale-out wins; a scale-in needs them all. */
-  int64_t out = 0, in = 0;
-  int n_policies = 0, n_in = 0;
-  const sl_as_policy *out_by = NULL, *in_by = NULL;
-  for (size_t i = 0; i < as->n_policies; i++) {
+  /* Several policies: cap/scaling.h sl_scaling_combine. */
+  enum { MAX_POLICIES = 64 };
+  sl_scaling_policy pols[MAX_POLICIES];
+  sl_scaling_decision ds[MAX_POLICIES];
+  const sl_as_policy *who[MAX_POLICIES];
+  uint32_t np = 0;
+  for (size_t i = 0; i < as->n_policies && np < MAX_POLICIES; i++) {
     const sl_as_policy *p = as->policies[i];
     if (p->dim != t->dim || !sl_str_eq(p->resource_id, t->resource_id))
       continue;
-    n_policies++;
-    sl_scaling_policy pol = {.target_pct = p->target_value,
-                             .scale_out_cooldown_ms = p->out_cooldown_s * 1000,
-                             .scale_in_cooldown_ms = p->in_cooldown_s * 1000,
-                             .disable_scale_in = p->disable_scale_in,
-                             .min = t->min,
-                             .max = t->max};
-    sl_scaling_decision d = sl_scaling_evaluate(sp, &pol, &st);
-    if (d.kind == SL_SCALING_OUT && d.capacity > out) {
-      out = d.capacity;
-      out_by = p;
-    } else if (d.kind == SL_SCALING_IN) {
-      n_in++;
-      if (d.capacity > in) {
-        in = d.capacity;
-        in_by = p;
-      }
-    }
+    pols[np] = (sl_scaling_policy){.target_pct = p->target_value,
+                                   .scale_out_cooldown_ms = p->out_cooldown_s * 1000,
+                                   .scale_in_cooldown_ms = p->in_cooldown_s * 1000,
+                                   .disable_scale_in = p->disable_scale_in,
+                                   .min = t->min,
+                                   .max = t->max};
+    ds[np] = sl_scaling_evaluate(sp, &pols[np], &st);
+    who[np++] = p;
   }
-  const sl_as_policy *by = NULL;
-  int64_t capacity = 0;
-  if (out_by && !t->suspend_out) {
-    by = out_by;
-    capacity = out;
-  } else if (!out_by && in_by && n_in == n_policies && !t->suspend_in) {
-    by = in_by;
-    capacity = in;
-  }
-  if (!by)
+  uint32_t at;
+  sl_scaling_decision d = sl_scaling_combine(ds, pols, np, &at);
+  if (d.kind == SL_SCALING_HOLD || (d.kind == SL_SCALING_OUT && t->suspend_out) ||
+      (d.kind == SL_SCALING_IN && t->suspend_in))
     return;
-  bool up = by == out_by;
+  const sl_as_policy *by = who[at];
+  int64_t capacity = d.capacity;
+  bool up = d.kind == SL_SCALING_OUT;
   char cause[700];
   snprintf(cause, sizeof(cause), "monitor alarm %.*s in state ALARM triggered policy %.*s",
            SL_STR_FMT(by->alarms[up ? 0 : 1]), SL_STR_FMT(by->name));

@@ -42,6 +42,7 @@
 #ifndef SL_OPS_AUTOSCALING_H
 #define SL_OPS_AUTOSCALING_H
 
+#include "cap/scaling.h"
 #include "ops/req.h"
 
 typedef enum {
@@ -93,9 +94,8 @@ typedef struct {
   bool has_min, has_max, has_start, has_end;
   int64_t min, max, start_ms, end_ms;
   int64_t created_ms;
-  int64_t at_ms;   /* at(): the instant; rate(): 0 */
-  int64_t rate_ms; /* rate(): the period; at(): 0 */
-  int64_t next_ms; /* the next firing; INT64_MAX when done */
+  sl_schedule sched; /* the parsed Schedule (cap/scaling.h) */
+  int64_t next_ms;   /* the next firing; INT64_MAX when done */
 } sl_as_scheduled;
 
 typedef struct {
@@ -176,8 +176,9 @@ typedef struct {
 sl_err sl_as_put_policy(sl_req *req, const sl_as_policy_in *in, const sl_as_policy **out);
 sl_err sl_as_delete_policy(sl_req *req, const sl_as_ref *ref, sl_str name);
 
-/* PutScheduledAction: at(yyyy-mm-ddThh:mm:ss) and rate(N minutes|hours|days)
- * schedules in UTC; cron() schedules and other time zones are refused. */
+/* PutScheduledAction: at(), rate() and cron() schedules (cap/scaling.h
+ * sl_schedule_parse), in the action's Timezone (an IANA name of the
+ * system's tzdata; UTC when absent). */
 typedef struct {
   sl_as_ref ref;
   sl_str name, schedule, timezone;

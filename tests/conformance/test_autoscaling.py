@@ -278,11 +278,24 @@ def test_scheduled_actions(aas, table):
     with pytest.raises(aas.exceptions.ValidationException):
         aas.put_scheduled_action(ScheduledActionName="bad", Schedule="every day", **target(table),
                                  ScalableTargetAction={"MinCapacity": 5})
-    # cron() is not supported yet: refused with a message, not ignored.
+    # cron(), six fields, in a time zone of the IANA database; Timezone shown back.
+    aas.put_scheduled_action(ScheduledActionName="c", Schedule="cron(0 8 ? * MON-FRI *)",
+                             Timezone="Europe/Berlin", **target(table),
+                             ScalableTargetAction={"MinCapacity": 5})
+    got = aas.describe_scheduled_actions(ServiceNamespace="dynamodb",
+                                         ScheduledActionNames=["c"])["ScheduledActions"]
+    assert (got[0]["Schedule"], got[0]["Timezone"]) == ("cron(0 8 ? * MON-FRI *)", "Europe/Berlin")
+    for bad in ("cron(0 8 * * *)", "cron(0 8 * * MON *)", "cron(0 8 ? * ? *)", "cron(61 8 * * ? *)",
+                "rate(1 minutes)", "at(2030-02-30T00:00:00)"):
+        with pytest.raises(aas.exceptions.ValidationException) as e:
+            aas.put_scheduled_action(ScheduledActionName="bad", Schedule=bad, **target(table),
+                                     ScalableTargetAction={"MinCapacity": 5})
+        assert bad in error(e)[1]
     with pytest.raises(aas.exceptions.ValidationException) as e:
-        aas.put_scheduled_action(ScheduledActionName="c", Schedule="cron(0 8 * * ? *)",
-                                 **target(table), ScalableTargetAction={"MinCapacity": 5})
-    assert "cron" in error(e)[1]
+        aas.put_scheduled_action(ScheduledActionName="bad", Schedule="cron(0 8 * * ? *)",
+                                 Timezone="Mars/Olympus_Mons", **target(table),
+                                 ScalableTargetAction={"MinCapacity": 5})
+    assert "Mars/Olympus_Mons" in error(e)[1]
     with pytest.raises(aas.exceptions.ObjectNotFoundException):
         aas.put_scheduled_action(ScheduledActionName="x", Schedule="rate(1 hour)",
                                  **target(table, RCU), ScalableTargetAction={"MinCapacity": 5})

@@ -237,6 +237,73 @@ def test_scheduled_action_at(client):
     assert mine[0]["MinCapacity"] == 40
 
 
+# cron() in a time zone: 09:00 on weekdays in New York is 14:00 UTC in winter. The clock
+# starts on Monday 2026-11-30 at 12:00 UTC; the first firing is that day at 14:00 UTC, the
+# next Tuesday's; a StartTime still ahead runs the action then, and nothing runs after the
+# EndTime.
+def test_scheduled_action_cron_in_a_time_zone(client):
+    name = new_name()
+    client.create_table(name, ProvisionedThroughput=pt(5, 5))
+    res = "table/" + name
+    register(client, res, WCU, 5, 100)
+    ok(as_call(client, "PutScheduledAction", {
+        "ServiceNamespace": "dynamodb", "ResourceId": res, "ScalableDimension": WCU,
+        "ScheduledActionName": "open", "Schedule": "cron(0 9 ? * MON-FRI *)",
+        "Timezone": "America/New_York", "ScalableTargetAction": {"MinCapacity": 30}}))
+    ok(as_call(client, "PutScheduledAction", {
+        "ServiceNamespace": "dynamodb", "ResourceId": res, "ScalableDimension": WCU,
+        "ScheduledActionName": "close", "Schedule": "cron(0 17 ? * MON-FRI *)",
+        "Timezone": "America/New_York", "ScalableTargetAction": {"MinCapacity": 5, "MaxCapacity": 10},
+        "StartTime": START + 3600, "EndTime": START + 86400 + 22 * 3600}))
+    # StartTime 13:00 UTC: "close" runs then (the units are at the minimum already: no change).
+    client.advance(2 * 3600 * 1000 - 1000)
+    assert write_units(client, name) == 5
+    client.advance(1000)  # 14:00 UTC, 09:00 in New York
+    assert write_units(client, name) == 30
+    a = activities(client, res)[-1]
+    assert a["StartTime"] == START + 2 * 3600 and a["Cause"] == "minimum capacity was set to 30"
+    client.advance(8 * 3600 * 1000)  # 22:00 UTC, 17:00 in New York: "close"
+    assert write_units(client, name) == 10
+    assert activities(client, res)[-1]["StartTime"] == START + 10 * 3600
+    client.advance(16 * 3600 * 1000)  # Tuesday 14:00 UTC: "open" again
+    assert write_units(client, name) == 30
+    client.advance(8 * 3600 * 1000)  # Tuesday 22:00 UTC: the EndTime, "close" a last time
+    assert write_units(client, name) == 10
+    client.advance(24 * 3600 * 1000)  # Wednesday: "open" at 14:00, no more "close"
+    assert write_units(client, name) == 30
+    got = ok(as_call(client, "DescribeScheduledActions", {"ServiceNamespace": "dynamodb",
+                                                           "ResourceId": res}))["ScheduledActions"]
+    assert {a["ScheduledActionName"]: a["Timezone"] for a in got} == {
+        "open": "America/New_York", "close": "America/New_York"}
+
+
+# Two target-tracking policies on one target: the one that wants more capacity scales out
+# (largest capacity wins); a scale-in needs every policy with scale-in enabled, so a 90 %
+# policy alone never brings the table below what the 50 % one wants.
+def test_several_policies_on_one_target(client):
+    name = new_name()
+    client.create_table(name, ProvisionedThroughput=pt(5, 30))
+    res = "table/" + name
+    register(client, res, WCU, 5, 1000)
+    policy(client, res, WCU, target=90.0)
+    conf = {"TargetValue": 50.0, "PredefinedMetricSpecification": {
+        "PredefinedMetricType": "DynamoDBWriteCapacityUtilization"}}
+    ok(as_call(client, "PutScalingPolicy", {
+        "PolicyName": "p50", "ServiceNamespace": "dynamodb", "ResourceId": res,
+        "ScalableDimension": WCU, "PolicyType": "TargetTrackingScaling",
+        "TargetTrackingScalingPolicyConfiguration": conf}))
+    load(client, name, 40, 6 * 60)
+    # 40 units/s on 30 (the burst covers the excess) is above both targets: 90 % wants 45
+    # units, 50 % wants 80.
+    assert write_units(client, name) == 80
+    out = [a for a in activities(client, res) if "triggered policy" in a["Cause"]]
+    assert out[0]["Cause"].endswith("triggered policy p50")
+    # 10 units/s on 80 is 12.5 %: below both low thresholds (70 % and 30 %); the scale-in
+    # goes to the larger of 12 and 20.
+    load(client, name, 10, 22 * 60)
+    assert write_units(client, name) == 20
+
+
 # Each GSI is its own scalable target: with a policy on the table only, the table scales out
 # but the under-provisioned index keeps throttling the table's writes with the index's
 # reason; a policy on the index scales it too.
