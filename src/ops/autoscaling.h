@@ -33,8 +33,8 @@
  *    message in autoscaling.c); sluice's own, marked so, where none does.
  *
  * Memory: the registry owns every record and string (malloc); records stay
- * at their address until deleted. The registry lives in memory only: it does
- * not survive a restart of a --data-dir server (README: Not supported).
+ * at their address until deleted. With --data-dir it survives a restart
+ * (sl_autoscaling_persist below).
  * Ownership: sl_autoscaling_new's caller (server/app.c) frees it with
  * sl_autoscaling_free.
  * Threads: the loop thread.
@@ -118,6 +118,8 @@ typedef struct sl_autoscaling {
   size_t n_scheduled, cap_scheduled;
   sl_as_activity **activities; /* oldest first; at most SL_AS_MAX_ACTIVITIES */
   size_t n_activities, cap_activities;
+  bool dirty;               /* changed since the record was last written */
+  int64_t data_from_minute; /* after a restart: the first minute with datapoints */
 } sl_autoscaling;
 
 sl_autoscaling *sl_autoscaling_new(void);
@@ -191,5 +193,18 @@ sl_err sl_as_delete_scheduled(sl_req *req, const sl_as_ref *ref, sl_str name);
 /* Runs the policies on every datapoint that became visible and the
  * scheduled actions that are due, up to 'now_ms'. */
 void sl_autoscaling_tick(sl_env *env, int64_t now_ms);
+
+/* Persistence (a --data-dir server): the whole registry is one JSON record,
+ * key "as" of the store's "meta" database, rewritten in its own write
+ * transaction after every change (an API call that changed it; a tick that
+ * added an activity, fired a scheduled action or dropped a target). The
+ * record is written after the change is made in memory; a failed write is
+ * logged and retried with the next change. sl_autoscaling_load (server/app.c,
+ * after the catalog) reads it back; the policies' alarms then evaluate from
+ * the restart on (the datapoints before it lived in memory), like a table's
+ * after its creation, and a scheduled action missed while the server was
+ * down runs at the first tick, at its own time. In memory: nothing written. */
+void sl_autoscaling_persist(sl_env *env);
+sl_err sl_autoscaling_load(sl_env *env, sl_failure *f);
 
 #endif

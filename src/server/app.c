@@ -63,6 +63,8 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   if ((err = sl_streams_open(env->store, &app->clock, &sp, f, &env->streams)) != SL_OK)
     return err;
   env->autoscaling = sl_autoscaling_new();
+  if ((err = sl_autoscaling_load(env, f)) != SL_OK)
+    return err;
   for (size_t i = 0; i < sl_catalog_count(env->catalog); i++)
     sl_tables_attach_capacity(env, sl_catalog_at(env->catalog, i));
   /* Fault rules last: their actions may name the tables just loaded. A bad

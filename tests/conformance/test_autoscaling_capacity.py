@@ -370,3 +370,70 @@ def test_activity_in_progress_while_the_table_is_updating(tmp_path):
         assert a["StatusMessage"].startswith("Successfully set write capacity units to ")
     finally:
         srv.stop()
+
+
+# With --data-dir, the registry survives a restart: targets (bounds, ARN, tags), policies
+# (ARN, alarms), scheduled actions and the activity history read back the same; the policy
+# and the schedule keep working on the new run; a deregistration is remembered too.
+def test_registry_survives_a_restart(tmp_path):
+    from conftest import Client, Server
+    data = tmp_path / "data"
+    data.mkdir()
+
+    def start(at):
+        return Server(["--clock", "manual", "--clock-start", at, "--data-dir", str(data)])
+
+    def describe(client, res):
+        q = {"ServiceNamespace": "dynamodb", "ResourceId": res}
+        return (ok(as_call(client, "DescribeScalableTargets",
+                           {"ServiceNamespace": "dynamodb", "ResourceIds": [res]}))["ScalableTargets"],
+                ok(as_call(client, "DescribeScalingPolicies", q))["ScalingPolicies"],
+                ok(as_call(client, "DescribeScheduledActions", q))["ScheduledActions"],
+                activities(client, res))
+
+    name = new_name()
+    res = "table/" + name
+    srv = start("2026-11-30T12:00:00Z")
+    try:
+        client = Client(srv.endpoint)
+        client.create_table(name, ProvisionedThroughput=pt(5, 5))
+        ok(as_call(client, "RegisterScalableTarget", {
+            "ServiceNamespace": "dynamodb", "ResourceId": res, "ScalableDimension": WCU,
+            "MinCapacity": 5, "MaxCapacity": 100, "Tags": {"team": "a"}}))
+        policy(client, res, WCU, ScaleInCooldown=600)
+        ok(as_call(client, "PutScheduledAction", {
+            "ServiceNamespace": "dynamodb", "ResourceId": res, "ScalableDimension": WCU,
+            "ScheduledActionName": "open", "Schedule": "cron(0 14 * * ? *)",
+            "Timezone": "Europe/Berlin", "ScalableTargetAction": {"MinCapacity": 60}}))
+        load(client, name, 20, 6 * 60)
+        before = describe(client, res)
+        assert len(before[3]) == 1 and before[3][0]["StatusCode"] == "Successful"
+        arn = before[0][0]["ScalableTargetARN"]
+    finally:
+        srv.stop()
+    # 13:00 UTC, 14:00 in Berlin: the cron action is due at once on the new run.
+    srv = start("2026-11-30T12:59:00Z")
+    try:
+        client = Client(srv.endpoint)
+        assert describe(client, res) == before
+        tags = ok(as_call(client, "ListTagsForResource", {"ResourceARN": arn}))["Tags"]
+        assert tags == {"team": "a"}
+        client.advance(60 * 1000)
+        assert write_units(client, name) == 60
+        assert activities(client, res)[-1]["Cause"] == "minimum capacity was set to 60"
+        # The policy runs on this run's datapoints: 60 units/s on 60 (the burst covers the
+        # excess) scales out to 60 / 0.7.
+        load(client, name, 60, 6 * 60)
+        assert write_units(client, name) == 86
+        ok(as_call(client, "DeregisterScalableTarget", {
+            "ServiceNamespace": "dynamodb", "ResourceId": res, "ScalableDimension": WCU}))
+    finally:
+        srv.stop()
+    srv = start("2026-11-30T14:00:00Z")
+    try:
+        client = Client(srv.endpoint)
+        t, p, s, a = describe(client, res)
+        assert (t, p, s) == ([], [], [])
+        assert len(a) >= 3  # the history stays (the service keeps six weeks)
+    finally:
+        srv.stop()
