@@ -47,6 +47,7 @@ sl_scaling_decision sl_scaling_evaluate(const sl_scaling_params *p, const sl_sca
   double per_second = s->units[s->n - 1] / 60.0;
   double wanted = ceil(per_second / (pol->target_pct / 100.0) - 1e-9);
   int64_t capacity = (int64_t)wanted;
+  d.wanted = capacity;
   if (capacity < pol->min)
     capacity = pol->min;
   if (capacity > pol->max)

@@ -109,6 +109,7 @@ typedef enum { SL_SCALING_HOLD = 0, SL_SCALING_OUT, SL_SCALING_IN } sl_scaling_k
 typedef struct {
   sl_scaling_kind kind;
   int64_t capacity;       /* the new provisioned units (OUT, IN) */
+  int64_t wanted;         /* consumption / target before [min, max] (all kinds) */
   bool alarm_high;        /* the high alarm is in ALARM (even if held by a cooldown) */
   bool alarm_low;         /* the low alarm is in ALARM */
   double utilization_pct; /* of the newest datapoint */

@@ -118,6 +118,7 @@ static void scheduled_free(sl_as_scheduled *s) {
 }
 
 static void activity_free(sl_as_activity *a) {
+  disown(&a->not_scaled);
   disown(&a->id);
   disown(&a->resource_id);
   disown(&a->description);
@@ -769,6 +770,73 @@ static sl_scaling_params engine_params(const sl_env *env) {
                              .metric_delay_ms = cp->scaling_metric_delay_ms};
 }
 
+/* A policy in ALARM that the target's bounds hold (autoscaling.h). The
+ * texts follow the User Guide's example of a not-scaled activity. */
+static void not_scaled(sl_env *env, sl_as_target *t, int64_t units, const sl_scaling_decision *ds,
+                       const sl_scaling_policy *pols, const sl_as_policy *const *who, uint32_t n,
+                       int64_t at_ms) {
+  int reason = 0;
+  const sl_as_policy *by = NULL;
+  int64_t wanted = 0;
+  for (uint32_t i = 0; i < n && !reason; i++)
+    if (ds[i].alarm_high && ds[i].wanted > units && units >= t->max && !t->suspend_out) {
+      reason = 1;
+      by = who[i];
+      wanted = ds[i].wanted;
+    }
+  uint32_t voters = 0, low = 0;
+  const sl_as_policy *low_by = NULL;
+  for (uint32_t i = 0; i < n && !reason; i++) {
+    if (pols[i].disable_scale_in)
+      continue;
+    voters++;
+    if (ds[i].alarm_low && ds[i].wanted < units && units <= t->min) {
+      low++;
+      if (!low_by || ds[i].wanted > wanted)
+        low_by = who[i], wanted = ds[i].wanted;
+    }
+  }
+  if (!reason && voters && low == voters && !t->suspend_in) {
+    reason = 2;
+    by = low_by;
+  }
+  if (!reason) {
+    bool any_alarm = false;
+    for (uint32_t i = 0; i < n; i++)
+      any_alarm |= ds[i].alarm_high || ds[i].alarm_low;
+    if (!any_alarm)
+      t->not_scaled = 0;
+    return;
+  }
+  if (t->not_scaled == reason)
+    return;
+  t->not_scaled = reason;
+  sl_autoscaling *as = env->autoscaling;
+  const char *rw = dim_write(t->dim) ? "write" : "read";
+  sl_as_activity *a = calloc(1, sizeof(*a));
+  SL_ASSERT(a);
+  a->id = uuid(env);
+  a->resource_id = own(t->resource_id);
+  a->dim = t->dim;
+  a->description = own(SL_STR("Attempting to scale due to alarm triggering"));
+  a->cause = ownf("monitor alarm %.*s in state ALARM triggered policy %.*s",
+                  SL_STR_FMT(by->alarms[reason == 1 ? 0 : 1]), SL_STR_FMT(by->name));
+  a->start_ms = a->end_ms = at_ms;
+  a->status_code = own(SL_STR("Failed"));
+  a->status_message = ownf("Failed to set %s capacity units to %lld", rw, (long long)wanted);
+  a->not_scaled =
+      own(reason == 1 ? SL_STR("AlreadyAtMaxCapacity") : SL_STR("AlreadyAtMinCapacity"));
+  a->ns_min = t->min;
+  a->ns_max = t->max;
+  a->ns_current = units;
+  if (as->n_activities == SL_AS_MAX_ACTIVITIES) {
+    activity_free(as->activities[0]);
+    remove_at((void **)as->activities, &as->n_activities, 0);
+  }
+  PUSH(as, activities, a);
+  as->dirty = true;
+}
+
 /* Evaluates the target's policies on the datapoint of 'minute', at the
  * instant it became visible. */
 static void evaluate(sl_env *env, const sl_scaling_params *sp, sl_as_target *t, int64_t minute,
@@ -823,9 +891,13 @@ static void evaluate(sl_env *env, const sl_scaling_params *sp, sl_as_target *t, 
   }
   uint32_t at;
   sl_scaling_decision d = sl_scaling_combine(ds, pols, np, &at);
-  if (d.kind == SL_SCALING_HOLD || (d.kind == SL_SCALING_OUT && t->suspend_out) ||
-      (d.kind == SL_SCALING_IN && t->suspend_in))
+  if (d.kind == SL_SCALING_HOLD) {
+    not_scaled(env, t, units, ds, pols, who, np, at_ms);
     return;
+  }
+  if ((d.kind == SL_SCALING_OUT && t->suspend_out) || (d.kind == SL_SCALING_IN && t->suspend_in))
+    return;
+  t->not_scaled = 0;
   const sl_as_policy *by = who[at];
   int64_t capacity = d.capacity;
   bool up = d.kind == SL_SCALING_OUT;
@@ -1044,6 +1116,12 @@ static void registry_write(const sl_autoscaling *as, sl_jw *w) {
     jw_kint(w, "start_ms", a->start_ms);
     jw_kint(w, "end_ms", a->end_ms);
     jw_kbool(w, "in_progress", a->in_progress);
+    if (a->not_scaled.len) {
+      jw_kstr(w, "not_scaled", a->not_scaled);
+      jw_kint(w, "ns_min", a->ns_min);
+      jw_kint(w, "ns_max", a->ns_max);
+      jw_kint(w, "ns_current", a->ns_current);
+    }
     sl_jw_obj_end(w);
   }
   sl_jw_arr_end(w);
@@ -1236,6 +1314,12 @@ static void registry_read(sl_autoscaling *as, const sl_json *doc) {
       a->start_ms = j_int(o, "start_ms");
       a->end_ms = j_int(o, "end_ms");
       a->in_progress = j_bool(o, "in_progress");
+      if (sl_json_get(o, "not_scaled")) {
+        a->not_scaled = j_str(o, "not_scaled");
+        a->ns_min = j_int(o, "ns_min");
+        a->ns_max = j_int(o, "ns_max");
+        a->ns_current = j_int(o, "ns_current");
+      }
       PUSH(as, activities, a);
     }
 }

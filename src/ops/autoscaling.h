@@ -26,6 +26,16 @@
  *  - Tables that are not ACTIVE or not PROVISIONED are skipped; targets of a
  *    table or index that no longer exists are dropped with their policies
  *    and scheduled actions, as the service deregisters them.
+ *  - Not-scaled activities (DescribeScalingActivities with
+ *    IncludeNotScaledActivities): an alarm in ALARM whose policy wants more
+ *    than a target already at its MaxCapacity records one, Failed, with
+ *    NotScaledReasons [{AlreadyAtMaxCapacity, MaxCapacity, CurrentCapacity}];
+ *    a scale-in held at MinCapacity, AlreadyAtMinCapacity with MinCapacity.
+ *    One per episode: another only after the target scaled or the reason
+ *    changed (the service's rate of them is unpublished; one a minute would
+ *    bury the history). The other codes of the model
+ *    (AutoScalingAnticipatedFlapping, TargetServicePutResourceAsUnscalable,
+ *    AlreadyAtDesiredCapacity) have no counterpart in sluice's engine.
  *  - An activity whose change left the table UPDATING reads InProgress
  *    (no EndTime, no StatusMessage) until the table's UPDATING ends, then
  *    Successful with that instant as its EndTime.
@@ -73,6 +83,7 @@ typedef struct {
   /* policy engine state */
   int64_t last_out_ms, last_in_ms; /* SL_SCALING_NEVER */
   int64_t evaluated_minute;        /* the newest datapoint minute evaluated */
+  int not_scaled;                  /* the reason of the last not-scaled activity, 0: none since */
 } sl_as_target;
 
 typedef struct {
@@ -105,6 +116,10 @@ typedef struct {
   /* A Successful change is InProgress until end_ms while its table is
    * UPDATING (table_update_delay_ms); in_progress says it was. */
   bool in_progress;
+  /* A not-scaled activity (shown with IncludeNotScaledActivities only):
+   * NotScaledReasons' Code, else empty, with its capacities. */
+  sl_str not_scaled;
+  int64_t ns_min, ns_max, ns_current;
 } sl_as_activity;
 
 #define SL_AS_MAX_ACTIVITIES 5000

@@ -201,7 +201,8 @@ def test_scale_in_cooldown_stays_within_the_budget(client):
     assert all(b - a >= 3600 for a, b in zip(ins, ins[1:]))
 
 
-# MaxCapacity caps a scale-out; RegisterScalableTarget with a new minimum raises the units at
+# MaxCapacity caps a scale-out, and a high alarm at the maximum is a not-scaled activity
+# (IncludeNotScaledActivities); RegisterScalableTarget with a new minimum raises the units at
 # once ("minimum capacity was set to N").
 def test_bounds(client):
     name = new_name()
@@ -211,6 +212,20 @@ def test_bounds(client):
     policy(client, res, WCU)
     load(client, name, 40, 12 * 60)
     assert write_units(client, name) == 12
+    # The alarm stays high at the maximum: a not-scaled activity, shown only on request.
+    plain = activities(client, res)
+    assert all("NotScaledReasons" not in a for a in plain)
+    every = list(reversed(ok(as_call(client, "DescribeScalingActivities", {
+        "ServiceNamespace": "dynamodb", "ResourceId": res,
+        "IncludeNotScaledActivities": True}))["ScalingActivities"]))
+    held = [a for a in every if "NotScaledReasons" in a]
+    assert len(every) == len(plain) + 1 and len(held) == 1, every
+    assert held[0]["StatusCode"] == "Failed"
+    assert held[0]["Description"] == "Attempting to scale due to alarm triggering"
+    assert held[0]["StatusMessage"].startswith("Failed to set write capacity units to ")
+    assert held[0]["NotScaledReasons"] == [
+        {"Code": "AlreadyAtMaxCapacity", "MaxCapacity": 12, "CurrentCapacity": 12}]
+    assert held[0]["StartTime"] > plain[-1]["StartTime"]
     register(client, res, WCU, 50, 60)
     assert write_units(client, name) == 50
     assert activities(client, res)[-1]["Cause"] == "minimum capacity was set to 50"
