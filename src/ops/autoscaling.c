@@ -771,7 +771,8 @@ static sl_scaling_params engine_params(const sl_env *env) {
 }
 
 /* A policy in ALARM that the target's bounds hold (autoscaling.h). The
- * texts follow the User Guide's example of a not-scaled activity. */
+ * codes and members are the model's; Description and StatusMessage are
+ * sluice's text (no recorded capture of a not-scaled activity was found). */
 static void not_scaled(sl_env *env, sl_as_target *t, int64_t units, const sl_scaling_decision *ds,
                        const sl_scaling_policy *pols, const sl_as_policy *const *who, uint32_t n,
                        int64_t at_ms) {
