@@ -476,10 +476,9 @@ sl_err sl_as_register(sl_req *req, const sl_as_register_in *in, const sl_as_targ
                    "MinCapacity and MaxCapacity are required when registering a new scalable "
                    "target");
   if (min > max)
-    /* sluice's text. */
+    /* The service's text (hashicorp/terraform-provider-aws#8777). */
     return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
-                   "Minimum capacity (%lld) cannot be greater than maximum capacity (%lld)",
-                   (long long)min, (long long)max);
+                   "Maximum capacity cannot be less than minimum capacity");
   if (min < 1)
     /* sluice's text: DynamoDB capacity is at least 1 unit. */
     return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
@@ -698,10 +697,14 @@ sl_err sl_as_put_scheduled(sl_req *req, const sl_as_scheduled_in *in) {
   if (in->has_start && in->has_end && in->start_ms > in->end_ms)
     /* sluice's text. */
     return sl_fail(req, SL_E_AUTOSCALING_VALIDATION, "StartTime cannot be later than EndTime");
-  if (in->has_min && in->has_max && in->min > in->max)
+  if (!in->has_min && !in->has_max)
+    /* The service's text (aws-cloudformation/community-registry-extensions#255). */
     return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
-                   "Minimum capacity (%lld) cannot be greater than maximum capacity (%lld)",
-                   (long long)in->min, (long long)in->max);
+                   "At least one of minimum capacity and maximum capacity should be provided");
+  if (in->has_min && in->has_max && in->min > in->max)
+    /* The service's text (hashicorp/terraform-provider-aws#8777). */
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "Maximum capacity cannot be less than minimum capacity");
   if (!sl_as_find_target(as, ref))
     return not_registered(req, ref);
   int at = find_scheduled(as, ref, in->name);

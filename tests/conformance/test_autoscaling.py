@@ -163,8 +163,10 @@ def test_register_errors(aas, table):
                                      MinCapacity=1, MaxCapacity=2)
     with pytest.raises(aas.exceptions.ValidationException):
         aas.register_scalable_target(**target(table), MinCapacity=1)
-    with pytest.raises(aas.exceptions.ValidationException):
+    # The service's text (hashicorp/terraform-provider-aws#8777).
+    with pytest.raises(aas.exceptions.ValidationException) as e:
         aas.register_scalable_target(**target(table), MinCapacity=10, MaxCapacity=5)
+    assert error(e)[1] == "Maximum capacity cannot be less than minimum capacity"
     # Another namespace of the model is another service: refused with a message.
     with pytest.raises(aas.exceptions.ValidationException) as e:
         aas.register_scalable_target(ServiceNamespace="ecs", ResourceId="service/c/s",
@@ -291,6 +293,12 @@ def test_scheduled_actions(aas, table):
             aas.put_scheduled_action(ScheduledActionName="bad", Schedule=bad, **target(table),
                                      ScalableTargetAction={"MinCapacity": 5})
         assert bad in error(e)[1]
+    # The service's text (aws-cloudformation/community-registry-extensions#255).
+    with pytest.raises(aas.exceptions.ValidationException) as e:
+        aas.put_scheduled_action(ScheduledActionName="bad", Schedule="rate(1 hour)",
+                                 **target(table), ScalableTargetAction={})
+    assert error(e)[1] == ("At least one of minimum capacity and maximum capacity should be "
+                           "provided")
     with pytest.raises(aas.exceptions.ValidationException) as e:
         aas.put_scheduled_action(ScheduledActionName="bad", Schedule="cron(0 8 * * ? *)",
                                  Timezone="Mars/Olympus_Mons", **target(table),
