@@ -381,31 +381,34 @@ bool sl_schedule_parse(const char *s, size_t len, sl_schedule *out, char *err, s
     return fail_msg(err, errlen, "an at() schedule is at(yyyy-mm-ddThh:mm:ss)");
   }
   if (len > 6 && memcmp(s, "rate(", 5) == 0 && s[len - 1] == ')') {
-    char buf[64];
-    size_t n = len - 6 < sizeof(buf) - 1 ? len - 6 : sizeof(buf) - 1;
-    memcpy(buf, s + 5, n);
-    buf[n] = 0;
-    long long v = 0;
-    char unit[16] = {0};
-    int used = 0;
-    if (len - 6 < sizeof(buf) - 1 && sscanf(buf, "%lld %15s%n", &v, unit, &used) == 2 &&
-        (size_t)used == n && v > 0 && isdigit((unsigned char)buf[0])) {
-      int64_t u = 0;
-      if (strcmp(unit, v == 1 ? "minute" : "minutes") == 0)
-        u = 60000;
-      else if (strcmp(unit, v == 1 ? "hour" : "hours") == 0)
-        u = 3600000;
-      else if (strcmp(unit, v == 1 ? "day" : "days") == 0)
-        u = 86400000;
-      if (u && v < INT64_MAX / u) {
-        out->kind = SL_SCHED_RATE;
-        out->rate_ms = v * u;
-        return true;
+    /* value: digits; one space; unit. At most 100 years, so that the
+     * arithmetic of the firings stays far from overflow. */
+    const char *p = s + 5, *end = s + len - 1;
+    int64_t v = 0;
+    bool digits = p < end && isdigit((unsigned char)*p);
+    while (p < end && isdigit((unsigned char)*p) && v <= 100LL * 366 * 24 * 60)
+      v = v * 10 + (*p++ - '0');
+    size_t ul = p < end && *p == ' ' ? (size_t)(end - p - 1) : 0;
+    const char *unit = p + 1;
+    int64_t u = 0;
+    if (digits && v > 0 && ul > 0) {
+      const char *one[3] = {"minute", "hour", "day"};
+      const int64_t ms[3] = {60000, 3600000, 86400000};
+      for (int i = 0; i < 3; i++) {
+        size_t n1 = strlen(one[i]);
+        if ((v == 1 && ul == n1 && memcmp(unit, one[i], n1) == 0) ||
+            (v != 1 && ul == n1 + 1 && memcmp(unit, one[i], n1) == 0 && unit[n1] == 's'))
+          u = ms[i];
       }
     }
+    if (u && v <= 100LL * 366 * 86400000 / u) {
+      out->kind = SL_SCHED_RATE;
+      out->rate_ms = v * u;
+      return true;
+    }
     return fail_msg(err, errlen,
-                    "a rate() schedule is rate(value unit), value a positive integer, unit "
-                    "minute, minutes, hour, hours, day or days");
+                    "a rate() schedule is rate(value unit), value a positive integer (at most "
+                    "100 years), unit minute, minutes, hour, hours, day or days");
   }
   if (len > 6 && memcmp(s, "cron(", 5) == 0 && s[len - 1] == ')') {
     out->kind = SL_SCHED_CRON;

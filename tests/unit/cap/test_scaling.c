@@ -150,6 +150,10 @@ static void test_schedule_parse(void) {
   CHECK(!parses("rate(1 minutes)"));
   CHECK(!parses("rate(0 hours)"));
   CHECK(!parses("rate(-1 hours)"));
+  CHECK(!parses("rate(5minutes)"));
+  CHECK(!parses("rate(5  minutes)"));
+  CHECK(!parses("rate(088888888888888 minutes)")); /* beyond 100 years */
+  CHECK(parses("rate(36500 days)"));
   CHECK(parses("cron(30 6 ? * MON *)"));
   CHECK(parses("cron(0/15 9-17 ? * MON-FRI 2026-2030)"));
   CHECK(parses("cron(0 8 1,15 * ? *)"));
