@@ -1117,7 +1117,7 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
       sl_cap_ppr_switch_record(&tp, now_ms);
     if (r->tp.billing == SL_BILLING_PROVISIONED && tp.billing == SL_BILLING_PROVISIONED) {
       if (tp.rcu < r->tp.rcu || tp.wcu < r->tp.wcu)
-        sl_cap_decrease_record(&tp, now_ms);
+        sl_cap_decrease_record(&m->params, &tp, now_ms);
       if (tp.rcu > r->tp.rcu || tp.wcu > r->tp.wcu)
         tp.last_increase_ms = (uint64_t)now_ms;
     }
