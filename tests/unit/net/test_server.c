@@ -40,8 +40,12 @@ static int barriers;
 /* ms each sync's run takes (set by a test): the fsync of a slow disk. */
 static int sync_ms;
 
+/* Syncs begun (the loop thread writes, the test thread reads). */
+static int begins;
+
 static bool barrier_begin(void *ctx) {
   (void)ctx;
+  __atomic_add_fetch(&begins, 1, __ATOMIC_SEQ_CST);
   return true;
 }
 
@@ -464,10 +468,13 @@ static void test_sync_off_the_loop(void) {
   client_open(&b);
   __atomic_store_n(&sync_ms, 1000, __ATOMIC_SEQ_CST);
   int before = barriers_now();
+  int begun = __atomic_load_n(&begins, __ATOMIC_SEQ_CST);
   send_str(&a, "GET /hold HTTP/1.1\r\n\r\n");
-  /* The sync for a's answer has begun once a's request was handled: b's
-   * plain request, sent after, is answered while it runs. */
-  nanosleep(&(struct timespec){0, 50 * 1000000}, NULL);
+  /* Once the sync for a's answer has begun, b's plain request is answered
+   * while it runs. */
+  for (int i = 0; i < 3000 && __atomic_load_n(&begins, __ATOMIC_SEQ_CST) == begun; i++)
+    nanosleep(&(struct timespec){0, 1000000}, NULL);
+  CHECK_INT(__atomic_load_n(&begins, __ATOMIC_SEQ_CST), begun + 1);
   send_str(&b, "GET /plain HTTP/1.1\r\n\r\n");
   CHECK(read_response(&b));
   CHECK_BODY("GET /plain\n");
