@@ -65,6 +65,8 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   env->autoscaling = sl_autoscaling_new();
   for (size_t i = 0; i < sl_catalog_count(env->catalog); i++)
     sl_tables_attach_capacity(env, sl_catalog_at(env->catalog, i));
+  if ((err = sl_tables_load_layouts(env, f)) != SL_OK)
+    return err;
   /* Fault rules last: their actions may name the tables just loaded. A bad
    * --faults file stops the start. */
   app->faults = sl_faults_new(cfg->seed);

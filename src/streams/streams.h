@@ -26,18 +26,25 @@
  * sl_cap_part_ref): one open shard per partition, found by the 'P' route of
  * the partition's id. sl_streams_tick, once a second of the clock and at once
  * after a stream is made or the server starts, closes the shard of a
- * partition that split (its halves' shards name it as ParentShardId), of an
- * earlier run (partition ids do not survive a restart: the new shards' parent
- * is the closed one whose key range held their first key), or older than
+ * partition that split (its halves' shards name it as ParentShardId), of a
+ * partition that is gone, or older than
  * shard_rollover_ms (default 4 h, facts §11's observed lifetime; the child is
  * the same partition's next shard). Between a split and the next tick the
  * halves have no route: their records go to the open shard whose range holds
  * the key, the split partition's, which the tick closes before the children
  * open, so each item's records stay in order along the lineage. Disabling
  * closes every open shard. Shards are numbered in creation order, so a parent
- * always comes before its children in DescribeStream. Shards do not follow the
- * capacity engine's partitions yet (one shard per partition is the service's behaviour; see README,
- * not supported).
+ * always comes before its children in DescribeStream.
+ *
+ * Across a restart: partition ids mean something within their layout's
+ * epoch (cap.h), and the layout, ids and epoch survive a restart with
+ * --data-dir (jobs/tables.h saves them before the tick that makes shards
+ * follow them), so a table's stream comes back with the same shards, open
+ * and closed, and every iterator and sequence number still reads. A shard
+ * whose partition is not in the table's layout (another epoch: a directory
+ * of an earlier sluice, or a layout that could not be restored) is closed,
+ * and the new shards' parent is the closed one whose key range held their
+ * first key (tests/conformance/test_streams.py, test_restart_keeps_shards).
  *
  * Sequence numbers: one counter for the whole server, so they increase in
  * commit order (one write transaction at a time) across every shard and
@@ -76,7 +83,8 @@
  *    48  u32  partition id (cap/cap.h; 0 for a table without capacity
  *             resources), u32 0
  *    56  u64  the partition's first partition-key hash
- *    64  u64  the run (epoch, random per sl_streams_open) the id belongs to
+ *    64  u64  the epoch of the partition layout the id belongs to (cap.h;
+ *             1 for a table without capacity resources)
  *   key 'P' | u32 BE stream id | u32 BE partition id   u32 its open shard
  *   key 'R' | u32 BE stream id | u32 BE shard | u64 BE sequence number
  *        a shard's index of its records: an empty value, the record being
@@ -175,7 +183,7 @@ typedef struct {
   uint32_t partition; /* the capacity engine's partition id (cap/cap.h) */
   uint32_t tag;       /* the id's last 8 hex digits */
   uint64_t lo_hash;   /* the partition's first hash */
-  uint64_t epoch;     /* the run (sl_streams_open) whose partition ids it names */
+  uint64_t epoch;     /* the partition layout's (cap.h) whose ids it names */
 } sl_stream_shard;
 
 typedef struct {

@@ -775,8 +775,8 @@ def test_ttl_deletion_record(clocked):
 
 
 # Records are durable with --data-dir: every record of an acknowledged write survives
-# kill -9, and the sequence numbers go on above them. Partition ids do not survive a
-# restart, so the shards of the earlier run are closed and followed by children.
+# kill -9, and the sequence numbers go on above them, in the same shards: the table's
+# partition layout is saved with the directory, so its stream comes back as it was.
 @pytest.mark.sluice_only
 def test_records_survive_kill_9(tmp_path):
     data = str(tmp_path / "data")
@@ -790,6 +790,7 @@ def test_records_survive_kill_9(tmp_path):
     arn = ddb.describe_table(TableName="durable")["Table"]["LatestStreamArn"]
     for i in range(50):
         ddb.put_item(TableName="durable", Item={"pk": {"S": f"k{i}"}})
+    shards_before = shards_of(streams_client(srv.endpoint), arn)
     os.kill(srv.proc.pid, signal.SIGKILL)
     srv.proc.wait()
     srv = Server(["--data-dir", data])
@@ -800,11 +801,102 @@ def test_records_survive_kill_9(tmp_path):
         ddb.put_item(TableName="durable", Item={"pk": {"S": "after"}})
         recs = read_all(st, arn)
         assert len(recs) == 51 and seqs(recs)[-1] > seqs(before)[-1]
-        # The shards of the run before are closed; this run's are their children.
+        assert shards_of(st, arn) == shards_before
+    finally:
+        srv.stop()
+
+
+def wait_for(cond, what, timeout=30):
+    """Polls cond() until it is true (the streams tick runs once a second of the clock)."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def capacity(ep):
+    """The capacity engine's view of table "kept" (its resource, not its GSIs')."""
+    status, body = admin(ep, "GET", "/_sluice/tables/kept/capacity")
+    assert status == 200
+    return next(r for r in body["resources"] if r["kind"] == "table")
+
+
+# A restart on the same --data-dir keeps a stream's shards: the same ids, parents and
+# sequence ranges, the open ones still open, even after partitions split (the capacity
+# engine's partition layout is saved with the directory, jobs/tables.h); iterators and
+# sequence numbers handed out before the restart still read, and a KCL-style reader sees
+# every record once, each item in order. (The service keeps its shards whatever happens
+# to the machines behind it; DynamoDB Local has no partitions to split.)
+@pytest.mark.sluice_only
+def test_restart_keeps_shards(tmp_path):
+    data = str(tmp_path / "data")
+    conf = tmp_path / "small.conf"
+    conf.write_text("partition_max_bytes = 4096\n")
+    args = ["--data-dir", data, "--config", str(conf)]
+    srv = Server(args)
+    try:
+        ddb, st = make_client(srv.endpoint), streams_client(srv.endpoint)
+        ddb.create_table(TableName="kept", BillingMode="PAY_PER_REQUEST",
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                         StreamSpecification={"StreamEnabled": True,
+                                              "StreamViewType": "NEW_AND_OLD_IMAGES"})
+        wait_active(ddb, "kept")
+        arn = ddb.describe_table(TableName="kept")["Table"]["LatestStreamArn"]
+        for i in range(40):
+            ddb.put_item(TableName="kept", Item={"pk": {"S": f"k{i}"}, "pad": {"S": "x" * 400}})
+        # The streams tick follows the splits: every partition has its open shard.
+        n_parts = lambda: len(capacity(srv.endpoint)["partitions"])
+        open_shards = lambda: [s for s in shards_of(st, arn)
+                               if "EndingSequenceNumber" not in s["SequenceNumberRange"]]
+        wait_for(lambda: len(open_shards()) == n_parts() > 1, "shards of the split partitions")
         shards = shards_of(st, arn)
-        open_now = [s for s in shards if "EndingSequenceNumber" not in s["SequenceNumberRange"]]
-        closed = {s["ShardId"] for s in shards} - {s["ShardId"] for s in open_now}
-        assert open_now and all(s.get("ParentShardId") in closed for s in open_now)
+        assert any(s.get("ParentShardId") for s in shards), "no partition split"
+        parts = capacity(srv.endpoint)["partitions"]
+        # A reader's place in every open shard: the NextShardIterator after reading it.
+        places = {}
+        for s in open_shards():
+            it = st.get_shard_iterator(StreamArn=arn, ShardId=s["ShardId"],
+                                       ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+            r = st.get_records(ShardIterator=it)
+            places[s["ShardId"]] = (r["NextShardIterator"], r["Records"])
+        old = read_all(st, arn)
+        assert len(old) == 40
+        os.kill(srv.proc.pid, signal.SIGKILL)
+        srv.proc.wait()
+        srv = Server(args)
+        ddb, st = make_client(srv.endpoint), streams_client(srv.endpoint)
+        assert shards_of(st, arn) == shards
+        got = capacity(srv.endpoint)["partitions"]
+        assert [p["hash_range"] for p in got] == \
+            [p["hash_range"] for p in parts]
+        for i in range(40):  # the same sizes: no partition splits
+            ddb.update_item(TableName="kept", Key={"pk": {"S": f"k{i}"}},
+                            UpdateExpression="SET #p = :p", ExpressionAttributeNames={"#p": "pad"},
+                            ExpressionAttributeValues={":p": {"S": "y" * 400}})
+        # The same shards took them (an empty one now starts at its first record).
+        lineage = lambda v: [(s["ShardId"], s.get("ParentShardId"),
+                              s["SequenceNumberRange"].get("EndingSequenceNumber")) for s in v]
+        assert lineage(shards_of(st, arn)) == lineage(shards)
+        # The iterators of the run before read on where they stopped: the shard's records
+        # after those they had read, every one a MODIFY of this run.
+        modified = 0
+        for sid, (it, first) in places.items():
+            recs = st.get_records(ShardIterator=it)["Records"]
+            assert recs == read_shard(st, arn, sid)[len(first):]
+            assert all(r["eventName"] == "MODIFY" for r in recs)
+            modified += len(recs)
+        assert modified == 40
+        # And a sequence number of the run before still positions an iterator.
+        last = old[-1]
+        sid = next(s["ShardId"] for s in shards if any(
+            r["dynamodb"]["SequenceNumber"] == last["dynamodb"]["SequenceNumber"]
+            for r in read_shard(st, arn, s["ShardId"])))
+        after = read_shard(st, arn, sid, "AFTER_SEQUENCE_NUMBER",
+                           SequenceNumber=last["dynamodb"]["SequenceNumber"])
+        assert after and all(r["eventName"] == "MODIFY" for r in after)
+        recs = read_all(st, arn)
+        assert recs[:40] == old and len(recs) == 80
     finally:
         srv.stop()
 
