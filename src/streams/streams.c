@@ -12,7 +12,6 @@
 
 #define SL_STREAMS_CACHE 16 /* entries of the capture hook's cache */
 #define READER_SLOTS 6      /* readers tracked per shard */
-#define READER_MAX 4        /* readers_per_shard at most */
 
 struct sl_streams {
   sl_store *store;
@@ -76,7 +75,8 @@ bool sl_streams_reader_admit(sl_streams *s, const sl_stream_iter *it, int64_t no
     r->stream_id = it->stream_id;
     r->shard = it->shard;
   }
-  uint32_t max = s->p.readers_per_shard < READER_MAX ? s->p.readers_per_shard : READER_MAX;
+  uint32_t max = s->p.readers_per_shard < SL_STREAMS_READERS_MAX ? s->p.readers_per_shard
+                                                                 : SL_STREAMS_READERS_MAX;
   bool live[READER_SLOTS];
   size_t self = READER_SLOTS, pollers = 0;
   for (size_t i = 0; i < READER_SLOTS; i++) {
@@ -562,6 +562,7 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   s->rng ^= (uint64_t)ts.tv_nsec << 20 ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 40;
+  s->next_reader = random_tag(s); /* see streams.h, readers */
   sl_store_set_capture(st, sl_streams_capture, s);
   *out = s;
   return SL_OK;

@@ -143,7 +143,7 @@ typedef struct {
   int64_t retention_ms;       /* 24 h */
   int64_t iterator_ttl_ms;    /* 15 min */
   int64_t shard_rollover_ms;  /* 4 h */
-  uint32_t readers_per_shard; /* 2: readers polling one shard at once (below) */
+  uint32_t readers_per_shard; /* 2: readers polling one shard at once (below), 1 to 4 */
   int64_t reader_window_ms;   /* 2 s: a reader polls "at once" within it */
 } sl_streams_params;
 
@@ -253,11 +253,16 @@ bool sl_streams_iter_parse(sl_str s, sl_stream_iter *out);
  * counts nor is refused). A shard's readers are those polling within the
  * window; one more than readers_per_shard (at most 4) is refused (GetRecords'
  * LimitExceededException), until one of them has been quiet for the window.
- * The state is memory only
- * (a restart forgets who was reading), bounded: SL_STREAMS_READER_SLOTS
+ * The state is memory only (a restart forgets who was reading: for at most
+ * one window a shard may then have one more poller; keeping it would cost a
+ * write transaction per GetRecords), bounded: SL_STREAMS_READER_SLOTS
  * shards are tracked at once, a shard that finds its slot taken by another
- * forgets that one. */
+ * forgets that one. Reader numbers start at a random one each run, so an
+ * iterator of an earlier run (iterators survive a restart) is not taken for
+ * one of a new reader's chain. */
 #define SL_STREAMS_READER_SLOTS 256
+/* readers_per_shard at most (`sluice serve --readers-per-shard`). */
+#define SL_STREAMS_READERS_MAX 4
 /* A new reader's number (never 0). */
 uint32_t sl_streams_new_reader(sl_streams *s);
 /* Whether the GetRecords of iterator 'it' may read now; counts the call when

@@ -705,6 +705,41 @@ def test_third_reader_throttled(clocked):
         poll(two, 2)  # and reader two, back, is the third now
 
 
+# The number of readers a shard serves at once is a parameter: `sluice serve
+# --readers-per-shard 1` refuses a second poller as the default refuses a third; a number
+# outside 1 to 4 stops the start with the usage.
+@pytest.mark.sluice_only
+def test_readers_per_shard_flag():
+    import subprocess
+    binary = os.environ.get("SLUICE_BIN") or os.path.join(
+        os.path.dirname(__file__), "..", "..", "build", "sluice")
+    bad = subprocess.run([binary, "serve", "--port", "0", "--readers-per-shard", "5"],
+                         capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 2
+    assert "invalid readers per shard '5' (1 to 4)" in bad.stderr
+    srv = Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z",
+                  "--readers-per-shard", "1"])
+    try:
+        ddb, st = make_client(srv.endpoint), streams_client(srv.endpoint)
+        name, arn = clocked_table(ddb, None, "KEYS_ONLY")
+        ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
+        shard = shard_with(st, arn, "a")
+
+        def poll(times):
+            it = st.get_shard_iterator(StreamArn=arn, ShardId=shard,
+                                       ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+            for _ in range(times):
+                it = st.get_records(ShardIterator=it)["NextShardIterator"]
+            return it
+
+        one, two = poll(3), poll(2)
+        with pytest.raises(st.exceptions.LimitExceededException):
+            st.get_records(ShardIterator=two)
+        st.get_records(ShardIterator=one)  # the one reader polls on
+    finally:
+        srv.stop()
+
+
 # The admin API shows a table's stream with what a reader's lag needs: the time of the
 # oldest record kept (the clock's ms; null before any) and the next sequence number.
 @pytest.mark.sluice_only
