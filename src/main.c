@@ -40,6 +40,8 @@ static const char serve_usage[] =
     "  --readers-per-shard N  DynamoDB Streams readers polling one shard at once\n"
     "                       before the next is refused LimitExceededException\n"
     "                       (1 to 4; default 2, the service's documented limit)\n"
+    "  --shard-rollover S   seconds after which an open DynamoDB Streams shard is\n"
+    "                       closed and followed by a child (default 14400: 4 h)\n"
     "  --clock MODE         real (default) | manual\n"
     "  --clock-start TIME   manual clock start, ISO 8601 (default: now)\n"
     "  --time-scale N       run the clock N times faster than real time\n"
@@ -129,6 +131,12 @@ static int cmd_serve(int argc, char **argv) {
       if (*end || n < 1 || n > SL_STREAMS_READERS_MAX)
         return usage_error("invalid readers per shard '%s' (1 to 4)", v);
       cfg.readers_per_shard = (uint32_t)n;
+    } else if (strcmp(a, "--shard-rollover") == 0) {
+      char *end;
+      long long n = strtoll(v, &end, 10);
+      if (*end || n < 1 || n > 30LL * 86400)
+        return usage_error("invalid shard rollover '%s' (1 to 2592000 seconds)", v);
+      cfg.shard_rollover_ms = n * 1000;
     } else if (strcmp(a, "--data-dir") == 0) {
       cfg.data_dir = v;
     } else if (strcmp(a, "--map-size") == 0) {

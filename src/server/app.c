@@ -62,6 +62,8 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   sl_streams_params_default(&sp);
   if (cfg->readers_per_shard)
     sp.readers_per_shard = cfg->readers_per_shard;
+  if (cfg->shard_rollover_ms)
+    sp.shard_rollover_ms = cfg->shard_rollover_ms;
   if ((err = sl_streams_open(env->store, &app->clock, &sp, f, &env->streams)) != SL_OK)
     return err;
   env->autoscaling = sl_autoscaling_new();

@@ -834,6 +834,35 @@ def test_shard_rollover_lineage(clocked):
     assert seqs(recs) == sorted(seqs(recs))
 
 
+# The rollover interval is a parameter: with `--shard-rollover 60` a shard is followed by
+# a child a minute after it opened; a bad value stops the start with the usage.
+@pytest.mark.sluice_only
+def test_shard_rollover_flag():
+    import subprocess
+    binary = os.environ.get("SLUICE_BIN") or os.path.join(
+        os.path.dirname(__file__), "..", "..", "build", "sluice")
+    bad = subprocess.run([binary, "serve", "--port", "0", "--shard-rollover", "0"],
+                         capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 2
+    assert "invalid shard rollover '0' (1 to 2592000 seconds)" in bad.stderr
+    srv = Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z",
+                  "--shard-rollover", "60"])
+    try:
+        ddb, st = make_client(srv.endpoint), streams_client(srv.endpoint)
+        name, arn = clocked_table(ddb, None, "KEYS_ONLY")
+        first = shards_of(st, arn)
+        assert admin(srv.endpoint, "POST", "/_sluice/clock", {"advance_ms": 59_000})[0] == 200
+        ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
+        assert [s["ShardId"] for s in shards_of(st, arn)] == [s["ShardId"] for s in first]
+        assert admin(srv.endpoint, "POST", "/_sluice/clock", {"advance_ms": 2_000})[0] == 200
+        ddb.put_item(TableName=name, Item={"pk": {"S": "b"}})
+        shards = shards_of(st, arn)
+        children = [s for s in shards if "ParentShardId" in s]
+        assert sorted(s["ParentShardId"] for s in children) == sorted(s["ShardId"] for s in first)
+    finally:
+        srv.stop()
+
+
 # TTL deletions leave a REMOVE record whose userIdentity is the service (facts §11).
 @pytest.mark.sluice_only
 def test_ttl_deletion_record(clocked):
