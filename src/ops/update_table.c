@@ -102,7 +102,8 @@ static sl_err update_throughput(sl_req *req, const sl_update_table_in *in, const
     for (uint32_t i = 0; i < t->n_indexes; i++) {
       t->indexes[i].tp.billing = mode;
       if (mode == SL_BILLING_PAY_PER_REQUEST)
-        t->indexes[i].tp.rcu = t->indexes[i].tp.wcu = 0;
+        t->indexes[i].tp.rcu = t->indexes[i].tp.wcu = t->indexes[i].tp.pending_rcu =
+            t->indexes[i].tp.pending_wcu = 0;
     }
     *changed = true;
   }
