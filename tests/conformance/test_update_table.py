@@ -264,6 +264,78 @@ def test_update_by_arn(raw, ddb, make_table):
     wait_active(ddb, name)
 
 
+# --- streams -------------------------------------------------------------------------------
+
+INVALID = "One or more parameter values were invalid: "
+KEYS = {"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}
+# (case, the table's state, the UpdateTable members, the service's message; "{name}" is the
+# table's name). The texts are the live service's as the ack-api-quirks catalogue recorded them
+# (DDB-TABLE-442 message catalogue; DDB-TABLE-050 captures, DDB-TABLE-047/-437/-433).
+STREAM_CASES = [
+    ("disable_without_stream", "plain", {"StreamSpecification": {"StreamEnabled": False}},
+     "Table has no stream to disable: TableName: {name}"),
+    ("disable_after_disable", "disabled", {"StreamSpecification": {"StreamEnabled": False}},
+     "Table has no stream to disable: TableName: {name}"),
+    ("disable_with_view_type", "stream",
+     {"StreamSpecification": {"StreamEnabled": False, "StreamViewType": "KEYS_ONLY"}},
+     INVALID + "If stream is being disabled, then UpdateViewType must not be specified"),
+    ("enable_without_view_type", "plain", {"StreamSpecification": {"StreamEnabled": True}},
+     INVALID + "If stream is being enabled then UpdateViewType is required"),
+    ("enable_when_enabled", "stream", {"StreamSpecification": KEYS},
+     "Table already has an enabled stream: TableName: {name}"),
+    ("change_view_type", "stream",
+     {"StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"}},
+     "Table already has an enabled stream: TableName: {name}"),
+    ("with_throughput", "provisioned",
+     {"StreamSpecification": KEYS, "ProvisionedThroughput": pt(2, 2)},
+     INVALID + "You cannot modify stream status while updating table IOPS"),
+]
+
+
+def stream_case_table(raw, ddb, make_table, state):
+    if state == "provisioned":
+        return make_table(ProvisionedThroughput=pt(1, 1))
+    if state == "plain":
+        return make_table()
+    name = make_table(StreamSpecification=KEYS)
+    if state == "disabled":
+        r = raw.call("UpdateTable", {"TableName": name,
+                                     "StreamSpecification": {"StreamEnabled": False}})
+        assert r.status == 200, r
+        wait_active(ddb, name)
+    return name
+
+
+# Each refused StreamSpecification change is a ValidationException and changes nothing.
+@pytest.mark.parametrize("case,state,members,message", STREAM_CASES,
+                         ids=[c[0] for c in STREAM_CASES])
+def test_stream_update_is_validation_exception(raw, ddb, make_table, case, state, members, message):
+    name = stream_case_table(raw, ddb, make_table, state)
+    before = raw.call("DescribeTable", {"TableName": name}).json["Table"]
+    r = raw.call("UpdateTable", dict(TableName=name, **members))
+    assert (r.status, r.error_type) == (400, "ValidationException"), r
+    after = raw.call("DescribeTable", {"TableName": name}).json["Table"]
+    assert after.get("StreamSpecification") == before.get("StreamSpecification")
+    assert after.get("LatestStreamArn") == before.get("LatestStreamArn")
+
+
+# The service's texts for them.
+# ddblocal_differs: DynamoDB Local words them its own way ("Table has no stream to disable",
+# "Invalid StreamViewType: Stream StreamEnabled was false but a StreamViewType was present.",
+# "Invalid StreamViewType: Stream ViewType must not be null or empty when enabling streams.",
+# "Table already has an enabled stream", "Cannot change IOPS and Streams at the same time.",
+# checked against DynamoDB Local 3.3.0).
+# Source: ack-api-quirks DDB-TABLE-442 (message catalogue, live us-east-1/us-west-2,
+# 2026-10-09) and DDB-TABLE-050 (the same texts captured in full).
+@pytest.mark.ddblocal_differs
+@pytest.mark.parametrize("case,state,members,message", STREAM_CASES,
+                         ids=[c[0] for c in STREAM_CASES])
+def test_stream_update_message(raw, ddb, make_table, case, state, members, message):
+    name = stream_case_table(raw, ddb, make_table, state)
+    r = raw.call("UpdateTable", dict(TableName=name, **members))
+    assert r.message == message.format(name=name), r
+
+
 # --- while UPDATING (sluice's configured delay, manual clock) -------------------------------
 
 T0 = 1796040000  # 2026-11-30T12:00:00Z, the manual clock's start
