@@ -337,3 +337,29 @@ def test_unknown_stream_arn_is_resource_not_found(raw, stream_arns, arn, op, bod
         r = raw.call(op, {"ResourceArn": missing, **body})
         assert (r.status, r.error_type) == (400, "ResourceNotFoundException"), r
         assert r.message.endswith(f"Arn: {missing} not found")
+
+
+# A stream's tags are durable with --data-dir, like its records (streams/streams.h, key 'T').
+@pytest.mark.sluice_only
+def test_stream_tags_survive_a_restart(tmp_path):
+    from conftest import Raw, Server
+    data = tmp_path / "data"
+    data.mkdir()
+    srv = Server(["--data-dir", str(data)])
+    try:
+        raw = Raw(srv.endpoint)
+        assert raw.call("CreateTable", {
+            "TableName": "tagged", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}}).status == 200
+        stream = raw.call("DescribeTable", {"TableName": "tagged"}).json["Table"]["LatestStreamArn"]
+        assert raw.call("TagResource", {"ResourceArn": stream,
+                                        "Tags": tag_list({"team": "streams"})}).status == 200
+    finally:
+        srv.stop()
+    srv = Server(["--data-dir", str(data)])
+    try:
+        assert tags_of(Raw(srv.endpoint), stream) == {"team": "streams"}
+    finally:
+        srv.stop()

@@ -507,3 +507,35 @@ def test_gsi_update_keeps_the_old_units_while_updating(slow_client):
     c.advance(DELAY_MS)
     p = describe(c, name)["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"]
     assert (units(p), p["NumberOfDecreasesToday"], p["LastDecreaseDateTime"]) == ((5, 50), 1, T0 + 11)
+
+
+# A pending change is in the table's catalog record: after a restart (same clock start) the
+# table is still UPDATING with the old units, and the change applies at the same moment.
+@pytest.mark.sluice_only
+def test_pending_change_survives_a_restart(tmp_path):
+    from conftest import Client, Server
+    conf = tmp_path / "slow.conf"
+    conf.write_text(f"table_update_delay_ms = {DELAY_MS}\n")
+    data = tmp_path / "data"
+    data.mkdir()
+    args = ["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z", "--config", str(conf),
+            "--data-dir", str(data)]
+    srv = Server(args)
+    try:
+        c = Client(srv.endpoint)
+        c.create_table("pending", ProvisionedThroughput=pt(5, 5))
+        status, reply = c.call("UpdateTable", {"TableName": "pending",
+                                               "ProvisionedThroughput": pt(9, 9)})
+        assert status == 200, reply
+    finally:
+        srv.stop()
+    srv = Server(args)
+    try:
+        c = Client(srv.endpoint)
+        d = describe(c, "pending")
+        assert (d["TableStatus"], units(d["ProvisionedThroughput"])) == ("UPDATING", (5, 5))
+        c.advance(DELAY_MS)
+        p = describe(c, "pending")["ProvisionedThroughput"]
+        assert (units(p), p["LastIncreaseDateTime"]) == ((9, 9), T0 + 5)
+    finally:
+        srv.stop()
