@@ -87,14 +87,22 @@ void sl_app_tick(sl_app *app) {
   sl_autoscaling_tick(&app->env, now);
 }
 
-void sl_app_sync(void *ctx) {
+static _Noreturn void sync_failed(sl_failure *f) {
+  sl_panic("cannot make committed writes durable (fsync failed): %.*s", SL_STR_FMT(f->message));
+}
+
+bool sl_app_sync_begin(void *ctx) { return sl_store_sync_begin(((sl_app *)ctx)->env.store); }
+
+int sl_app_sync_run(void *ctx) { return sl_store_sync_run(((sl_app *)ctx)->env.store); }
+
+void sl_app_sync_end(void *ctx, int rc) {
   sl_app *app = ctx;
   sl_arena a;
   sl_arena_init(&a);
   sl_failure f;
   sl_failure_init(&f, &a);
-  if (sl_store_sync(app->env.store, &f) != SL_OK)
-    sl_panic("cannot make committed writes durable (fsync failed): %.*s", SL_STR_FMT(f.message));
+  if (sl_store_sync_end(app->env.store, rc, &f) != SL_OK)
+    sync_failed(&f);
   sl_arena_destroy(&a);
 }
 

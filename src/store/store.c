@@ -1,6 +1,7 @@
 /* The LMDB environment; see store.h for the design. */
 #include "store/store.h"
 #include "base/log.h"
+#include "store/prefault.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,11 +24,14 @@ struct sl_store {
   MDB_env *env;
   MDB_dbi dbi[5];
   bool durable;
-  bool group;     /* durable with group commit: commits wait for sl_store_sync */
-  bool dirty;     /* a commit since the last sync */
-  sl_txn read;    /* the reusable read transaction; reset (renewable) when not live */
-  bool read_live; /* read.txn is in use */
+  bool group;       /* durable with group commit: commits wait for sl_store_sync */
+  bool dirty;       /* a commit since the last sync began */
+  unsigned syncing; /* syncs begun (sl_store_sync_begin) and not ended */
+  sl_txn read;      /* the reusable read transaction; reset (renewable) when not live */
+  bool read_live;   /* read.txn is in use */
   sl_txn write;
+  sl_prefault *prefault; /* in memory mode: the map's pages ahead of LMDB */
+  unsigned page_size;
 };
 
 struct sl_cursor {
@@ -95,6 +99,24 @@ int sl__store_preformat(const char *file, unsigned page_size, uint64_t map_size,
 }
 static sl_str from_val(MDB_val v) { return sl_str_make(v.mv_data, v.mv_size); }
 
+/* LMDB's last page, in bytes from the start of the map. */
+static uint64_t map_used(sl_store *st) {
+  MDB_envinfo info;
+  if (mdb_env_info(st->env, &info) != 0)
+    return 0;
+  return ((uint64_t)info.me_last_pgno + 1) * st->page_size;
+}
+
+/* In memory mode (prefault.h). Without the map's address or a thread, the
+ * pages fault in where LMDB writes them, as before. */
+static void start_prefault(sl_store *st, uint64_t map_size) {
+  mdb_filehandle_t fd;
+  void *map;
+  if (mdb_env_get_fd(st->env, &fd) != 0 || !(map = sl_prefault_find_map(fd, map_size)) ||
+      !(st->prefault = sl_prefault_start(fd, map, map_size, map_used(st))))
+    sl_debug("in-memory storage: pages are not prefaulted");
+}
+
 sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) {
   sl_store *st = calloc(1, sizeof(*st));
   char tmpdir[256] = "";
@@ -159,11 +181,13 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
   }
   if ((rc = mdb_env_open(st->env, path, flags, 0644)) != 0)
     goto fail;
+  st->page_size = sl_store_page_size(st);
   if (tmpdir[0]) {
     /* The map and the descriptor stay valid after the names are gone. */
     unlink(path);
     rmdir(tmpdir);
     tmpdir[0] = 0;
+    start_prefault(st, map_size);
   }
   MDB_txn *txn;
   if ((rc = mdb_txn_begin(st->env, NULL, 0, &txn)) != 0)
@@ -222,6 +246,7 @@ out:
     unlink(path);
     rmdir(tmpdir);
   }
+  sl_prefault_stop(st->prefault);
   if (st->env)
     mdb_env_close(st->env);
   free(st);
@@ -238,27 +263,56 @@ void sl_store_close(sl_store *st) {
     if (rc != 0)
       sl_error("lmdb sync at close: %s", mdb_strerror(rc));
   }
+  sl_prefault_stop(st->prefault);
   mdb_env_close(st->env);
   free(st);
 }
 
 bool sl_store_durable(const sl_store *st) { return st->durable; }
 
+struct sl_prefault *sl__store_prefault(const sl_store *st) {
+  return st->prefault;
+}
+
+uint64_t sl__store_map_used(sl_store *st) { return map_used(st); }
+
 unsigned sl_store_page_size(const sl_store *st) {
   MDB_stat s;
   return mdb_env_stat(st->env, &s) == 0 ? s.ms_psize : 0;
 }
 
-bool sl_store_dirty(const sl_store *st) { return st->dirty; }
+bool sl_store_dirty(const sl_store *st) { return st->dirty || st->syncing; }
+
+bool sl_store_sync_begin(sl_store *st) {
+  if (!st->dirty)
+    return false;
+  st->dirty = false;
+  st->syncing++;
+  return true;
+}
+
+/* Any thread: LMDB's sync of a durable environment (no MDB_WRITEMAP) is an
+ * fdatasync of its file, which commits on the loop thread meanwhile do not
+ * disturb (what they write may or may not be in it: they are not reported
+ * durable by this sync). */
+int sl_store_sync_run(sl_store *st) { return mdb_env_sync(st->env, 1); }
+
+sl_err sl_store_sync_end(sl_store *st, int rc, sl_failure *f) {
+  SL_ASSERT(st->syncing > 0);
+  st->syncing--;
+  return rc != 0 ? storage_error(f, rc, "sync") : SL_OK;
+}
 
 sl_err sl_store_sync(sl_store *st, sl_failure *f) {
-  if (!st->dirty)
+  bool began = sl_store_sync_begin(st);
+  if (!began && !st->syncing)
     return SL_OK;
-  int rc = mdb_env_sync(st->env, 1);
-  if (rc != 0)
-    return storage_error(f, rc, "sync");
-  st->dirty = false;
-  return SL_OK;
+  /* Also when only a sync begun elsewhere is under way: this one covers
+   * every commit so far, now. */
+  int rc = sl_store_sync_run(st);
+  if (began)
+    return sl_store_sync_end(st, rc, f);
+  return rc != 0 ? storage_error(f, rc, "sync") : SL_OK;
 }
 
 sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
@@ -296,6 +350,8 @@ sl_err sl_store_commit(sl_txn *txn, sl_failure *f) {
   if (rc != 0)
     return storage_error(f, rc, "commit");
   txn->st->dirty |= txn->st->group;
+  if (txn->st->prefault)
+    sl_prefault_need(txn->st->prefault, map_used(txn->st));
   return SL_OK;
 }
 

@@ -56,7 +56,10 @@
  * but marks the store dirty, and the owner calls sl_store_sync once for all the commits of a loop
  *    iteration before it answers any request that saw them (net/server.h
  *    sl_server_set_barrier), so one fsync acknowledges many concurrent
- *    writes and no answer precedes the sync of what it reports.
+ *    writes and no answer precedes the sync of what it reports. The fsync
+ *    runs on a libuv pool thread while the loop serves the next requests
+ *    (sl_store_sync_begin / _run / _end): their commits wait for the next
+ *    sync, and any answer given while a sync is under way waits too.
  *
  * Transactions: one write transaction at a time (the loop thread runs one
  * request at a time). Read transactions reuse one handle (reset/renew), so a
@@ -64,8 +67,13 @@
  * into the map and are valid until the transaction ends (STYLE.md: decode
  * into the arena first).
  *
+ * Prefaulting: in memory mode a thread of store/prefault.h keeps the map's
+ * pages past LMDB's last page present, so that a write transaction that
+ * grows the map does not take the first-write faults itself.
+ *
  * Ownership: sl_store_open's caller owns the store and calls sl_store_close.
- * Threads: the loop thread only.
+ * Threads: the loop thread only (the prefaulter's thread touches pages of the
+ * map past LMDB's last page, nothing else).
  */
 #ifndef SL_STORE_STORE_H
 #define SL_STORE_STORE_H
@@ -113,11 +121,27 @@ unsigned sl_store_page_size(const sl_store *st);
  * environment file with the given page size; see "Pages" above. 0 or an
  * errno (EEXIST: the file exists, and keeps its own page size). */
 int sl__store_preformat(const char *file, unsigned page_size, uint64_t map_size, unsigned flags);
-/* Group commit (durable stores): whether commits are waiting for
- * sl_store_sync, and the sync that makes them durable (one fsync). Always
- * false / a no-op in memory. sl_store_close syncs too. */
+/* Inside store/ (and its unit tests): the in-memory map's prefaulter
+ * (store/prefault.h; NULL in durable mode or when it could not start) and
+ * the bytes of the map LMDB uses (its last page's end). */
+struct sl_prefault *sl__store_prefault(const sl_store *st);
+uint64_t sl__store_map_used(sl_store *st);
+/* Group commit (durable stores): whether some commit is not durable yet
+ * (committed since the last sync began, or covered by a sync begun and not
+ * ended), and the sync that makes every commit so far durable (one fsync).
+ * Always false / a no-op in memory. sl_store_close syncs too. */
 bool sl_store_dirty(const sl_store *st);
 sl_err sl_store_sync(sl_store *st, sl_failure *f);
+/* The same sync in three steps, so that the fsync can run on another thread
+ * while the loop goes on committing (net/server.h's barrier):
+ * sl_store_sync_begin (loop thread) takes the commits so far into a sync
+ * and says whether there were any; sl_store_sync_run (any thread, once per
+ * begin that returned true) is the fsync, 0 or an LMDB error; and
+ * sl_store_sync_end (loop thread) with its result ends it. Commits made
+ * after a begin wait for the next one. */
+bool sl_store_sync_begin(sl_store *st);
+int sl_store_sync_run(sl_store *st);
+sl_err sl_store_sync_end(sl_store *st, int rc, sl_failure *f);
 
 sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out);
 sl_err sl_store_commit(sl_txn *txn, sl_failure *f);
