@@ -227,6 +227,15 @@ sl_cap_decrease sl_cap_decrease_allowed(const sl_cap_params *p, const sl_through
 void sl_cap_decrease_record(const sl_cap_params *p, sl_throughput *tp, int64_t now_ms);
 /* The decrease count for today as DescribeTable reports it. */
 uint32_t sl_cap_decreases_today(const sl_throughput *tp, int64_t now_ms);
+/* A provisioned-throughput change takes effect when its UPDATING ends (facts
+ * §5): sl_cap_pending_set records the requested units in 'tp' (stamping
+ * LastIncreaseDateTime / LastDecreaseDateTime at the request, as the
+ * service's UpdateTable reply shows them) and sl_cap_pending_apply, at 'at_ms'
+ * when the resource becomes ACTIVE, makes them the units in effect, stamps
+ * the dates again and counts a decrease (taking its decrease_bucket token,
+ * p's rule). Returns true if there was one. */
+void sl_cap_pending_set(sl_throughput *tp, int64_t rcu, int64_t wcu, int64_t now_ms);
+bool sl_cap_pending_apply(const sl_cap_params *p, sl_throughput *tp, int64_t at_ms);
 /* May the table switch to on-demand now (spec §6)? *next_ms: when it can. */
 bool sl_cap_ppr_switch_allowed(const sl_cap_params *p, const sl_throughput *tp, int64_t now_ms,
                                int64_t *next_ms);

@@ -250,6 +250,16 @@ sl_err sl_tables_drop(sl_env *env, sl_table *t, sl_failure *f) {
   return sl_store_commit(txn, f);
 }
 
+/* A provisioned-throughput change takes effect as its UPDATING ends, dated
+ * then (not when a late tick notices), so that a restart, which reloads the
+ * record saved with the change pending, applies it the same way: the
+ * capacity engine serves the old units until this moment
+ * (tests/conformance/test_update_table.py, "while UPDATING"). */
+static void apply_pending(sl_env *env, sl_throughput *tp, struct sl_cap_res *cap, int64_t at_ms) {
+  if (sl_cap_pending_apply(sl_cap_params_of(env->cap), tp, at_ms) && cap)
+    sl_cap_res_configure(env->cap, cap, tp);
+}
+
 bool sl_tables_advance(sl_env *env, int64_t now_ms) {
   bool changed = false;
   size_t n = sl_catalog_count(env->catalog);
@@ -258,6 +268,7 @@ bool sl_tables_advance(sl_env *env, int64_t now_ms) {
     if ((t->status == SL_STATUS_CREATING || t->status == SL_STATUS_UPDATING) &&
         (int64_t)t->status_until_ms <= now_ms) {
       t->status = SL_STATUS_ACTIVE;
+      apply_pending(env, &t->tp, t->cap, (int64_t)t->status_until_ms);
       changed = true;
     }
     for (uint32_t j = 0; j < t->n_indexes; j++) {
@@ -266,6 +277,7 @@ bool sl_tables_advance(sl_env *env, int64_t now_ms) {
           (int64_t)x->status_until_ms <= now_ms) {
         x->status = SL_STATUS_ACTIVE;
         x->backfilling = false;
+        apply_pending(env, &x->tp, x->cap, (int64_t)x->status_until_ms);
         changed = true;
       }
     }

@@ -25,7 +25,10 @@
  *    one write transaction;
  *  - sl_tables_advance: timed state changes due by 'now' (CREATING/UPDATING
  *    -> ACTIVE for tables and indexes, warm throughput UPDATING -> ACTIVE,
- *    which re-configures the resource: capacity-model.md §6-7);
+ *    which re-configures the resource: capacity-model.md §6-7); a pending
+ *    provisioned-throughput change (ops/throughput.h) takes effect, dated,
+ *    and re-configures the resource, as its table or index becomes ACTIVE
+ *    (until then DescribeTable and the capacity engine have the old units);
  *  - sl_indexes_advance: the end of a GSI deletion (ops/indexes.h starts it):
  *    once its DELETING delay has passed, its entries and catalog entry go in
  *    one transaction, its resource is freed, and the attribute definitions no

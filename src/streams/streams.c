@@ -164,6 +164,12 @@ static sl_str stream_key(sl_arena *a, sl_str name, sl_str label) {
   return sl_buf_str(&b);
 }
 
+static sl_str tags_key(sl_arena *a, sl_str name, sl_str label) {
+  sl_str k = stream_key(a, name, label);
+  ((char *)k.p)[0] = 'T';
+  return k;
+}
+
 static void shard_key(uint8_t out[9], uint32_t id, uint32_t no) {
   out[0] = 'H';
   sl_be32(out + 1, id);
@@ -252,6 +258,59 @@ static sl_err stream_put(sl_txn *txn, sl_arena *a, const sl_stream *st, uint64_t
 bool sl_streams_get(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, sl_stream *out) {
   sl_str key = stream_key(a, name, label), v;
   return sl_store_get(txn, SL_DB_STREAMS, key, &v) && stream_decode(a, key, v, out);
+}
+
+/* ---- a stream's tags ---- */
+
+static void put32(sl_buf *b, uint32_t v) {
+  uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+  sl_buf_puts(b, sl_str_make((char *)x, 4));
+}
+
+void sl_streams_tags(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, sl_tag **out,
+                     uint32_t *n_out) {
+  sl_str v;
+  *out = NULL;
+  *n_out = 0;
+  if (!sl_store_get(txn, SL_DB_STREAMS, tags_key(a, name, label), &v) || v.len < 4)
+    return;
+  const uint8_t *p = (const uint8_t *)v.p, *end = p + v.len;
+  uint32_t n = rd32(p), got = 0;
+  p += 4;
+  sl_tag *t = SL_NEW_ARRAY(a, sl_tag, n + 1);
+  while (got < n) {
+    sl_str part[2];
+    for (int i = 0; i < 2; i++) {
+      if (end - p < 4 || (size_t)(end - p - 4) < rd32(p))
+        goto done; /* a damaged record keeps what it could read */
+      uint32_t len = rd32(p);
+      part[i] = sl_arena_strdup(a, sl_str_make((const char *)p + 4, len));
+      p += 4 + len;
+    }
+    t[got].key = part[0];
+    t[got].value = part[1];
+    got++;
+  }
+done:
+  *out = t;
+  *n_out = got;
+}
+
+sl_err sl_streams_set_tags(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, const sl_tag *tags,
+                           uint32_t n, sl_failure *f) {
+  sl_str key = tags_key(a, name, label);
+  if (n == 0)
+    return sl_store_del(txn, SL_DB_STREAMS, key, f);
+  sl_buf b;
+  sl_buf_init(&b, a);
+  put32(&b, n);
+  for (uint32_t i = 0; i < n; i++) {
+    put32(&b, (uint32_t)tags[i].key.len);
+    sl_buf_puts(&b, tags[i].key);
+    put32(&b, (uint32_t)tags[i].value.len);
+    sl_buf_puts(&b, tags[i].value);
+  }
+  return sl_store_put(txn, SL_DB_STREAMS, key, sl_buf_str(&b), f);
 }
 
 static int stream_order(const void *x, const void *y) {
@@ -1220,6 +1279,8 @@ bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure 
       err = high_water_put(txn, s->next_seq, f);
       if (err == SL_OK)
         err = sl_store_del(txn, SL_DB_STREAMS, stream_key(&a, st->table_name, st->label), f);
+      if (err == SL_OK) /* its tags go with it */
+        err = sl_store_del(txn, SL_DB_STREAMS, tags_key(&a, st->table_name, st->label), f);
       changed = true;
     }
   }

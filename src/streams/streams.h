@@ -91,6 +91,9 @@
  *        in "records" (a directory written before "records" existed holds
  *        the record itself here, which is read as such)
  *   key 'Q'                                      u64 sequence high-water mark
+ *   key 'T' | table name | 0x00 | label        a stream's own tags (TagResource
+ *        on its ARN; absent: none): u32 count, then per tag u32 key length,
+ *        the key, u32 value length, the value; deleted with the stream
  *
  * Layout of the "records" database: key u64 BE sequence number, value a
  * record. Sequence numbers only grow, so every record is appended at the end
@@ -204,6 +207,14 @@ typedef struct {
 void sl_streams_list(sl_txn *txn, sl_arena *a, sl_str table, sl_stream **out, size_t *n_out);
 /* The stream of table 'name' labelled 'label'; false when there is none. */
 bool sl_streams_get(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, sl_stream *out);
+/* The tags of the stream (name, label), in the order they were added, copied
+ * into 'a'; and their replacement (n 0: none), in a write transaction. A
+ * stream does not inherit its table's tags (DG "Using attribute-based access
+ * control with DynamoDB Streams"). */
+void sl_streams_tags(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, sl_tag **out,
+                     uint32_t *n_out);
+sl_err sl_streams_set_tags(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, const sl_tag *tags,
+                           uint32_t n, sl_failure *f);
 /* The shards of a stream still kept, in shard order (parents first). */
 void sl_streams_shards(sl_txn *txn, sl_arena *a, const sl_stream *st, sl_stream_shard **out,
                        size_t *n_out);

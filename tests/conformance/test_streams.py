@@ -107,6 +107,30 @@ def test_create_table_with_stream(ddb, make_table):
     assert t["LatestStreamArn"] == t["TableArn"] + "/stream/" + label
 
 
+# CreateTable's stream texts: a stream enabled without a view type, or a view type with the
+# stream disabled, is a ValidationException.
+# ddblocal_differs: DynamoDB Local accepts a view type with StreamEnabled false, and words the
+# missing view type its own way.
+# Source: ack-api-quirks DDB-TABLE-442 message catalogue (CreateTable, live, 2026-10-09).
+@pytest.mark.ddblocal_differs
+@pytest.mark.parametrize("spec,message", [
+    ({"StreamEnabled": True}, "One or more parameter values were invalid: Table is being created "
+     "with a stream enabled, UpdateViewType is required"),
+    ({"StreamEnabled": False, "StreamViewType": "KEYS_ONLY"}, "One or more parameter values were "
+     "invalid: Table is being created with a stream disabled, UpdateViewType should not be "
+     "specified"),
+])
+def test_create_table_stream_texts(raw, spec, message):
+    name = "t_" + uuid.uuid4().hex[:12]
+    r = raw.call("CreateTable", {
+        "TableName": name, "BillingMode": "PAY_PER_REQUEST", "StreamSpecification": spec,
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})
+    assert (r.status, r.error_type, r.message) == (400, "ValidationException", message), r
+    r = raw.call("DescribeTable", {"TableName": name})
+    assert r.error_type == "ResourceNotFoundException"
+
+
 # Enabling a stream needs its view type; enabling an enabled one, or disabling a table
 # without one, is a ValidationException.
 def test_update_table_stream_errors(ddb, make_table):
