@@ -17,17 +17,17 @@ from test_bench_tool import bench
 
 def steady_ok_per_s(rep, scale, first_s, limit):
     """The median accepted writes per second of the server over the real seconds
-    after the first throttle in which the bench sent well over the limit (1.2x):
-    in those the server decides what is accepted. A second in which a loaded
-    machine kept the client from sending is the client's, and so is one in
-    which it caught up in a burst that the server's burst capacity took (the
-    bench's own ceiling_per_s averages both in); the median is moved by
-    neither."""
-    over = 1.2 * limit * scale
-    after = sorted(s["ok"] for s in rep["seconds"]
-                   if s["second"] >= first_s / scale + 1 and s["sent"] >= over)
-    assert len(after) >= 5, rep["seconds"]
-    return after[len(after) // 2] / scale
+    after the first throttle in which the bench kept its schedule (sent within
+    15 % of what was due, well over the limit): in those the server decides
+    what is accepted. A second in which a loaded machine kept the client from
+    sending is the client's, and so is the catch-up burst after it, which the
+    server's burst capacity partly takes (the bench's own ceiling_per_s
+    averages both in); the median of the kept seconds is moved by neither."""
+    kept = sorted(s["ok"] for s in rep["seconds"]
+                  if s["second"] >= first_s / scale + 1 and s["offered"] >= 1.2 * limit * scale
+                  and 0.85 * s["offered"] <= s["sent"] <= 1.15 * s["offered"])
+    assert len(kept) >= 3, rep["seconds"]
+    return kept[len(kept) // 2] / scale
 
 
 def window_stats(rep):
