@@ -96,6 +96,9 @@ typedef struct {
   double agg_mu;  /* the mean cost of one request on its resource (milli-units) */
   double agg_gsi_mu[SL_SIM_MAX_GSIS]; /* writes: the mean cost of its entry on each GSI */
   double *s_rate_limit; /* adaptive: the client's send rate limit at each step (0: off) */
+  /* aggregate mode: retries, resends and transactions in flight */
+  struct sl__sim_group *pend;
+  size_t n_pend, pend_cap;
 } wl_state;
 
 typedef struct {
@@ -136,6 +139,11 @@ struct sl_sim {
   size_t n_cp, cp_cap;
   double wall_s, cpu_s;
   uint64_t total_attempts;
+  /* aggregate mode: one step's sends and their shares of partitions */
+  struct sl__sim_group *send;
+  size_t n_send, send_cap;
+  struct sl__sim_share *shares;
+  size_t shares_cap;
   /* one attempt's charges */
   sl_cap_charge charges[MAX_CHARGES];
   uint32_t charge_res[MAX_CHARGES];
