@@ -134,6 +134,9 @@ struct sl_sim {
   uint32_t next_action;
   int64_t first_minute, n_minutes; /* the clock minutes the run covers */
   int64_t next_eval_minute;        /* auto scaling: the next datapoint to evaluate */
+  /* a table is UPDATING until this time (epoch ms) after a change */
+  int64_t updating_until_ms[SL_SIM_MAX_TABLES];
+  int64_t next_warm_ms; /* the next warm throughput to become ACTIVE; INT64_MAX: none */
   bool any_scaling;
   cp_event *cp;
   size_t n_cp, cp_cap;

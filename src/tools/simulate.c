@@ -415,8 +415,32 @@ sl_sim *sl_sim_new(const sl_scenario *s, char *err, size_t err_len) {
     acc_r += u.r;
     acc_w += u.w;
   }
+  /* OnDemandThroughput and WarmThroughput against the per-table quotas, as
+   * CreateTable checks them (cap/control.c) */
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    const res_state *r = &m->res[i];
+    sl_throughput none = {0};
+    char msg[1024], path[64];
+    sl_cap_units_check c =
+        sl_cap_on_demand_check(&m->params, r->is_index ? "index" : "table", r->tp.max_read_ru,
+                               r->tp.max_write_ru, "us-east-1", msg, sizeof(msg));
+    if (c == SL_UNITS_OK)
+      c = sl_cap_warm_check(&m->params, r->is_index ? "index" : "table", r->name, &none,
+                            r->tp.warm_read, r->tp.warm_write, "us-east-1", msg, sizeof(msg));
+    if (c == SL_UNITS_OK)
+      continue;
+    if (r->is_index)
+      snprintf(path, sizeof(path), "tables[%u].gsis[%d]", r->table, r->gsi);
+    else
+      snprintf(path, sizeof(path), "tables[%u]", r->table);
+    snprintf(err, err_len, "%s: CreateTable would fail: %s: %s", path,
+             c == SL_UNITS_LIMIT ? "LimitExceededException" : "ValidationException", msg);
+    sl_sim_free(m);
+    return NULL;
+  }
   /* Auto scaling: the datapoints of every clock minute of the run; a
    * scalable target brings the units within its bounds when registered. */
+  m->next_warm_ms = INT64_MAX;
   m->first_minute = s->start_ms / 60000;
   m->n_minutes = (s->start_ms + s->duration_us / 1000) / 60000 - m->first_minute + 1;
   m->next_eval_minute = m->first_minute;
@@ -1044,21 +1068,18 @@ static void cp_add(sl_sim *m, int64_t at_us, uint32_t ri, int dir, bool ok, int6
 }
 
 /* Commits 'next' (the new settings of the resources 'touched', all of one
- * table) if the control plane allows it; else false with the message of
- * the LimitExceededException UpdateTable would return. */
+ * table) if the control plane allows it, in the order UpdateTable checks
+ * (ops/update_table.c): the decrease budget, the switch to on-demand,
+ * OnDemandThroughput and WarmThroughput against the per-table quotas, the
+ * account's quota. Else false with the exception's name in 'type' and its
+ * message in 'err'. A committed change leaves the table UPDATING for
+ * table_update_delay_ms and new warm throughput UPDATING for warm_delay_ms,
+ * as on the server (jobs/tables.c makes them ACTIVE). */
 static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool *touched,
-                      int64_t now_ms, char *err, size_t err_len) {
+                      int64_t now_ms, const char **type, char *err, size_t err_len) {
   const sl_cap_params *p = &m->params;
   uint32_t tr = m->table_res[table];
-  /* a switch to on-demand: the table's limit (spec §6) */
-  if (touched[tr] && m->res[tr].tp.billing != SL_BILLING_PAY_PER_REQUEST &&
-      next[tr].billing == SL_BILLING_PAY_PER_REQUEST) {
-    int64_t when;
-    if (!sl_cap_ppr_switch_allowed(p, &m->res[tr].tp, now_ms, &when)) {
-      sl_cap_ppr_switch_message(p, &m->res[tr].tp, when, err, err_len);
-      return false;
-    }
-  }
+  *type = "LimitExceededException";
   /* decreases: each table's and GSI's own budget (spec §5) */
   for (uint32_t i = 0; i < m->n_res; i++) {
     const sl_throughput *old = &m->res[i].tp;
@@ -1073,6 +1094,35 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
       }
     }
   }
+  /* a switch to on-demand: the table's limit (spec §6) */
+  if (touched[tr] && m->res[tr].tp.billing != SL_BILLING_PAY_PER_REQUEST &&
+      next[tr].billing == SL_BILLING_PAY_PER_REQUEST) {
+    int64_t when;
+    if (!sl_cap_ppr_switch_allowed(p, &m->res[tr].tp, now_ms, &when)) {
+      sl_cap_ppr_switch_message(p, &m->res[tr].tp, when, err, err_len);
+      return false;
+    }
+  }
+  /* OnDemandThroughput, then WarmThroughput (cap/control.c) */
+  for (int warm = 0; warm < 2; warm++)
+    for (uint32_t i = 0; i < m->n_res; i++) {
+      const sl_throughput *old = &m->res[i].tp;
+      const sl_throughput *nx = &next[i];
+      const char *what = m->res[i].is_index ? "index" : "table";
+      sl_cap_units_check c = SL_UNITS_OK;
+      if (!touched[i])
+        continue;
+      if (!warm && (nx->max_read_ru != old->max_read_ru || nx->max_write_ru != old->max_write_ru))
+        c = sl_cap_on_demand_check(p, what, nx->max_read_ru, nx->max_write_ru, "us-east-1", err,
+                                   err_len);
+      if (warm && (nx->warm_read != old->warm_read || nx->warm_write != old->warm_write))
+        c = sl_cap_warm_check(p, what, m->res[i].name, old, nx->warm_read, nx->warm_write,
+                              "us-east-1", err, err_len);
+      if (c != SL_UNITS_OK) {
+        *type = c == SL_UNITS_LIMIT ? "LimitExceededException" : "ValidationException";
+        return false;
+      }
+    }
   /* the account's quota (an update: the per-table maximum is checked at
    * creation only, as UpdateTable does) */
   sl_cap_quota_units u = {0};
@@ -1109,10 +1159,39 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
       tp.highest_rcu = tp.rcu;
     if (tp.wcu > tp.highest_wcu)
       tp.highest_wcu = tp.wcu;
+    if ((tp.warm_read != r->tp.warm_read || tp.warm_write != r->tp.warm_write) &&
+        p->warm_delay_ms > 0) {
+      tp.warm_status = SL_STATUS_UPDATING;
+      tp.warm_ready_ms = (uint64_t)(now_ms + p->warm_delay_ms);
+      if (now_ms + p->warm_delay_ms < m->next_warm_ms)
+        m->next_warm_ms = now_ms + p->warm_delay_ms;
+    }
     r->tp = tp;
     sl_cap_res_configure(m->cap, r->res, &r->tp);
   }
+  m->updating_until_ms[table] = now_ms + p->table_update_delay_ms;
   return true;
+}
+
+/* Warm throughput whose UPDATING ended by 't_ms' becomes ACTIVE at its
+ * time: partitions pre-split, previous peak raised (jobs/tables.c). */
+static void warm_ready(sl_sim *m, int64_t t_ms) {
+  if (m->next_warm_ms > t_ms)
+    return;
+  int64_t next = INT64_MAX;
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    res_state *r = &m->res[i];
+    if (r->tp.warm_status != SL_STATUS_UPDATING)
+      continue;
+    if ((int64_t)r->tp.warm_ready_ms <= t_ms) {
+      r->tp.warm_status = SL_STATUS_ACTIVE;
+      m->clock.manual_us = (int64_t)r->tp.warm_ready_ms * 1000;
+      sl_cap_res_configure(m->cap, r->res, &r->tp);
+    } else if ((int64_t)r->tp.warm_ready_ms < next) {
+      next = (int64_t)r->tp.warm_ready_ms;
+    }
+  }
+  m->next_warm_ms = next;
 }
 
 static void apply_action(sl_sim *m, const sl_sim_action *a) {
@@ -1171,8 +1250,20 @@ static void apply_action(sl_sim *m, const sl_sim_action *a) {
     n += snprintf(what + n, sizeof(what) - (size_t)n, " OnDemandThroughput");
   if (a->warm_read > 0 || a->warm_write > 0)
     snprintf(what + n, sizeof(what) - (size_t)n, " WarmThroughput");
-  bool ok = cp_commit(m, a->table, next, touched, m->clock.manual_us / 1000, err, sizeof(err));
-  snprintf(msg, sizeof(msg), "LimitExceededException: %s", err);
+  int64_t now_ms = m->clock.manual_us / 1000;
+  const char *type;
+  bool ok;
+  if (m->updating_until_ms[a->table] > now_ms) {
+    /* another UpdateTable while the table is UPDATING (ops/update_table.c) */
+    type = "ResourceInUseException";
+    snprintf(err, sizeof(err),
+             "Attempt to change a resource which is still in use: Table is being updated: %.*s",
+             SL_STR_FMT(m->s->tables[a->table].name));
+    ok = false;
+  } else {
+    ok = cp_commit(m, a->table, next, touched, now_ms, &type, err, sizeof(err));
+  }
+  snprintf(msg, sizeof(msg), "%s: %s", type, err);
   cp_add(m, a->at_us, ri, -1, ok, 0, 0, what, ok ? NULL : msg);
   free(next);
   free(touched);
@@ -1185,7 +1276,9 @@ static void scaling_eval(sl_sim *m, const sl_scaling_params *sp, uint32_t ri, in
                          int64_t minute, int64_t at_ms) {
   res_state *r = &m->res[ri];
   const sl_sim_scaling *sc = scaling_of(m, r, dir);
-  if (!sc->on || r->tp.billing != SL_BILLING_PROVISIONED || minute < m->first_minute)
+  /* as ops/autoscaling.c's evaluate: nothing while the table is UPDATING */
+  if (!sc->on || r->tp.billing != SL_BILLING_PROVISIONED || minute < m->first_minute ||
+      m->updating_until_ms[r->table] > at_ms)
     return;
   enum { MAX_WINDOW = 240 };
   double dp[MAX_WINDOW];
@@ -1227,7 +1320,8 @@ static void scaling_eval(sl_sim *m, const sl_scaling_params *sp, uint32_t ri, in
   snprintf(what, sizeof(what), "Setting %s capacity units to %lld.", dir ? "write" : "read",
            (long long)d.capacity);
   m->clock.manual_us = at_ms * 1000;
-  bool ok = cp_commit(m, r->table, next, touched, at_ms, err, sizeof(err));
+  const char *type;
+  bool ok = cp_commit(m, r->table, next, touched, at_ms, &type, err, sizeof(err));
   /* the activity's status message, as DescribeScalingActivities gives it */
   if (ok)
     snprintf(msg, sizeof(msg), "%s", what);
@@ -1275,6 +1369,12 @@ static void cp_until(sl_sim *m, int64_t t) {
   for (;;) {
     int64_t ta =
         m->next_action < s->n_actions ? m->t0 + s->actions[m->next_action].at_us : INT64_MAX;
+    int64_t tw = m->next_warm_ms < INT64_MAX / 1000 ? m->next_warm_ms * 1000 : INT64_MAX;
+    if (tw <= t && tw <= ta) {
+      scaling_tick(m, tw);
+      warm_ready(m, tw / 1000);
+      continue;
+    }
     if (ta <= t) {
       scaling_tick(m, ta - 1);
       apply_action(m, &s->actions[m->next_action++]);

@@ -561,6 +561,70 @@ def test_actions_obey_the_control_plane():
         "Per table maximum: 40000.") in r.stderr
 
 
+# The UPDATING period of the server (params table_update_delay_ms, warm_delay_ms; 0 by
+# default, as on the server): after a change the table is UPDATING, and another UpdateTable
+# then fails with ResourceInUseException (auto scaling waits, as ops/autoscaling.c does);
+# new warm throughput pre-splits the partitions only when it is ACTIVE. WarmThroughput and
+# OnDemandThroughput are checked against the per-table quotas with the server's rules and
+# texts (cap/control.c), in actions and at creation.
+def test_actions_updating_delay_and_warm_quotas():
+    s = {"seed": 1, "duration_s": 120,
+         "params": {"table_update_delay_ms": 60000, "warm_delay_ms": 30000},
+         "tables": [{"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 100,
+                     "write_capacity": 100},
+                    {"name": "od", "billing_mode": "PAY_PER_REQUEST"},
+                    {"name": "w", "billing_mode": "PAY_PER_REQUEST", "warm_write": 5000}],
+         "workloads": [{"table": "od", "operation": "PutItem",
+                        "keys": {"distribution": "sequential"},
+                        "phases": [{"duration_s": 20, "rate": 0},
+                                   {"duration_s": 100, "rate": 8000}]},
+                       {"table": "t", "operation": "PutItem",
+                        "phases": [{"duration_s": 120, "rate": 10}]}],
+         "actions": [{"at_s": 5, "table": "t", "write_capacity": 200},
+                     {"at_s": 30, "table": "t", "write_capacity": 300},
+                     {"at_s": 70, "table": "t", "write_capacity": 400},
+                     {"at_s": 1, "table": "od", "warm_write": 50000},
+                     {"at_s": 2, "table": "od", "max_write_request_units": 50000},
+                     {"at_s": 3, "table": "od", "warm_write": 10000},
+                     {"at_s": 4, "table": "w", "warm_write": 4000}]}
+    r = simulate(s)
+    cp = [(e["time_s"], e["resource"], e["status"], e.get("message", "")) for e in r["control_plane"]]
+    assert cp == [
+        (1, "table od", "Failed", "LimitExceededException: Subscriber limit exceeded: Requested "
+         "WriteUnitsPerSecond for WarmThroughput for table od exceeds TableMaxWriteCapacityUnits "
+         "of the account in region us-east-1"),
+        (2, "table od", "Failed", "LimitExceededException: Subscriber limit exceeded: Requested "
+         "MaxWriteRequestUnits for OnDemandThroughput for table exceeds "
+         "TableMaxWriteCapacityUnits of the account in region us-east-1"),
+        (3, "table od", "Successful", ""),
+        (4, "table w", "Failed", "ValidationException: One or more parameter values were "
+         "invalid: WarmThroughput cannot be decreased. Current ReadUnitsPerSecond: 0, "
+         "WriteUnitsPerSecond: 5000"),
+        (5, "table t", "Successful", ""),
+        (30, "table t", "Failed", "ResourceInUseException: Attempt to change a resource which "
+         "is still in use: Table is being updated: t"),
+        (70, "table t", "Successful", "")]
+    assert resource(r, "t")["write"]["series"]["provisioned_units"][40] == 200
+    assert resource(r, "t")["write"]["series"]["provisioned_units"][-1] == 400
+    # warm throughput asked for at 3 s is ACTIVE at 33 s: the load from 20 s throttles until
+    # the partitions are pre-split, then never
+    od = resource(r, "od")
+    parts = od["partitions_series"]
+    assert parts[31] == parts[0] < parts[33]
+    thr = od["write"]["series"]["KeyRangeThroughputExceeded"]
+    assert sum(thr[21:32]) > 0 and sum(thr[35:]) == 0
+    # without the delays the same warm throughput is there before the load
+    s["params"] = {}
+    assert resource(simulate(s), "od")["write"]["throttled_events"] == 0
+    # at creation: CreateTable's checks
+    s["tables"][1]["max_write_request_units"] = 40001
+    p = run_raw(json.dumps(s))
+    assert p.returncode == 1 and (
+        "tables[1]: CreateTable would fail: LimitExceededException: Subscriber limit exceeded: "
+        "Requested MaxWriteRequestUnits for OnDemandThroughput for table exceeds "
+        "TableMaxWriteCapacityUnits of the account in region us-east-1") in p.stderr, p.stderr
+
+
 # The aggregate mode also counts Query and Scan pages (of the table and of a GSI) and writes
 # to tables with GSIs (each chunk's entries on a GSI key drawn from the index's keys, admitted
 # with the table's part: GSI back-pressure).
