@@ -185,5 +185,9 @@ double sl__sim_latency_quantile(const wl_state *w, double q);
 /* The diagnosis: up to 'max' findings, their text in 'b' (heap-owned). */
 void sl__sim_diagnose(sl_sim *m, sl_buf *b, size_t *n_out, sl_str *lines, size_t max);
 void sl__sim_fmt_num(sl_buf *b, double x);
+/* In an aggregate-mode report: how far that mode departs from the
+ * per-request one (measured in docs/simulate.md, pinned by
+ * tests/conformance/test_simulate_tool.py); its step in ms. */
+void sl__sim_aggregate_note(const sl_sim *m, sl_buf *b);
 
 #endif

@@ -292,6 +292,10 @@ def test_internet_scale_zipf_head():
     assert report["hottest_keys"][0]["key"] == "k0"
     assert "by one key, 'k0'" in report["diagnosis"][0]
     assert "more table capacity will not help" in report["diagnosis"][0]
+    # the report says how far the aggregate mode departs from the per-request one
+    assert "departs from the per-request mode by at most 0.2 % of accepted units" in \
+        report["mode_note"]
+    assert "mode_note" not in simulate("hot-key.json")
 
 
 # A run is deterministic: the same scenario gives the same report; the seed changes the
