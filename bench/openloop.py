@@ -12,7 +12,7 @@ request timed from when it was due, so queueing behind a stall counts): sluice a
 its own maximum for each operation, and the canned-body server at that same rate, each
 --repeats times, interleaved. The issue's goal: sluice's p99 within 2× of the
 canned-body server's p99 at the same rate. --rt as in bench/tail.py (servers on CPU 1,
-latc's processes on CPU 0, SCHED_FIFO 50). A measurement, never an assertion.
+latc, one process driving every connection on epoll, on CPU 0, SCHED_FIFO 50). A measurement, never an assertion.
 """
 import argparse
 import os

@@ -51,20 +51,30 @@ BENCH = os.path.join(ROOT, "bench")
 PORT = 8140
 
 
+TICK_NS = 1e9 / os.sysconf("SC_CLK_TCK")
+
+
+def stat_fields(path):
+    with open(path) as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
 def proc_sample(pid):
-    """CPU ns, run_delay ns, minor and major faults, voluntary switches, RSS KB,
-    shared-memory KB of a process."""
+    """The loop thread's CPU ns, run_delay ns, minor and major faults; the other
+    threads' CPU ns (store/prefault.c's prefaulter, libuv's pool); the process's
+    voluntary switches, RSS KB, shared-memory KB."""
     with open(f"/proc/{pid}/schedstat") as f:
         run, delay, _ = (int(x) for x in f.read().split())
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    minflt, majflt = int(fields[7]), int(fields[9])
+    loop = stat_fields(f"/proc/{pid}/task/{pid}/stat")
+    whole = stat_fields(f"/proc/{pid}/stat")
+    minflt, majflt = int(loop[7]), int(loop[9])
+    other = (int(whole[11]) + int(whole[12]) - int(loop[11]) - int(loop[12])) * TICK_NS
     st = {}
     with open(f"/proc/{pid}/status") as f:
         for line in f:
             k, _, v = line.partition(":")
             st[k] = v.split()[0] if v.split() else "0"
-    return {"cpu": run, "delay": delay, "minflt": minflt, "majflt": majflt,
+    return {"cpu": run, "delay": delay, "minflt": minflt, "majflt": majflt, "other": other,
             "vcsw": int(st.get("voluntary_ctxt_switches", 0)),
             "rss": int(st.get("VmRSS", 0)), "shmem": int(st.get("RssShmem", 0))}
 
@@ -117,16 +127,16 @@ def measure(label, pid, port, seconds, op="get", rate=0):
     after = proc_sample(pid)
     n = max(r["requests"], 1)
     r = {k: int(v) for k, v in r.items()}
-    d = {k: after[k] - before[k] for k in ("cpu", "delay", "minflt", "majflt", "vcsw")}
+    d = {k: after[k] - before[k] for k in ("cpu", "delay", "minflt", "majflt", "vcsw", "other")}
     print(f"{label:<34}{r['requests'] / seconds:>9,.0f}{r['p50']:>8}{ms(r['p99']):>9}"
           f"{ms(r['p999']):>9}{ms(r['max']):>9}{r['over1ms']:>7}{r['over10ms']:>6}"
-          f"{d['cpu'] / n / 1000:>8.1f}{d['delay'] / 1e6 / seconds:>10.1f}"
+          f"{d['cpu'] / n / 1000:>8.1f}{d['other'] / n / 1000:>7.1f}{d['delay'] / 1e6 / seconds:>10.1f}"
           f"{d['minflt'] / seconds:>9,.0f}{d['majflt']:>6}{r['errors']:>7}", flush=True)
     return r
 
 
 HEADER = (f"{'':<34}{'req/s':>9}{'p50 us':>8}{'p99 ms':>9}{'p99.9':>9}{'max ms':>9}"
-          f"{'>1ms':>7}{'>10ms':>6}{'cpu us':>8}{'waitms/s':>10}{'minflt/s':>9}{'majf':>6}{'errors':>7}")
+          f"{'>1ms':>7}{'>10ms':>6}{'cpu us':>8}{'bg us':>7}{'waitms/s':>10}{'minflt/s':>9}{'majf':>6}{'errors':>7}")
 
 
 def ceiling(a, label):
@@ -191,8 +201,9 @@ def main():
     print(f"tail latency at 1 connection (bench/latc, {mode}), {a.seconds} s per row, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}"
           f"{', real-time priority, pinned' if a.rt else ''}")
-    print("cpu us: server CPU per request; waitms/s: ms per second the server was runnable "
-          "but not running (machine contention)\n")
+    print("cpu us: the server's loop thread's CPU per request; bg us: its other threads' (the "
+          "in-memory map's prefaulter); waitms/s: ms per second the loop was runnable but not "
+          "running (machine contention); minflt/s: the loop thread's page faults\n")
     print(HEADER)
     ceiling(a, "ceiling (canned body)")
     args = [a.sluice, "serve", "--port", str(PORT), "--profile", "unlimited"]

@@ -1,6 +1,7 @@
 /* The LMDB environment; see store.h for the design. */
 #include "store/store.h"
 #include "base/log.h"
+#include "store/prefault.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +29,8 @@ struct sl_store {
   sl_txn read;    /* the reusable read transaction; reset (renewable) when not live */
   bool read_live; /* read.txn is in use */
   sl_txn write;
+  sl_prefault *prefault; /* in memory mode: the map's pages ahead of LMDB */
+  unsigned page_size;
 };
 
 struct sl_cursor {
@@ -95,6 +98,24 @@ int sl__store_preformat(const char *file, unsigned page_size, uint64_t map_size,
 }
 static sl_str from_val(MDB_val v) { return sl_str_make(v.mv_data, v.mv_size); }
 
+/* LMDB's last page, in bytes from the start of the map. */
+static uint64_t map_used(sl_store *st) {
+  MDB_envinfo info;
+  if (mdb_env_info(st->env, &info) != 0)
+    return 0;
+  return ((uint64_t)info.me_last_pgno + 1) * st->page_size;
+}
+
+/* In memory mode (prefault.h). Without the map's address or a thread, the
+ * pages fault in where LMDB writes them, as before. */
+static void start_prefault(sl_store *st, uint64_t map_size) {
+  mdb_filehandle_t fd;
+  void *map;
+  if (mdb_env_get_fd(st->env, &fd) != 0 || !(map = sl_prefault_find_map(fd, map_size)) ||
+      !(st->prefault = sl_prefault_start(fd, map, map_size, map_used(st))))
+    sl_debug("in-memory storage: pages are not prefaulted");
+}
+
 sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) {
   sl_store *st = calloc(1, sizeof(*st));
   char tmpdir[256] = "";
@@ -159,11 +180,13 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
   }
   if ((rc = mdb_env_open(st->env, path, flags, 0644)) != 0)
     goto fail;
+  st->page_size = sl_store_page_size(st);
   if (tmpdir[0]) {
     /* The map and the descriptor stay valid after the names are gone. */
     unlink(path);
     rmdir(tmpdir);
     tmpdir[0] = 0;
+    start_prefault(st, map_size);
   }
   MDB_txn *txn;
   if ((rc = mdb_txn_begin(st->env, NULL, 0, &txn)) != 0)
@@ -222,6 +245,7 @@ out:
     unlink(path);
     rmdir(tmpdir);
   }
+  sl_prefault_stop(st->prefault);
   if (st->env)
     mdb_env_close(st->env);
   free(st);
@@ -238,11 +262,18 @@ void sl_store_close(sl_store *st) {
     if (rc != 0)
       sl_error("lmdb sync at close: %s", mdb_strerror(rc));
   }
+  sl_prefault_stop(st->prefault);
   mdb_env_close(st->env);
   free(st);
 }
 
 bool sl_store_durable(const sl_store *st) { return st->durable; }
+
+struct sl_prefault *sl__store_prefault(const sl_store *st) {
+  return st->prefault;
+}
+
+uint64_t sl__store_map_used(sl_store *st) { return map_used(st); }
 
 unsigned sl_store_page_size(const sl_store *st) {
   MDB_stat s;
@@ -296,6 +327,8 @@ sl_err sl_store_commit(sl_txn *txn, sl_failure *f) {
   if (rc != 0)
     return storage_error(f, rc, "commit");
   txn->st->dirty |= txn->st->group;
+  if (txn->st->prefault)
+    sl_prefault_need(txn->st->prefault, map_used(txn->st));
   return SL_OK;
 }
 

@@ -64,8 +64,13 @@
  * into the map and are valid until the transaction ends (STYLE.md: decode
  * into the arena first).
  *
+ * Prefaulting: in memory mode a thread of store/prefault.h keeps the map's
+ * pages past LMDB's last page present, so that a write transaction that
+ * grows the map does not take the first-write faults itself.
+ *
  * Ownership: sl_store_open's caller owns the store and calls sl_store_close.
- * Threads: the loop thread only.
+ * Threads: the loop thread only (the prefaulter's thread touches pages of the
+ * map past LMDB's last page, nothing else).
  */
 #ifndef SL_STORE_STORE_H
 #define SL_STORE_STORE_H
@@ -113,6 +118,11 @@ unsigned sl_store_page_size(const sl_store *st);
  * environment file with the given page size; see "Pages" above. 0 or an
  * errno (EEXIST: the file exists, and keeps its own page size). */
 int sl__store_preformat(const char *file, unsigned page_size, uint64_t map_size, unsigned flags);
+/* Inside store/ (and its unit tests): the in-memory map's prefaulter
+ * (store/prefault.h; NULL in durable mode or when it could not start) and
+ * the bytes of the map LMDB uses (its last page's end). */
+struct sl_prefault *sl__store_prefault(const sl_store *st);
+uint64_t sl__store_map_used(sl_store *st);
 /* Group commit (durable stores): whether commits are waiting for
  * sl_store_sync, and the sync that makes them durable (one fsync). Always
  * false / a no-op in memory. sl_store_close syncs too. */

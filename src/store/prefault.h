@@ -1,0 +1,66 @@
+/*
+ * prefault.h — pages of the in-memory map made present before LMDB writes them.
+ *
+ * Design: in memory mode the map is a sparse file on /dev/shm, and the first
+ * write to one of its pages allocates it. On this machine (a virtual machine
+ * whose host backs guest memory lazily) that first write costs 30-40 µs a 4 KB
+ * page, a 32 KB LMDB page 8 of them: ~0.3 ms inside the one request whose
+ * transaction grew the map (a leaf split, a new page of stream records), where
+ * a write to a page written before costs nanoseconds (bench/README.md, "Fresh
+ * pages"). A PutItem that splits a leaf was the slowest percent of PutItems.
+ *
+ * A prefaulter keeps a reserve past LMDB's last page (SL_PREFAULT_RESERVE,
+ * refilled when less than half of it is left) allocated and written once, on
+ * a thread of its own, so that the loop thread's writes find the pages
+ * present:
+ *  - allocated first with fallocate, so a file system that filled up since
+ *    the map was sized answers ENOSPC (the prefaulter stops, LMDB's own map
+ *    limit still holds) rather than SIGBUS;
+ *  - then written: an atomic add of 0 to one word of each OS page, a write
+ *    that changes no byte even if LMDB writes the same page at that moment
+ *    (it may: the reserve is ahead of LMDB only as long as the thread keeps
+ *    up), which is what makes the host back the page.
+ * The thread runs at SCHED_IDLE: it takes a CPU only when nothing else wants
+ * it, so it never delays the loop thread, even on one shared CPU (if the
+ * loop keeps the CPU busy, the loop faults the pages in itself, as without a
+ * prefaulter). It owns nothing else: no LMDB call, no log, no loop state.
+ * The loop thread calls sl_prefault_need after each write commit with the
+ * bytes LMDB uses (its last page); it takes a lock and signals only when the
+ * reserve runs low, at most once per half reserve.
+ *
+ * Cost: the reserve is in the map's allocated bytes (at most 2 MB more).
+ * Durable mode (--data-dir) writes through the file, not the map, and has no
+ * prefaulter. Tests: tests/unit/store/test_store.c (test_prefault).
+ *
+ * Threads: sl_prefault_start, _need and _stop on the owner's thread (the
+ * loop's); the prefaulter's own thread runs until sl_prefault_stop.
+ */
+#ifndef SL_STORE_PREFAULT_H
+#define SL_STORE_PREFAULT_H
+
+#include <stdint.h>
+
+typedef struct sl_prefault sl_prefault;
+
+enum { SL_PREFAULT_RESERVE = 2 << 20 };
+
+/* The address of the shared mapping of the file open as 'fd' that is
+ * 'len' bytes long (LMDB's map: it does not say where it put it), from
+ * /proc/self/maps; NULL when there is none. */
+void *sl_prefault_find_map(int fd, uint64_t len);
+
+/* Starts the prefaulter of 'map' ('map_size' bytes, the file 'fd') with
+ * 'used' bytes in use; NULL when the thread cannot be started. */
+sl_prefault *sl_prefault_start(int fd, void *map, uint64_t map_size, uint64_t used);
+
+/* LMDB now uses the first 'used' bytes of the map. */
+void sl_prefault_need(sl_prefault *p, uint64_t used);
+
+/* The end of what the prefaulter has made present (tests). */
+uint64_t sl_prefault_ready(const sl_prefault *p);
+
+/* Stops and joins the thread and frees 'p' (NULL is allowed); before the
+ * map is unmapped. */
+void sl_prefault_stop(sl_prefault *p);
+
+#endif
