@@ -1642,7 +1642,8 @@ struct sl__sim_share {
   uint64_t count, accepted, throttled;
   uint64_t per_chunk;
   uint32_t chunks, chunk;
-  uint8_t out; /* the outcome of its throttles */
+  uint32_t next_round; /* the round of its next chunk */
+  uint8_t out;         /* the outcome of its throttles */
 };
 typedef struct sl__sim_share agg_share;
 
@@ -2059,16 +2060,25 @@ static void agg_step_items(sl_sim *m, uint32_t wi, int64_t t, int64_t t1, uint64
       rounds = shares[i].chunks > rounds ? shares[i].chunks : rounds;
     }
   }
+  /* (a client that does not react to throttles: each share's chunks in the
+   * first rounds, which the engine admits faster) */
+  for (size_t i = 0; i < n_sh; i++)
+    if (shares[i].chunks && fine)
+      shares[i].next_round =
+          (uint32_t)(((uint64_t)rounds + shares[i].chunks - 1) / shares[i].chunks - 1);
   /* chunks in rounds, the clock moving forward through the step */
   for (uint32_t k = 0; k < rounds; k++) {
     m->clock.manual_us = t + (int64_t)((double)(t1 - t) * ((double)k + 0.5) / rounds);
     for (size_t i = 0; i < n_sh; i++) {
       agg_share *sh = &shares[i];
-      /* a share's chunks spread evenly over the rounds, so that retries
-       * and new requests on one partition interleave in time */
-      if (sh->chunk >= sh->chunks ||
-          (uint64_t)(k + 1) * sh->chunks / rounds == (uint64_t)k * sh->chunks / rounds)
+      /* for a client that retries, a share's chunks spread evenly over the
+       * rounds, so that retries and new requests on one partition
+       * interleave in time: chunk j in round ceil((j + 1) R / C) - 1 */
+      if (sh->chunk >= sh->chunks || sh->next_round != k)
         continue;
+      sh->next_round =
+          fine ? (uint32_t)(((uint64_t)(sh->chunk + 2) * rounds + sh->chunks - 1) / sh->chunks - 1)
+               : sh->chunk + 1;
       uint64_t done = (uint64_t)sh->chunk * sh->per_chunk;
       uint64_t c = sh->count - done < sh->per_chunk ? sh->count - done : sh->per_chunk;
       sh->chunk++;
