@@ -123,8 +123,9 @@ static int build_request(char *req, size_t cap, bool put, uint64_t i, long nkeys
                     "\"pad\":{\"S\":\"%s\"}}}",
                     run, (unsigned long long)i, pad);
   else
-    blen = snprintf(body, sizeof(body), "{\"TableName\":\"bench\",\"Key\":{\"pk\":{\"S\":\"g%ld\"}}}",
-                    (long)((i * 7919 + run) % (uint64_t)nkeys));
+    blen =
+        snprintf(body, sizeof(body), "{\"TableName\":\"bench\",\"Key\":{\"pk\":{\"S\":\"g%ld\"}}}",
+                 (long)((i * 7919 + run) % (uint64_t)nkeys));
   return snprintf(req, cap,
                   "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
                   "application/x-amz-json-1.0\r\nX-Amz-Target: DynamoDB_20120810.%s\r\n"
