@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Durable writes: PutItem of ~1 KB items against `sluice serve --data-dir` at 1, 8
-and 32 connections (wrk, bench/put.lua), for one or two binaries measured in turn.
+and 32 connections (wrk, bench/put.lua), for one or two binaries measured in turn,
+then the first binary in memory at 1 and 32 connections (the issue's yardstick).
 
     bench/durable.py [--sluice build/sluice] [--other OLD_BINARY] [--seconds 5]
 
@@ -19,9 +20,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run import Proc, call, wait_port, wrk  # noqa: E402
 
 
-def measure(binary, port, seconds, conns_list):
+def measure(binary, port, seconds, conns_list, durable=True):
     d = tempfile.mkdtemp(prefix="sluice-durable-")
-    p = Proc([binary, "serve", "--port", str(port), "--profile", "unlimited", "--data-dir", d])
+    p = Proc([binary, "serve", "--port", str(port), "--profile", "unlimited"]
+             + (["--data-dir", d] if durable else []))
     try:
         wait_port(port)
         call(port, "CreateTable", {"TableName": "bench",
@@ -49,6 +51,8 @@ def main():
     results = {"sluice": measure(a.sluice, 8190, a.seconds, conns)}
     if a.other:
         results["other"] = measure(a.other, 8191, a.seconds, conns)
+    # The issue's yardstick: the in-memory PutItem rate in the same run.
+    results["memory"] = measure(a.sluice, 8192, a.seconds, [1, 32], durable=False)
     print(f"{'build':8} {'conns':>5} {'PutItem/s':>10} {'errors':>7} {'wrk p99':>8}")
     for name, rows in results.items():
         for c, rps, errors, p99 in rows:
@@ -56,6 +60,11 @@ def main():
     if a.other:
         for (c, r1, _, _), (_, r2, _, _) in zip(results["sluice"], results["other"]):
             print(f"ratio sluice/other at {c} connections: {r1 / r2:.2f}" if r2 else "")
+    d1, d32 = results["sluice"][0][1], results["sluice"][-1][1]
+    m32 = results["memory"][-1][1]
+    if d1 and m32:
+        print(f"durable at 32 connections: {d32 / d1:.1f}x its rate at 1 connection, "
+              f"{d32 / m32:.2f}x the in-memory rate at 32 (goals: >= 8x, >= 0.5x)")
 
 
 if __name__ == "__main__":

@@ -61,11 +61,18 @@ static const char serve_usage[] =
     "                       /dashboard?token=TOKEN); without it, under --auth\n"
     "                       sigv4 they answer only on a loopback --bind\n";
 
-static void tick(void *app) {
-  sl_app_tick(app);
-  /* Background commits (TTL, backfill) that no answer waits for. */
-  if (sl_store_dirty(((sl_app *)app)->env.store))
-    sl_app_sync(app);
+typedef struct {
+  sl_app *app;
+  sl_server *srv;
+} serve_ctx;
+
+static void tick(void *ctx) {
+  serve_ctx *sv = ctx;
+  sl_app_tick(sv->app);
+  /* Background commits (TTL, backfill) that no answer waits for: synced
+   * like the answered ones, off the loop thread. */
+  if (sl_store_dirty(sv->app->env.store))
+    sl_server_sync_soon(sv->srv);
 }
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -241,9 +248,11 @@ static int cmd_serve(int argc, char **argv) {
     sl_sigv4_config_free(&auth);
     return 1;
   }
-  sl_server_every(srv, SL_APP_TICK_MS, tick, &app);
+  serve_ctx sv = {&app, srv};
+  sl_server_every(srv, SL_APP_TICK_MS, tick, &sv);
   if (sl_store_durable(app.env.store))
-    sl_server_set_barrier(srv, sl_app_sync, &app);
+    sl_server_set_barrier(
+        srv, &(sl_server_barrier){sl_app_sync_begin, sl_app_sync_run, sl_app_sync_end, &app});
   printf("listening on http://%s:%d\n", bind, sl_server_port(srv));
   printf("seed %llu\n", (unsigned long long)cfg.seed);
   fflush(stdout);

@@ -229,5 +229,18 @@ void sl_reply_as_activity(sl_req *req, const sl_as_activity *a) {
   sl_reply_time(w, a->end_ms);
   key_str(w, "StatusCode", a->status_code);
   key_str(w, "StatusMessage", a->status_message);
+  if (a->not_scaled.len) {
+    sl_jw_key_c(w, "NotScaledReasons");
+    sl_jw_arr_begin(w);
+    sl_jw_obj_begin(w);
+    key_str(w, "Code", a->not_scaled);
+    bool at_max = sl_str_eq_c(a->not_scaled, "AlreadyAtMaxCapacity");
+    sl_jw_key_c(w, at_max ? "MaxCapacity" : "MinCapacity");
+    sl_jw_int(w, at_max ? a->ns_max : a->ns_min);
+    sl_jw_key_c(w, "CurrentCapacity");
+    sl_jw_int(w, a->ns_current);
+    sl_jw_obj_end(w);
+    sl_jw_arr_end(w);
+  }
   sl_jw_obj_end(w);
 }

@@ -1,8 +1,8 @@
 /*
  * PutScheduledAction (Application Auto Scaling) — creates or replaces a
- * scheduled change of a target's MinCapacity/MaxCapacity: at() and rate()
- * schedules in UTC (cron() and other time zones are refused, README: Not
- * supported). Pinned by tests/conformance/test_autoscaling.py.
+ * scheduled change of a target's MinCapacity/MaxCapacity: at(), rate() and
+ * cron() schedules in the action's Timezone (ops/autoscaling.h). Pinned by
+ * tests/conformance/test_autoscaling.py and test_autoscaling_capacity.py.
  */
 #include "actions/actions.h"
 #include "actions/autoscaling.h"

@@ -222,8 +222,8 @@ typedef struct {
 /* May 'tp' be decreased now (spec §5)? */
 sl_cap_decrease sl_cap_decrease_allowed(const sl_cap_params *p, const sl_throughput *tp,
                                         int64_t now_ms);
-/* Records a decrease in 'tp'. */
-void sl_cap_decrease_record(sl_throughput *tp, int64_t now_ms);
+/* Records a decrease in 'tp' (with decrease_bucket, the token it took). */
+void sl_cap_decrease_record(const sl_cap_params *p, sl_throughput *tp, int64_t now_ms);
 /* The decrease count for today as DescribeTable reports it. */
 uint32_t sl_cap_decreases_today(const sl_throughput *tp, int64_t now_ms);
 /* May the table switch to on-demand now (spec §6)? *next_ms: when it can. */

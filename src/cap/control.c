@@ -20,6 +20,22 @@ uint32_t sl_cap_decreases_today(const sl_throughput *tp, int64_t now_ms) {
   return tp->decrease_day == now_ms / DAY_MS ? tp->decreases_today : 0;
 }
 
+/* decrease_bucket: the tokens (x 1000) available at 'now_ms': full at the
+ * start of a UTC day, else what the last decrease left plus one token per
+ * interval since, at most decreases_free. */
+static int64_t bucket_milli(const sl_cap_params *p, const sl_throughput *tp, int64_t now_ms) {
+  int64_t cap = p->decreases_free * 1000;
+  if (sl_cap_decreases_today(tp, now_ms) == 0 || p->decrease_interval_ms <= 0)
+    return cap;
+  int64_t since = now_ms - (int64_t)tp->last_decrease_ms;
+  if (since < 0)
+    since = 0;
+  int64_t earned = since / p->decrease_interval_ms * 1000 +
+                   since % p->decrease_interval_ms * 1000 / p->decrease_interval_ms;
+  int64_t level = tp->decrease_tokens_milli + earned;
+  return level < cap ? level : cap;
+}
+
 sl_cap_decrease sl_cap_decrease_allowed(const sl_cap_params *p, const sl_throughput *tp,
                                         int64_t now_ms) {
   sl_cap_decrease d = {0};
@@ -27,13 +43,22 @@ sl_cap_decrease sl_cap_decrease_allowed(const sl_cap_params *p, const sl_through
   d.decreases_today = today;
   d.last_ms = (int64_t)tp->last_decrease_ms;
   int64_t day_end = (now_ms / DAY_MS + 1) * DAY_MS;
+  if (today >= (uint32_t)p->decreases_max) {
+    d.next_ms = day_end; /* the budget is spent until the next UTC day */
+    return d;
+  }
+  if (p->decrease_bucket) {
+    int64_t level = bucket_milli(p, tp, now_ms);
+    d.allowed = level >= 1000;
+    int64_t next = now_ms;
+    if (!d.allowed) /* when the bucket holds a whole token again */
+      next = now_ms + ((1000 - level) * p->decrease_interval_ms + 999) / 1000;
+    d.next_ms = next < day_end ? next : day_end;
+    return d;
+  }
   if (today < (uint32_t)p->decreases_free) {
     d.allowed = true;
     d.next_ms = now_ms;
-    return d;
-  }
-  if (today >= (uint32_t)p->decreases_max) {
-    d.next_ms = day_end; /* the budget is spent until the next UTC day */
     return d;
   }
   /* After the free ones: one more per interval, provided there was no
@@ -44,7 +69,8 @@ sl_cap_decrease sl_cap_decrease_allowed(const sl_cap_params *p, const sl_through
   return d;
 }
 
-void sl_cap_decrease_record(sl_throughput *tp, int64_t now_ms) {
+void sl_cap_decrease_record(const sl_cap_params *p, sl_throughput *tp, int64_t now_ms) {
+  tp->decrease_tokens_milli = bucket_milli(p, tp, now_ms) - 1000;
   int64_t day = now_ms / DAY_MS;
   if (tp->decrease_day != day) {
     tp->decrease_day = day;

@@ -15,6 +15,11 @@
  * collects the responses of a read batch while 'wbuf' is being written. In
  * steady state a request allocates nothing.
  *
+ * Held responses (group commit, server.h sl_server_barrier) wait in 'out'
+ * for a sync, which runs on a libuv pool thread: the one work item the
+ * server queues; everything else stays on the loop thread. A connection
+ * whose answer is held is not idle (its timer waits).
+ *
  * Timeouts use one timer per connection and a deadline: moving the deadline
  * later (the common case, after every request) costs no timer operation; the
  * timer re-arms itself when it fires early.
@@ -63,9 +68,10 @@ struct conn {
   int handles;
   int state;
   bool reading, writing, paused, busy, eof, in_request, continue_sent;
-  bool held;    /* queued responses wait for the barrier (sl_server_set_barrier) */
-  bool refused; /* over max_connections: answered 503, not counted */
-  bool delayed; /* the queued responses wait for the delay timer */
+  bool held;         /* queued responses wait for the barrier (sl_server_set_barrier) */
+  uint64_t held_gen; /* the sync they wait for; 0: one not begun yet */
+  bool refused;      /* over max_connections: answered 503, not counted */
+  bool delayed;      /* the queued responses wait for the delay timer */
 };
 
 typedef struct every every;
@@ -91,14 +97,19 @@ struct sl_server {
   uint64_t accept_warned; /* loop time of the last accept warning */
   conn *conns;
   every *timers;
-  void (*barrier)(void *ctx); /* group commit, see server.h */
-  void *barrier_ctx;
-  uv_check_t check;  /* runs the barrier after each loop iteration's I/O */
-  uv_prepare_t turn; /* before each poll: a new turn's accept budget */
-  uv_idle_t resume;  /* a deferred accept, on the next turn */
-  unsigned accepted; /* connections accepted in this loop turn */
-  bool deferred;     /* a connection waits in libuv for uv_accept */
-  size_t n_held;     /* connections with held responses */
+  sl_server_barrier barrier; /* group commit, see server.h */
+  bool has_barrier;
+  uv_check_t check;    /* begins a sync after each loop iteration's I/O */
+  uv_work_t sync_work; /* the sync under way, on a pool thread */
+  bool syncing;        /* sync_work is queued or running */
+  bool want_sync;      /* sl_server_sync_soon: a sync though nothing is held */
+  int sync_rc;         /* what barrier.run returned */
+  uint64_t gen_begun;  /* syncs begun, numbered from 1 */
+  uv_prepare_t turn;   /* before each poll: a new turn's accept budget */
+  uv_idle_t resume;    /* a deferred accept, on the next turn */
+  unsigned accepted;   /* connections accepted in this loop turn */
+  bool deferred;       /* a connection waits in libuv for uv_accept */
+  size_t n_held;       /* connections with held responses */
   bool stopping, done;
   sl_http_request req;
   sl_http_response resp;
@@ -587,14 +598,8 @@ static void on_write(uv_write_t *req, int status) {
 static void conn_flush(conn *c) {
   if (c->writing || c->state == CLOSING || c->delayed)
     return;
-  if (c->held) {
-    if (c->state == OPEN)
-      return; /* on_check sends it after the barrier */
-    /* Closing with held responses: the barrier first, then the bytes. */
-    c->srv->barrier(c->srv->barrier_ctx);
-    c->held = false;
-    c->srv->n_held--;
-  }
+  if (c->held)
+    return; /* sent when its sync has ended (sync_ended), closing or not */
   if (c->out.len > 0) {
     uv_buf_t b = uv_buf_init(c->out.p, (unsigned)c->out.len);
     int n = uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
@@ -697,9 +702,14 @@ static void conn_respond(conn *c, sl_http_request *req) {
   }
   bool close = !req->keep_alive || r->close || s->stopping;
   put_response(s, &c->out, r, extra, close, req->minor_version == 0, head);
-  if (r->hold && s->barrier && !c->held) {
-    c->held = true;
-    s->n_held++;
+  if (r->hold && s->has_barrier) {
+    if (!c->held) {
+      c->held = true;
+      s->n_held++;
+    }
+    /* Also when the connection's earlier answers wait for a sync under
+     * way: this one waits for the next, and they with it (one buffer). */
+    c->held_gen = 0;
   }
   if (r->delay_ms > 0) {
     c->delayed = true;
@@ -869,6 +879,11 @@ static void on_timer(uv_timer_t *t) {
     c->timer_due = c->deadline;
     return;
   }
+  if (c->held && c->state != CLOSING) {
+    /* Its answer waits for a sync under way: the connection is not idle. */
+    conn_deadline(c, c->srv->cfg.idle_timeout_ms);
+    return;
+  }
   if (c->state == OPEN && c->in_request && !c->paused)
     conn_fail(c, 408, NULL);
   else
@@ -981,31 +996,76 @@ static void on_signal(uv_signal_t *h, int signum) {
 
 static void on_failed_close(uv_handle_t *h) { free(h->data); }
 
-/* After the loop's I/O: one barrier for every response held in this
- * iteration, then they go out. */
-static void on_check(uv_check_t *h) {
-  sl_server *s = h->data;
-  if (!s->n_held)
-    return;
-  s->barrier(s->barrier_ctx);
+/* Group commit, in generations: a sync begins (barrier.begin, loop thread)
+ * for the responses held so far, runs on a libuv pool thread (barrier.run:
+ * the fsync) while the loop serves the next requests, and ends on the loop
+ * (barrier.end); then the responses it covers go out. Responses held
+ * meanwhile wait for the next sync, which begins after the loop iteration
+ * in which this one ended. One sync at a time. */
+static void sync_run(uv_work_t *w) {
+  sl_server *s = w->data;
+  s->sync_rc = s->barrier.run(s->barrier.ctx);
+}
+
+/* The held responses of syncs up to 'gen' go out. */
+static void release_held(sl_server *s, uint64_t gen) {
   for (conn *c = s->conns, *next; c; c = next) {
     next = c->next;
-    if (!c->held)
+    if (!c->held || !c->held_gen || c->held_gen > gen)
       continue;
     c->held = false;
+    c->held_gen = 0;
     s->n_held--;
     if (!c->busy)
       conn_flush(c);
   }
 }
 
-void sl_server_set_barrier(sl_server *s, void (*fn)(void *ctx), void *ctx) {
-  s->barrier = fn;
-  s->barrier_ctx = ctx;
-  if (fn && !uv_is_active((uv_handle_t *)&s->check)) {
+static void sync_ended(uv_work_t *w, int status) {
+  (void)status; /* never cancelled: the work is not */
+  sl_server *s = w->data;
+  s->syncing = false;
+  s->barrier.end(s->barrier.ctx, s->sync_rc);
+  release_held(s, s->gen_begun);
+}
+
+/* After the loop's I/O: a sync for every response held in this iteration
+ * (and before), unless one is under way. */
+static void on_check(uv_check_t *h) {
+  sl_server *s = h->data;
+  if ((!s->n_held && !s->want_sync) || s->syncing)
+    return;
+  s->want_sync = false;
+  uint64_t gen = ++s->gen_begun;
+  for (conn *c = s->conns; c; c = c->next)
+    if (c->held && !c->held_gen)
+      c->held_gen = gen;
+  if (!s->barrier.begin(s->barrier.ctx)) {
+    release_held(s, gen); /* nothing committed since the last sync began */
+    return;
+  }
+  s->syncing = true;
+  s->sync_work.data = s;
+  if (uv_queue_work(s->loop, &s->sync_work, sync_run, sync_ended) != 0) {
+    /* No pool: the sync runs here. */
+    sync_run(&s->sync_work);
+    sync_ended(&s->sync_work, 0);
+  }
+}
+
+void sl_server_set_barrier(sl_server *s, const sl_server_barrier *b) {
+  s->has_barrier = b != NULL;
+  if (b)
+    s->barrier = *b;
+  if (b && !uv_is_active((uv_handle_t *)&s->check)) {
     uv_check_start(&s->check, on_check);
     uv_unref((uv_handle_t *)&s->check); /* it never keeps the loop alive */
   }
+}
+
+void sl_server_sync_soon(sl_server *s) {
+  if (s->has_barrier)
+    s->want_sync = true;
 }
 
 sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_handler h,

@@ -143,13 +143,26 @@ sl_server *sl_server_create(void *uv_loop, const sl_server_config *cfg, sl_http_
 int sl_server_port(const sl_server *s);
 /* Connections the server holds (open, closing, or refused and lingering). */
 size_t sl_server_connections(const sl_server *s);
-/* Group commit: the barrier is called once per loop iteration in which a
- * handler set 'hold' on a response (after the iteration's requests are
- * answered, before any held response is written), and whenever a connection
- * with a held response must close first. Held responses and every response
- * queued behind them on the same connection wait for it, in order. With no
- * barrier, 'hold' is ignored. */
-void sl_server_set_barrier(sl_server *s, void (*fn)(void *ctx), void *ctx);
+/* Group commit: a response with 'hold' set, and every response queued
+ * behind it on its connection, waits for a sync that begins after it was
+ * queued. After each loop iteration in which something is held, unless a
+ * sync is under way, the server begins one: 'begin' on the loop thread
+ * (false: nothing to sync, the held responses go at once), then 'run' on a
+ * libuv pool thread (the fsync) while the loop serves the next requests,
+ * then 'end' on the loop thread with run's result, after which the
+ * responses held before the begin are written, in order, also on a
+ * connection that closes after them. One sync at a time; responses held
+ * meanwhile wait for the next. With no barrier, 'hold' is ignored. */
+typedef struct {
+  bool (*begin)(void *ctx);
+  int (*run)(void *ctx);
+  void (*end)(void *ctx, int rc);
+  void *ctx;
+} sl_server_barrier;
+void sl_server_set_barrier(sl_server *s, const sl_server_barrier *b);
+/* A sync after this loop iteration even if no response is held (commits of
+ * background work that no answer waits for). */
+void sl_server_sync_soon(sl_server *s);
 /* Begins graceful shutdown; sl_server_run returns once every handle is closed. */
 void sl_server_stop(sl_server *s);
 /* Runs the loop until stopped. Returns 0 after a graceful stop. */

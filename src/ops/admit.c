@@ -114,14 +114,18 @@ static void charge_keys(sl_req *req, const sl_cap_charge *ch, sl_str *pk, sl_str
 }
 
 /* Contributor Insights: one access or throttle of a charge's key, if the
- * resource has it on. GSI write throttles are not measured, as in the
- * service (DG contributorinsights_HowItWorks). */
+ * resource has it on. A GSI's write throttles caused by its insufficient
+ * capacity (provisioned, on-demand maximum, account limit: 'limits' a mask
+ * of sl_cap_limit bits) are not measured, as in the service (DG
+ * contributorinsights_HowItWorks excludes only those); its own key-range
+ * throttles, a hot key of the index, are. */
 static void note_ci(sl_req *req, const sl_cap_charge *ch, sl_str table, sl_str index,
-                    bool throttled, const sl_str *pk, const sl_str *sk) {
+                    bool throttled, unsigned limits, const sl_str *pk, const sl_str *sk) {
   sl_metrics *m = req->env->metrics;
   if (sl_metrics_ci_mode(m, table, index) == SL_CI_DISABLED)
     return;
-  if (throttled && index.len && ch->dir == SL_CAP_WRITE)
+  if (throttled && index.len && ch->dir == SL_CAP_WRITE &&
+      (limits & ~(1u << SL_LIMIT_KEY_RANGE)) != 0)
     return;
   sl_str p, s;
   if (pk) {
@@ -167,7 +171,7 @@ static void note_consumed(sl_req *req, const sl_cap_charge *charges, size_t n) {
     if (ci) {
       sl_str t, x;
       res_names(ch->res, &t, &x);
-      note_ci(req, ch, t, x, false, NULL, NULL);
+      note_ci(req, ch, t, x, false, 0, NULL, NULL);
     }
   }
 }
@@ -199,7 +203,7 @@ static void note_throttled(sl_req *req, const sl_cap_charge *charges, size_t n,
     sl_metrics_throttle_event(m, table, index, ch->dir == SL_CAP_WRITE, limits, req->op_name,
                               sl_err_name(code), pk, sk,
                               (int32_t)i == v->first_failed ? v->partition : -1);
-    note_ci(req, ch, table, index, true, &pk, &sk);
+    note_ci(req, ch, table, index, true, limits, &pk, &sk);
   }
 }
 

@@ -118,6 +118,7 @@ static void scheduled_free(sl_as_scheduled *s) {
 }
 
 static void activity_free(sl_as_activity *a) {
+  disown(&a->not_scaled);
   disown(&a->id);
   disown(&a->resource_id);
   disown(&a->description);
@@ -295,6 +296,7 @@ static void activity_add(sl_env *env, sl_str table, sl_str resource_id, sl_scala
     remove_at((void **)as->activities, &as->n_activities, 0);
   }
   PUSH(as, activities, a);
+  as->dirty = true;
 }
 
 /* Sets the dimension's provisioned units through UpdateTable's core, at
@@ -422,6 +424,8 @@ sl_err sl_as_tag(sl_req *req, sl_str arn, const sl_tag *tags, uint32_t n) {
     return sl_fail(req, SL_E_AUTOSCALING_TOO_MANY_TAGS,
                    "A scalable target can have at most %d tags", SL_AS_MAX_TAGS);
   set_tags(t, tags, n);
+  req->env->autoscaling->dirty = true;
+  sl_autoscaling_persist(req->env);
   return SL_OK;
 }
 
@@ -438,6 +442,8 @@ sl_err sl_as_untag(sl_req *req, sl_str arn, const sl_str *keys, uint32_t n) {
     memmove(&t->tags[i], &t->tags[i + 1], (t->n_tags - (size_t)i - 1) * sizeof(sl_tag));
     t->n_tags--;
   }
+  req->env->autoscaling->dirty = true;
+  sl_autoscaling_persist(req->env);
   return SL_OK;
 }
 
@@ -470,10 +476,9 @@ sl_err sl_as_register(sl_req *req, const sl_as_register_in *in, const sl_as_targ
                    "MinCapacity and MaxCapacity are required when registering a new scalable "
                    "target");
   if (min > max)
-    /* sluice's text. */
+    /* The service's text (hashicorp/terraform-provider-aws#8777). */
     return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
-                   "Minimum capacity (%lld) cannot be greater than maximum capacity (%lld)",
-                   (long long)min, (long long)max);
+                   "Maximum capacity cannot be less than minimum capacity");
   if (min < 1)
     /* sluice's text: DynamoDB capacity is at least 1 unit. */
     return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
@@ -515,6 +520,8 @@ sl_err sl_as_register(sl_req *req, const sl_as_register_in *in, const sl_as_targ
   if (in->has_scheduled)
     t->suspend_scheduled = in->suspend_scheduled;
   enforce_bounds(req->env, t, req->now_ms);
+  as->dirty = true;
+  sl_autoscaling_persist(req->env);
   *out = t;
   return SL_OK;
 }
@@ -537,6 +544,7 @@ static void drop_target(sl_autoscaling *as, size_t i) {
   drop_target_children(as, t->resource_id, t->dim);
   target_free(t);
   remove_at((void **)as->targets, &as->n_targets, i);
+  as->dirty = true;
 }
 
 sl_err sl_as_deregister(sl_req *req, const sl_as_ref *ref) {
@@ -544,6 +552,7 @@ sl_err sl_as_deregister(sl_req *req, const sl_as_ref *ref) {
   for (size_t i = 0; i < as->n_targets; i++)
     if (ref_is(as->targets[i]->resource_id, as->targets[i]->dim, ref)) {
       drop_target(as, i);
+      sl_autoscaling_persist(req->env);
       return SL_OK;
     }
   return not_registered(req, ref);
@@ -629,6 +638,8 @@ sl_err sl_as_put_policy(sl_req *req, const sl_as_policy_in *in, const sl_as_poli
   p->out_cooldown_s = in->out_cooldown_s;
   p->has_disable_scale_in = in->has_disable_scale_in;
   p->disable_scale_in = in->disable_scale_in;
+  as->dirty = true;
+  sl_autoscaling_persist(req->env);
   *out = p;
   return SL_OK;
 }
@@ -643,55 +654,12 @@ sl_err sl_as_delete_policy(sl_req *req, const sl_as_ref *ref, sl_str name) {
                    SL_STR_FMT(ref->resource_id), dim_names[ref->dim], SL_STR_FMT(name));
   policy_free(as->policies[at]);
   remove_at((void **)as->policies, &as->n_policies, (size_t)at);
+  as->dirty = true;
+  sl_autoscaling_persist(req->env);
   return SL_OK;
 }
 
 /* ---- PutScheduledAction, DeleteScheduledAction ---- */
-
-/* at(yyyy-mm-ddThh:mm:ss) or rate(N unit). */
-static sl_err parse_schedule(sl_req *req, sl_str s, int64_t *at_ms, int64_t *rate_ms) {
-  *at_ms = *rate_ms = 0;
-  if (s.len > 4 && memcmp(s.p, "at(", 3) == 0 && s.p[s.len - 1] == ')') {
-    char buf[40];
-    sl_str inner = sl_str_make(s.p + 3, s.len - 4);
-    if (inner.len == 19) {
-      memcpy(buf, inner.p, 19);
-      memcpy(buf + 19, "Z", 2);
-      if (sl_time_parse_iso(sl_str_c(buf), at_ms))
-        return SL_OK;
-    }
-  } else if (s.len > 6 && memcmp(s.p, "rate(", 5) == 0 && s.p[s.len - 1] == ')') {
-    char buf[64];
-    size_t n = s.len - 6 < sizeof(buf) - 1 ? s.len - 6 : sizeof(buf) - 1;
-    memcpy(buf, s.p + 5, n);
-    buf[n] = 0;
-    long long v = 0;
-    char unit[16] = {0};
-    int used = 0;
-    if (sscanf(buf, "%lld %15s%n", &v, unit, &used) == 2 && (size_t)used == n && v > 0) {
-      int64_t u = 0;
-      if (strcmp(unit, v == 1 ? "minute" : "minutes") == 0)
-        u = 60000;
-      else if (strcmp(unit, v == 1 ? "hour" : "hours") == 0)
-        u = 3600000;
-      else if (strcmp(unit, v == 1 ? "day" : "days") == 0)
-        u = 86400000;
-      if (u && v < INT64_MAX / u) {
-        *rate_ms = v * u;
-        return SL_OK;
-      }
-    }
-  } else if (s.len > 5 && memcmp(s.p, "cron(", 5) == 0) {
-    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
-                   "sluice supports at() and rate() schedules; cron() schedules are not supported "
-                   "(README: Not supported)");
-  }
-  /* sluice's text. */
-  return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
-                 "Invalid schedule %.*s: expected at(yyyy-mm-ddThh:mm:ss), rate(value unit) or "
-                 "cron(fields)",
-                 SL_STR_FMT(s));
-}
 
 static int find_scheduled(sl_autoscaling *as, const sl_as_ref *ref, sl_str name) {
   for (size_t i = 0; i < as->n_scheduled; i++)
@@ -701,38 +669,42 @@ static int find_scheduled(sl_autoscaling *as, const sl_as_ref *ref, sl_str name)
   return -1;
 }
 
-static void schedule_next(sl_as_scheduled *s, int64_t after_ms) {
-  if (s->at_ms) {
-    s->next_ms = s->at_ms >= after_ms ? s->at_ms : INT64_MAX;
-    if (s->has_start && s->next_ms < s->start_ms)
-      s->next_ms = INT64_MAX;
-  } else {
-    int64_t base = s->has_start ? s->start_ms : s->created_ms;
-    int64_t k = after_ms <= base ? 0 : (after_ms - base + s->rate_ms - 1) / s->rate_ms;
-    if (k == 0 && !s->has_start)
-      k = 1; /* a rate starts one period after the action is put */
-    s->next_ms = base + k * s->rate_ms;
-  }
-  if (s->has_end && s->next_ms > s->end_ms)
-    s->next_ms = INT64_MAX;
+static void schedule_next(sl_as_scheduled *s, int64_t from_ms) {
+  sl_schedule_ctx c = {.sched = &s->sched,
+                       .tz = s->timezone.p ? s->timezone.p : "",
+                       .has_start = s->has_start,
+                       .has_end = s->has_end,
+                       .start_ms = s->start_ms,
+                       .end_ms = s->end_ms,
+                       .put_ms = s->created_ms};
+  s->next_ms = sl_schedule_next(&c, from_ms);
 }
 
 sl_err sl_as_put_scheduled(sl_req *req, const sl_as_scheduled_in *in) {
   sl_autoscaling *as = req->env->autoscaling;
   const sl_as_ref *ref = &in->ref;
-  int64_t at_ms, rate_ms;
-  sl_err err = parse_schedule(req, in->schedule, &at_ms, &rate_ms);
-  if (err != SL_OK)
-    return err;
-  if (in->timezone.len && !sl_str_eq_c(in->timezone, "UTC") &&
-      !sl_str_eq_c(in->timezone, "Etc/UTC"))
+  sl_schedule sched;
+  char why[200];
+  if (!sl_schedule_parse(in->schedule.p, in->schedule.len, &sched, why, sizeof(why)))
+    /* sluice's text. */
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION, "Invalid schedule %.*s: %s",
+                   SL_STR_FMT(in->schedule), why);
+  if (!sl_timezone_valid(in->timezone.p, in->timezone.len))
+    /* sluice's text. */
     return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
-                   "sluice runs schedules in UTC only: Timezone %.*s is not supported",
+                   "Invalid Timezone %.*s: not a time zone of the IANA database",
                    SL_STR_FMT(in->timezone));
-  if (in->has_min && in->has_max && in->min > in->max)
+  if (in->has_start && in->has_end && in->start_ms > in->end_ms)
+    /* sluice's text. */
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION, "StartTime cannot be later than EndTime");
+  if (!in->has_min && !in->has_max)
+    /* The service's text (aws-cloudformation/community-registry-extensions#255). */
     return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
-                   "Minimum capacity (%lld) cannot be greater than maximum capacity (%lld)",
-                   (long long)in->min, (long long)in->max);
+                   "At least one of minimum capacity and maximum capacity should be provided");
+  if (in->has_min && in->has_max && in->min > in->max)
+    /* The service's text (hashicorp/terraform-provider-aws#8777). */
+    return sl_fail(req, SL_E_AUTOSCALING_VALIDATION,
+                   "Maximum capacity cannot be less than minimum capacity");
   if (!sl_as_find_target(as, ref))
     return not_registered(req, ref);
   int at = find_scheduled(as, ref, in->name);
@@ -768,9 +740,10 @@ sl_err sl_as_put_scheduled(sl_req *req, const sl_as_scheduled_in *in) {
   s->start_ms = in->start_ms;
   s->has_end = in->has_end;
   s->end_ms = in->end_ms;
-  s->at_ms = at_ms;
-  s->rate_ms = rate_ms;
+  s->sched = sched;
   schedule_next(s, req->now_ms);
+  as->dirty = true;
+  sl_autoscaling_persist(req->env);
   return SL_OK;
 }
 
@@ -785,6 +758,8 @@ sl_err sl_as_delete_scheduled(sl_req *req, const sl_as_ref *ref, sl_str name) {
                    SL_STR_FMT(ref->resource_id), dim_names[ref->dim], SL_STR_FMT(name));
   scheduled_free(as->scheduled[at]);
   remove_at((void **)as->scheduled, &as->n_scheduled, (size_t)at);
+  as->dirty = true;
+  sl_autoscaling_persist(req->env);
   return SL_OK;
 }
 
@@ -796,6 +771,74 @@ static sl_scaling_params engine_params(const sl_env *env) {
                              .in_datapoints = cp->scaling_in_datapoints,
                              .in_margin_pct = cp->scaling_in_margin_pct,
                              .metric_delay_ms = cp->scaling_metric_delay_ms};
+}
+
+/* A policy in ALARM that the target's bounds hold (autoscaling.h). The
+ * codes and members are the model's; Description and StatusMessage are
+ * sluice's text (no recorded capture of a not-scaled activity was found). */
+static void not_scaled(sl_env *env, sl_as_target *t, int64_t units, const sl_scaling_decision *ds,
+                       const sl_scaling_policy *pols, const sl_as_policy *const *who, uint32_t n,
+                       int64_t at_ms) {
+  int reason = 0;
+  const sl_as_policy *by = NULL;
+  int64_t wanted = 0;
+  for (uint32_t i = 0; i < n && !reason; i++)
+    if (ds[i].alarm_high && ds[i].wanted > units && units >= t->max && !t->suspend_out) {
+      reason = 1;
+      by = who[i];
+      wanted = ds[i].wanted;
+    }
+  uint32_t voters = 0, low = 0;
+  const sl_as_policy *low_by = NULL;
+  for (uint32_t i = 0; i < n && !reason; i++) {
+    if (pols[i].disable_scale_in)
+      continue;
+    voters++;
+    if (ds[i].alarm_low && ds[i].wanted < units && units <= t->min) {
+      low++;
+      if (!low_by || ds[i].wanted > wanted)
+        low_by = who[i], wanted = ds[i].wanted;
+    }
+  }
+  if (!reason && voters && low == voters && !t->suspend_in) {
+    reason = 2;
+    by = low_by;
+  }
+  if (!reason) {
+    bool any_alarm = false;
+    for (uint32_t i = 0; i < n; i++)
+      any_alarm |= ds[i].alarm_high || ds[i].alarm_low;
+    if (!any_alarm)
+      t->not_scaled = 0;
+    return;
+  }
+  if (t->not_scaled == reason)
+    return;
+  t->not_scaled = reason;
+  sl_autoscaling *as = env->autoscaling;
+  const char *rw = dim_write(t->dim) ? "write" : "read";
+  sl_as_activity *a = calloc(1, sizeof(*a));
+  SL_ASSERT(a);
+  a->id = uuid(env);
+  a->resource_id = own(t->resource_id);
+  a->dim = t->dim;
+  a->description = own(SL_STR("Attempting to scale due to alarm triggering"));
+  a->cause = ownf("monitor alarm %.*s in state ALARM triggered policy %.*s",
+                  SL_STR_FMT(by->alarms[reason == 1 ? 0 : 1]), SL_STR_FMT(by->name));
+  a->start_ms = a->end_ms = at_ms;
+  a->status_code = own(SL_STR("Failed"));
+  a->status_message = ownf("Failed to set %s capacity units to %lld", rw, (long long)wanted);
+  a->not_scaled =
+      own(reason == 1 ? SL_STR("AlreadyAtMaxCapacity") : SL_STR("AlreadyAtMinCapacity"));
+  a->ns_min = t->min;
+  a->ns_max = t->max;
+  a->ns_current = units;
+  if (as->n_activities == SL_AS_MAX_ACTIVITIES) {
+    activity_free(as->activities[0]);
+    remove_at((void **)as->activities, &as->n_activities, 0);
+  }
+  PUSH(as, activities, a);
+  as->dirty = true;
 }
 
 /* Evaluates the target's policies on the datapoint of 'minute', at the
@@ -816,6 +859,8 @@ static void evaluate(sl_env *env, const sl_scaling_params *sp, sl_as_target *t, 
   sl_metric metric = dim_write(t->dim) ? SL_M_CONSUMED_WRITE : SL_M_CONSUMED_READ;
   /* No datapoints exist before the table did: the alarms lack data. */
   int64_t first = (int64_t)tab->created_ms / 60000;
+  if (first < as->data_from_minute)
+    first = as->data_from_minute;
   if (minute < first)
     return;
   if ((uint64_t)(minute - first + 1) < n)
@@ -829,45 +874,37 @@ static void evaluate(sl_env *env, const sl_scaling_params *sp, sl_as_target *t, 
                          .now_ms = at_ms,
                          .last_out_ms = t->last_out_ms,
                          .last_in_ms = t->last_in_ms};
-  /* Several policies: the largest scale-out wins; a scale-in needs them all. */
-  int64_t out = 0, in = 0;
-  int n_policies = 0, n_in = 0;
-  const sl_as_policy *out_by = NULL, *in_by = NULL;
-  for (size_t i = 0; i < as->n_policies; i++) {
+  /* Several policies: cap/scaling.h sl_scaling_combine. */
+  enum { MAX_POLICIES = 64 };
+  sl_scaling_policy pols[MAX_POLICIES];
+  sl_scaling_decision ds[MAX_POLICIES];
+  const sl_as_policy *who[MAX_POLICIES];
+  uint32_t np = 0;
+  for (size_t i = 0; i < as->n_policies && np < MAX_POLICIES; i++) {
     const sl_as_policy *p = as->policies[i];
     if (p->dim != t->dim || !sl_str_eq(p->resource_id, t->resource_id))
       continue;
-    n_policies++;
-    sl_scaling_policy pol = {.target_pct = p->target_value,
-                             .scale_out_cooldown_ms = p->out_cooldown_s * 1000,
-                             .scale_in_cooldown_ms = p->in_cooldown_s * 1000,
-                             .disable_scale_in = p->disable_scale_in,
-                             .min = t->min,
-                             .max = t->max};
-    sl_scaling_decision d = sl_scaling_evaluate(sp, &pol, &st);
-    if (d.kind == SL_SCALING_OUT && d.capacity > out) {
-      out = d.capacity;
-      out_by = p;
-    } else if (d.kind == SL_SCALING_IN) {
-      n_in++;
-      if (d.capacity > in) {
-        in = d.capacity;
-        in_by = p;
-      }
-    }
+    pols[np] = (sl_scaling_policy){.target_pct = p->target_value,
+                                   .scale_out_cooldown_ms = p->out_cooldown_s * 1000,
+                                   .scale_in_cooldown_ms = p->in_cooldown_s * 1000,
+                                   .disable_scale_in = p->disable_scale_in,
+                                   .min = t->min,
+                                   .max = t->max};
+    ds[np] = sl_scaling_evaluate(sp, &pols[np], &st);
+    who[np++] = p;
   }
-  const sl_as_policy *by = NULL;
-  int64_t capacity = 0;
-  if (out_by && !t->suspend_out) {
-    by = out_by;
-    capacity = out;
-  } else if (!out_by && in_by && n_in == n_policies && !t->suspend_in) {
-    by = in_by;
-    capacity = in;
-  }
-  if (!by)
+  uint32_t at;
+  sl_scaling_decision d = sl_scaling_combine(ds, pols, np, &at);
+  if (d.kind == SL_SCALING_HOLD) {
+    not_scaled(env, t, units, ds, pols, who, np, at_ms);
     return;
-  bool up = by == out_by;
+  }
+  if ((d.kind == SL_SCALING_OUT && t->suspend_out) || (d.kind == SL_SCALING_IN && t->suspend_in))
+    return;
+  t->not_scaled = 0;
+  const sl_as_policy *by = who[at];
+  int64_t capacity = d.capacity;
+  bool up = d.kind == SL_SCALING_OUT;
   char cause[700];
   snprintf(cause, sizeof(cause), "monitor alarm %.*s in state ALARM triggered policy %.*s",
            SL_STR_FMT(by->alarms[up ? 0 : 1]), SL_STR_FMT(by->name));
@@ -886,6 +923,7 @@ static void fire_scheduled(sl_env *env, sl_as_scheduled *s) {
   sl_as_target *t = sl_as_find_target(env->autoscaling, &ref);
   int64_t at = s->next_ms;
   schedule_next(s, at + 1);
+  env->autoscaling->dirty = true;
   if (!t || t->suspend_scheduled)
     return;
   if (s->has_min)
@@ -914,8 +952,10 @@ static void drop_orphans(sl_env *env) {
 
 void sl_autoscaling_tick(sl_env *env, int64_t now_ms) {
   sl_autoscaling *as = env->autoscaling;
-  if (!as || (as->n_targets == 0 && as->n_scheduled == 0))
+  if (!as || (as->n_targets == 0 && as->n_scheduled == 0)) {
+    sl_autoscaling_persist(env);
     return;
+  }
   drop_orphans(env);
   sl_scaling_params sp = engine_params(env);
   int64_t newest = sl_scaling_newest_minute(&sp, now_ms);
@@ -938,8 +978,10 @@ void sl_autoscaling_tick(sl_env *env, int64_t now_ms) {
     for (size_t i = 0; i < as->n_scheduled; i++)
       if (as->scheduled[i]->next_ms <= now_ms && as->scheduled[i]->next_ms < next_sched)
         next_sched = as->scheduled[i]->next_ms, due = as->scheduled[i];
-    if (next_eval == INT64_MAX && !due)
+    if (next_eval == INT64_MAX && !due) {
+      sl_autoscaling_persist(env);
       break;
+    }
     /* A change made earlier in this catch-up has taken effect by now (a
      * table UPDATING for table_update_delay_ms). */
     sl_tables_advance(env, due && next_sched <= next_eval ? next_sched : next_eval);
@@ -956,4 +998,366 @@ void sl_autoscaling_tick(sl_env *env, int64_t now_ms) {
       }
     }
   }
+}
+
+/* ---- persistence ---- */
+
+#include "base/json.h"
+#include "store/store.h"
+
+#define AS_KEY "as"
+
+static void jw_kstr(sl_jw *w, const char *k, sl_str v) {
+  sl_jw_key_c(w, k);
+  sl_jw_str(w, v);
+}
+
+static void jw_kint(sl_jw *w, const char *k, int64_t v) {
+  sl_jw_key_c(w, k);
+  sl_jw_int(w, v);
+}
+
+static void jw_kbool(sl_jw *w, const char *k, bool v) {
+  sl_jw_key_c(w, k);
+  sl_jw_bool(w, v);
+}
+
+static void registry_write(const sl_autoscaling *as, sl_jw *w) {
+  sl_jw_obj_begin(w);
+  jw_kint(w, "v", 1);
+  sl_jw_key_c(w, "targets");
+  sl_jw_arr_begin(w);
+  for (size_t i = 0; i < as->n_targets; i++) {
+    const sl_as_target *t = as->targets[i];
+    sl_jw_obj_begin(w);
+    jw_kstr(w, "resource", t->resource_id);
+    jw_kint(w, "dim", t->dim);
+    jw_kstr(w, "arn", t->arn);
+    jw_kint(w, "min", t->min);
+    jw_kint(w, "max", t->max);
+    jw_kint(w, "created_ms", t->created_ms);
+    jw_kbool(w, "suspend_in", t->suspend_in);
+    jw_kbool(w, "suspend_out", t->suspend_out);
+    jw_kbool(w, "suspend_scheduled", t->suspend_scheduled);
+    jw_kint(w, "last_out_ms", t->last_out_ms);
+    jw_kint(w, "last_in_ms", t->last_in_ms);
+    sl_jw_key_c(w, "tags");
+    sl_jw_arr_begin(w);
+    for (size_t k = 0; k < t->n_tags; k++) {
+      sl_jw_arr_begin(w);
+      sl_jw_str(w, t->tags[k].key);
+      sl_jw_str(w, t->tags[k].value);
+      sl_jw_arr_end(w);
+    }
+    sl_jw_arr_end(w);
+    sl_jw_obj_end(w);
+  }
+  sl_jw_arr_end(w);
+  sl_jw_key_c(w, "policies");
+  sl_jw_arr_begin(w);
+  for (size_t i = 0; i < as->n_policies; i++) {
+    const sl_as_policy *p = as->policies[i];
+    sl_jw_obj_begin(w);
+    jw_kstr(w, "name", p->name);
+    jw_kstr(w, "arn", p->arn);
+    jw_kstr(w, "resource", p->resource_id);
+    jw_kint(w, "dim", p->dim);
+    sl_jw_key_c(w, "target_value");
+    sl_jw_double(w, p->target_value);
+    jw_kstr(w, "metric_type", p->metric_type);
+    jw_kstr(w, "resource_label", p->resource_label);
+    jw_kbool(w, "has_in_cooldown", p->has_in_cooldown);
+    jw_kint(w, "in_cooldown_s", p->in_cooldown_s);
+    jw_kbool(w, "has_out_cooldown", p->has_out_cooldown);
+    jw_kint(w, "out_cooldown_s", p->out_cooldown_s);
+    jw_kbool(w, "has_disable_scale_in", p->has_disable_scale_in);
+    jw_kbool(w, "disable_scale_in", p->disable_scale_in);
+    sl_jw_key_c(w, "alarms");
+    sl_jw_arr_begin(w);
+    for (int k = 0; k < 4; k++)
+      sl_jw_str(w, p->alarms[k]);
+    sl_jw_arr_end(w);
+    jw_kint(w, "created_ms", p->created_ms);
+    sl_jw_obj_end(w);
+  }
+  sl_jw_arr_end(w);
+  sl_jw_key_c(w, "scheduled");
+  sl_jw_arr_begin(w);
+  for (size_t i = 0; i < as->n_scheduled; i++) {
+    const sl_as_scheduled *s = as->scheduled[i];
+    sl_jw_obj_begin(w);
+    jw_kstr(w, "name", s->name);
+    jw_kstr(w, "arn", s->arn);
+    jw_kstr(w, "resource", s->resource_id);
+    jw_kint(w, "dim", s->dim);
+    jw_kstr(w, "schedule", s->schedule);
+    jw_kstr(w, "timezone", s->timezone);
+    jw_kbool(w, "has_min", s->has_min);
+    jw_kint(w, "min", s->min);
+    jw_kbool(w, "has_max", s->has_max);
+    jw_kint(w, "max", s->max);
+    jw_kbool(w, "has_start", s->has_start);
+    jw_kint(w, "start_ms", s->start_ms);
+    jw_kbool(w, "has_end", s->has_end);
+    jw_kint(w, "end_ms", s->end_ms);
+    jw_kint(w, "created_ms", s->created_ms);
+    jw_kint(w, "next_ms", s->next_ms);
+    sl_jw_obj_end(w);
+  }
+  sl_jw_arr_end(w);
+  sl_jw_key_c(w, "activities");
+  sl_jw_arr_begin(w);
+  for (size_t i = 0; i < as->n_activities; i++) {
+    const sl_as_activity *a = as->activities[i];
+    sl_jw_obj_begin(w);
+    jw_kstr(w, "id", a->id);
+    jw_kstr(w, "resource", a->resource_id);
+    jw_kint(w, "dim", a->dim);
+    jw_kstr(w, "description", a->description);
+    jw_kstr(w, "cause", a->cause);
+    jw_kstr(w, "status_code", a->status_code);
+    jw_kstr(w, "status_message", a->status_message);
+    jw_kint(w, "start_ms", a->start_ms);
+    jw_kint(w, "end_ms", a->end_ms);
+    jw_kbool(w, "in_progress", a->in_progress);
+    if (a->not_scaled.len) {
+      jw_kstr(w, "not_scaled", a->not_scaled);
+      jw_kint(w, "ns_min", a->ns_min);
+      jw_kint(w, "ns_max", a->ns_max);
+      jw_kint(w, "ns_current", a->ns_current);
+    }
+    sl_jw_obj_end(w);
+  }
+  sl_jw_arr_end(w);
+  sl_jw_obj_end(w);
+}
+
+void sl_autoscaling_persist(sl_env *env) {
+  sl_autoscaling *as = env->autoscaling;
+  if (!as || !as->dirty || !env->store || !sl_store_durable(env->store))
+    return;
+  sl_arena arena;
+  sl_arena_init(&arena);
+  sl_failure f;
+  sl_failure_init(&f, &arena);
+  sl_buf b;
+  sl_buf_init(&b, NULL);
+  sl_jw w;
+  sl_jw_init(&w, &b);
+  registry_write(as, &w);
+  sl_txn *txn;
+  sl_err err = sl_store_begin(env->store, true, &f, &txn);
+  if (err == SL_OK) {
+    err = sl_store_put(txn, SL_DB_META, SL_STR(AS_KEY), sl_buf_str(&b), &f);
+    if (err == SL_OK)
+      err = sl_store_commit(txn, &f);
+    else
+      sl_store_abort(txn);
+  }
+  if (err == SL_OK)
+    as->dirty = false;
+  else
+    sl_error("Application Auto Scaling registry not saved: %.*s", SL_STR_FMT(f.message));
+  sl_buf_free(&b);
+  sl_arena_destroy(&arena);
+}
+
+/* ---- reading the record back ---- */
+
+static sl_str j_str(const sl_json *o, const char *k) {
+  const sl_json *v = sl_json_get(o, k);
+  return v && v->type == SL_JSON_STRING ? own(v->str) : own(SL_STR(""));
+}
+
+static int64_t j_int(const sl_json *o, const char *k) {
+  const sl_json *v = sl_json_get(o, k);
+  if (!v || v->type != SL_JSON_NUMBER || v->str.len >= 32)
+    return 0;
+  char b[32];
+  memcpy(b, v->str.p, v->str.len);
+  b[v->str.len] = 0;
+  return strtoll(b, NULL, 10);
+}
+
+static double j_double(const sl_json *o, const char *k) {
+  const sl_json *v = sl_json_get(o, k);
+  if (!v || v->type != SL_JSON_NUMBER || v->str.len >= 64)
+    return 0;
+  char b[64];
+  memcpy(b, v->str.p, v->str.len);
+  b[v->str.len] = 0;
+  return strtod(b, NULL);
+}
+
+static bool j_bool(const sl_json *o, const char *k) {
+  const sl_json *v = sl_json_get(o, k);
+  return v && v->type == SL_JSON_TRUE;
+}
+
+static const sl_json *j_arr(const sl_json *o, const char *k) {
+  const sl_json *v = sl_json_get(o, k);
+  return v && v->type == SL_JSON_ARRAY ? v : NULL;
+}
+
+static sl_scalable_dim j_dim(const sl_json *o) {
+  int64_t d = j_int(o, "dim");
+  return d >= 0 && d <= SL_DIM_INDEX_WRITE ? (sl_scalable_dim)d : SL_DIM_TABLE_READ;
+}
+
+/* "table/T" or "table/T/index/I" into owned table and index names. */
+static void split_resource(sl_str rid, sl_str *table, sl_str *index) {
+  sl_str rest = rid.len > 6 ? sl_str_make(rid.p + 6, rid.len - 6) : SL_STR("");
+  const char *slash = rest.len ? memchr(rest.p, '/', rest.len) : NULL;
+  if (!slash) {
+    *table = own(rest);
+    *index = own(SL_STR(""));
+    return;
+  }
+  size_t tl = (size_t)(slash - rest.p);
+  *table = own(sl_str_make(rest.p, tl));
+  size_t skip = tl + 7; /* "/index/" */
+  *index = own(rest.len > skip ? sl_str_make(rest.p + skip, rest.len - skip) : SL_STR(""));
+}
+
+static void registry_read(sl_autoscaling *as, const sl_json *doc) {
+  const sl_json *arr;
+  if ((arr = j_arr(doc, "targets")))
+    for (size_t i = 0; i < arr->arr.n; i++) {
+      const sl_json *o = arr->arr.items[i];
+      sl_as_target *t = calloc(1, sizeof(*t));
+      SL_ASSERT(t);
+      t->resource_id = j_str(o, "resource");
+      split_resource(t->resource_id, &t->table, &t->index);
+      t->dim = j_dim(o);
+      t->arn = j_str(o, "arn");
+      t->min = j_int(o, "min");
+      t->max = j_int(o, "max");
+      t->created_ms = j_int(o, "created_ms");
+      t->suspend_in = j_bool(o, "suspend_in");
+      t->suspend_out = j_bool(o, "suspend_out");
+      t->suspend_scheduled = j_bool(o, "suspend_scheduled");
+      t->last_out_ms = j_int(o, "last_out_ms");
+      t->last_in_ms = j_int(o, "last_in_ms");
+      const sl_json *tags = j_arr(o, "tags");
+      for (size_t k = 0; tags && k < tags->arr.n; k++) {
+        const sl_json *kv = tags->arr.items[k];
+        if (kv->type != SL_JSON_ARRAY || kv->arr.n != 2 ||
+            kv->arr.items[0]->type != SL_JSON_STRING || kv->arr.items[1]->type != SL_JSON_STRING)
+          continue;
+        sl_tag tg = {kv->arr.items[0]->str, kv->arr.items[1]->str};
+        set_tags(t, &tg, 1);
+      }
+      PUSH(as, targets, t);
+    }
+  if ((arr = j_arr(doc, "policies")))
+    for (size_t i = 0; i < arr->arr.n; i++) {
+      const sl_json *o = arr->arr.items[i];
+      sl_as_policy *p = calloc(1, sizeof(*p));
+      SL_ASSERT(p);
+      p->name = j_str(o, "name");
+      p->arn = j_str(o, "arn");
+      p->resource_id = j_str(o, "resource");
+      split_resource(p->resource_id, &p->table, &p->index);
+      p->dim = j_dim(o);
+      p->target_value = j_double(o, "target_value");
+      p->metric_type = j_str(o, "metric_type");
+      p->resource_label = j_str(o, "resource_label");
+      p->has_in_cooldown = j_bool(o, "has_in_cooldown");
+      p->in_cooldown_s = j_int(o, "in_cooldown_s");
+      p->has_out_cooldown = j_bool(o, "has_out_cooldown");
+      p->out_cooldown_s = j_int(o, "out_cooldown_s");
+      p->has_disable_scale_in = j_bool(o, "has_disable_scale_in");
+      p->disable_scale_in = j_bool(o, "disable_scale_in");
+      const sl_json *al = j_arr(o, "alarms");
+      for (int k = 0; k < 4; k++)
+        p->alarms[k] = al && (size_t)k < al->arr.n && al->arr.items[k]->type == SL_JSON_STRING
+                           ? own(al->arr.items[k]->str)
+                           : own(SL_STR(""));
+      p->created_ms = j_int(o, "created_ms");
+      PUSH(as, policies, p);
+    }
+  if ((arr = j_arr(doc, "scheduled")))
+    for (size_t i = 0; i < arr->arr.n; i++) {
+      const sl_json *o = arr->arr.items[i];
+      sl_as_scheduled *s = calloc(1, sizeof(*s));
+      SL_ASSERT(s);
+      s->name = j_str(o, "name");
+      s->arn = j_str(o, "arn");
+      s->resource_id = j_str(o, "resource");
+      split_resource(s->resource_id, &s->table, &s->index);
+      s->dim = j_dim(o);
+      s->schedule = j_str(o, "schedule");
+      s->timezone = j_str(o, "timezone");
+      s->has_min = j_bool(o, "has_min");
+      s->min = j_int(o, "min");
+      s->has_max = j_bool(o, "has_max");
+      s->max = j_int(o, "max");
+      s->has_start = j_bool(o, "has_start");
+      s->start_ms = j_int(o, "start_ms");
+      s->has_end = j_bool(o, "has_end");
+      s->end_ms = j_int(o, "end_ms");
+      s->created_ms = j_int(o, "created_ms");
+      s->next_ms = j_int(o, "next_ms");
+      char why[200];
+      if (!sl_schedule_parse(s->schedule.p, s->schedule.len, &s->sched, why, sizeof(why)))
+        s->next_ms = INT64_MAX; /* written by this module, so parsed before */
+      PUSH(as, scheduled, s);
+    }
+  if ((arr = j_arr(doc, "activities")))
+    for (size_t i = 0; i < arr->arr.n && i < SL_AS_MAX_ACTIVITIES; i++) {
+      const sl_json *o = arr->arr.items[i];
+      sl_as_activity *a = calloc(1, sizeof(*a));
+      SL_ASSERT(a);
+      a->id = j_str(o, "id");
+      a->resource_id = j_str(o, "resource");
+      a->dim = j_dim(o);
+      a->description = j_str(o, "description");
+      a->cause = j_str(o, "cause");
+      a->status_code = j_str(o, "status_code");
+      a->status_message = j_str(o, "status_message");
+      a->start_ms = j_int(o, "start_ms");
+      a->end_ms = j_int(o, "end_ms");
+      a->in_progress = j_bool(o, "in_progress");
+      if (sl_json_get(o, "not_scaled")) {
+        a->not_scaled = j_str(o, "not_scaled");
+        a->ns_min = j_int(o, "ns_min");
+        a->ns_max = j_int(o, "ns_max");
+        a->ns_current = j_int(o, "ns_current");
+      }
+      PUSH(as, activities, a);
+    }
+}
+
+sl_err sl_autoscaling_load(sl_env *env, sl_failure *f) {
+  sl_autoscaling *as = env->autoscaling;
+  int64_t now = sl_clock_now_ms(env->clock);
+  sl_scaling_params sp = engine_params(env);
+  sl_txn *txn;
+  sl_err err = sl_store_begin(env->store, false, f, &txn);
+  if (err != SL_OK)
+    return err;
+  sl_str val;
+  if (sl_store_get(txn, SL_DB_META, SL_STR(AS_KEY), &val)) {
+    as->data_from_minute = sl_scaling_newest_minute(&sp, now) + 1;
+    sl_arena arena;
+    sl_arena_init(&arena);
+    char *copy = sl_arena_alloc(&arena, val.len + 1);
+    memcpy(copy, val.p, val.len);
+    sl_json *doc;
+    sl_json_error jerr;
+    if (sl_json_parse(&arena, copy, val.len, &doc, &jerr) == 0 && doc->type == SL_JSON_OBJECT &&
+        j_int(doc, "v") == 1)
+      registry_read(as, doc);
+    else
+      err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
+                     "the Application Auto Scaling record of the data directory is unreadable");
+    sl_arena_destroy(&arena);
+  }
+  sl_store_abort(txn);
+  /* The datapoints before this start are gone (metrics live in memory): the
+   * alarms evaluate from now on, as after a table's creation. */
+  int64_t newest = sl_scaling_newest_minute(&sp, now);
+  for (size_t i = 0; i < as->n_targets; i++)
+    as->targets[i]->evaluated_minute = newest;
+  return err;
 }

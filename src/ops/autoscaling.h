@@ -26,6 +26,16 @@
  *  - Tables that are not ACTIVE or not PROVISIONED are skipped; targets of a
  *    table or index that no longer exists are dropped with their policies
  *    and scheduled actions, as the service deregisters them.
+ *  - Not-scaled activities (DescribeScalingActivities with
+ *    IncludeNotScaledActivities): an alarm in ALARM whose policy wants more
+ *    than a target already at its MaxCapacity records one, Failed, with
+ *    NotScaledReasons [{AlreadyAtMaxCapacity, MaxCapacity, CurrentCapacity}];
+ *    a scale-in held at MinCapacity, AlreadyAtMinCapacity with MinCapacity.
+ *    One per episode: another only after the target scaled or the reason
+ *    changed (the service's rate of them is unpublished; one a minute would
+ *    bury the history). The other codes of the model
+ *    (AutoScalingAnticipatedFlapping, TargetServicePutResourceAsUnscalable,
+ *    AlreadyAtDesiredCapacity) have no counterpart in sluice's engine.
  *  - An activity whose change left the table UPDATING reads InProgress
  *    (no EndTime, no StatusMessage) until the table's UPDATING ends, then
  *    Successful with that instant as its EndTime.
@@ -33,8 +43,8 @@
  *    message in autoscaling.c); sluice's own, marked so, where none does.
  *
  * Memory: the registry owns every record and string (malloc); records stay
- * at their address until deleted. The registry lives in memory only: it does
- * not survive a restart of a --data-dir server (README: Not supported).
+ * at their address until deleted. With --data-dir it survives a restart
+ * (sl_autoscaling_persist below).
  * Ownership: sl_autoscaling_new's caller (server/app.c) frees it with
  * sl_autoscaling_free.
  * Threads: the loop thread.
@@ -42,6 +52,7 @@
 #ifndef SL_OPS_AUTOSCALING_H
 #define SL_OPS_AUTOSCALING_H
 
+#include "cap/scaling.h"
 #include "ops/req.h"
 
 typedef enum {
@@ -72,6 +83,7 @@ typedef struct {
   /* policy engine state */
   int64_t last_out_ms, last_in_ms; /* SL_SCALING_NEVER */
   int64_t evaluated_minute;        /* the newest datapoint minute evaluated */
+  int not_scaled;                  /* the reason of the last not-scaled activity, 0: none since */
 } sl_as_target;
 
 typedef struct {
@@ -93,9 +105,8 @@ typedef struct {
   bool has_min, has_max, has_start, has_end;
   int64_t min, max, start_ms, end_ms;
   int64_t created_ms;
-  int64_t at_ms;   /* at(): the instant; rate(): 0 */
-  int64_t rate_ms; /* rate(): the period; at(): 0 */
-  int64_t next_ms; /* the next firing; INT64_MAX when done */
+  sl_schedule sched; /* the parsed Schedule (cap/scaling.h) */
+  int64_t next_ms;   /* the next firing; INT64_MAX when done */
 } sl_as_scheduled;
 
 typedef struct {
@@ -105,6 +116,10 @@ typedef struct {
   /* A Successful change is InProgress until end_ms while its table is
    * UPDATING (table_update_delay_ms); in_progress says it was. */
   bool in_progress;
+  /* A not-scaled activity (shown with IncludeNotScaledActivities only):
+   * NotScaledReasons' Code, else empty, with its capacities. */
+  sl_str not_scaled;
+  int64_t ns_min, ns_max, ns_current;
 } sl_as_activity;
 
 #define SL_AS_MAX_ACTIVITIES 5000
@@ -118,6 +133,8 @@ typedef struct sl_autoscaling {
   size_t n_scheduled, cap_scheduled;
   sl_as_activity **activities; /* oldest first; at most SL_AS_MAX_ACTIVITIES */
   size_t n_activities, cap_activities;
+  bool dirty;               /* changed since the record was last written */
+  int64_t data_from_minute; /* after a restart: the first minute with datapoints */
 } sl_autoscaling;
 
 sl_autoscaling *sl_autoscaling_new(void);
@@ -176,8 +193,9 @@ typedef struct {
 sl_err sl_as_put_policy(sl_req *req, const sl_as_policy_in *in, const sl_as_policy **out);
 sl_err sl_as_delete_policy(sl_req *req, const sl_as_ref *ref, sl_str name);
 
-/* PutScheduledAction: at(yyyy-mm-ddThh:mm:ss) and rate(N minutes|hours|days)
- * schedules in UTC; cron() schedules and other time zones are refused. */
+/* PutScheduledAction: at(), rate() and cron() schedules (cap/scaling.h
+ * sl_schedule_parse), in the action's Timezone (an IANA name of the
+ * system's tzdata; UTC when absent). */
 typedef struct {
   sl_as_ref ref;
   sl_str name, schedule, timezone;
@@ -190,5 +208,18 @@ sl_err sl_as_delete_scheduled(sl_req *req, const sl_as_ref *ref, sl_str name);
 /* Runs the policies on every datapoint that became visible and the
  * scheduled actions that are due, up to 'now_ms'. */
 void sl_autoscaling_tick(sl_env *env, int64_t now_ms);
+
+/* Persistence (a --data-dir server): the whole registry is one JSON record,
+ * key "as" of the store's "meta" database, rewritten in its own write
+ * transaction after every change (an API call that changed it; a tick that
+ * added an activity, fired a scheduled action or dropped a target). The
+ * record is written after the change is made in memory; a failed write is
+ * logged and retried with the next change. sl_autoscaling_load (server/app.c,
+ * after the catalog) reads it back; the policies' alarms then evaluate from
+ * the restart on (the datapoints before it lived in memory), like a table's
+ * after its creation, and a scheduled action missed while the server was
+ * down runs at the first tick, at its own time. In memory: nothing written. */
+void sl_autoscaling_persist(sl_env *env);
+sl_err sl_autoscaling_load(sl_env *env, sl_failure *f);
 
 #endif

@@ -15,7 +15,7 @@ sl_err sl_tp_set_provisioned(sl_req *req, const sl_throughput *old, sl_throughpu
       sl_cap_decrease_message(params(req), &d, msg, sizeof(msg));
       return sl_fail(req, SL_E_LIMIT_EXCEEDED, "%s", msg);
     }
-    sl_cap_decrease_record(tp, req->now_ms);
+    sl_cap_decrease_record(params(req), tp, req->now_ms);
   }
   if (was_provisioned && (rcu > old->rcu || wcu > old->wcu))
     tp->last_increase_ms = (uint64_t)req->now_ms;

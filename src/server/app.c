@@ -63,6 +63,8 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   if ((err = sl_streams_open(env->store, &app->clock, &sp, f, &env->streams)) != SL_OK)
     return err;
   env->autoscaling = sl_autoscaling_new();
+  if ((err = sl_autoscaling_load(env, f)) != SL_OK)
+    return err;
   for (size_t i = 0; i < sl_catalog_count(env->catalog); i++)
     sl_tables_attach_capacity(env, sl_catalog_at(env->catalog, i));
   /* Fault rules last: their actions may name the tables just loaded. A bad
@@ -87,14 +89,22 @@ void sl_app_tick(sl_app *app) {
   sl_autoscaling_tick(&app->env, now);
 }
 
-void sl_app_sync(void *ctx) {
+static _Noreturn void sync_failed(sl_failure *f) {
+  sl_panic("cannot make committed writes durable (fsync failed): %.*s", SL_STR_FMT(f->message));
+}
+
+bool sl_app_sync_begin(void *ctx) { return sl_store_sync_begin(((sl_app *)ctx)->env.store); }
+
+int sl_app_sync_run(void *ctx) { return sl_store_sync_run(((sl_app *)ctx)->env.store); }
+
+void sl_app_sync_end(void *ctx, int rc) {
   sl_app *app = ctx;
   sl_arena a;
   sl_arena_init(&a);
   sl_failure f;
   sl_failure_init(&f, &a);
-  if (sl_store_sync(app->env.store, &f) != SL_OK)
-    sl_panic("cannot make committed writes durable (fsync failed): %.*s", SL_STR_FMT(f.message));
+  if (sl_store_sync_end(app->env.store, rc, &f) != SL_OK)
+    sync_failed(&f);
   sl_arena_destroy(&a);
 }
 

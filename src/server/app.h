@@ -54,10 +54,14 @@ void sl_app_close(sl_app *app);
  * every SL_APP_TICK_MS of real time and before each request. */
 #define SL_APP_TICK_MS 100
 void sl_app_tick(sl_app *app);
-/* Group commit (store/store.h): makes every commit so far durable (one
- * fsync); the server calls it before it sends the answers that saw them
- * (net/server.h sl_server_set_barrier). A failed sync ends the process: no
- * answer may claim a write that is not on disk. */
-void sl_app_sync(void *app);
+/* Group commit (store/store.h): a sync that makes every commit so far
+ * durable (one fsync) before the server sends the answers that saw them, in
+ * the server's three steps (net/server.h sl_server_barrier; store/store.h
+ * sl_store_sync_begin): begin on the loop thread, run (the fsync) on a pool
+ * thread, end on the loop thread, which ends the process if the fsync
+ * failed: no answer may claim a write that is not on disk. */
+bool sl_app_sync_begin(void *app);
+int sl_app_sync_run(void *app);
+void sl_app_sync_end(void *app, int rc);
 
 #endif

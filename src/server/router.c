@@ -40,7 +40,7 @@ void sl_router_handle(void *ctx, sl_http_request *req, sl_http_response *resp) {
     sl_api_handle(app, req, resp);
   }
   /* Group commit: an answer that may have seen a commit not yet synced
-   * waits for the loop's one sync (app.h sl_app_sync). */
+   * waits for the next sync (app.h sl_app_sync_begin). */
   resp->hold = sl_store_dirty(app->env.store);
   sl_arena_reset(&app->arena);
 }

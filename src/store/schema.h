@@ -110,6 +110,8 @@ typedef struct {
   uint64_t last_increase_ms, last_decrease_ms; /* 0: never */
   uint32_t decreases_today;
   int64_t decrease_day;             /* UTC day number (ms / 86400000) of decreases_today */
+  int64_t decrease_tokens_milli;    /* decrease_bucket: the bucket's tokens (x 1000) left by
+                                       the last decrease */
   int64_t highest_rcu, highest_wcu; /* highest provisioned ever (on-demand switch) */
   uint64_t ppr_switch_ms[4];        /* last switches provisioned -> on-demand, newest first */
   uint64_t last_ppr_update_ms;      /* BillingModeSummary.LastUpdateToPayPerRequestDateTime */

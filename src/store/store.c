@@ -24,10 +24,11 @@ struct sl_store {
   MDB_env *env;
   MDB_dbi dbi[5];
   bool durable;
-  bool group;     /* durable with group commit: commits wait for sl_store_sync */
-  bool dirty;     /* a commit since the last sync */
-  sl_txn read;    /* the reusable read transaction; reset (renewable) when not live */
-  bool read_live; /* read.txn is in use */
+  bool group;       /* durable with group commit: commits wait for sl_store_sync */
+  bool dirty;       /* a commit since the last sync began */
+  unsigned syncing; /* syncs begun (sl_store_sync_begin) and not ended */
+  sl_txn read;      /* the reusable read transaction; reset (renewable) when not live */
+  bool read_live;   /* read.txn is in use */
   sl_txn write;
   sl_prefault *prefault; /* in memory mode: the map's pages ahead of LMDB */
   unsigned page_size;
@@ -280,16 +281,38 @@ unsigned sl_store_page_size(const sl_store *st) {
   return mdb_env_stat(st->env, &s) == 0 ? s.ms_psize : 0;
 }
 
-bool sl_store_dirty(const sl_store *st) { return st->dirty; }
+bool sl_store_dirty(const sl_store *st) { return st->dirty || st->syncing; }
+
+bool sl_store_sync_begin(sl_store *st) {
+  if (!st->dirty)
+    return false;
+  st->dirty = false;
+  st->syncing++;
+  return true;
+}
+
+/* Any thread: LMDB's sync of a durable environment (no MDB_WRITEMAP) is an
+ * fdatasync of its file, which commits on the loop thread meanwhile do not
+ * disturb (what they write may or may not be in it: they are not reported
+ * durable by this sync). */
+int sl_store_sync_run(sl_store *st) { return mdb_env_sync(st->env, 1); }
+
+sl_err sl_store_sync_end(sl_store *st, int rc, sl_failure *f) {
+  SL_ASSERT(st->syncing > 0);
+  st->syncing--;
+  return rc != 0 ? storage_error(f, rc, "sync") : SL_OK;
+}
 
 sl_err sl_store_sync(sl_store *st, sl_failure *f) {
-  if (!st->dirty)
+  bool began = sl_store_sync_begin(st);
+  if (!began && !st->syncing)
     return SL_OK;
-  int rc = mdb_env_sync(st->env, 1);
-  if (rc != 0)
-    return storage_error(f, rc, "sync");
-  st->dirty = false;
-  return SL_OK;
+  /* Also when only a sync begun elsewhere is under way: this one covers
+   * every commit so far, now. */
+  int rc = sl_store_sync_run(st);
+  if (began)
+    return sl_store_sync_end(st, rc, f);
+  return rc != 0 ? storage_error(f, rc, "sync") : SL_OK;
 }
 
 sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {

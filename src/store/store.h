@@ -4,7 +4,8 @@
  * Design: one LMDB environment with five named databases:
  *   "items"   every item and index entry, keyed as store/key.h describes;
  *   "catalog" one record per table (store/catalog.h), keyed by table name;
- *   "meta"    counters (next resource id), backup records (store/backups.h)
+ *   "meta"    counters (next resource id), backup records (store/backups.h),
+ *             the Application Auto Scaling registry (ops/autoscaling.h)
  *             and the format version;
  *   "streams" DynamoDB Streams' streams, shards and each shard's index of
  *             its change records, laid out by streams/streams.h;
@@ -56,7 +57,10 @@
  * but marks the store dirty, and the owner calls sl_store_sync once for all the commits of a loop
  *    iteration before it answers any request that saw them (net/server.h
  *    sl_server_set_barrier), so one fsync acknowledges many concurrent
- *    writes and no answer precedes the sync of what it reports.
+ *    writes and no answer precedes the sync of what it reports. The fsync
+ *    runs on a libuv pool thread while the loop serves the next requests
+ *    (sl_store_sync_begin / _run / _end): their commits wait for the next
+ *    sync, and any answer given while a sync is under way waits too.
  *
  * Transactions: one write transaction at a time (the loop thread runs one
  * request at a time). Read transactions reuse one handle (reset/renew), so a
@@ -123,11 +127,22 @@ int sl__store_preformat(const char *file, unsigned page_size, uint64_t map_size,
  * the bytes of the map LMDB uses (its last page's end). */
 struct sl_prefault *sl__store_prefault(const sl_store *st);
 uint64_t sl__store_map_used(sl_store *st);
-/* Group commit (durable stores): whether commits are waiting for
- * sl_store_sync, and the sync that makes them durable (one fsync). Always
- * false / a no-op in memory. sl_store_close syncs too. */
+/* Group commit (durable stores): whether some commit is not durable yet
+ * (committed since the last sync began, or covered by a sync begun and not
+ * ended), and the sync that makes every commit so far durable (one fsync).
+ * Always false / a no-op in memory. sl_store_close syncs too. */
 bool sl_store_dirty(const sl_store *st);
 sl_err sl_store_sync(sl_store *st, sl_failure *f);
+/* The same sync in three steps, so that the fsync can run on another thread
+ * while the loop goes on committing (net/server.h's barrier):
+ * sl_store_sync_begin (loop thread) takes the commits so far into a sync
+ * and says whether there were any; sl_store_sync_run (any thread, once per
+ * begin that returned true) is the fsync, 0 or an LMDB error; and
+ * sl_store_sync_end (loop thread) with its result ends it. Commits made
+ * after a begin wait for the next one. */
+bool sl_store_sync_begin(sl_store *st);
+int sl_store_sync_run(sl_store *st);
+sl_err sl_store_sync_end(sl_store *st, int rc, sl_failure *f);
 
 sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out);
 sl_err sl_store_commit(sl_txn *txn, sl_failure *f);

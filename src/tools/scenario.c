@@ -232,6 +232,54 @@ static bool size_of(rd *r, const sl_json *o, const char *key, const char *path, 
   return true;
 }
 
+/* "scheduled": [{"schedule", "timezone"?, "min"?, "max"?, "start"?, "end"?}],
+ * PutScheduledAction's members (docs/simulate.md). */
+static bool scheduled_of(rd *r, const sl_json *x, const char *path, sl_sim_scaling *sc) {
+  const sl_json *v = sl_json_get(x, "scheduled");
+  if (!v)
+    return true;
+  const char *p = sub(r, path, "scheduled");
+  if (v->type != SL_JSON_ARRAY)
+    return fail(r, p, "expected a list of scheduled actions");
+  sc->n_scheduled = (uint32_t)v->arr.n;
+  sc->scheduled = SL_NEW_ARRAY(r->a, sl_sim_scheduled, v->arr.n + 1);
+  static const char *const ok[] = {"schedule", "timezone", "min", "max", "start", "end", NULL};
+  for (size_t i = 0; i < v->arr.n; i++) {
+    const sl_json *o = v->arr.items[i];
+    char ip[32];
+    snprintf(ip, sizeof(ip), "%zu", i);
+    const char *q = sub(r, p, ip);
+    sl_sim_scheduled *a = &sc->scheduled[i];
+    sl_str sched = SL_STR_NULL, tz = SL_STR_NULL, start = SL_STR_NULL, end = SL_STR_NULL;
+    if (!want_obj(r, o, q) || !only(r, o, q, ok) || !str(r, o, "schedule", q, true, &sched) ||
+        !str(r, o, "timezone", q, false, &tz) || !str(r, o, "start", q, false, &start) ||
+        !str(r, o, "end", q, false, &end) ||
+        !int_num(r, o, "min", q, 1, 1000000000, false, 0, &a->min) ||
+        !int_num(r, o, "max", q, 1, 1000000000, false, 0, &a->max))
+      return false;
+    char why[200];
+    if (!sl_schedule_parse(sched.p, sched.len, &a->sched, why, sizeof(why)))
+      return fail(r, sub(r, q, "schedule"), "%s", why);
+    if (tz.len >= sizeof(a->tz) || !sl_timezone_valid(tz.p, tz.len))
+      return fail(r, sub(r, q, "timezone"), "not a time zone of the IANA database");
+    if (tz.len)
+      memcpy(a->tz, tz.p, tz.len);
+    a->has_min = sl_json_get(o, "min") != NULL;
+    a->has_max = sl_json_get(o, "max") != NULL;
+    if (!a->has_min && !a->has_max)
+      return fail(r, q, "at least one of min and max is needed");
+    if (a->has_min && a->has_max && a->max < a->min)
+      return fail(r, sub(r, q, "max"), "below min");
+    a->has_start = start.p != NULL;
+    a->has_end = end.p != NULL;
+    if (start.p && !sl_time_parse_iso(start, &a->start_ms))
+      return fail(r, sub(r, q, "start"), "expected an ISO 8601 time");
+    if (end.p && !sl_time_parse_iso(end, &a->end_ms))
+      return fail(r, sub(r, q, "end"), "expected an ISO 8601 time");
+  }
+  return true;
+}
+
 /* "autoscaling": {"read": {...}, "write": {...}}, each a target-tracking
  * policy on its scalable target. */
 static bool scaling_of(rd *r, const sl_json *o, const char *path, bool provisioned,
@@ -247,8 +295,8 @@ static bool scaling_of(rd *r, const sl_json *o, const char *path, bool provision
   if (!provisioned)
     return fail(r, p, "auto scaling needs billing_mode PROVISIONED");
   static const char *const ok[] = {
-      "target_utilization", "min", "max", "scale_in_cooldown_s", "scale_out_cooldown_s",
-      "disable_scale_in",   NULL};
+      "target_utilization", "min",       "max", "scale_in_cooldown_s", "scale_out_cooldown_s",
+      "disable_scale_in",   "scheduled", NULL};
   for (int d = 0; d < 2; d++) {
     const sl_json *x = sl_json_get(v, dirs[d]);
     if (!x)
@@ -263,7 +311,8 @@ static bool scaling_of(rd *r, const sl_json *o, const char *path, bool provision
         !int_num(r, x, "max", dp, 1, 1000000000, true, 0, &sc->max) ||
         !int_num(r, x, "scale_in_cooldown_s", dp, 0, 86400 * 7, false, 0, &in_s) ||
         !int_num(r, x, "scale_out_cooldown_s", dp, 0, 86400 * 7, false, 0, &out_s) ||
-        !boolean(r, x, "disable_scale_in", dp, &sc->disable_scale_in))
+        !boolean(r, x, "disable_scale_in", dp, &sc->disable_scale_in) ||
+        !scheduled_of(r, x, dp, sc))
       return false;
     if (sc->max < sc->min)
       return fail(r, sub(r, dp, "max"), "below min");

@@ -25,6 +25,7 @@
 #include "base/err.h"
 #include "base/json.h"
 #include "cap/price.h"
+#include "cap/scaling.h"
 
 #define SL_SIM_MAX_TABLES 16
 #define SL_SIM_MAX_GSIS 20
@@ -69,14 +70,26 @@ typedef struct {
   double *weights; /* cumulative, normalised to 1 */
 } sl_sim_size;
 
+/* A scheduled action on a scalable target (PutScheduledAction's members;
+ * the schedule parsed by cap/scaling.h). */
+typedef struct {
+  sl_schedule sched;
+  char tz[64]; /* "" = UTC */
+  bool has_min, has_max, has_start, has_end;
+  int64_t min, max, start_ms, end_ms;
+} sl_sim_scheduled;
+
 /* Target tracking on one direction of a table or GSI (Application Auto
- * Scaling's policy and scalable target, cap/scaling.h). */
+ * Scaling's policy and scalable target, cap/scaling.h), with its scheduled
+ * actions. */
 typedef struct {
   bool on;
   double target_pct;
   int64_t min, max;
   int64_t scale_in_cooldown_ms, scale_out_cooldown_ms;
   bool disable_scale_in;
+  uint32_t n_scheduled;
+  sl_sim_scheduled *scheduled;
 } sl_sim_scaling;
 
 typedef struct {

@@ -49,6 +49,10 @@ typedef struct {
   double *minute_units[2];
   int64_t last_out_ms[2], last_in_ms[2];
   uint32_t scale_outs[2], scale_ins[2], scale_ins_refused[2];
+  /* the scalable target's bounds as its scheduled actions set them, and
+   * each action's next firing (epoch ms; INT64_MAX when done) */
+  int64_t bound_min[2], bound_max[2];
+  int64_t *sched_next[2];
 } res_state;
 
 /* A control-plane change: a scenario action or an auto-scaling activity,

@@ -353,6 +353,18 @@ static bool set_params(sl_sim *m, char *err, size_t err_len) {
 }
 
 static const sl_sim_scaling *scaling_of(const sl_sim *m, const res_state *r, int dir);
+
+/* A scheduled action's first firing at or after 'from_ms' (cap/scaling.h). */
+static int64_t sched_next(const sl_sim_scheduled *a, int64_t put_ms, int64_t from_ms) {
+  sl_schedule_ctx c = {.sched = &a->sched,
+                       .tz = a->tz,
+                       .has_start = a->has_start,
+                       .has_end = a->has_end,
+                       .start_ms = a->start_ms,
+                       .end_ms = a->end_ms,
+                       .put_ms = put_ms};
+  return sl_schedule_next(&c, from_ms);
+}
 static void table_units(const sl_sim *m, uint32_t table, const sl_throughput *next,
                         const bool *touched, int64_t *r, int64_t *w);
 
@@ -453,6 +465,11 @@ sl_sim *sl_sim_new(const sl_scenario *s, char *err, size_t err_len) {
         continue;
       m->any_scaling = true;
       r->minute_units[d] = xcalloc((size_t)m->n_minutes, sizeof(double));
+      r->bound_min[d] = sc->min;
+      r->bound_max[d] = sc->max;
+      r->sched_next[d] = xcalloc(sc->n_scheduled + 1, sizeof(int64_t));
+      for (uint32_t k = 0; k < sc->n_scheduled; k++)
+        r->sched_next[d][k] = sched_next(&sc->scheduled[k], s->start_ms, s->start_ms);
       int64_t *u = d ? &r->tp.wcu : &r->tp.rcu;
       if (*u < sc->min)
         *u = sc->min;
@@ -479,6 +496,8 @@ void sl_sim_free(sl_sim *m) {
     free(m->res[i].partitions);
     free(m->res[i].minute_units[0]);
     free(m->res[i].minute_units[1]);
+    free(m->res[i].sched_next[0]);
+    free(m->res[i].sched_next[1]);
     free((void *)m->res[i].arn.p);
     free((void *)m->res[i].label.p);
   }
@@ -1151,7 +1170,7 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
       sl_cap_ppr_switch_record(&tp, now_ms);
     if (r->tp.billing == SL_BILLING_PROVISIONED && tp.billing == SL_BILLING_PROVISIONED) {
       if (tp.rcu < r->tp.rcu || tp.wcu < r->tp.wcu)
-        sl_cap_decrease_record(&tp, now_ms);
+        sl_cap_decrease_record(&m->params, &tp, now_ms);
       if (tp.rcu > r->tp.rcu || tp.wcu > r->tp.wcu)
         tp.last_increase_ms = (uint64_t)now_ms;
     }
@@ -1302,8 +1321,8 @@ static void scaling_eval(sl_sim *m, const sl_scaling_params *sp, uint32_t ri, in
                            .scale_out_cooldown_ms = sc->scale_out_cooldown_ms,
                            .scale_in_cooldown_ms = sc->scale_in_cooldown_ms,
                            .disable_scale_in = sc->disable_scale_in,
-                           .min = sc->min,
-                           .max = sc->max};
+                           .min = r->bound_min[dir],
+                           .max = r->bound_max[dir]};
   sl_scaling_decision d = sl_scaling_evaluate(sp, &pol, &st);
   if (d.kind == SL_SCALING_HOLD)
     return;
@@ -1342,6 +1361,61 @@ static void scaling_eval(sl_sim *m, const sl_scaling_params *sp, uint32_t ri, in
   free(touched);
 }
 
+/* Scheduled actions due by 'until_ms', in time order: each sets the
+ * target's bounds and brings the units within them, as the server's
+ * (ops/autoscaling.c fire_scheduled). */
+static void sched_until(sl_sim *m, int64_t until_ms) {
+  for (;;) {
+    int64_t best = INT64_MAX;
+    uint32_t bi = 0, bk = 0;
+    int bd = 0;
+    for (uint32_t i = 0; i < m->n_res; i++)
+      for (int d = 0; d < 2; d++) {
+        const sl_sim_scaling *sc = scaling_of(m, &m->res[i], d);
+        for (uint32_t k = 0; sc->on && k < sc->n_scheduled; k++)
+          if (m->res[i].sched_next[d][k] < best)
+            best = m->res[i].sched_next[d][k], bi = i, bd = d, bk = k;
+      }
+    if (best > until_ms || best * 1000 >= m->end)
+      return;
+    res_state *r = &m->res[bi];
+    const sl_sim_scheduled *a = &scaling_of(m, r, bd)->scheduled[bk];
+    r->sched_next[bd][bk] = sched_next(a, m->s->start_ms, best + 1);
+    if (a->has_min)
+      r->bound_min[bd] = a->min;
+    if (a->has_max)
+      r->bound_max[bd] = a->max;
+    if (r->bound_min[bd] > r->bound_max[bd]) {
+      if (a->has_min)
+        r->bound_max[bd] = r->bound_min[bd];
+      else
+        r->bound_min[bd] = r->bound_max[bd];
+    }
+    int64_t units = bd ? r->tp.wcu : r->tp.rcu;
+    int64_t to = units < r->bound_min[bd]   ? r->bound_min[bd]
+                 : units > r->bound_max[bd] ? r->bound_max[bd]
+                                            : units;
+    if (to == units || r->tp.billing != SL_BILLING_PROVISIONED)
+      continue;
+    sl_throughput *next = xcalloc(m->n_res, sizeof(*next));
+    bool *touched = xcalloc(m->n_res, sizeof(*touched));
+    next[bi] = r->tp;
+    *(bd ? &next[bi].wcu : &next[bi].rcu) = to;
+    touched[bi] = true;
+    char what[160], err[1200], msg[1400];
+    snprintf(what, sizeof(what), "Setting %s capacity units to %lld.", bd ? "write" : "read",
+             (long long)to);
+    m->clock.manual_us = best * 1000;
+    bool ok = cp_commit(m, r->table, next, touched, best, err, sizeof(err));
+    if (!ok)
+      snprintf(msg, sizeof(msg), "Failed to set %s capacity units to %lld. Reason: %s",
+               bd ? "write" : "read", (long long)to, err);
+    cp_add(m, best * 1000 - m->t0, bi, bd, ok, units, to, what, ok ? NULL : msg);
+    free(next);
+    free(touched);
+  }
+}
+
 /* Every datapoint that has become visible by 't' (epoch µs), in order. */
 static void scaling_tick(sl_sim *m, int64_t t) {
   if (!m->any_scaling)
@@ -1353,8 +1427,11 @@ static void scaling_tick(sl_sim *m, int64_t t) {
   for (;;) {
     int64_t minute = m->next_eval_minute;
     int64_t at_ms = (minute + 1) * 60000 + sp.metric_delay_ms;
-    if (at_ms * 1000 > t || at_ms * 1000 >= m->end)
+    if (at_ms * 1000 > t || at_ms * 1000 >= m->end) {
+      sched_until(m, t / 1000);
       return;
+    }
+    sched_until(m, at_ms);
     m->next_eval_minute++;
     for (uint32_t i = 0; i < m->n_res; i++)
       for (int d = 0; d < 2; d++)

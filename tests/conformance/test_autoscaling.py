@@ -163,8 +163,10 @@ def test_register_errors(aas, table):
                                      MinCapacity=1, MaxCapacity=2)
     with pytest.raises(aas.exceptions.ValidationException):
         aas.register_scalable_target(**target(table), MinCapacity=1)
-    with pytest.raises(aas.exceptions.ValidationException):
+    # The service's text (hashicorp/terraform-provider-aws#8777).
+    with pytest.raises(aas.exceptions.ValidationException) as e:
         aas.register_scalable_target(**target(table), MinCapacity=10, MaxCapacity=5)
+    assert error(e)[1] == "Maximum capacity cannot be less than minimum capacity"
     # Another namespace of the model is another service: refused with a message.
     with pytest.raises(aas.exceptions.ValidationException) as e:
         aas.register_scalable_target(ServiceNamespace="ecs", ResourceId="service/c/s",
@@ -278,11 +280,30 @@ def test_scheduled_actions(aas, table):
     with pytest.raises(aas.exceptions.ValidationException):
         aas.put_scheduled_action(ScheduledActionName="bad", Schedule="every day", **target(table),
                                  ScalableTargetAction={"MinCapacity": 5})
-    # cron() is not supported yet: refused with a message, not ignored.
+    # cron(), six fields, in a time zone of the IANA database; Timezone shown back.
+    aas.put_scheduled_action(ScheduledActionName="c", Schedule="cron(0 8 ? * MON-FRI *)",
+                             Timezone="Europe/Berlin", **target(table),
+                             ScalableTargetAction={"MinCapacity": 5})
+    got = aas.describe_scheduled_actions(ServiceNamespace="dynamodb",
+                                         ScheduledActionNames=["c"])["ScheduledActions"]
+    assert (got[0]["Schedule"], got[0]["Timezone"]) == ("cron(0 8 ? * MON-FRI *)", "Europe/Berlin")
+    for bad in ("cron(0 8 * * *)", "cron(0 8 * * MON *)", "cron(0 8 ? * ? *)", "cron(61 8 * * ? *)",
+                "rate(1 minutes)", "at(2030-02-30T00:00:00)"):
+        with pytest.raises(aas.exceptions.ValidationException) as e:
+            aas.put_scheduled_action(ScheduledActionName="bad", Schedule=bad, **target(table),
+                                     ScalableTargetAction={"MinCapacity": 5})
+        assert bad in error(e)[1]
+    # The service's text (aws-cloudformation/community-registry-extensions#255).
     with pytest.raises(aas.exceptions.ValidationException) as e:
-        aas.put_scheduled_action(ScheduledActionName="c", Schedule="cron(0 8 * * ? *)",
-                                 **target(table), ScalableTargetAction={"MinCapacity": 5})
-    assert "cron" in error(e)[1]
+        aas.put_scheduled_action(ScheduledActionName="bad", Schedule="rate(1 hour)",
+                                 **target(table), ScalableTargetAction={})
+    assert error(e)[1] == ("At least one of minimum capacity and maximum capacity should be "
+                           "provided")
+    with pytest.raises(aas.exceptions.ValidationException) as e:
+        aas.put_scheduled_action(ScheduledActionName="bad", Schedule="cron(0 8 * * ? *)",
+                                 Timezone="Mars/Olympus_Mons", **target(table),
+                                 ScalableTargetAction={"MinCapacity": 5})
+    assert "Mars/Olympus_Mons" in error(e)[1]
     with pytest.raises(aas.exceptions.ObjectNotFoundException):
         aas.put_scheduled_action(ScheduledActionName="x", Schedule="rate(1 hour)",
                                  **target(table, RCU), ScalableTargetAction={"MinCapacity": 5})

@@ -201,7 +201,8 @@ def test_scale_in_cooldown_stays_within_the_budget(client):
     assert all(b - a >= 3600 for a, b in zip(ins, ins[1:]))
 
 
-# MaxCapacity caps a scale-out; RegisterScalableTarget with a new minimum raises the units at
+# MaxCapacity caps a scale-out, and a high alarm at the maximum is a not-scaled activity
+# (IncludeNotScaledActivities); RegisterScalableTarget with a new minimum raises the units at
 # once ("minimum capacity was set to N").
 def test_bounds(client):
     name = new_name()
@@ -211,6 +212,20 @@ def test_bounds(client):
     policy(client, res, WCU)
     load(client, name, 40, 12 * 60)
     assert write_units(client, name) == 12
+    # The alarm stays high at the maximum: a not-scaled activity, shown only on request.
+    plain = activities(client, res)
+    assert all("NotScaledReasons" not in a for a in plain)
+    every = list(reversed(ok(as_call(client, "DescribeScalingActivities", {
+        "ServiceNamespace": "dynamodb", "ResourceId": res,
+        "IncludeNotScaledActivities": True}))["ScalingActivities"]))
+    held = [a for a in every if "NotScaledReasons" in a]
+    assert len(every) == len(plain) + 1 and len(held) == 1, every
+    assert held[0]["StatusCode"] == "Failed"
+    assert held[0]["Description"] == "Attempting to scale due to alarm triggering"
+    assert held[0]["StatusMessage"].startswith("Failed to set write capacity units to ")
+    assert held[0]["NotScaledReasons"] == [
+        {"Code": "AlreadyAtMaxCapacity", "MaxCapacity": 12, "CurrentCapacity": 12}]
+    assert held[0]["StartTime"] > plain[-1]["StartTime"]
     register(client, res, WCU, 50, 60)
     assert write_units(client, name) == 50
     assert activities(client, res)[-1]["Cause"] == "minimum capacity was set to 50"
@@ -235,6 +250,73 @@ def test_scheduled_action_at(client):
     t = ok(as_call(client, "DescribeScalableTargets", {"ServiceNamespace": "dynamodb"}))
     mine = [x for x in t["ScalableTargets"] if x["ResourceId"] == res]
     assert mine[0]["MinCapacity"] == 40
+
+
+# cron() in a time zone: 09:00 on weekdays in New York is 14:00 UTC in winter. The clock
+# starts on Monday 2026-11-30 at 12:00 UTC; the first firing is that day at 14:00 UTC, the
+# next Tuesday's; a StartTime still ahead runs the action then, and nothing runs after the
+# EndTime.
+def test_scheduled_action_cron_in_a_time_zone(client):
+    name = new_name()
+    client.create_table(name, ProvisionedThroughput=pt(5, 5))
+    res = "table/" + name
+    register(client, res, WCU, 5, 100)
+    ok(as_call(client, "PutScheduledAction", {
+        "ServiceNamespace": "dynamodb", "ResourceId": res, "ScalableDimension": WCU,
+        "ScheduledActionName": "open", "Schedule": "cron(0 9 ? * MON-FRI *)",
+        "Timezone": "America/New_York", "ScalableTargetAction": {"MinCapacity": 30}}))
+    ok(as_call(client, "PutScheduledAction", {
+        "ServiceNamespace": "dynamodb", "ResourceId": res, "ScalableDimension": WCU,
+        "ScheduledActionName": "close", "Schedule": "cron(0 17 ? * MON-FRI *)",
+        "Timezone": "America/New_York", "ScalableTargetAction": {"MinCapacity": 5, "MaxCapacity": 10},
+        "StartTime": START + 3600, "EndTime": START + 86400 + 22 * 3600}))
+    # StartTime 13:00 UTC: "close" runs then (the units are at the minimum already: no change).
+    client.advance(2 * 3600 * 1000 - 1000)
+    assert write_units(client, name) == 5
+    client.advance(1000)  # 14:00 UTC, 09:00 in New York
+    assert write_units(client, name) == 30
+    a = activities(client, res)[-1]
+    assert a["StartTime"] == START + 2 * 3600 and a["Cause"] == "minimum capacity was set to 30"
+    client.advance(8 * 3600 * 1000)  # 22:00 UTC, 17:00 in New York: "close"
+    assert write_units(client, name) == 10
+    assert activities(client, res)[-1]["StartTime"] == START + 10 * 3600
+    client.advance(16 * 3600 * 1000)  # Tuesday 14:00 UTC: "open" again
+    assert write_units(client, name) == 30
+    client.advance(8 * 3600 * 1000)  # Tuesday 22:00 UTC: the EndTime, "close" a last time
+    assert write_units(client, name) == 10
+    client.advance(24 * 3600 * 1000)  # Wednesday: "open" at 14:00, no more "close"
+    assert write_units(client, name) == 30
+    got = ok(as_call(client, "DescribeScheduledActions", {"ServiceNamespace": "dynamodb",
+                                                           "ResourceId": res}))["ScheduledActions"]
+    assert {a["ScheduledActionName"]: a["Timezone"] for a in got} == {
+        "open": "America/New_York", "close": "America/New_York"}
+
+
+# Two target-tracking policies on one target: the one that wants more capacity scales out
+# (largest capacity wins); a scale-in needs every policy with scale-in enabled, so a 90 %
+# policy alone never brings the table below what the 50 % one wants.
+def test_several_policies_on_one_target(client):
+    name = new_name()
+    client.create_table(name, ProvisionedThroughput=pt(5, 30))
+    res = "table/" + name
+    register(client, res, WCU, 5, 1000)
+    policy(client, res, WCU, target=90.0)
+    conf = {"TargetValue": 50.0, "PredefinedMetricSpecification": {
+        "PredefinedMetricType": "DynamoDBWriteCapacityUtilization"}}
+    ok(as_call(client, "PutScalingPolicy", {
+        "PolicyName": "p50", "ServiceNamespace": "dynamodb", "ResourceId": res,
+        "ScalableDimension": WCU, "PolicyType": "TargetTrackingScaling",
+        "TargetTrackingScalingPolicyConfiguration": conf}))
+    load(client, name, 40, 6 * 60)
+    # 40 units/s on 30 (the burst covers the excess) is above both targets: 90 % wants 45
+    # units, 50 % wants 80.
+    assert write_units(client, name) == 80
+    out = [a for a in activities(client, res) if "triggered policy" in a["Cause"]]
+    assert out[0]["Cause"].endswith("triggered policy p50")
+    # 10 units/s on 80 is 12.5 %: below both low thresholds (70 % and 30 %); the scale-in
+    # goes to the larger of 12 and 20.
+    load(client, name, 10, 22 * 60)
+    assert write_units(client, name) == 20
 
 
 # Each GSI is its own scalable target: with a policy on the table only, the table scales out
@@ -301,5 +383,72 @@ def test_activity_in_progress_while_the_table_is_updating(tmp_path):
         assert a["StatusCode"] == "Successful"
         assert a["EndTime"] == a["StartTime"] + 60
         assert a["StatusMessage"].startswith("Successfully set write capacity units to ")
+    finally:
+        srv.stop()
+
+
+# With --data-dir, the registry survives a restart: targets (bounds, ARN, tags), policies
+# (ARN, alarms), scheduled actions and the activity history read back the same; the policy
+# and the schedule keep working on the new run; a deregistration is remembered too.
+def test_registry_survives_a_restart(tmp_path):
+    from conftest import Client, Server
+    data = tmp_path / "data"
+    data.mkdir()
+
+    def start(at):
+        return Server(["--clock", "manual", "--clock-start", at, "--data-dir", str(data)])
+
+    def describe(client, res):
+        q = {"ServiceNamespace": "dynamodb", "ResourceId": res}
+        return (ok(as_call(client, "DescribeScalableTargets",
+                           {"ServiceNamespace": "dynamodb", "ResourceIds": [res]}))["ScalableTargets"],
+                ok(as_call(client, "DescribeScalingPolicies", q))["ScalingPolicies"],
+                ok(as_call(client, "DescribeScheduledActions", q))["ScheduledActions"],
+                activities(client, res))
+
+    name = new_name()
+    res = "table/" + name
+    srv = start("2026-11-30T12:00:00Z")
+    try:
+        client = Client(srv.endpoint)
+        client.create_table(name, ProvisionedThroughput=pt(5, 5))
+        ok(as_call(client, "RegisterScalableTarget", {
+            "ServiceNamespace": "dynamodb", "ResourceId": res, "ScalableDimension": WCU,
+            "MinCapacity": 5, "MaxCapacity": 100, "Tags": {"team": "a"}}))
+        policy(client, res, WCU, ScaleInCooldown=600)
+        ok(as_call(client, "PutScheduledAction", {
+            "ServiceNamespace": "dynamodb", "ResourceId": res, "ScalableDimension": WCU,
+            "ScheduledActionName": "open", "Schedule": "cron(0 14 * * ? *)",
+            "Timezone": "Europe/Berlin", "ScalableTargetAction": {"MinCapacity": 60}}))
+        load(client, name, 20, 6 * 60)
+        before = describe(client, res)
+        assert len(before[3]) == 1 and before[3][0]["StatusCode"] == "Successful"
+        arn = before[0][0]["ScalableTargetARN"]
+    finally:
+        srv.stop()
+    # 13:00 UTC, 14:00 in Berlin: the cron action is due at once on the new run.
+    srv = start("2026-11-30T12:59:00Z")
+    try:
+        client = Client(srv.endpoint)
+        assert describe(client, res) == before
+        tags = ok(as_call(client, "ListTagsForResource", {"ResourceARN": arn}))["Tags"]
+        assert tags == {"team": "a"}
+        client.advance(60 * 1000)
+        assert write_units(client, name) == 60
+        assert activities(client, res)[-1]["Cause"] == "minimum capacity was set to 60"
+        # The policy runs on this run's datapoints: 60 units/s on 60 (the burst covers the
+        # excess) scales out to 60 / 0.7.
+        load(client, name, 60, 6 * 60)
+        assert write_units(client, name) == 86
+        ok(as_call(client, "DeregisterScalableTarget", {
+            "ServiceNamespace": "dynamodb", "ResourceId": res, "ScalableDimension": WCU}))
+    finally:
+        srv.stop()
+    srv = start("2026-11-30T14:00:00Z")
+    try:
+        client = Client(srv.endpoint)
+        t, p, s, a = describe(client, res)
+        assert (t, p, s) == ([], [], [])
+        assert len(a) >= 3  # the history stays (the service keeps six weeks)
     finally:
         srv.stop()

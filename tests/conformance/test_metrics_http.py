@@ -265,6 +265,41 @@ def test_insights(lean_client):
     assert admin(lean_client.ep, "GET", "/_sluice/tables/nope/insights")[0] == 404
 
 
+# Contributor Insights on a GSI records the index's own key-range write throttles (a hot key
+# of the index: 100 KB items all under one index key spend its partition's 1,000 units a
+# second) but not the throttles caused by the index's insufficient capacity (a 1-WCU
+# provisioned GSI), as the developer guide excludes only those.
+def test_insights_on_a_gsi_records_its_key_range_throttles(lean_client):
+    c = lean_client
+    attrs = [{"AttributeName": "pk", "AttributeType": "S"},
+             {"AttributeName": "gk", "AttributeType": "S"}]
+
+    def gsi(**kw):
+        return dict({"IndexName": "byg", "KeySchema": [{"AttributeName": "gk", "KeyType": "HASH"}],
+                     "Projection": {"ProjectionType": "ALL"}}, **kw)
+
+    def throttles_recorded(table, size, n):
+        assert c.call("UpdateContributorInsights", {"TableName": table, "IndexName": "byg",
+                                                    "ContributorInsightsAction": "ENABLE"})[0] == 200
+        statuses = [c.call("PutItem", {"TableName": table, "Item": {
+            "pk": {"S": f"k{i}"}, "gk": {"S": "hot"}, "p": {"S": "x" * size}}})[0]
+            for i in range(n)]
+        assert 400 in statuses
+        _, body = admin(c.ep, "GET", f"/_sluice/tables/{table}/insights?minutes=1")
+        (res,) = [r for r in body["resources"] if r["index"] == "byg"]
+        return {k["partition_key"]: k["throttle_count"]
+                for k in res["most_throttled_keys"]["partition_key"]}
+
+    create(c, "cihot", BillingMode="PAY_PER_REQUEST", AttributeDefinitions=attrs,
+           GlobalSecondaryIndexes=[gsi()])
+    assert throttles_recorded("cihot", 100_000, 40).get("hot", 0) >= 1
+    create(c, "cilow", AttributeDefinitions=attrs,
+           ProvisionedThroughput={"ReadCapacityUnits": 100, "WriteCapacityUnits": 100},
+           GlobalSecondaryIndexes=[gsi(ProvisionedThroughput={"ReadCapacityUnits": 1,
+                                                              "WriteCapacityUnits": 1})])
+    assert throttles_recorded("cilow", 10, 5) == {}
+
+
 # POST /_sluice/reset forgets the dropped tables' metrics.
 def test_reset_forgets(lean_client):
     workload(lean_client)

@@ -13,6 +13,7 @@ sluice's own tool (no DynamoDB counterpart): marked sluice_only; the HTTP compar
 also a capacity test.
 """
 import copy
+import datetime
 import json
 import os
 import subprocess
@@ -826,3 +827,53 @@ def test_lsi_fetch_costs_as_the_server(client, tmp_path):
     assert simulated == served == 0.5 + 10 * 1.0  # the page, then 10 items of 2 x 4 KB
     s["workloads"][0]["fetch_unprojected"] = False
     assert resource(simulate(s), "lsi")["read"]["accepted_units"] == 0.5
+
+
+# Scheduled actions in a scenario are the server's: the same cron() schedules in the same time
+# zone, with a StartTime and an EndTime, change the bounds at the same instants, and the
+# policy's activities that follow match too.
+@pytest.mark.capacity
+def test_scheduled_actions_match_the_server(client):
+    from test_autoscaling_capacity import WCU, activities, as_call, ok, policy, register, START
+    client.create_table("sched", ProvisionedThroughput={"ReadCapacityUnits": 5,
+                                                        "WriteCapacityUnits": 5})
+    register(client, "table/sched", WCU, 5, 1000)
+    policy(client, "table/sched", WCU)
+    actions = [
+        {"name": "open", "schedule": "cron(0 9 ? * MON-FRI *)", "timezone": "America/New_York",
+         "min": 30},
+        {"name": "close", "schedule": "cron(0 17 ? * MON-FRI *)",
+         "timezone": "America/New_York", "min": 5, "max": 10,
+         "start": "2026-11-30T13:00:00Z", "end": "2026-12-01T22:00:00Z"},
+        {"name": "weekly", "schedule": "rate(7 days)", "min": 12, "start": "2026-12-01T03:00:00Z"}]
+    for a in actions:
+        req = {"ServiceNamespace": "dynamodb", "ResourceId": "table/sched",
+               "ScalableDimension": WCU, "ScheduledActionName": a["name"],
+               "Schedule": a["schedule"], "ScalableTargetAction": {
+                   k.capitalize() + "Capacity": a[k] for k in ("min", "max") if k in a}}
+        if "timezone" in a:
+            req["Timezone"] = a["timezone"]
+        for k in ("start", "end"):
+            if k in a:
+                req[k.capitalize() + "Time"] = datetime.datetime.fromisoformat(
+                    a[k].replace("Z", "+00:00")).timestamp()
+        ok(as_call(client, "PutScheduledAction", req))
+    hours = 50
+    for _ in range(hours):
+        client.advance(3600 * 1000)
+    server = [(a["StartTime"] - START, a["Description"], a["StatusCode"])
+              for a in activities(client, "table/sched")]
+    sched = [{k: v for k, v in a.items() if k != "name"} for a in actions]
+    scenario = {"duration_s": hours * 3600, "step_s": 60,
+                "tables": [{"name": "sched", "billing_mode": "PROVISIONED",
+                            "read_capacity": 5, "write_capacity": 5,
+                            "autoscaling": {"write": {"target_utilization": 70, "min": 5,
+                                                      "max": 1000, "scheduled": sched}}}],
+                "workloads": [{"table": "sched", "operation": "PutItem",
+                               "phases": [{"duration_s": hours * 3600, "rate": 0}]}]}
+    sim = [(e["time_s"], e["description"], e["status"])
+           for e in simulate(scenario)["control_plane"]]
+    assert [s[0] for s in server][:2] == [2 * 3600, 10 * 3600]  # 14:00 and 22:00 UTC
+    assert len(server) >= 4
+    # The run ends at 50 h: an activity at that instant is not in it.
+    assert sim == [a for a in server if a[0] < hours * 3600]

@@ -21,7 +21,7 @@ static void test_decrease_budget(void) {
   sl_throughput tp = {.billing = SL_BILLING_PROVISIONED, .rcu = 10, .wcu = 10};
   for (int i = 0; i < 4; i++) {
     CHECK(sl_cap_decrease_allowed(&p, &tp, T0 + i * 60000).allowed);
-    sl_cap_decrease_record(&tp, T0 + i * 60000);
+    sl_cap_decrease_record(&p, &tp, T0 + i * 60000);
   }
   sl_cap_decrease d = sl_cap_decrease_allowed(&p, &tp, T0 + 10 * 60000);
   CHECK(!d.allowed);
@@ -36,6 +36,78 @@ static void test_decrease_budget(void) {
             "today: 4. Last decrease at Monday, November 30, 2026 12:03:00 PM UTC. Next "
             "decrease can be made at Monday, November 30, 2026 1:03:00 PM UTC");
   CHECK(sl_cap_decrease_allowed(&p, &tp, T0 + 3 * 60000 + HOUR).allowed);
+}
+
+/* The developer guide's rule at its edges: after the 4 free ones, one an hour since the last,
+ * however long the table went without one; 27 in all; a new UTC day starts again. */
+static void test_decrease_guide_edges(void) {
+  sl_cap_params p = params();
+  sl_throughput tp = {.billing = SL_BILLING_PROVISIONED, .rcu = 10, .wcu = 10};
+  int64_t t = T0 - 12 * HOUR; /* 00:00 UTC */
+  for (int i = 0; i < 4; i++)
+    sl_cap_decrease_record(&p, &tp, t);
+  CHECK(!sl_cap_decrease_allowed(&p, &tp, t + HOUR - 1).allowed);
+  /* Five idle hours buy one decrease, not five. */
+  t += 5 * HOUR;
+  CHECK(sl_cap_decrease_allowed(&p, &tp, t).allowed);
+  sl_cap_decrease_record(&p, &tp, t);
+  CHECK(!sl_cap_decrease_allowed(&p, &tp, t + 1).allowed);
+  CHECK_INT(sl_cap_decrease_allowed(&p, &tp, t + 1).next_ms, t + HOUR);
+  /* Up to 27: 4 + 23 hourly ones fill the day. */
+  sl_throughput full = {.billing = SL_BILLING_PROVISIONED, .rcu = 10, .wcu = 10};
+  int64_t u = T0 - 12 * HOUR;
+  int n = 0;
+  for (int64_t at = u; at < u + 24 * HOUR; at += 60000)
+    if (sl_cap_decrease_allowed(&p, &full, at).allowed) {
+      sl_cap_decrease_record(&p, &full, at);
+      n++;
+    }
+  CHECK_INT(n, 27);
+  CHECK(sl_cap_decrease_allowed(&p, &full, u + 24 * HOUR).allowed); /* the next UTC day */
+}
+
+/* Seed 002's bucket (decrease_bucket = 1): 4 tokens at the start of the UTC day, one more an
+ * hour up to 4 at any time, so idle hours buy up to four decreases at once; still 27 a day. */
+static void test_decrease_bucket_edges(void) {
+  sl_cap_params p = params();
+  p.decrease_bucket = 1;
+  sl_throughput tp = {.billing = SL_BILLING_PROVISIONED, .rcu = 10, .wcu = 10};
+  int64_t t = T0 - 12 * HOUR; /* 00:00 UTC */
+  for (int i = 0; i < 4; i++) {
+    CHECK(sl_cap_decrease_allowed(&p, &tp, t).allowed);
+    sl_cap_decrease_record(&p, &tp, t);
+  }
+  sl_cap_decrease d = sl_cap_decrease_allowed(&p, &tp, t);
+  CHECK(!d.allowed);
+  CHECK_INT(d.next_ms, t + HOUR);
+  CHECK(!sl_cap_decrease_allowed(&p, &tp, t + HOUR - 1).allowed);
+  CHECK(sl_cap_decrease_allowed(&p, &tp, t + HOUR).allowed);
+  /* Half an hour after using the hour's token: half a token, refused until the next whole. */
+  sl_cap_decrease_record(&p, &tp, t + HOUR);
+  d = sl_cap_decrease_allowed(&p, &tp, t + HOUR + HOUR / 2);
+  CHECK(!d.allowed);
+  CHECK_INT(d.next_ms, t + 2 * HOUR);
+  /* Ten idle hours refill the bucket to 4, not 10: four at once, then none. */
+  int64_t later = t + 12 * HOUR;
+  for (int i = 0; i < 4; i++) {
+    CHECK(sl_cap_decrease_allowed(&p, &tp, later).allowed);
+    sl_cap_decrease_record(&p, &tp, later);
+  }
+  CHECK(!sl_cap_decrease_allowed(&p, &tp, later).allowed);
+  /* 27 a day at most, and the bucket is full again at the next UTC day. */
+  sl_throughput full = {.billing = SL_BILLING_PROVISIONED, .rcu = 10, .wcu = 10};
+  int n = 0;
+  for (int64_t at = t; at < t + 24 * HOUR; at += 60000)
+    if (sl_cap_decrease_allowed(&p, &full, at).allowed) {
+      sl_cap_decrease_record(&p, &full, at);
+      n++;
+    }
+  CHECK_INT(n, 27);
+  CHECK_INT(sl_cap_decrease_allowed(&p, &full, t + 24 * HOUR - 1).next_ms, t + 24 * HOUR);
+  for (int i = 0; i < 4; i++) {
+    CHECK(sl_cap_decrease_allowed(&p, &full, t + 24 * HOUR).allowed);
+    sl_cap_decrease_record(&p, &full, t + 24 * HOUR);
+  }
 }
 
 static void test_switch_limit(void) {
@@ -121,6 +193,8 @@ static void test_on_demand_and_warm(void) {
 int main(void) {
   RUN(test_on_demand_and_warm);
   RUN(test_decrease_budget);
+  RUN(test_decrease_guide_edges);
+  RUN(test_decrease_bucket_edges);
   RUN(test_switch_limit);
   RUN(test_quotas);
   return DONE();

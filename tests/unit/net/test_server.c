@@ -37,9 +37,31 @@ static int ticks;
 /* Barriers run so far (server thread writes, the test thread reads). */
 static int barriers;
 
-static void barrier(void *ctx) {
+/* ms each sync's run takes (set by a test): the fsync of a slow disk. */
+static int sync_ms;
+
+/* Syncs begun (the loop thread writes, the test thread reads). */
+static int begins;
+
+static bool barrier_begin(void *ctx) {
   (void)ctx;
+  __atomic_add_fetch(&begins, 1, __ATOMIC_SEQ_CST);
+  return true;
+}
+
+/* On a libuv pool thread: counts the sync once it is done. */
+static int barrier_run(void *ctx) {
+  (void)ctx;
+  int ms = __atomic_load_n(&sync_ms, __ATOMIC_SEQ_CST);
+  if (ms)
+    nanosleep(&(struct timespec){ms / 1000, (long)(ms % 1000) * 1000000}, NULL);
   __atomic_add_fetch(&barriers, 1, __ATOMIC_SEQ_CST);
+  return 0;
+}
+
+static void barrier_end(void *ctx, int rc) {
+  (void)ctx;
+  SL_ASSERT(rc == 0);
 }
 
 static int barriers_now(void) { return __atomic_load_n(&barriers, __ATOMIC_SEQ_CST); }
@@ -125,7 +147,7 @@ static void start(running *r, bool signals) {
   SL_ASSERT(r->s != NULL);
   if (!signals)
     sl_server_every(r->s, 10, tick, &ticks);
-  sl_server_set_barrier(r->s, barrier, NULL);
+  sl_server_set_barrier(r->s, &(sl_server_barrier){barrier_begin, barrier_run, barrier_end, NULL});
   r->rc = -99;
   pthread_create(&r->thread, NULL, run_thread, r);
 }
@@ -435,6 +457,36 @@ static void test_held_responses(void) {
   CHECK(barriers_now() >= closing + 1);
   CHECK(read_eof(&c));
   client_close(&c);
+}
+
+/* The sync runs off the loop: while a slow one (1 s) is under way, another
+ * connection's plain request is answered; a response held meanwhile waits
+ * for the next sync, not for this one. */
+static void test_sync_off_the_loop(void) {
+  client a, b;
+  client_open(&a);
+  client_open(&b);
+  __atomic_store_n(&sync_ms, 1000, __ATOMIC_SEQ_CST);
+  int before = barriers_now();
+  int begun = __atomic_load_n(&begins, __ATOMIC_SEQ_CST);
+  send_str(&a, "GET /hold HTTP/1.1\r\n\r\n");
+  /* Once the sync for a's answer has begun, b's plain request is answered
+   * while it runs. */
+  for (int i = 0; i < 3000 && __atomic_load_n(&begins, __ATOMIC_SEQ_CST) == begun; i++)
+    nanosleep(&(struct timespec){0, 1000000}, NULL);
+  CHECK_INT(__atomic_load_n(&begins, __ATOMIC_SEQ_CST), begun + 1);
+  send_str(&b, "GET /plain HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&b));
+  CHECK_BODY("GET /plain\n");
+  CHECK_INT(barriers_now(), before);
+  send_str(&b, "GET /hold HTTP/1.1\r\n\r\n");
+  CHECK(read_response(&a));
+  CHECK(barriers_now() >= before + 1);
+  CHECK(read_response(&b));
+  CHECK(barriers_now() >= before + 2);
+  __atomic_store_n(&sync_ms, 0, __ATOMIC_SEQ_CST);
+  client_close(&a);
+  client_close(&b);
 }
 
 /* A HEAD response has the length of the body it would have, and no body:
@@ -991,6 +1043,7 @@ int main(void) {
   RUN(test_large_body);
   RUN(test_pipelined);
   RUN(test_held_responses);
+  RUN(test_sync_off_the_loop);
   RUN(test_delayed_response);
   RUN(test_reset_response);
   RUN(test_head_has_no_body);
