@@ -1395,7 +1395,10 @@ static void sched_until(sl_sim *m, int64_t until_ms) {
     int64_t to = units < r->bound_min[bd]   ? r->bound_min[bd]
                  : units > r->bound_max[bd] ? r->bound_max[bd]
                                             : units;
-    if (to == units || r->tp.billing != SL_BILLING_PROVISIONED)
+    /* as ops/autoscaling.c's enforce_bounds: nothing while the table is
+     * UPDATING */
+    if (to == units || r->tp.billing != SL_BILLING_PROVISIONED ||
+        m->updating_until_ms[r->table] > best)
       continue;
     sl_throughput *next = xcalloc(m->n_res, sizeof(*next));
     bool *touched = xcalloc(m->n_res, sizeof(*touched));
@@ -1406,7 +1409,8 @@ static void sched_until(sl_sim *m, int64_t until_ms) {
     snprintf(what, sizeof(what), "Setting %s capacity units to %lld.", bd ? "write" : "read",
              (long long)to);
     m->clock.manual_us = best * 1000;
-    bool ok = cp_commit(m, r->table, next, touched, best, err, sizeof(err));
+    const char *type;
+    bool ok = cp_commit(m, r->table, next, touched, best, &type, err, sizeof(err));
     if (!ok)
       snprintf(msg, sizeof(msg), "Failed to set %s capacity units to %lld. Reason: %s",
                bd ? "write" : "read", (long long)to, err);
