@@ -11,6 +11,7 @@
 #include "server/app.h"
 #include "tools/streams_tail.h"
 #include "server/router.h"
+#include "streams/streams.h"
 #include "base/log.h"
 #include "cap/cap.h"
 #include "net/server.h"
@@ -36,6 +37,11 @@ static const char serve_usage[] =
     "                       is answered 503 ServiceUnavailableException and closed\n"
     "  --profile NAME       capacity profile: aws (default) | unlimited\n"
     "  --config FILE        capacity parameters, one 'name = value' per line\n"
+    "  --readers-per-shard N  DynamoDB Streams readers polling one shard at once\n"
+    "                       before the next is refused LimitExceededException\n"
+    "                       (1 to 4; default 2, the service's documented limit)\n"
+    "  --shard-rollover S   seconds after which an open DynamoDB Streams shard is\n"
+    "                       closed and followed by a child (default 14400: 4 h)\n"
     "  --clock MODE         real (default) | manual\n"
     "  --clock-start TIME   manual clock start, ISO 8601 (default: now)\n"
     "  --time-scale N       run the clock N times faster than real time\n"
@@ -126,6 +132,18 @@ static int cmd_serve(int argc, char **argv) {
       if (*end || n < 1 || n > 1000000)
         return usage_error("invalid connection limit '%s' (1 to 1000000)", v);
       max_connections = (size_t)n;
+    } else if (strcmp(a, "--readers-per-shard") == 0) {
+      char *end;
+      long n = strtol(v, &end, 10);
+      if (*end || n < 1 || n > SL_STREAMS_READERS_MAX)
+        return usage_error("invalid readers per shard '%s' (1 to 4)", v);
+      cfg.readers_per_shard = (uint32_t)n;
+    } else if (strcmp(a, "--shard-rollover") == 0) {
+      char *end;
+      long long n = strtoll(v, &end, 10);
+      if (*end || n < 1 || n > 30LL * 86400)
+        return usage_error("invalid shard rollover '%s' (1 to 2592000 seconds)", v);
+      cfg.shard_rollover_ms = n * 1000;
     } else if (strcmp(a, "--data-dir") == 0) {
       cfg.data_dir = v;
     } else if (strcmp(a, "--map-size") == 0) {

@@ -129,6 +129,7 @@ typedef struct {
   const sl_throughput *tp;
   bool has_lsi;          /* item collections of a table with LSIs never split by sort key */
   uint64_t stored_bytes; /* data already present (restart, GSI backfill) */
+  uint64_t epoch;        /* its partition layout's (below); opaque to the engine */
 } sl_cap_res_init;
 
 sl_cap_res *sl_cap_res_new(sl_cap *c, const sl_cap_res_init *init);
@@ -226,6 +227,15 @@ sl_cap_decrease sl_cap_decrease_allowed(const sl_cap_params *p, const sl_through
 void sl_cap_decrease_record(const sl_cap_params *p, sl_throughput *tp, int64_t now_ms);
 /* The decrease count for today as DescribeTable reports it. */
 uint32_t sl_cap_decreases_today(const sl_throughput *tp, int64_t now_ms);
+/* A provisioned-throughput change takes effect when its UPDATING ends (facts
+ * §5): sl_cap_pending_set records the requested units in 'tp' (stamping
+ * LastIncreaseDateTime / LastDecreaseDateTime at the request, as the
+ * service's UpdateTable reply shows them) and sl_cap_pending_apply, at 'at_ms'
+ * when the resource becomes ACTIVE, makes them the units in effect, stamps
+ * the dates again and counts a decrease (taking its decrease_bucket token,
+ * p's rule). Returns true if there was one. */
+void sl_cap_pending_set(sl_throughput *tp, int64_t rcu, int64_t wcu, int64_t now_ms);
+bool sl_cap_pending_apply(const sl_cap_params *p, sl_throughput *tp, int64_t at_ms);
 /* May the table switch to on-demand now (spec §6)? *next_ms: when it can. */
 bool sl_cap_ppr_switch_allowed(const sl_cap_params *p, const sl_throughput *tp, int64_t now_ms,
                                int64_t *next_ms);
@@ -325,5 +335,42 @@ typedef struct {
 sl_cap_part_ref sl_cap_res_part_at(const sl_cap_res *r, uint64_t hash, sl_str sort);
 /* Every partition in key order, at most 'cap'; returns how many there are. */
 size_t sl_cap_res_part_refs(const sl_cap_res *r, sl_cap_part_ref *out, size_t cap);
+
+/* ---- the partition layout across a restart ----
+ *
+ * A resource's partitions (their start points and ids) are what a restart
+ * would otherwise lose: a new resource starts evenly spread, so splits for
+ * heat and by size, and the ids Streams' shards follow, would be gone. The
+ * engine stores nothing itself; its owner saves a layout whenever it changed
+ * (jobs/tables.h, in the store) and restores it into the fresh resource made
+ * for the same table or GSI. A layout belongs to an epoch, an opaque number
+ * the owner gives a resource (sl_cap_res_init.epoch) and restores with its
+ * layout: partition ids mean something only within one epoch. */
+typedef struct {
+  uint64_t hash; /* the partition's first key point: hash, then ... */
+  uint8_t sort_len;
+  uint8_t sort[32]; /* ... the encoded sort key prefix (may be empty) */
+  uint32_t id, parent;
+} sl_cap_part_start;
+
+/* Every partition's start in key order, at most 'cap'; returns how many
+ * there are; *next_id: the id the next partition would get. */
+size_t sl_cap_res_layout(const sl_cap_res *r, sl_cap_part_start *out, size_t cap,
+                         uint32_t *next_id);
+/* Replaces the partitions of 'r' by a saved layout of epoch 'epoch': fresh
+ * buckets, the stored bytes spread evenly, then as many more partitions as
+ * the settings need (sl_cap_res_configure's rule). False, and nothing
+ * changed, when the layout is not one the engine could have made (no
+ * partitions, the first not starting at the lowest point, starts not
+ * increasing, an id not below next_id). */
+bool sl_cap_res_layout_restore(sl_cap *c, sl_cap_res *r, const sl_cap_part_start *v, size_t n,
+                               uint32_t next_id, uint64_t epoch);
+uint64_t sl_cap_res_epoch(const sl_cap_res *r);
+/* Whether a resource's layout changed (it was made, or split) since the
+ * last sl_cap_res_layout_saved; the engine's flag says whether any did. */
+bool sl_cap_res_layout_dirty(const sl_cap_res *r);
+void sl_cap_res_layout_saved(sl_cap_res *r);
+bool sl_cap_layouts_dirty(const sl_cap *c);
+void sl_cap_layouts_saved(sl_cap *c);
 
 #endif

@@ -89,6 +89,8 @@ struct sl_cap_res {
   sl__part *parts;
   size_t n_parts, cap_parts;
   uint32_t next_part_id; /* partition ids are never reused in a resource's life */
+  uint64_t epoch;        /* sl_cap_res_epoch (cap.h) */
+  bool layout_dirty;     /* made or split since sl_cap_res_layout_saved */
   int64_t hot_since_us;  /* start of the current heat episode, 0 if none */
   int64_t last_split_us; /* last split for heat in this episode, 0 if none */
   int64_t last_heat_s;   /* last second heat was evaluated */
@@ -101,6 +103,7 @@ struct sl_cap {
   const sl_clock *clock;
   sl__bucket control; /* control-plane request rate, requests in milli-units */
   sl_cap_res *resources;
+  bool layouts_dirty; /* some resource's layout_dirty was set */
 };
 
 /* ---- clock, modes, rates ---- */

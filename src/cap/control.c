@@ -80,6 +80,38 @@ void sl_cap_decrease_record(const sl_cap_params *p, sl_throughput *tp, int64_t n
   tp->last_decrease_ms = (uint64_t)now_ms;
 }
 
+void sl_cap_pending_set(sl_throughput *tp, int64_t rcu, int64_t wcu, int64_t now_ms) {
+  /* Against the units in effect: an UPDATING resource takes no other change. */
+  if (rcu > tp->rcu || wcu > tp->wcu)
+    tp->last_increase_ms = (uint64_t)now_ms;
+  if (rcu < tp->rcu || wcu < tp->wcu)
+    tp->last_decrease_ms = (uint64_t)now_ms;
+  tp->pending_rcu = rcu;
+  tp->pending_wcu = wcu;
+}
+
+bool sl_cap_pending_apply(const sl_cap_params *p, sl_throughput *tp, int64_t at_ms) {
+  if (tp->pending_rcu <= 0 || tp->pending_wcu <= 0)
+    return false;
+  int64_t rcu = tp->pending_rcu, wcu = tp->pending_wcu;
+  tp->pending_rcu = tp->pending_wcu = 0;
+  if (tp->billing != SL_BILLING_PROVISIONED)
+    return true; /* switched to on-demand meanwhile: nothing to apply */
+  /* A call that raises one dimension and lowers the other is a decrease
+   * (spec §5); it stamps both dates. */
+  if (rcu > tp->rcu || wcu > tp->wcu)
+    tp->last_increase_ms = (uint64_t)at_ms;
+  if (rcu < tp->rcu || wcu < tp->wcu)
+    sl_cap_decrease_record(p, tp, at_ms);
+  tp->rcu = rcu;
+  tp->wcu = wcu;
+  if (rcu > tp->highest_rcu)
+    tp->highest_rcu = rcu;
+  if (wcu > tp->highest_wcu)
+    tp->highest_wcu = wcu;
+  return true;
+}
+
 bool sl_cap_ppr_switch_allowed(const sl_cap_params *p, const sl_throughput *tp, int64_t now_ms,
                                int64_t *next_ms) {
   int64_t n = p->ppr_switches_per_day;

@@ -133,6 +133,7 @@ static void part_split(sl_cap *c, sl_cap_res *r, size_t i, const sl__keypt *poin
   uint32_t parent = left->id;
   left->id = r->next_part_id++;
   left->parent = right->parent = parent;
+  r->layout_dirty = c->layouts_dirty = true;
   for (int d = 0; d < 2; d++) {
     /* Both halves inherit the parent's bucket state; consumption history is
      * divided by the observed share, so heat carries over fairly. */
@@ -410,3 +411,78 @@ void sl_cap_note_bytes(sl_cap *c, sl_cap_res *r, uint64_t hash, sl_str sort, int
     i = sl__part_find(r, &k);
   }
 }
+
+/* ---- the layout across a restart (cap.h) ---- */
+
+_Static_assert(sizeof(((sl_cap_part_start *)0)->sort) == SL__CAP_SORT_PREFIX,
+               "a saved start point holds the whole sort key prefix");
+
+size_t sl_cap_res_layout(const sl_cap_res *r, sl_cap_part_start *out, size_t cap,
+                         uint32_t *next_id) {
+  for (size_t i = 0; i < r->n_parts && i < cap; i++) {
+    const sl__part *p = &r->parts[i];
+    memset(&out[i], 0, sizeof(out[i]));
+    out[i].hash = p->start.hash;
+    out[i].sort_len = p->start.len;
+    memcpy(out[i].sort, p->start.sort, p->start.len);
+    out[i].id = p->id;
+    out[i].parent = p->parent;
+  }
+  *next_id = r->next_part_id;
+  return r->n_parts;
+}
+
+static sl__keypt start_point(const sl_cap_part_start *s) {
+  sl__keypt k = {.hash = s->hash, .len = s->sort_len};
+  memcpy(k.sort, s->sort, s->sort_len);
+  return k;
+}
+
+bool sl_cap_res_layout_restore(sl_cap *c, sl_cap_res *r, const sl_cap_part_start *v, size_t n,
+                               uint32_t next_id, uint64_t epoch) {
+  if (n == 0 || v[0].hash != 0 || v[0].sort_len != 0)
+    return false;
+  for (size_t i = 0; i < n; i++) {
+    if (v[i].sort_len > SL__CAP_SORT_PREFIX || v[i].id >= next_id ||
+        (v[i].parent != SL_CAP_NO_PART && v[i].parent >= next_id))
+      return false;
+    if (i > 0) {
+      sl__keypt a = start_point(&v[i - 1]), b = start_point(&v[i]);
+      if (sl__keypt_cmp(&a, &b) >= 0)
+        return false;
+    }
+  }
+  int64_t t = sl__cap_now_us(c);
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < r->n_parts; i++) {
+    bytes += r->parts[i].bytes;
+    sl__part_free(&r->parts[i]);
+  }
+  free(r->parts);
+  r->cap_parts = r->n_parts = n;
+  r->parts = calloc(n, sizeof(sl__part));
+  if (!r->parts)
+    sl_panic("out of memory");
+  for (size_t i = 0; i < n; i++) {
+    sl__keypt start = start_point(&v[i]);
+    sl__part_init(c, r, &r->parts[i], &start, t);
+    r->parts[i].id = v[i].id;
+    r->parts[i].parent = v[i].parent;
+    r->parts[i].bytes = bytes / n;
+  }
+  r->next_part_id = next_id;
+  r->epoch = epoch;
+  r->layout_dirty = false;
+  /* Settings that need more partitions than were saved (another profile or
+   * config file) split as sl_cap_res_configure would, which marks the layout
+   * changed again. */
+  sl__cap_ensure_partitions(c, r, sl_cap_initial_partitions(&c->p, &r->tp, bytes), t);
+  sl__parts_reshape(c, r, t);
+  return true;
+}
+
+uint64_t sl_cap_res_epoch(const sl_cap_res *r) { return r->epoch; }
+bool sl_cap_res_layout_dirty(const sl_cap_res *r) { return r->layout_dirty; }
+void sl_cap_res_layout_saved(sl_cap_res *r) { r->layout_dirty = false; }
+bool sl_cap_layouts_dirty(const sl_cap *c) { return c->layouts_dirty; }
+void sl_cap_layouts_saved(sl_cap *c) { c->layouts_dirty = false; }

@@ -166,6 +166,8 @@ sl_cap_res *sl_cap_res_new(sl_cap *c, const sl_cap_res_init *init) {
     sl__part_init(c, r, &r->parts[i], &start, t);
     r->parts[i].bytes = init->stored_bytes / (uint64_t)n;
   }
+  r->epoch = init->epoch;
+  r->layout_dirty = c->layouts_dirty = true;
   return r;
 }
 

@@ -7,6 +7,16 @@
 #include "streams/streams.h"
 
 #include <stdio.h>
+#include <time.h>
+
+/* A new layout's epoch (cap.h): never one an earlier run of the same
+ * directory gave, even under --seed (whose random numbers repeat), so the
+ * real time's nanoseconds go into it; never 0. */
+static uint64_t new_epoch(sl_env *env) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (sl_env_random(env) ^ (uint64_t)ts.tv_sec << 30 ^ (uint64_t)ts.tv_nsec) | 1;
+}
 
 void sl_tables_attach_capacity(sl_env *env, sl_table *t) {
   bool has_lsi = false;
@@ -19,7 +29,8 @@ void sl_tables_attach_capacity(sl_env *env, sl_table *t) {
                             .arn = t->arn,
                             .tp = &t->tp,
                             .has_lsi = has_lsi,
-                            .stored_bytes = t->size_bytes};
+                            .stored_bytes = t->size_bytes,
+                            .epoch = new_epoch(env)};
     t->cap = sl_cap_res_new(env->cap, &init);
   }
   for (uint32_t i = 0; i < t->n_indexes; i++) {
@@ -31,7 +42,8 @@ void sl_tables_attach_capacity(sl_env *env, sl_table *t) {
                             .table = t->name,
                             .arn = x->arn,
                             .tp = &x->tp,
-                            .stored_bytes = x->size_bytes};
+                            .stored_bytes = x->size_bytes,
+                            .epoch = new_epoch(env)};
     x->cap = sl_cap_res_new(env->cap, &init);
   }
 }
@@ -47,6 +59,154 @@ void sl_tables_detach_capacity(sl_env *env, sl_table *t) {
       t->indexes[i].cap = NULL;
     }
   }
+}
+
+/* ---- partition layouts (tables.h) ---- */
+
+#define LAYOUT_HDR 20
+
+static void layout_key(uint8_t out[6], uint32_t id) {
+  out[0] = 'p';
+  out[1] = 'l';
+  sl_be32(out + 2, id);
+}
+
+static void put32(sl_buf *b, uint32_t v) {
+  uint8_t p[4];
+  for (int i = 0; i < 4; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
+  sl_buf_append(b, p, 4);
+}
+
+static void put64(sl_buf *b, uint64_t v) {
+  put32(b, (uint32_t)v);
+  put32(b, (uint32_t)(v >> 32));
+}
+
+static uint32_t get32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
+
+static sl_err layout_save(sl_txn *txn, sl_arena *a, uint32_t id, sl_cap_res *r, sl_failure *f) {
+  size_t n = sl_cap_res_partitions(r);
+  sl_cap_part_start *v = SL_NEW_ARRAY(a, sl_cap_part_start, n);
+  uint32_t next_id;
+  n = sl_cap_res_layout(r, v, n, &next_id);
+  sl_buf b;
+  sl_buf_init(&b, a);
+  put32(&b, 1); /* format 1, three bytes 0 */
+  put32(&b, next_id);
+  put64(&b, sl_cap_res_epoch(r));
+  put32(&b, (uint32_t)n);
+  for (size_t i = 0; i < n; i++) {
+    put64(&b, v[i].hash);
+    put32(&b, v[i].id);
+    put32(&b, v[i].parent);
+    sl_buf_putc(&b, (char)v[i].sort_len);
+    sl_buf_append(&b, v[i].sort, v[i].sort_len);
+  }
+  uint8_t k[6];
+  layout_key(k, id);
+  sl_err err = sl_store_put(txn, SL_DB_META, sl_str_make((char *)k, 6), sl_buf_str(&b), f);
+  if (err == SL_OK)
+    sl_cap_res_layout_saved(r);
+  return err;
+}
+
+/* Restores the saved layout of resource 'id' into 'r'; false when there is
+ * none or it does not decode. */
+static bool layout_load(sl_txn *txn, sl_arena *a, sl_cap *c, uint32_t id, sl_cap_res *r) {
+  uint8_t k[6];
+  layout_key(k, id);
+  sl_str v;
+  if (!sl_store_get(txn, SL_DB_META, sl_str_make((char *)k, 6), &v) || v.len < LAYOUT_HDR)
+    return false;
+  const uint8_t *p = (const uint8_t *)v.p, *end = p + v.len;
+  if (p[0] != 1)
+    return false;
+  uint32_t next_id = get32(p + 4), n = get32(p + 16);
+  uint64_t epoch = get64(p + 8);
+  if (n == 0 || n > (v.len - LAYOUT_HDR) / 17)
+    return false;
+  sl_cap_part_start *s = SL_NEW_ARRAY(a, sl_cap_part_start, n);
+  p += LAYOUT_HDR;
+  for (uint32_t i = 0; i < n; i++) {
+    if (end - p < 17)
+      return false;
+    memset(&s[i], 0, sizeof(s[i]));
+    s[i].hash = get64(p);
+    s[i].id = get32(p + 8);
+    s[i].parent = get32(p + 12);
+    s[i].sort_len = p[16];
+    p += 17;
+    if (s[i].sort_len > sizeof(s[i].sort) || (size_t)(end - p) < s[i].sort_len)
+      return false;
+    memcpy(s[i].sort, p, s[i].sort_len);
+    p += s[i].sort_len;
+  }
+  return p == end && sl_cap_res_layout_restore(c, r, s, n, next_id, epoch);
+}
+
+sl_err sl_tables_load_layouts(sl_env *env, sl_failure *f) {
+  sl_txn *txn;
+  sl_err err = sl_store_begin(env->store, false, f, &txn);
+  if (err != SL_OK)
+    return err;
+  sl_arena a;
+  sl_arena_init(&a);
+  for (size_t i = 0; i < sl_catalog_count(env->catalog); i++) {
+    sl_table *t = sl_catalog_at(env->catalog, i);
+    if (t->cap && !layout_load(txn, &a, env->cap, t->id, t->cap))
+      sl_info("table %.*s: no saved partition layout; its partitions start evenly spread",
+              SL_STR_FMT(t->name));
+    for (uint32_t j = 0; j < t->n_indexes; j++)
+      if (t->indexes[j].cap)
+        layout_load(txn, &a, env->cap, t->indexes[j].id, t->indexes[j].cap);
+  }
+  sl_store_abort(txn);
+  sl_arena_destroy(&a);
+  return SL_OK;
+}
+
+sl_err sl_tables_save_layouts(sl_env *env, sl_failure *f) {
+  if (!sl_cap_layouts_dirty(env->cap))
+    return SL_OK;
+  if (!sl_store_durable(env->store)) {
+    sl_cap_layouts_saved(env->cap); /* nothing outlives this run */
+    return SL_OK;
+  }
+  sl_txn *txn;
+  sl_err err = sl_store_begin(env->store, true, f, &txn);
+  if (err != SL_OK)
+    return err;
+  sl_arena a;
+  sl_arena_init(&a);
+  for (size_t i = 0; i < sl_catalog_count(env->catalog) && err == SL_OK; i++) {
+    sl_table *t = sl_catalog_at(env->catalog, i);
+    if (t->cap && sl_cap_res_layout_dirty(t->cap))
+      err = layout_save(txn, &a, t->id, t->cap, f);
+    for (uint32_t j = 0; j < t->n_indexes && err == SL_OK; j++) {
+      sl_index *x = &t->indexes[j];
+      if (x->cap && sl_cap_res_layout_dirty(x->cap))
+        err = layout_save(txn, &a, x->id, x->cap, f);
+    }
+  }
+  sl_arena_destroy(&a);
+  if (err != SL_OK) {
+    sl_store_abort(txn);
+    return err;
+  }
+  if ((err = sl_store_commit(txn, f)) == SL_OK)
+    sl_cap_layouts_saved(env->cap);
+  return err;
+}
+
+static sl_err layout_del(sl_txn *txn, uint32_t id, sl_failure *f) {
+  uint8_t k[6];
+  layout_key(k, id);
+  return sl_store_del(txn, SL_DB_META, sl_str_make((char *)k, 6), f);
 }
 
 static void id_range(uint32_t id, uint8_t lo[4], uint8_t hi[4]) {
@@ -78,12 +238,26 @@ sl_err sl_tables_drop(sl_env *env, sl_table *t, sl_failure *f) {
   if (err == SL_OK)
     err = sl_streams_sync(env->streams, txn, t, NULL, sl_clock_now_ms(env->clock), f);
   if (err == SL_OK)
+    err = layout_del(txn, t->id, f);
+  for (uint32_t i = 0; err == SL_OK && i < t->n_indexes; i++)
+    err = layout_del(txn, t->indexes[i].id, f);
+  if (err == SL_OK)
     err = sl_catalog_erase(txn, t->name, f);
   if (err != SL_OK) {
     sl_store_abort(txn);
     return err;
   }
   return sl_store_commit(txn, f);
+}
+
+/* A provisioned-throughput change takes effect as its UPDATING ends, dated
+ * then (not when a late tick notices), so that a restart, which reloads the
+ * record saved with the change pending, applies it the same way: the
+ * capacity engine serves the old units until this moment
+ * (tests/conformance/test_update_table.py, "while UPDATING"). */
+static void apply_pending(sl_env *env, sl_throughput *tp, struct sl_cap_res *cap, int64_t at_ms) {
+  if (sl_cap_pending_apply(sl_cap_params_of(env->cap), tp, at_ms) && cap)
+    sl_cap_res_configure(env->cap, cap, tp);
 }
 
 bool sl_tables_advance(sl_env *env, int64_t now_ms) {
@@ -94,6 +268,7 @@ bool sl_tables_advance(sl_env *env, int64_t now_ms) {
     if ((t->status == SL_STATUS_CREATING || t->status == SL_STATUS_UPDATING) &&
         (int64_t)t->status_until_ms <= now_ms) {
       t->status = SL_STATUS_ACTIVE;
+      apply_pending(env, &t->tp, t->cap, (int64_t)t->status_until_ms);
       changed = true;
     }
     for (uint32_t j = 0; j < t->n_indexes; j++) {
@@ -102,6 +277,7 @@ bool sl_tables_advance(sl_env *env, int64_t now_ms) {
           (int64_t)x->status_until_ms <= now_ms) {
         x->status = SL_STATUS_ACTIVE;
         x->backfilling = false;
+        apply_pending(env, &x->tp, x->cap, (int64_t)x->status_until_ms);
         changed = true;
       }
     }
@@ -163,6 +339,8 @@ static sl_err remove_index(sl_env *env, sl_table *t, uint32_t j, sl_failure *f) 
     goto out;
   err = sl_store_del_range(txn, SL_DB_ITEMS, sl_str_make((char *)lo, 4), sl_str_make((char *)hi, 4),
                            NULL, f);
+  if (err == SL_OK)
+    err = layout_del(txn, x->id, f);
   if (err == SL_OK)
     err = sl_catalog_save(txn, nt, f);
   if (err != SL_OK) {

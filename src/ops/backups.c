@@ -377,6 +377,8 @@ sl_err sl_restore_table_from_backup(sl_req *req, sl_str target, sl_str arn,
   t->created_ms = (uint64_t)req->now_ms;
   t->status = SL_STATUS_CREATING;
   t->status_until_ms = (uint64_t)(req->now_ms + p->table_create_delay_ms);
+  /* The units in effect at the backup are restored, not a change pending. */
+  t->tp.pending_rcu = t->tp.pending_wcu = 0;
   t->item_count = t->size_bytes = 0;
   t->cap = NULL;
   t->metrics = NULL;
@@ -388,6 +390,7 @@ sl_err sl_restore_table_from_backup(sl_req *req, sl_str target, sl_str arn,
     x->arn = sl_schema_index_arn(t, x->name);
     x->status = SL_STATUS_CREATING;
     x->status_until_ms = (uint64_t)(req->now_ms + p->index_create_delay_ms);
+    x->tp.pending_rcu = x->tp.pending_wcu = 0;
     x->backfilling = x->online = false;
     x->backfill_key_len = 0;
     x->item_count = x->size_bytes = 0;

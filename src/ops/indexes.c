@@ -111,25 +111,30 @@ static sl_err check_entries(sl_req *req, const sl_gsi_updates_in *list, uint32_t
 static sl_err check_combination(sl_req *req, unsigned also, bool create) {
   if (also & SL_UT_PROVISIONED)
     return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: "
                    "You cannot create or delete index while updating table IOPS");
   if (also & SL_UT_STREAM)
     return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: "
                    "You cannot create or delete index while changing stream status");
   if (!create)
     return SL_OK;
   if (also & SL_UT_SSE)
     return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: "
                    "Server-Side Encryption modification must be the only operation in the request");
   if (also & SL_UT_CLASS)
     return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: "
                    "TableClass modification must be the only operation in the request");
   if (also & SL_UT_DELETION_PROTECTION)
     return sl_fail(req, SL_E_VALIDATION,
+                   "One or more parameter values were invalid: "
                    "DeletionProtection modification must be the only operation in the request");
   if (also & SL_UT_WARM)
     return sl_fail(req, SL_E_VALIDATION,
-                   "Create global secondary index cannot be specified when updating "
-                   "WarmThroughput");
+                   "One or more parameter values were invalid: Create global secondary index "
+                   "cannot be specified when updating WarmThroughput");
   return SL_OK;
 }
 

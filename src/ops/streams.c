@@ -138,9 +138,30 @@ sl_err sl_describe_stream(sl_req *req, const sl_describe_stream_req *in,
   return SL_OK;
 }
 
+/* No live capture of the service's texts for these was found (AWS docs,
+ * aws-sdk and KCL issues, localstack, moto, Alternator and other peers
+ * searched; the only live Streams-adjacent texts are Kinesis', "Iterator
+ * expired. The iterator was created at time ..." and "StartingSequenceNumber
+ * ... used in GetShardIterator on shard ... is invalid"), so these are
+ * DynamoDB Local's (2026-01-16 jar, observed): a missing or malformed
+ * SequenceNumber, and one outside the shard's range (below its first number,
+ * past a closed shard's last). */
 static sl_err invalid_seq(sl_req *req) {
   return sl_fail(req, SL_E_VALIDATION,
                  "One or more parameter values were invalid: Invalid SequenceNumber");
+}
+
+static sl_err seq_out_of_range(sl_req *req) {
+  return sl_fail(req, SL_E_VALIDATION, "Invalid SequenceNumber for the shard");
+}
+
+/* A number of digits only: one too large for sluice to have written is out
+ * of every shard's range rather than malformed. */
+static bool all_digits(sl_str s) {
+  for (size_t i = 0; i < s.len; i++)
+    if (s.p[i] < '0' || s.p[i] > '9')
+      return false;
+  return s.len > 0;
 }
 
 static sl_err trimmed(sl_req *req) {
@@ -151,8 +172,12 @@ static sl_err trimmed(sl_req *req) {
 sl_err sl_get_shard_iterator(sl_req *req, const sl_get_shard_iterator_req *in, sl_str *iterator) {
   bool by_seq = in->type == SL_ITER_AT_SEQUENCE_NUMBER || in->type == SL_ITER_AFTER_SEQUENCE_NUMBER;
   uint64_t seq = 0;
-  if (by_seq && !sl_streams_seq_parse(in->sequence_number, &seq))
-    return invalid_seq(req);
+  bool too_large = false;
+  if (by_seq && !sl_streams_seq_parse(in->sequence_number, &seq)) {
+    if (!all_digits(in->sequence_number))
+      return invalid_seq(req);
+    too_large = true;
+  }
   sl_txn *txn;
   sl_err err = sl_req_snapshot(req, &txn);
   if (err != SL_OK)
@@ -178,8 +203,13 @@ sl_err sl_get_shard_iterator(sl_req *req, const sl_get_shard_iterator_req *in, s
     break;
   case SL_ITER_AT_SEQUENCE_NUMBER:
   case SL_ITER_AFTER_SEQUENCE_NUMBER:
-    if (seq < sh.start_seq || seq >= end)
-      return invalid_seq(req);
+    /* DynamoDB Local takes a number past an open shard's last record (and
+     * reads nothing before it); sluice's numbers are shared by every shard,
+     * so records written later could have lower ones, and sluice refuses it
+     * as it refuses one past a closed shard's end (test_streams.py,
+     * test_sequence_number_out_of_range). */
+    if (too_large || seq < sh.start_seq || seq >= end)
+      return seq_out_of_range(req);
     if (seq < sh.trim_seq)
       return trimmed(req);
     it.pos = in->type == SL_ITER_AT_SEQUENCE_NUMBER ? seq : seq + 1;
@@ -204,9 +234,10 @@ sl_err sl_get_records(sl_req *req, const sl_get_records_req *in, sl_get_records_
     return err;
   if (!sl_streams_get_by_id(txn, req->arena, it.stream_id, &out->stream))
     return sl_fail(req, SL_E_STREAMS_RESOURCE_NOT_FOUND, "Requested resource not found");
+  /* An empty message, as DynamoDB Local answers (no live text found; see
+   * invalid_seq above). */
   if (req->now_ms - it.issued_ms > sl_streams_params_of(req->env->streams)->iterator_ttl_ms)
-    return sl_fail(req, SL_E_STREAMS_EXPIRED_ITERATOR,
-                   "The provided iterator exceeds the maximum age allowed.");
+    return sl_fail(req, SL_E_STREAMS_EXPIRED_ITERATOR, "%s", "");
   sl_stream_shard *v, *sh = NULL;
   size_t n;
   sl_streams_shards(txn, req->arena, &out->stream, &v, &n);

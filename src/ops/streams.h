@@ -12,9 +12,13 @@
  *    "Requested resource not found: Stream: <arn> not found";
  *  - a shard id the stream does not have: ResourceNotFoundException
  *    "Shard does not exist";
- *  - AT_/AFTER_SEQUENCE_NUMBER without a SequenceNumber, or with one the
- *    shard cannot hold: ValidationException "One or more parameter values
- *    were invalid: Invalid SequenceNumber";
+ *  - AT_/AFTER_SEQUENCE_NUMBER without a SequenceNumber, or with one that
+ *    is not a number: ValidationException "One or more parameter values
+ *    were invalid: Invalid SequenceNumber"; with one outside the shard's
+ *    range (below its first number, past its last: DynamoDB Local refuses
+ *    only the latter past a closed shard's end, sluice past an open one's
+ *    too): ValidationException "Invalid SequenceNumber for the shard"
+ *    (DynamoDB Local's 2026-01-16 jar, observed);
  *  - a sequence number below the shard's trim point, or an iterator pointing
  *    there: TrimmedDataAccessException "The data you are trying to access has
  *    been trimmed." (the live text, node-dynamodb-stream #13);
@@ -22,8 +26,12 @@
  *    values were invalid: Limit should be less than or equal to 1000";
  *  - an iterator sluice did not write: ValidationException "Invalid
  *    ShardIterator"; one older than 15 minutes: ExpiredIteratorException
- *    "The provided iterator exceeds the maximum age allowed." (the model's
- *    description of the member; no capture of the live text is known);
+ *    with an empty message, as DynamoDB Local's 2026-01-16 jar answers (no
+ *    capture of the live text is known: AWS docs, aws-sdk and KCL issues,
+ *    localstack, moto and Alternator searched, which have only emulators'
+ *    texts and Kinesis' "Iterator expired. The iterator was created at
+ *    time ..."; "The provided iterator exceeds the maximum age allowed." is
+ *    Kinesis' model's description, not DynamoDB Streams');
  *  - a third reader polling a shard while two others do (streams/streams.h,
  *    readers): LimitExceededException "Rate exceeded" (the live text from
  *    DynamoDBStreamsClient in aws-sdk-java-v2 #470; the service's documented

@@ -69,7 +69,8 @@ static bool arn_split(sl_str arn, sl_str part[6]) {
  * DDB-BACKUP-013) and ExtendDB's live checks (pull request 227) for the
  * error classes: no "arn:" prefix, another service, another account, another
  * region, an index or backup ARN. Pinned by tests/conformance/test_tags.py. */
-static sl_err check_resource_arn(sl_req *req, sl_str arn) {
+/* 'label' is set to the stream's label when the ARN names a stream. */
+static sl_err check_resource_arn(sl_req *req, sl_str arn, sl_str *label) {
   if (!sl_str_starts_with(arn, SL_STR("arn:")))
     return sl_fail(req, SL_E_VALIDATION,
                    "One or more parameter values were invalid: ARNs must start with 'arn:': %.*s",
@@ -98,25 +99,44 @@ static sl_err check_resource_arn(sl_req *req, sl_str arn) {
                    "One or more parameter values were invalid: Invalid resource arn provided, "
                    "only table or stream is accepted. Provided resource arn: %.*s",
                    SL_STR_FMT(arn));
-  if (sl_str_starts_with(kind, SL_STR("stream/")))
-    return sl_fail(req, SL_E_VALIDATION,
-                   "sluice does not support tags on streams: tag the table instead (%.*s)",
-                   SL_STR_FMT(arn));
+  if (sl_str_starts_with(kind, SL_STR("stream/"))) {
+    /* Streams are tagged on their own (DG "Using attribute-based access
+     * control with DynamoDB Streams"). */
+    *label = sl_str_make(kind.p + 7, kind.len - 7);
+    return SL_OK;
+  }
   return sl_fail(req, SL_E_VALIDATION,
                  "One or more parameter values were invalid: Provided Arn is not a DynamoDB "
                  "resource arn: %.*s",
                  SL_STR_FMT(arn));
 }
 
-sl_err sl_tables_by_arn(sl_req *req, sl_str arn, sl_table **out) {
-  sl_err err = check_resource_arn(req, arn);
+sl_err sl_tables_resource_not_found(sl_req *req, sl_str arn) {
+  return sl_fail(req, SL_E_RESOURCE_NOT_FOUND,
+                 "Requested resource not found: ResourcArn: %.*s not found", SL_STR_FMT(arn));
+}
+
+sl_err sl_tables_by_arn(sl_req *req, sl_str arn, sl_table **out, sl_stream_ref *stream) {
+  sl_str label = SL_STR_NULL;
+  sl_err err = check_resource_arn(req, arn, &label);
   if (err != SL_OK)
     return err;
+  *out = NULL;
+  if (label.p) {
+    /* "arn:...:table/<name>/stream/<label>": the stream is looked up by
+     * the caller, in its transaction (its table may be gone already). */
+    sl_str head = sl_str_make(arn.p, arn.len - label.len - 8);
+    stream->table = sl_req_arn_table_name(req, head);
+    stream->label = label;
+    if (!stream->table.len || !label.len)
+      return sl_tables_resource_not_found(req, arn);
+    return SL_OK;
+  }
+  stream->table = stream->label = SL_STR_NULL;
   sl_str name = sl_req_arn_table_name(req, arn);
   sl_table *t = name.len ? sl_catalog_get(req->env->catalog, name) : NULL;
   if (!t)
-    return sl_fail(req, SL_E_RESOURCE_NOT_FOUND,
-                   "Requested resource not found: ResourcArn: %.*s not found", SL_STR_FMT(arn));
+    return sl_tables_resource_not_found(req, arn);
   req->table = t;
   *out = t;
   return SL_OK;

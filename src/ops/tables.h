@@ -22,10 +22,20 @@ sl_err sl_tables_merge_tags(sl_req *req, sl_table *t, const sl_tag *tags, uint32
 /* Fresh storage ids and identity for a new table (inside 'txn'). */
 sl_err sl_tables_identity(sl_req *req, sl_txn *txn, sl_table *t);
 
+/* A stream named by its table's name and its label. */
+typedef struct {
+  sl_str table;
+  sl_str label;
+} sl_stream_ref;
+
 /* The table a ResourceArn names (tagging operations), with the service's
  * errors for malformed and unknown ARNs: the ARN is checked (prefix, service,
- * account, region; index and backup ARNs refused) before the lookup. */
-sl_err sl_tables_by_arn(sl_req *req, sl_str arn, sl_table **out);
+ * account, region; index and backup ARNs refused) before the lookup. A
+ * stream's ARN sets *out NULL and 'stream' (not looked up: the caller reads
+ * the streams database). */
+sl_err sl_tables_by_arn(sl_req *req, sl_str arn, sl_table **out, sl_stream_ref *stream);
+/* ResourceNotFoundException for a ResourceArn. */
+sl_err sl_tables_resource_not_found(sl_req *req, sl_str arn);
 /* Saves and installs 't', a changed clone of 'old'. On failure 't' is the
  * caller's to free. */
 sl_err sl_tables_commit_version(sl_req *req, sl_table *old, sl_table *t);

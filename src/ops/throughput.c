@@ -6,19 +6,25 @@ static const sl_cap_params *params(sl_req *req) { return sl_cap_params_of(req->e
 
 sl_err sl_tp_set_provisioned(sl_req *req, const sl_throughput *old, sl_throughput *tp, int64_t rcu,
                              int64_t wcu) {
-  bool was_provisioned = old->billing == SL_BILLING_PROVISIONED;
-  /* A decrease of either dimension is a decrease (capacity-model.md §5). */
-  if (was_provisioned && (rcu < old->rcu || wcu < old->wcu)) {
-    sl_cap_decrease d = sl_cap_decrease_allowed(params(req), old, req->now_ms);
-    if (!d.allowed) {
-      char msg[1024];
-      sl_cap_decrease_message(params(req), &d, msg, sizeof(msg));
-      return sl_fail(req, SL_E_LIMIT_EXCEEDED, "%s", msg);
+  if (old->billing == SL_BILLING_PROVISIONED) {
+    /* A decrease of either dimension is a decrease (capacity-model.md §5);
+     * the budget is checked now, the decrease counted when it applies. */
+    if (rcu < old->rcu || wcu < old->wcu) {
+      sl_cap_decrease d = sl_cap_decrease_allowed(params(req), old, req->now_ms);
+      if (!d.allowed) {
+        char msg[1024];
+        sl_cap_decrease_message(params(req), &d, msg, sizeof(msg));
+        return sl_fail(req, SL_E_LIMIT_EXCEEDED, "%s", msg);
+      }
     }
-    sl_cap_decrease_record(params(req), tp, req->now_ms);
+    /* The units in effect stay until the resource is ACTIVE again: the
+     * service's DescribeTable shows the old ones while it is UPDATING
+     * (ACKQ DDB-TABLE-063/-165/-370; tests/conformance/test_update_table.py). */
+    sl_cap_pending_set(tp, rcu, wcu, req->now_ms);
+    return SL_OK;
   }
-  if (was_provisioned && (rcu > old->rcu || wcu > old->wcu))
-    tp->last_increase_ms = (uint64_t)req->now_ms;
+  /* A switch from on-demand: the units are there at once (ACKQ DDB-TABLE-165:
+   * the reply of a PAY_PER_REQUEST -> PROVISIONED switch shows them). */
   tp->rcu = rcu;
   tp->wcu = wcu;
   if (rcu > tp->highest_rcu)
@@ -41,6 +47,7 @@ sl_err sl_tp_set_billing(sl_req *req, sl_str table, const sl_throughput *old, sl
     }
     sl_cap_ppr_switch_record(tp, req->now_ms);
     tp->rcu = tp->wcu = 0;
+    tp->pending_rcu = tp->pending_wcu = 0;
   }
   (void)table;
   tp->billing = mode;
@@ -86,18 +93,26 @@ sl_err sl_tp_set_warm(sl_req *req, const char *what, sl_str name, sl_throughput 
   return SL_OK;
 }
 
-/* Provisioned units of a table and its GSIs. */
+/* The units a resource will have: a pending change's, or those in effect. */
+static void target_units(const sl_throughput *tp, int64_t *r, int64_t *w) {
+  bool pending = tp->pending_rcu > 0 && tp->pending_wcu > 0;
+  *r = pending ? tp->pending_rcu : tp->rcu;
+  *w = pending ? tp->pending_wcu : tp->wcu;
+}
+
+/* Provisioned units of a table and its GSIs (pending changes counted). */
 static void table_units(const sl_table *t, int64_t *r, int64_t *w) {
   *r = *w = 0;
   if (t->tp.billing != SL_BILLING_PROVISIONED)
     return;
-  *r = t->tp.rcu;
-  *w = t->tp.wcu;
+  target_units(&t->tp, r, w);
   for (uint32_t i = 0; i < t->n_indexes; i++) {
     if (!t->indexes[i].global)
       continue;
-    *r += t->indexes[i].tp.rcu;
-    *w += t->indexes[i].tp.wcu;
+    int64_t xr, xw;
+    target_units(&t->indexes[i].tp, &xr, &xw);
+    *r += xr;
+    *w += xw;
   }
 }
 

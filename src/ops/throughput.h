@@ -12,9 +12,10 @@
 #include "ops/req.h"
 #include "ops/schema.h"
 
-/* Applies new provisioned units to 'tp' (old settings in 'old'), enforcing
- * the decrease budget. 'what' names the resource in messages ("table" or
- * "index"), 'name' its name. */
+/* New provisioned units for 'tp' (old settings in 'old'), enforcing the
+ * decrease budget. On a provisioned resource they are pending: in effect
+ * (and a decrease counted) only when its UPDATING ends, which
+ * jobs/tables.h applies; on one switching from on-demand, at once. */
 sl_err sl_tp_set_provisioned(sl_req *req, const sl_throughput *old, sl_throughput *tp, int64_t rcu,
                              int64_t wcu);
 /* Switches the billing mode (limit on switches to on-demand). */

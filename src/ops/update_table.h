@@ -7,7 +7,8 @@
  * billing rules of ops/throughput.h, GSI updates of ops/indexes.h, deletion
  * protection, table class, stream settings), then commits it.
  *
- * A changed table is UPDATING for table_update_delay_ms; a GSI being created
+ * A changed table is UPDATING for table_update_delay_ms (its new provisioned
+ * units pending until then, ops/throughput.h); a GSI being created
  * or deleted keeps it UPDATING while the index's resources are allocated or
  * released (index_create_delay_ms / table_update_delay_ms, DDB-TABLE-148).
  * Created indexes get their storage ids, the new version is saved and

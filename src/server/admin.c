@@ -385,6 +385,31 @@ static void table_capacity(sl_app *app, sl_str name, sl_http_request *req, sl_ht
 
 /* The table's enabled stream: {"view_type","label","shards","open_shards",
  * "oldest_record_ms","next_sequence_number"} (shards still kept), or null. */
+/* A key schema's attribute names: "partition_key" and "sort_key", the
+ * first of each (null: no sort key), and "partition_keys" and "sort_keys",
+ * every attribute in KeySchema order (a multi-attribute GSI key has up to
+ * four of each). */
+static void write_key_names(sl_jw *w, const sl_key_schema *k) {
+  uint32_t nh = sl_key_n_hash(k), nr = sl_key_n_range(k);
+  sl_jw_key_c(w, "partition_key");
+  sl_jw_str(w, sl_key_part(k, 0).name);
+  sl_jw_key_c(w, "sort_key");
+  if (nr)
+    sl_jw_str(w, sl_key_part(k, nh).name);
+  else
+    sl_jw_null(w);
+  sl_jw_key_c(w, "partition_keys");
+  sl_jw_arr_begin(w);
+  for (uint32_t i = 0; i < nh; i++)
+    sl_jw_str(w, sl_key_part(k, i).name);
+  sl_jw_arr_end(w);
+  sl_jw_key_c(w, "sort_keys");
+  sl_jw_arr_begin(w);
+  for (uint32_t i = 0; i < nr; i++)
+    sl_jw_str(w, sl_key_part(k, nh + i).name);
+  sl_jw_arr_end(w);
+}
+
 static void write_stream(sl_app *app, const sl_table *t, sl_jw *w) {
   sl_failure f;
   sl_failure_init(&f, &app->arena);
@@ -466,13 +491,7 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
     sl_jw_str_c(&w, sl_status_name((sl_status)t->status));
     sl_jw_key_c(&w, "partitions");
     sl_jw_uint(&w, t->cap ? sl_cap_res_partitions(t->cap) : 0);
-    sl_jw_key_c(&w, "partition_key");
-    sl_jw_str(&w, t->key.hash);
-    sl_jw_key_c(&w, "sort_key");
-    if (t->key.range.len)
-      sl_jw_str(&w, t->key.range);
-    else
-      sl_jw_null(&w);
+    write_key_names(&w, &t->key);
     int64_t last_r = -1, last_w = -1, thr = 0;
     if (app->env.metrics) {
       thr = sl_metrics_window_sum(app->env.metrics, SL_M_READ_THROTTLE_EVENTS, t->name, false,
@@ -507,13 +526,7 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
                     sl_metrics_window_sum(app->env.metrics, SL_M_WRITE_THROTTLE_EVENTS, t->name,
                                           false, t->indexes[j].name, false, start, now + 1, NULL));
       }
-      sl_jw_key_c(&w, "partition_key");
-      sl_jw_str(&w, t->indexes[j].key.hash);
-      sl_jw_key_c(&w, "sort_key");
-      if (t->indexes[j].key.range.len)
-        sl_jw_str(&w, t->indexes[j].key.range);
-      else
-        sl_jw_null(&w);
+      write_key_names(&w, &t->indexes[j].key);
       sl_jw_obj_end(&w);
     }
     sl_jw_arr_end(&w);

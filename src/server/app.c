@@ -60,6 +60,10 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   env->metrics = sl_metrics_new(&app->clock);
   sl_streams_params sp;
   sl_streams_params_default(&sp);
+  if (cfg->readers_per_shard)
+    sp.readers_per_shard = cfg->readers_per_shard;
+  if (cfg->shard_rollover_ms)
+    sp.shard_rollover_ms = cfg->shard_rollover_ms;
   if ((err = sl_streams_open(env->store, &app->clock, &sp, f, &env->streams)) != SL_OK)
     return err;
   env->autoscaling = sl_autoscaling_new();
@@ -67,6 +71,8 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
     return err;
   for (size_t i = 0; i < sl_catalog_count(env->catalog); i++)
     sl_tables_attach_capacity(env, sl_catalog_at(env->catalog, i));
+  if ((err = sl_tables_load_layouts(env, f)) != SL_OK)
+    return err;
   /* Fault rules last: their actions may name the tables just loaded. A bad
    * --faults file stops the start. */
   app->faults = sl_faults_new(cfg->seed);

@@ -270,7 +270,7 @@ static const char asset_0[] =
     ".lagline.warn strong { color: var(--hot); }\n"
     "table.shards td { vertical-align: top; }\n";
 
-/* dashboard.js, 78325 bytes */
+/* dashboard.js, 79553 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -1442,12 +1442,30 @@ static const char asset_1[] =
     "    }));\n"
     "  }\n"
     "\n"
-    "  /* The key attribute names of a resource ({partition, sort}). */\n"
-    "  function keyAttrs(table, res) {\n"
+    "  /* The key attribute names of a resource, every one in KeySchema order\n"
+    "   * ({partitions: [...], sorts: [...]}; a multi-attribute GSI key has up to\n"
+    "   * four of each). */\n"
+    "  function keySchemaOf(table, res) {\n"
     "    const src = res.kind === 'index' ? (table.indexes || []).find((i) => i.name === res.name) : "
     "table;\n"
-    "    return {partition: (src && src.partition_key) || 'partition key', sort: src ? src.sort_key :"
-    " null};\n"
+    "    if (!src)\n"
+    "      return {partitions: [], sorts: []};\n"
+    "    return {\n"
+    "      partitions: src.partition_keys || (src.partition_key ? [src.partition_key] : []),\n"
+    "      sorts: src.sort_keys || (src.sort_key ? [src.sort_key] : []),\n"
+    "    };\n"
+    "  }\n"
+    "\n"
+    "  /* Names as a key value is printed: one attribute alone, a tuple of them as\n"
+    "   * \"[a, b]\" (the form the server prints a tuple's values in). */\n"
+    "  const tupleName = (names) => (names.length > 1 ? `[${names.join(', ')}]` : names[0]);\n"
+    "\n"
+    "  /* The key attribute names of a resource ({partition, sort}), as printed\n"
+    "   * beside key values. */\n"
+    "  function keyAttrs(table, res) {\n"
+    "    const k = keySchemaOf(table, res);\n"
+    "    return {partition: k.partitions.length ? tupleName(k.partitions) : 'partition key',\n"
+    "      sort: k.sorts.length ? tupleName(k.sorts) : null};\n"
     "  }\n"
     "\n"
     "  function groupedKeyTable(title, caption, groups, attrs) {\n"
@@ -1749,6 +1767,13 @@ static const char asset_1[] =
     "    const tol = cp.key_range_tolerance_ppm ? ` + ${num(cp.key_range_tolerance_ppm / 1e4, 2)} %` "
     ": '';\n"
     "    facts.push(h('li', null, 'mode ', h('strong', {text: mode})));\n"
+    "    const ks = keySchemaOf(table, res);\n"
+    "    if (ks.partitions.length)\n"
+    "      facts.push(h('li', {class: 'keyschema'}, ks.partitions.length > 1 ? 'partition key attribu"
+    "tes ' : 'partition key ',\n"
+    "        h('strong', {class: 'mono', text: ks.partitions.join(', ')}),\n"
+    "        ks.sorts.length ? [ks.sorts.length > 1 ? ' \302\267 sort key attributes ' : ' \302\267 sort key ',\n"
+    "          h('strong', {class: 'mono', text: ks.sorts.join(', ')})] : ''));\n"
     "    const lw = resourceLimit(res, DIRS[0]);\n"
     "    const lr = resourceLimit(res, DIRS[1]);\n"
     "    if (lw && lr) {\n"
@@ -2277,7 +2302,7 @@ static const char asset_2[] =
 
 static const sl_admin_asset assets[] = {
     {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"8436f8918028045e\"", 18}, {asset_0, 12356}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"87b5da215f182b5b\"", 18}, {asset_1, 78325}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"77465c880066b25b\"", 18}, {asset_1, 79553}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"4fcd60a6292dd373\"", 18}, {asset_2, 7579}},
 };
 

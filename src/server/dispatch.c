@@ -89,6 +89,15 @@ void sl_api_finish(sl_http_response *resp, const char *request_id, int status) {
       (sl_http_header){SL_STR("x-amz-crc32"), sl_str_make(crc_text, crc_len)};
 }
 
+void sl_api_unknown_path(sl_app *app, sl_http_response *resp) {
+  char id[56];
+  make_request_id(&app->env, id);
+  resp->content_type = SL_STR("application/x-amz-json-1.0");
+  resp->body.len = 0;
+  sl_buf_puts(&resp->body, SL_STR("<UnknownOperationException/>\n"));
+  sl_api_finish(resp, id, 404);
+}
+
 void sl_api_write_error(sl_http_response *resp, const sl_failure *f) {
   sl_jw w;
   resp->body.len = 0;

@@ -25,4 +25,10 @@ void sl_api_write_error(sl_http_response *resp, const sl_failure *f);
 /* Sets Content-Type, x-amzn-RequestId and x-amz-crc32 for the body in resp. */
 void sl_api_finish(sl_http_response *resp, const char *request_id, int status);
 
+/* The service's answer to a request it has no operation for at all (a
+ * method other than POST, an unknown path): 404 "<UnknownOperationException/>\n"
+ * with a request id and its CRC (dynalite test/connection.js, recorded
+ * against the service: x-amz-crc32 3552371480, 29 bytes). */
+void sl_api_unknown_path(sl_app *app, sl_http_response *resp);
+
 #endif

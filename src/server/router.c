@@ -6,6 +6,25 @@
 #include "actions/describe.h"
 #include "net/sigv4.h"
 
+/* A POST whose body is not in one of the JSON media types the SDKs send
+ * (application/x-amz-json-1.0 or 1.1, application/json; parameters and case
+ * ignored) has no operation either: the service answers it like a PUT
+ * (dynalite test/connection.js, "should return 404 if body but no
+ * content-type" / "incorrect content-type", recorded against the service). */
+static bool json_body(const sl_http_request *req) {
+  if (req->body.len == 0)
+    return true;
+  sl_str v = sl_http_header_get(req, "content-type");
+  const char *semi = v.len ? memchr(v.p, ';', v.len) : NULL;
+  if (semi)
+    v.len = (size_t)(semi - v.p);
+  while (v.len && (v.p[v.len - 1] == ' ' || v.p[v.len - 1] == '\t'))
+    v.len--;
+  return sl_str_eq_nocase(v, SL_STR("application/x-amz-json-1.0")) ||
+         sl_str_eq_nocase(v, SL_STR("application/x-amz-json-1.1")) ||
+         sl_str_eq_nocase(v, SL_STR("application/json"));
+}
+
 void sl_router_handle(void *ctx, sl_http_request *req, sl_http_response *resp) {
   sl_app *app = ctx;
   sl_app_tick(app);
@@ -31,11 +50,8 @@ void sl_router_handle(void *ctx, sl_http_request *req, sl_http_response *resp) {
       sl_buf_printf(&resp->body, "healthy: %.*s ", SL_STR_FMT(host));
     else
       sl_buf_printf(&resp->body, "healthy: dynamodb.%s.amazonaws.com ", app->cfg.region);
-  } else if (!sl_str_eq_c(req->method, "POST")) {
-    resp->status = 404;
-    resp->content_type = SL_STR("application/x-amz-json-1.0");
-    resp->body.len = 0;
-    sl_buf_puts(&resp->body, SL_STR("<UnknownOperationException/>\n"));
+  } else if (!sl_str_eq_c(req->method, "POST") || !json_body(req)) {
+    sl_api_unknown_path(app, resp);
   } else {
     sl_api_handle(app, req, resp);
   }

@@ -26,7 +26,9 @@
  * few constraints the service reworded in 2026 (BatchGetItem's and
  * BatchWriteItem's RequestItems bounds, Query's Limit): "Value at
  * 'RequestItems.<table>.member.Keys' failed to satisfy constraint: ...", no
- * value echoed, the path in the request's own member names. Values are rendered as
+ * value echoed, the path in the request's own member names; and the
+ * RequestItems map echoed as JSON beside its map-key constraint (BatchWriteItem's
+ * only when nothing else fails). Values are rendered as
  * the service's Java renders them (lists "[a, b]", maps "{k=v}", structures
  * "KeySchemaElement(attributeName=a, keyType=HASH)", blobs
  * "java.nio.HeapByteBuffer[pos=0 lim=N cap=N]"). The evidence and the choices

@@ -131,6 +131,10 @@ static void write_tp(sl_jw *w, const sl_throughput *tp) {
   W_INT(w, "billing", tp->billing);
   W_INT(w, "rcu", tp->rcu);
   W_INT(w, "wcu", tp->wcu);
+  if (tp->pending_rcu > 0) {
+    W_INT(w, "pending_rcu", tp->pending_rcu);
+    W_INT(w, "pending_wcu", tp->pending_wcu);
+  }
   W_INT(w, "max_read_ru", tp->max_read_ru);
   W_INT(w, "max_write_ru", tp->max_write_ru);
   W_INT(w, "warm_read", tp->warm_read);
@@ -335,6 +339,8 @@ static void read_tp(const sl_json *o, sl_throughput *tp) {
   tp->billing = (uint8_t)get_int(o, "billing");
   tp->rcu = get_int(o, "rcu");
   tp->wcu = get_int(o, "wcu");
+  tp->pending_rcu = get_int(o, "pending_rcu"); /* absent: 0, none */
+  tp->pending_wcu = get_int(o, "pending_wcu");
   tp->max_read_ru = get_int(o, "max_read_ru");
   tp->max_write_ru = get_int(o, "max_write_ru");
   tp->warm_read = get_int(o, "warm_read");

@@ -99,8 +99,11 @@ typedef enum {
 /* Throughput settings and their history, per resource (table or GSI). The
  * history fields serve the control-plane rules of capacity-model.md §5–6. */
 typedef struct {
-  uint8_t billing;      /* sl_billing (a GSI has its table's mode) */
-  int64_t rcu, wcu;     /* provisioned units; 0 when on-demand */
+  uint8_t billing;  /* sl_billing (a GSI has its table's mode) */
+  int64_t rcu, wcu; /* provisioned units in effect; 0 when on-demand */
+  /* Units an UpdateTable asked for, in effect (rcu, wcu) only once the table
+   * or index is ACTIVE again (cap/cap.h sl_cap_pending_apply); 0: none. */
+  int64_t pending_rcu, pending_wcu;
   int64_t max_read_ru;  /* OnDemandThroughput.MaxReadRequestUnits, -1: none */
   int64_t max_write_ru; /* -1: none */
   int64_t warm_read;    /* WarmThroughput requested/current, 0: default */

@@ -5,7 +5,8 @@
  *   "items"   every item and index entry, keyed as store/key.h describes;
  *   "catalog" one record per table (store/catalog.h), keyed by table name;
  *   "meta"    counters (next resource id), backup records (store/backups.h),
- *             the Application Auto Scaling registry (ops/autoscaling.h)
+ *             the Application Auto Scaling registry (ops/autoscaling.h),
+ *             the capacity engine's partition layouts (jobs/tables.h)
  *             and the format version;
  *   "streams" DynamoDB Streams' streams, shards and each shard's index of
  *             its change records, laid out by streams/streams.h;

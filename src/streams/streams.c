@@ -12,7 +12,6 @@
 
 #define SL_STREAMS_CACHE 16 /* entries of the capture hook's cache */
 #define READER_SLOTS 6      /* readers tracked per shard */
-#define READER_MAX 4        /* readers_per_shard at most */
 
 struct sl_streams {
   sl_store *store;
@@ -36,8 +35,7 @@ struct sl_streams {
     bool polling[READER_SLOTS];   /* admitted as one of the shard's readers */
     int64_t last_ms[READER_SLOTS];
   } readers[SL_STREAMS_READER_SLOTS];
-  uint64_t epoch; /* this run's: partition ids of another run mean nothing */
-  bool dirty;     /* a stream needs its shards: the next tick runs at once */
+  bool dirty; /* a stream needs its shards: the next tick runs at once */
   struct stream_cache {
     uint64_t gen;
     uint32_t table_id, stream_id;
@@ -77,7 +75,8 @@ bool sl_streams_reader_admit(sl_streams *s, const sl_stream_iter *it, int64_t no
     r->stream_id = it->stream_id;
     r->shard = it->shard;
   }
-  uint32_t max = s->p.readers_per_shard < READER_MAX ? s->p.readers_per_shard : READER_MAX;
+  uint32_t max = s->p.readers_per_shard < SL_STREAMS_READERS_MAX ? s->p.readers_per_shard
+                                                                 : SL_STREAMS_READERS_MAX;
   bool live[READER_SLOTS];
   size_t self = READER_SLOTS, pollers = 0;
   for (size_t i = 0; i < READER_SLOTS; i++) {
@@ -163,6 +162,12 @@ static sl_str stream_key(sl_arena *a, sl_str name, sl_str label) {
   sl_buf_putc(&b, 0);
   sl_buf_puts(&b, label);
   return sl_buf_str(&b);
+}
+
+static sl_str tags_key(sl_arena *a, sl_str name, sl_str label) {
+  sl_str k = stream_key(a, name, label);
+  ((char *)k.p)[0] = 'T';
+  return k;
 }
 
 static void shard_key(uint8_t out[9], uint32_t id, uint32_t no) {
@@ -253,6 +258,59 @@ static sl_err stream_put(sl_txn *txn, sl_arena *a, const sl_stream *st, uint64_t
 bool sl_streams_get(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, sl_stream *out) {
   sl_str key = stream_key(a, name, label), v;
   return sl_store_get(txn, SL_DB_STREAMS, key, &v) && stream_decode(a, key, v, out);
+}
+
+/* ---- a stream's tags ---- */
+
+static void put32(sl_buf *b, uint32_t v) {
+  uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+  sl_buf_puts(b, sl_str_make((char *)x, 4));
+}
+
+void sl_streams_tags(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, sl_tag **out,
+                     uint32_t *n_out) {
+  sl_str v;
+  *out = NULL;
+  *n_out = 0;
+  if (!sl_store_get(txn, SL_DB_STREAMS, tags_key(a, name, label), &v) || v.len < 4)
+    return;
+  const uint8_t *p = (const uint8_t *)v.p, *end = p + v.len;
+  uint32_t n = rd32(p), got = 0;
+  p += 4;
+  sl_tag *t = SL_NEW_ARRAY(a, sl_tag, n + 1);
+  while (got < n) {
+    sl_str part[2];
+    for (int i = 0; i < 2; i++) {
+      if (end - p < 4 || (size_t)(end - p - 4) < rd32(p))
+        goto done; /* a damaged record keeps what it could read */
+      uint32_t len = rd32(p);
+      part[i] = sl_arena_strdup(a, sl_str_make((const char *)p + 4, len));
+      p += 4 + len;
+    }
+    t[got].key = part[0];
+    t[got].value = part[1];
+    got++;
+  }
+done:
+  *out = t;
+  *n_out = got;
+}
+
+sl_err sl_streams_set_tags(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, const sl_tag *tags,
+                           uint32_t n, sl_failure *f) {
+  sl_str key = tags_key(a, name, label);
+  if (n == 0)
+    return sl_store_del(txn, SL_DB_STREAMS, key, f);
+  sl_buf b;
+  sl_buf_init(&b, a);
+  put32(&b, n);
+  for (uint32_t i = 0; i < n; i++) {
+    put32(&b, (uint32_t)tags[i].key.len);
+    sl_buf_puts(&b, tags[i].key);
+    put32(&b, (uint32_t)tags[i].value.len);
+    sl_buf_puts(&b, tags[i].value);
+  }
+  return sl_store_put(txn, SL_DB_STREAMS, key, sl_buf_str(&b), f);
 }
 
 static int stream_order(const void *x, const void *y) {
@@ -554,7 +612,7 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
   sl_streams *s = calloc(1, sizeof(*s));
   SL_ASSERT(s);
   s->gen = 1;
-  s->dirty = true; /* shards of another run are replaced before anything is written */
+  s->dirty = true; /* shards whose layout is gone are replaced before anything is written */
   s->store = st;
   s->clock = clock;
   s->p = *p;
@@ -563,7 +621,7 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   s->rng ^= (uint64_t)ts.tv_nsec << 20 ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 40;
-  s->epoch = ((uint64_t)random_tag(s) << 32 | random_tag(s)) | 1;
+  s->next_reader = random_tag(s); /* see streams.h, readers */
   sl_store_set_capture(st, sl_streams_capture, s);
   *out = s;
   return SL_OK;
@@ -589,15 +647,15 @@ static uint32_t random_tag(sl_streams *s) {
 /* Opens shard 'no' of 'st' for partition 'part' (parent shard 'parent', -1:
  * none) at 'now_ms', and routes the partition's records to it. */
 static sl_err shard_open(sl_streams *s, sl_txn *txn, const sl_stream *st, uint32_t no,
-                         const sl_cap_part_ref *part, int64_t parent, int64_t now_ms,
-                         sl_failure *f) {
+                         const sl_cap_part_ref *part, uint64_t epoch, int64_t parent,
+                         int64_t now_ms, sl_failure *f) {
   sl_stream_shard sh = {.no = no,
                         .parent = parent,
                         .created_ms = (uint64_t)now_ms,
                         .start_seq = s->next_seq,
                         .partition = part->id,
                         .lo_hash = part->lo_hash,
-                        .epoch = s->epoch,
+                        .epoch = epoch,
                         .tag = random_tag(s)};
   uint8_t k[9], v[4];
   part_key(k, st->id, part->id);
@@ -1088,6 +1146,10 @@ static sl_err reconcile(sl_streams *s, sl_txn *txn, sl_arena *a, sl_catalog *cat
   sl_table *t = sl_catalog_get(cat, st->table_name);
   if (!t || t->id != st->table_id || !t->stream_enabled || !sl_str_eq(t->stream_label, st->label))
     return SL_OK;
+  /* The ids of the table's partitions mean something within their layout's
+   * epoch, which a restart keeps with the layout (jobs/tables.h); a table
+   * without capacity resources has one partition, id 0, always. */
+  uint64_t epoch = t->cap ? sl_cap_res_epoch(t->cap) : 1;
   static sl_cap_part_ref live[MAX_PARTS];
   size_t n_live = 1;
   live[0] = (sl_cap_part_ref){0, SL_CAP_NO_PART, 0};
@@ -1107,8 +1169,8 @@ static sl_err reconcile(sl_streams *s, sl_txn *txn, sl_arena *a, sl_catalog *cat
       continue;
     bool alive = false;
     for (size_t j = 0; j < n_live && !alive; j++)
-      alive = live[j].id == sh->partition;
-    if (sh->epoch == s->epoch && alive && now_ms - (int64_t)sh->created_ms < s->p.shard_rollover_ms)
+      alive = live[j].id == sh->partition && live[j].lo_hash == sh->lo_hash;
+    if (sh->epoch == epoch && alive && now_ms - (int64_t)sh->created_ms < s->p.shard_rollover_ms)
       continue;
     err = shard_close(txn, st, sh, now_ms, f);
     closed_now[i] = true;
@@ -1117,18 +1179,18 @@ static sl_err reconcile(sl_streams *s, sl_txn *txn, sl_arena *a, sl_catalog *cat
   for (size_t j = 0; j < n_live && err == SL_OK; j++) {
     bool open = false;
     for (size_t i = 0; i < n && !open; i++)
-      open = !v[i].closed_ms && v[i].epoch == s->epoch && v[i].partition == live[j].id;
+      open = !v[i].closed_ms && v[i].epoch == epoch && v[i].partition == live[j].id;
     if (open)
       continue;
-    int64_t parent = latest(v, n, closed_now, s->epoch, live[j].id, 0, 0);
+    int64_t parent = latest(v, n, closed_now, epoch, live[j].id, 0, 0);
     if (parent < 0 && live[j].parent != SL_CAP_NO_PART)
-      parent = latest(v, n, closed_now, s->epoch, live[j].parent, 0, 0);
+      parent = latest(v, n, closed_now, epoch, live[j].parent, 0, 0);
     if (parent < 0)
-      parent = latest(v, n, closed_now, s->epoch, 0, 1, live[j].lo_hash);
+      parent = latest(v, n, closed_now, epoch, 0, 1, live[j].lo_hash);
     uint32_t no = st->n_shards_made++;
     if (j == 0)
       st->open_shard = no;
-    err = shard_open(s, txn, st, no, &live[j], parent, now_ms, f);
+    err = shard_open(s, txn, st, no, &live[j], epoch, parent, now_ms, f);
     *changed = true;
   }
   if (err == SL_OK && *changed)
@@ -1217,6 +1279,8 @@ bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure 
       err = high_water_put(txn, s->next_seq, f);
       if (err == SL_OK)
         err = sl_store_del(txn, SL_DB_STREAMS, stream_key(&a, st->table_name, st->label), f);
+      if (err == SL_OK) /* its tags go with it */
+        err = sl_store_del(txn, SL_DB_STREAMS, tags_key(&a, st->table_name, st->label), f);
       changed = true;
     }
   }

@@ -26,18 +26,25 @@
  * sl_cap_part_ref): one open shard per partition, found by the 'P' route of
  * the partition's id. sl_streams_tick, once a second of the clock and at once
  * after a stream is made or the server starts, closes the shard of a
- * partition that split (its halves' shards name it as ParentShardId), of an
- * earlier run (partition ids do not survive a restart: the new shards' parent
- * is the closed one whose key range held their first key), or older than
+ * partition that split (its halves' shards name it as ParentShardId), of a
+ * partition that is gone, or older than
  * shard_rollover_ms (default 4 h, facts §11's observed lifetime; the child is
  * the same partition's next shard). Between a split and the next tick the
  * halves have no route: their records go to the open shard whose range holds
  * the key, the split partition's, which the tick closes before the children
  * open, so each item's records stay in order along the lineage. Disabling
  * closes every open shard. Shards are numbered in creation order, so a parent
- * always comes before its children in DescribeStream. Shards do not follow the
- * capacity engine's partitions yet (one shard per partition is the service's behaviour; see README,
- * not supported).
+ * always comes before its children in DescribeStream.
+ *
+ * Across a restart: partition ids mean something within their layout's
+ * epoch (cap.h), and the layout, ids and epoch survive a restart with
+ * --data-dir (jobs/tables.h saves them before the tick that makes shards
+ * follow them), so a table's stream comes back with the same shards, open
+ * and closed, and every iterator and sequence number still reads. A shard
+ * whose partition is not in the table's layout (another epoch: a directory
+ * of an earlier sluice, or a layout that could not be restored) is closed,
+ * and the new shards' parent is the closed one whose key range held their
+ * first key (tests/conformance/test_streams.py, test_restart_keeps_shards).
  *
  * Sequence numbers: one counter for the whole server, so they increase in
  * commit order (one write transaction at a time) across every shard and
@@ -76,13 +83,17 @@
  *    48  u32  partition id (cap/cap.h; 0 for a table without capacity
  *             resources), u32 0
  *    56  u64  the partition's first partition-key hash
- *    64  u64  the run (epoch, random per sl_streams_open) the id belongs to
+ *    64  u64  the epoch of the partition layout the id belongs to (cap.h;
+ *             1 for a table without capacity resources)
  *   key 'P' | u32 BE stream id | u32 BE partition id   u32 its open shard
  *   key 'R' | u32 BE stream id | u32 BE shard | u64 BE sequence number
  *        a shard's index of its records: an empty value, the record being
  *        in "records" (a directory written before "records" existed holds
  *        the record itself here, which is read as such)
  *   key 'Q'                                      u64 sequence high-water mark
+ *   key 'T' | table name | 0x00 | label        a stream's own tags (TagResource
+ *        on its ARN; absent: none): u32 count, then per tag u32 key length,
+ *        the key, u32 value length, the value; deleted with the stream
  *
  * Layout of the "records" database: key u64 BE sequence number, value a
  * record. Sequence numbers only grow, so every record is appended at the end
@@ -135,7 +146,7 @@ typedef struct {
   int64_t retention_ms;       /* 24 h */
   int64_t iterator_ttl_ms;    /* 15 min */
   int64_t shard_rollover_ms;  /* 4 h */
-  uint32_t readers_per_shard; /* 2: readers polling one shard at once (below) */
+  uint32_t readers_per_shard; /* 2: readers polling one shard at once (below), 1 to 4 */
   int64_t reader_window_ms;   /* 2 s: a reader polls "at once" within it */
 } sl_streams_params;
 
@@ -175,7 +186,7 @@ typedef struct {
   uint32_t partition; /* the capacity engine's partition id (cap/cap.h) */
   uint32_t tag;       /* the id's last 8 hex digits */
   uint64_t lo_hash;   /* the partition's first hash */
-  uint64_t epoch;     /* the run (sl_streams_open) whose partition ids it names */
+  uint64_t epoch;     /* the partition layout's (cap.h) whose ids it names */
 } sl_stream_shard;
 
 typedef struct {
@@ -196,6 +207,14 @@ typedef struct {
 void sl_streams_list(sl_txn *txn, sl_arena *a, sl_str table, sl_stream **out, size_t *n_out);
 /* The stream of table 'name' labelled 'label'; false when there is none. */
 bool sl_streams_get(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, sl_stream *out);
+/* The tags of the stream (name, label), in the order they were added, copied
+ * into 'a'; and their replacement (n 0: none), in a write transaction. A
+ * stream does not inherit its table's tags (DG "Using attribute-based access
+ * control with DynamoDB Streams"). */
+void sl_streams_tags(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, sl_tag **out,
+                     uint32_t *n_out);
+sl_err sl_streams_set_tags(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, const sl_tag *tags,
+                           uint32_t n, sl_failure *f);
 /* The shards of a stream still kept, in shard order (parents first). */
 void sl_streams_shards(sl_txn *txn, sl_arena *a, const sl_stream *st, sl_stream_shard **out,
                        size_t *n_out);
@@ -245,11 +264,16 @@ bool sl_streams_iter_parse(sl_str s, sl_stream_iter *out);
  * counts nor is refused). A shard's readers are those polling within the
  * window; one more than readers_per_shard (at most 4) is refused (GetRecords'
  * LimitExceededException), until one of them has been quiet for the window.
- * The state is memory only
- * (a restart forgets who was reading), bounded: SL_STREAMS_READER_SLOTS
+ * The state is memory only (a restart forgets who was reading: for at most
+ * one window a shard may then have one more poller; keeping it would cost a
+ * write transaction per GetRecords), bounded: SL_STREAMS_READER_SLOTS
  * shards are tracked at once, a shard that finds its slot taken by another
- * forgets that one. */
+ * forgets that one. Reader numbers start at a random one each run, so an
+ * iterator of an earlier run (iterators survive a restart) is not taken for
+ * one of a new reader's chain. */
 #define SL_STREAMS_READER_SLOTS 256
+/* readers_per_shard at most (`sluice serve --readers-per-shard`). */
+#define SL_STREAMS_READERS_MAX 4
 /* A new reader's number (never 0). */
 uint32_t sl_streams_new_reader(sl_streams *s);
 /* Whether the GetRecords of iterator 'it' may read now; counts the call when

@@ -110,6 +110,31 @@ def test_table_name_as_map_key(raw, name):
     assert re.fullmatch(MAP_KEY_NAME, r.message or ""), r.message
 
 
+MAP_KEY_CONSTRAINT = ("at 'requestItems' failed to satisfy constraint: Map keys must satisfy "
+                      "constraint: [Member must have length less than or equal to 255, Member must "
+                      "have length greater than or equal to 3, Member must satisfy regular "
+                      "expression pattern: [a-zA-Z0-9_.-]+]")
+ENUM_RCC = ("Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must "
+            "satisfy enum value set: [INDEXES, TOTAL, NONE]")
+
+
+# The 2026 service echoes the RequestItems map as JSON (compact, as sent), never in Java's
+# toString form; beside an unknown ReturnConsumedCapacity it is listed first.
+# ddblocal_differs: DynamoDB Local says "Invalid table/index name. ..." (see above).
+# Source: a public conformance suite's BatchGetItem captures against AWS (us-east-1 and
+# eu-west-2, 2026-10-09): "malformed table name: full map-keys constraint message" and "reports
+# a malformed table name and an unknown ReturnConsumedCapacity together".
+@pytest.mark.ddblocal_differs
+def test_table_name_as_map_key_echoes_json(raw):
+    items = {"bad!name": {"Keys": [{"pk": {"S": "a"}}]}}
+    echo = '{"bad!name":{"Keys":[{"pk":{"S":"a"}}]}}'
+    r = bget(raw, items)
+    assert r.message == f"1 validation error detected: Value '{echo}' {MAP_KEY_CONSTRAINT}", r
+    r = bget(raw, items, ReturnConsumedCapacity="BOGUS")
+    assert r.message == (f"2 validation errors detected: Value '{echo}' {MAP_KEY_CONSTRAINT}; "
+                         f"{ENUM_RCC}"), r
+
+
 # --- validation: keys (before any table is looked up) ---------------------------------------
 
 # 100 keys in all, however they are spread over tables; the check needs no table.

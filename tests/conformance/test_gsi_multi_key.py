@@ -471,6 +471,14 @@ def test_capacity_and_insights_by_tuple(client):
     assert keys == ["[A, 1]"]
     both = res["most_accessed_keys"]["partition_and_sort_key"]
     assert sorted(k["sort_key"] for k in both) == ["[X, 0]", "[X, 1]", "[X, 2]"]
+    # The admin API's table list names every key attribute, in order (the dashboard shows
+    # them; tests/browser/dashboard.test.mjs).
+    status, body = admin(client.ep, "GET", "/_sluice/tables")
+    (t,) = [t for t in body["tables"] if t["name"] == "cit"]
+    assert (t["partition_keys"], t["sort_keys"]) == (["pk"], [])
+    (g,) = [i for i in t["indexes"] if i["name"] == "gsi1"]
+    assert (g["partition_key"], g["sort_key"]) == ("a", "x")
+    assert (g["partition_keys"], g["sort_keys"]) == (["a", "b"], ["x", "y"])
 
 
 # A durable server keeps the multi-attribute schema and its entries across a restart.

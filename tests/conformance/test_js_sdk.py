@@ -43,3 +43,13 @@ def test_js_sdk_retries_against_injected_throttles(node):
         assert p.returncode == 0, p.stdout + p.stderr
     finally:
         srv.stop()
+
+
+# The JS SDK as a web page runs it: each call after the browser's CORS preflight, with an
+# Origin, its replies readable across origins (cors.test.mjs says what it checks).
+# ddblocal_differs: DynamoDB Local sends no Access-Control-Allow-Origin (test_cors.py).
+@pytest.mark.ddblocal_differs
+def test_js_sdk_with_browser_cors_preflight(node, endpoint):
+    p = subprocess.run([node, os.path.join(JS, "cors.test.mjs")], capture_output=True, text=True,
+                       timeout=120, env={**os.environ, "SLUICE_ENDPOINT": endpoint})
+    assert p.returncode == 0, p.stdout + p.stderr

@@ -272,3 +272,94 @@ def test_list_tags_is_one_page(raw, arn):
     assert r.status == 200, r
     assert len(r.json["Tags"]) == 50
     assert "NextToken" not in r.json
+
+
+# --- streams -------------------------------------------------------------------------------
+
+@pytest.fixture
+def stream_arns(raw, make_table):
+    """(table ARN, stream ARN) of a new table with a stream."""
+    name = make_table(StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})
+    t = raw.call("DescribeTable", {"TableName": name}).json["Table"]
+    return t["TableArn"], t["LatestStreamArn"]
+
+
+# A stream is tagged on its own ARN, and its tags are its own: it does not inherit its table's,
+# and tagging it leaves the table's alone.
+# Source: developer guide, "Using attribute-based access control with DynamoDB Streams"
+# ("Stream resources do not inherit tags from their parent table, and you can manage tags on
+# streams independently. You can add up to 50 tags for each DynamoDB stream.") and its
+# streams-abac examples (aws dynamodb tag-resource --resource-arn $STREAM_ARN).
+def test_stream_has_tags_of_its_own(raw, ddb, stream_arns):
+    table, stream = stream_arns
+    assert raw.call("TagResource", {"ResourceArn": table,
+                                    "Tags": tag_list({"owner": "table"})}).status == 200
+    assert wait_tags(raw, table, {"owner": "table"}) == {"owner": "table"}
+    assert tags_of(raw, stream) == {}
+    r = raw.call("TagResource", {"ResourceArn": stream, "Tags": tag_list({"Team": "Analytics",
+                                                                         "env": "dev"})})
+    assert r.status == 200, r
+    assert wait_tags(raw, stream, {"Team": "Analytics", "env": "dev"}) == {"Team": "Analytics",
+                                                                        "env": "dev"}
+    assert tags_of(raw, table) == {"owner": "table"}
+    ddb.tag_resource(ResourceArn=stream, Tags=[{"Key": "env", "Value": "prod"}])
+    assert wait_tags(raw, stream, {"Team": "Analytics", "env": "prod"}) == {"Team": "Analytics",
+                                                                         "env": "prod"}
+    ddb.untag_resource(ResourceArn=stream, TagKeys=["Team", "nope"])
+    assert wait_tags(raw, stream, {"env": "prod"}) == {"env": "prod"}
+    assert ddb.list_tags_of_resource(ResourceArn=stream)["Tags"] == [{"Key": "env",
+                                                                     "Value": "prod"}]
+    assert tags_of(raw, table) == {"owner": "table"}
+
+
+# The 50-tag limit holds per stream (same source).
+def test_stream_tag_limit(raw, stream_arns):
+    _, stream = stream_arns
+    tags = {f"k{i:02}": str(i) for i in range(50)}
+    assert raw.call("TagResource", {"ResourceArn": stream, "Tags": tag_list(tags)}).status == 200
+    assert wait_tags(raw, stream, tags) == tags
+    r = raw.call("TagResource", {"ResourceArn": stream, "Tags": tag_list({"one": "more"})})
+    assert (r.status, r.error_type) == (400, "ValidationException"), r
+    assert r.message == "Number of Tags exceed the current limit for the provided ResourceArn"
+    assert tags_of(raw, stream) == tags
+
+
+# A stream ARN that names no stream (a label the table never had, or a table without one) is
+# ResourceNotFoundException naming the ARN, as for tables (the table's text, inferred for
+# streams: no capture).
+@pytest.mark.parametrize("op,body", [("TagResource", {"Tags": [{"Key": "a", "Value": "b"}]}),
+                                     ("UntagResource", {"TagKeys": ["a"]}),
+                                     ("ListTagsOfResource", {})])
+def test_unknown_stream_arn_is_resource_not_found(raw, stream_arns, arn, op, body):
+    table, stream = stream_arns
+    for missing in (table + "/stream/2020-01-01T00:00:00.000", arn + "/stream/" +
+                    stream.rsplit("/", 1)[1]):
+        r = raw.call(op, {"ResourceArn": missing, **body})
+        assert (r.status, r.error_type) == (400, "ResourceNotFoundException"), r
+        assert r.message.endswith(f"Arn: {missing} not found")
+
+
+# A stream's tags are durable with --data-dir, like its records (streams/streams.h, key 'T').
+@pytest.mark.sluice_only
+def test_stream_tags_survive_a_restart(tmp_path):
+    from conftest import Raw, Server
+    data = tmp_path / "data"
+    data.mkdir()
+    srv = Server(["--data-dir", str(data)])
+    try:
+        raw = Raw(srv.endpoint)
+        assert raw.call("CreateTable", {
+            "TableName": "tagged", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}}).status == 200
+        stream = raw.call("DescribeTable", {"TableName": "tagged"}).json["Table"]["LatestStreamArn"]
+        assert raw.call("TagResource", {"ResourceArn": stream,
+                                        "Tags": tag_list({"team": "streams"})}).status == 200
+    finally:
+        srv.stop()
+    srv = Server(["--data-dir", str(data)])
+    try:
+        assert tags_of(Raw(srv.endpoint), stream) == {"team": "streams"}
+    finally:
+        srv.stop()

@@ -90,8 +90,15 @@ CONTROL_CASES = [
     ("UpdateTable", {"ProvisionedThroughput": {"ReadCapacityUnits": 10**13, "WriteCapacityUnits": 1}},
      "Given value 10000000000000 for ReadCapacityUnits is out of bounds"),
     ("UpdateTable", {"StreamSpecification": {"StreamEnabled": True}},
-     "One or more parameter values were invalid: StreamViewType is required when "
-     "StreamEnabled is true"),
+     "One or more parameter values were invalid: If stream is being enabled then UpdateViewType "
+     "is required"),
+    ("UpdateTable", {"StreamSpecification": {"StreamEnabled": False, "StreamViewType": "KEYS_ONLY"}},
+     "One or more parameter values were invalid: If stream is being disabled, then UpdateViewType "
+     "must not be specified"),
+    ("UpdateTable", {"StreamSpecification": {"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"},
+                     "ProvisionedThroughput": PT},
+     "One or more parameter values were invalid: You cannot modify stream status while updating "
+     "table IOPS"),
     ("UpdateTable", {"GlobalSecondaryIndexUpdates": [{}]},
      "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
      "GlobalSecondaryIndexUpdate.Delete must not be null"),
@@ -106,7 +113,8 @@ CONTROL_CASES = [
      "index is allowed simultaneously. Index: gsi"),
     ("UpdateTable", {"GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "gsi"}}],
                      "ProvisionedThroughput": PT},
-     "You cannot create or delete index while updating table IOPS"),
+     "One or more parameter values were invalid: You cannot create or delete index while "
+     "updating table IOPS"),
     ("UpdateTable", {"GlobalSecondaryIndexUpdates": [], "BillingMode": "PAY_PER_REQUEST"},
      "One or more parameter values were invalid: List of GlobalSecondaryIndexUpdates is empty"),
     ("UpdateTable", {"GlobalSecondaryIndexUpdates": [{"Create": {

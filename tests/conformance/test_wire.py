@@ -156,6 +156,48 @@ def test_health_check_names_the_host(endpoint):
         assert r.read().decode() == "healthy: " + endpoint.split("//", 1)[1] + " "
 
 
+# A method other than POST (and GET /, the health check) has no operation: 404 with the body
+# "<UnknownOperationException/>\n", a request id and the body's CRC, on any path.
+# ddblocal_differs: DynamoDB Local answers 400 MissingAuthenticationToken (checked against 3.3.0).
+# Source: dynalite test/connection.js "should return 404 if a PUT" / "a DELETE" (recorded
+# against the service: 29 bytes, x-amz-crc32 3552371480, a 52-character x-amzn-RequestId).
+@pytest.mark.ddblocal_differs
+@pytest.mark.parametrize("method,path", [("PUT", "/"), ("DELETE", "/"), ("GET", "/nope"),
+                                         ("PATCH", "/x/y")])
+def test_no_operation_is_404(endpoint, method, path):
+    no_operation(endpoint, method, path)
+
+
+def no_operation(endpoint, method, path, data=None, headers=None):
+    import urllib.error
+    import urllib.request
+    req = urllib.request.Request(endpoint + path, method=method, data=data, headers=headers or {})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=10)
+    assert e.value.code == 404
+    assert e.value.read() == b"<UnknownOperationException/>\n"
+    assert e.value.headers["x-amz-crc32"] == "3552371480"
+    assert len(e.value.headers["x-amzn-RequestId"]) == 52
+
+
+# So is a POST whose body is not JSON by its Content-Type (none, or another media type); the
+# JSON types the SDKs send are served (test_wire_http.py).
+# ddblocal_differs: DynamoDB Local answers 400 MissingAuthenticationToken.
+# Source: dynalite test/connection.js "should return 404 if body but no content-type" and
+# "if body but incorrect content-type" (recorded against the service).
+@pytest.mark.ddblocal_differs
+@pytest.mark.parametrize("content_type", [None, "whatever", "text/plain"])
+def test_post_without_json_media_type_is_404(endpoint, content_type):
+    hdrs = {"X-Amz-Target": "DynamoDB_20120810.ListTables",
+            "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/"
+                             "aws4_request, SignedHeaders=host, Signature=0"}
+    if content_type:
+        hdrs["Content-Type"] = content_type
+    else:
+        hdrs["Content-Type"] = ""  # urllib would send application/x-www-form-urlencoded
+    no_operation(endpoint, "POST", "/", data=b"hi", headers=hdrs)
+
+
 # The front end, not DynamoDB, answers it, and so does any malformed target.
 # ddblocal_differs: DynamoDB Local uses the com.amazonaws.dynamodb.v20120810 namespace and
 # answers HTTP 500 InternalFailure for targets without the DynamoDB_20120810 prefix.

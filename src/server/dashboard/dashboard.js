@@ -1093,10 +1093,29 @@
     }));
   }
 
-  /* The key attribute names of a resource ({partition, sort}). */
-  function keyAttrs(table, res) {
+  /* The key attribute names of a resource, every one in KeySchema order
+   * ({partitions: [...], sorts: [...]}; a multi-attribute GSI key has up to
+   * four of each). */
+  function keySchemaOf(table, res) {
     const src = res.kind === 'index' ? (table.indexes || []).find((i) => i.name === res.name) : table;
-    return {partition: (src && src.partition_key) || 'partition key', sort: src ? src.sort_key : null};
+    if (!src)
+      return {partitions: [], sorts: []};
+    return {
+      partitions: src.partition_keys || (src.partition_key ? [src.partition_key] : []),
+      sorts: src.sort_keys || (src.sort_key ? [src.sort_key] : []),
+    };
+  }
+
+  /* Names as a key value is printed: one attribute alone, a tuple of them as
+   * "[a, b]" (the form the server prints a tuple's values in). */
+  const tupleName = (names) => (names.length > 1 ? `[${names.join(', ')}]` : names[0]);
+
+  /* The key attribute names of a resource ({partition, sort}), as printed
+   * beside key values. */
+  function keyAttrs(table, res) {
+    const k = keySchemaOf(table, res);
+    return {partition: k.partitions.length ? tupleName(k.partitions) : 'partition key',
+      sort: k.sorts.length ? tupleName(k.sorts) : null};
   }
 
   function groupedKeyTable(title, caption, groups, attrs) {
@@ -1356,6 +1375,12 @@
     const cp = (state.config && state.config.capacity) || {};
     const tol = cp.key_range_tolerance_ppm ? ` + ${num(cp.key_range_tolerance_ppm / 1e4, 2)} %` : '';
     facts.push(h('li', null, 'mode ', h('strong', {text: mode})));
+    const ks = keySchemaOf(table, res);
+    if (ks.partitions.length)
+      facts.push(h('li', {class: 'keyschema'}, ks.partitions.length > 1 ? 'partition key attributes ' : 'partition key ',
+        h('strong', {class: 'mono', text: ks.partitions.join(', ')}),
+        ks.sorts.length ? [ks.sorts.length > 1 ? ' · sort key attributes ' : ' · sort key ',
+          h('strong', {class: 'mono', text: ks.sorts.join(', ')})] : ''));
     const lw = resourceLimit(res, DIRS[0]);
     const lr = resourceLimit(res, DIRS[1]);
     if (lw && lr) {

@@ -1168,6 +1168,61 @@ static void test_partition_ids(void) {
   rig_close(&g);
 }
 
+/* The layout across a restart (cap.h): a split resource's layout, restored
+ * into a fresh resource, gives the same partitions, ids, parents and epoch,
+ * and the next split takes an id never used; a layout the engine could not
+ * have made is refused and changes nothing. */
+static void test_layout_restore(void) {
+  sl_cap_params p;
+  sl_cap_params_default(&p, "aws");
+  p.partition_max_bytes = 1000000;
+  rig g;
+  rig_open(&g, &p);
+  sl_throughput tp = tp_on_demand();
+  sl_cap_res *r = res_new(&g, &tp, false, false);
+  CHECK(sl_cap_res_layout_dirty(r) && sl_cap_layouts_dirty(g.cap));
+  sl_cap_res_layout_saved(r);
+  sl_cap_layouts_saved(g.cap);
+  for (int i = 0; i < 50000; i++)
+    sl_cap_note_bytes(g.cap, r, rig_rand(&g), SL_STR_NULL, 100);
+  CHECK(sl_cap_res_layout_dirty(r) && sl_cap_layouts_dirty(g.cap));
+  sl_cap_part_start saved[64];
+  uint32_t next_id;
+  size_t n = sl_cap_res_layout(r, saved, 64, &next_id);
+  CHECK(n > 1 && n <= 64);
+  sl_cap_part_ref before[64], after[64];
+  sl_cap_res_part_refs(r, before, 64);
+  sl_cap_res_free(g.cap, r);
+
+  sl_cap_res_init init = {.name = SL_STR("t"), .arn = SL_STR("arn"), .tp = &tp, .epoch = 7};
+  r = sl_cap_res_new(g.cap, &init);
+  CHECK_INT(sl_cap_res_epoch(r), 7);
+  size_t fresh = sl_cap_res_partitions(r);
+  sl_cap_part_start bad[64];
+  memcpy(bad, saved, n * sizeof(bad[0]));
+  bad[1].hash = bad[0].hash; /* not increasing */
+  CHECK(!sl_cap_res_layout_restore(g.cap, r, bad, n, next_id, 9));
+  CHECK(!sl_cap_res_layout_restore(g.cap, r, saved, n, 1, 9));               /* ids past next_id */
+  CHECK(!sl_cap_res_layout_restore(g.cap, r, saved + 1, n - 1, next_id, 9)); /* not from 0 */
+  CHECK_INT(sl_cap_res_partitions(r), fresh);
+  CHECK_INT(sl_cap_res_epoch(r), 7);
+  CHECK(sl_cap_res_layout_restore(g.cap, r, saved, n, next_id, 9));
+  CHECK_INT(sl_cap_res_epoch(r), 9);
+  CHECK(!sl_cap_res_layout_dirty(r));
+  CHECK_INT(sl_cap_res_part_refs(r, after, 64), n);
+  for (size_t i = 0; i < n; i++) {
+    CHECK_INT(after[i].id, before[i].id);
+    CHECK_INT(after[i].parent, before[i].parent);
+    CHECK_INT(after[i].lo_hash, before[i].lo_hash);
+  }
+  CHECK(sl_cap_res_force_split(g.cap, r, 0));
+  CHECK(sl_cap_res_layout_dirty(r));
+  sl_cap_part_ref split = sl_cap_res_part_at(r, 0, SL_STR_NULL);
+  CHECK(split.id >= next_id && split.parent == before[0].id);
+  sl_cap_res_free(g.cap, r);
+  rig_close(&g);
+}
+
 static void test_split_by_size(void) {
   sl_cap_params p;
   sl_cap_params_default(&p, "aws");
@@ -1353,6 +1408,7 @@ int main(void) {
   RUN(test_provisioned_increase_doubles);
   RUN(test_split_by_size);
   RUN(test_partition_ids);
+  RUN(test_layout_restore);
   RUN(test_provisioned_burst);
   RUN(test_new_table_spikes);
   RUN(test_spike_rule_holds_streams);

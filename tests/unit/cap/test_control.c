@@ -110,6 +110,43 @@ static void test_decrease_bucket_edges(void) {
   }
 }
 
+/* A provisioned change is pending until its UPDATING ends: the units in
+ * effect stay, the dates are stamped at the request and again when it
+ * applies, and a decrease counts only then (facts §5, ops/throughput.h). */
+static void test_pending_units(void) {
+  sl_cap_params p = params();
+  sl_throughput tp = {.billing = SL_BILLING_PROVISIONED, .rcu = 5, .wcu = 5};
+  sl_cap_pending_set(&tp, 10, 10, T0);
+  CHECK_INT(tp.rcu, 5);
+  CHECK_INT(tp.wcu, 5);
+  CHECK_INT(tp.last_increase_ms, T0);
+  CHECK_INT(tp.last_decrease_ms, 0);
+  CHECK(sl_cap_pending_apply(&p, &tp, T0 + 5000));
+  CHECK_INT(tp.rcu, 10);
+  CHECK_INT(tp.wcu, 10);
+  CHECK_INT(tp.highest_rcu, 10);
+  CHECK_INT(tp.last_increase_ms, T0 + 5000);
+  CHECK_INT(sl_cap_decreases_today(&tp, T0 + 5000), 0);
+  CHECK(!sl_cap_pending_apply(&p, &tp, T0 + 6000)); /* nothing left */
+  /* Raising one dimension and lowering the other: a decrease, both stamped. */
+  sl_cap_pending_set(&tp, 20, 2, T0 + 10000);
+  CHECK_INT(tp.last_decrease_ms, T0 + 10000);
+  CHECK_INT(sl_cap_decreases_today(&tp, T0 + 10000), 0);
+  CHECK(sl_cap_pending_apply(&p, &tp, T0 + 15000));
+  CHECK_INT(tp.rcu, 20);
+  CHECK_INT(tp.wcu, 2);
+  CHECK_INT(tp.last_increase_ms, T0 + 15000);
+  CHECK_INT(tp.last_decrease_ms, T0 + 15000);
+  CHECK_INT(sl_cap_decreases_today(&tp, T0 + 15000), 1);
+  /* Switched to on-demand meanwhile: the pending units are dropped. */
+  sl_cap_pending_set(&tp, 30, 30, T0 + 20000);
+  tp.billing = SL_BILLING_PAY_PER_REQUEST;
+  tp.rcu = tp.wcu = 0;
+  CHECK(sl_cap_pending_apply(&p, &tp, T0 + 25000));
+  CHECK_INT(tp.rcu, 0);
+  CHECK_INT(tp.pending_rcu, 0);
+}
+
 static void test_switch_limit(void) {
   sl_cap_params p = params();
   sl_throughput tp = {.billing = SL_BILLING_PROVISIONED};
@@ -195,6 +232,7 @@ int main(void) {
   RUN(test_decrease_budget);
   RUN(test_decrease_guide_edges);
   RUN(test_decrease_bucket_edges);
+  RUN(test_pending_units);
   RUN(test_switch_limit);
   RUN(test_quotas);
   return DONE();

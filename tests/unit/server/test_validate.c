@@ -587,7 +587,19 @@ static void test_other_kinds(void) {
   VAL("Query", "{'TableName':'abc','Limit':0}",
       "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must "
       "have value greater than or equal to 1");
-  /* Other operations' Limit, and RequestItems' map keys, keep the older form. */
+  /* RequestItems' map keys: the map echoed as compact JSON, as sent; in
+   * BatchWriteItem only when nothing else fails (validate.c map_key_error). */
+  VAL("BatchGetItem", "{'RequestItems':{'a':{'Keys':[{'pk':{'S':'x'}}]}}}",
+      "1 validation error detected: Value '{\"a\":{\"Keys\":[{\"pk\":{\"S\":\"x\"}}]}}' at "
+      "'requestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member "
+      "must have length less than or equal to 255, Member must have length greater than or equal "
+      "to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]");
+  VAL("BatchWriteItem",
+      "{'RequestItems':{'a':[{'DeleteRequest':{'Key':{'pk':{'S':'x'}}}}]},"
+      "'ReturnConsumedCapacity':'X'}",
+      "1 validation error detected: Value 'X' at 'returnConsumedCapacity' failed to satisfy "
+      "constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]");
+  /* Other operations' Limit keeps the older form. */
   VALS("Scan", "{'TableName':'abc','Limit':0}", bad("0", "limit", GE_VAL(1)));
   VALS("DescribeTable", "{'TableName':'ab'}", bad("ab", "tableName", GE_LEN(3)));
   VAL("DescribeTable", "{}", TABLE_REQUIRED);
