@@ -270,6 +270,20 @@ typedef struct {
 sl_cap_quota sl_cap_quota_check(const sl_cap_params *p, const sl_cap_quota_units *u);
 void sl_cap_quota_message(const sl_cap_params *p, const sl_cap_quota_units *u, sl_cap_quota q,
                           const char *region, char *buf, size_t n);
+/* OnDemandThroughput and WarmThroughput settings of a table ('what'
+ * "table") or GSI ("index") against the per-table quotas (spec §6): the
+ * new maximum request units 'r', 'w' (-1: none) or warm units per second
+ * (the warm ones named 'name'), checked read first, then write, then their
+ * own rule (a maximum is at least 1 or -1; warm throughput never
+ * decreases from 'tp'). SL_UNITS_LIMIT: LimitExceededException,
+ * SL_UNITS_INVALID: ValidationException, the message in 'buf'. Shared by
+ * UpdateTable and CreateTable (ops/throughput.c) and `sluice simulate`. */
+typedef enum { SL_UNITS_OK = 0, SL_UNITS_LIMIT, SL_UNITS_INVALID } sl_cap_units_check;
+sl_cap_units_check sl_cap_on_demand_check(const sl_cap_params *p, const char *what, int64_t r,
+                                          int64_t w, const char *region, char *buf, size_t n);
+sl_cap_units_check sl_cap_warm_check(const sl_cap_params *p, const char *what, sl_str name,
+                                     const sl_throughput *tp, int64_t r, int64_t w,
+                                     const char *region, char *buf, size_t n);
 /* Initial partition count (spec §4) of a resource with these settings. */
 int64_t sl_cap_initial_partitions(const sl_cap_params *p, const sl_throughput *tp,
                                   uint64_t stored_bytes);

@@ -2,7 +2,8 @@
  * Control-plane rules of the capacity model: the provisioned decrease budget
  * (spec §5), the provisioned -> on-demand switch limit (spec §6) and the
  * per-table and account quotas, as pure functions over a resource's
- * sl_throughput history, with the service's messages for each refusal; and
+ * sl_throughput history, with the service's messages for each refusal, the
+ * per-table quotas on OnDemandThroughput and WarmThroughput; and
  * the account's control-plane request rate (spec §7). They live here so
  * that UpdateTable and CreateTable (ops/throughput.c), `sluice simulate`
  * (tools/simulate.c) and the unit tests share them. Days are UTC days of
@@ -225,4 +226,49 @@ void sl_cap_quota_message(const sl_cap_params *p, const sl_cap_quota_units *u, s
     return;
   }
   snprintf(buf, n, "%s", "");
+}
+
+sl_cap_units_check sl_cap_on_demand_check(const sl_cap_params *p, const char *what, int64_t r,
+                                          int64_t w, const char *region, char *buf, size_t n) {
+  if (r > p->table_quota_read || w > p->table_quota_write) {
+    bool read = r > p->table_quota_read;
+    snprintf(buf, n,
+             "Subscriber limit exceeded: Requested %s for OnDemandThroughput for %s exceeds "
+             "%s of the account in region %s",
+             read ? "MaxReadRequestUnits" : "MaxWriteRequestUnits", what,
+             read ? "TableMaxReadCapacityUnits" : "TableMaxWriteCapacityUnits", region);
+    return SL_UNITS_LIMIT;
+  }
+  if ((r < 1 && r != -1) || (w < 1 && w != -1)) {
+    snprintf(buf, n, "%s",
+             "One or more parameter values were invalid: MaxReadRequestUnits and "
+             "MaxWriteRequestUnits must be at least 1, or -1 to remove the maximum");
+    return SL_UNITS_INVALID;
+  }
+  snprintf(buf, n, "%s", "");
+  return SL_UNITS_OK;
+}
+
+sl_cap_units_check sl_cap_warm_check(const sl_cap_params *p, const char *what, sl_str name,
+                                     const sl_throughput *tp, int64_t r, int64_t w,
+                                     const char *region, char *buf, size_t n) {
+  if (r > p->table_quota_read || w > p->table_quota_write) {
+    bool read = r > p->table_quota_read;
+    snprintf(buf, n,
+             "Subscriber limit exceeded: Requested %s for WarmThroughput for %s %.*s exceeds "
+             "%s of the account in region %s",
+             read ? "ReadUnitsPerSecond" : "WriteUnitsPerSecond", what, SL_STR_FMT(name),
+             read ? "TableMaxReadCapacityUnits" : "TableMaxWriteCapacityUnits", region);
+    return SL_UNITS_LIMIT;
+  }
+  /* Warm throughput can never be decreased (capacity-model.md §6). */
+  if (r < tp->warm_read || w < tp->warm_write) {
+    snprintf(buf, n,
+             "One or more parameter values were invalid: WarmThroughput cannot be decreased. "
+             "Current ReadUnitsPerSecond: %lld, WriteUnitsPerSecond: %lld",
+             (long long)tp->warm_read, (long long)tp->warm_write);
+    return SL_UNITS_INVALID;
+  }
+  snprintf(buf, n, "%s", "");
+  return SL_UNITS_OK;
 }

@@ -60,23 +60,11 @@ sl_err sl_tp_set_on_demand(sl_req *req, const char *what, sl_throughput *tp,
     return SL_OK;
   int64_t r = od->has_read ? od->read : tp->max_read_ru;
   int64_t w = od->has_write ? od->write : tp->max_write_ru;
-  const sl_cap_params *p = params(req);
-  if (r > p->table_quota_read)
-    return sl_fail(req, SL_E_LIMIT_EXCEEDED,
-                   "Subscriber limit exceeded: Requested MaxReadRequestUnits for "
-                   "OnDemandThroughput for %s exceeds TableMaxReadCapacityUnits of the account in "
-                   "region %s",
-                   what, req->env->region);
-  if (w > p->table_quota_write)
-    return sl_fail(req, SL_E_LIMIT_EXCEEDED,
-                   "Subscriber limit exceeded: Requested MaxWriteRequestUnits for "
-                   "OnDemandThroughput for %s exceeds TableMaxWriteCapacityUnits of the account in "
-                   "region %s",
-                   what, req->env->region);
-  if ((r < 1 && r != -1) || (w < 1 && w != -1))
-    return sl_fail(req, SL_E_VALIDATION,
-                   "One or more parameter values were invalid: MaxReadRequestUnits and "
-                   "MaxWriteRequestUnits must be at least 1, or -1 to remove the maximum");
+  char msg[512];
+  sl_cap_units_check c =
+      sl_cap_on_demand_check(params(req), what, r, w, req->env->region, msg, sizeof(msg));
+  if (c != SL_UNITS_OK)
+    return sl_fail(req, c == SL_UNITS_LIMIT ? SL_E_LIMIT_EXCEEDED : SL_E_VALIDATION, "%s", msg);
   tp->max_read_ru = r < 0 ? -1 : r;
   tp->max_write_ru = w < 0 ? -1 : w;
   return SL_OK;
@@ -89,23 +77,11 @@ sl_err sl_tp_set_warm(sl_req *req, const char *what, sl_str name, sl_throughput 
   const sl_cap_params *p = params(req);
   int64_t r = wt->has_read ? wt->read : tp->warm_read;
   int64_t w = wt->has_write ? wt->write : tp->warm_write;
-  if (r > p->table_quota_read)
-    return sl_fail(req, SL_E_LIMIT_EXCEEDED,
-                   "Subscriber limit exceeded: Requested ReadUnitsPerSecond for WarmThroughput for "
-                   "%s %.*s exceeds TableMaxReadCapacityUnits of the account in region %s",
-                   what, SL_STR_FMT(name), req->env->region);
-  if (w > p->table_quota_write)
-    return sl_fail(
-        req, SL_E_LIMIT_EXCEEDED,
-        "Subscriber limit exceeded: Requested WriteUnitsPerSecond for WarmThroughput for "
-        "%s %.*s exceeds TableMaxWriteCapacityUnits of the account in region %s",
-        what, SL_STR_FMT(name), req->env->region);
-  /* Warm throughput can never be decreased (capacity-model.md §6). */
-  if (r < tp->warm_read || w < tp->warm_write)
-    return sl_fail(req, SL_E_VALIDATION,
-                   "One or more parameter values were invalid: WarmThroughput cannot be decreased. "
-                   "Current ReadUnitsPerSecond: %lld, WriteUnitsPerSecond: %lld",
-                   (long long)tp->warm_read, (long long)tp->warm_write);
+  char msg[1024];
+  sl_cap_units_check c =
+      sl_cap_warm_check(p, what, name, tp, r, w, req->env->region, msg, sizeof(msg));
+  if (c != SL_UNITS_OK)
+    return sl_fail(req, c == SL_UNITS_LIMIT ? SL_E_LIMIT_EXCEEDED : SL_E_VALIDATION, "%s", msg);
   tp->warm_read = r;
   tp->warm_write = w;
   if (creating) {

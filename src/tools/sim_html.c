@@ -340,6 +340,11 @@ static void report_body(sl_sim *m, sl_buf *b, const char *id) {
                 "offline). Units: RCU/WCU for provisioned tables, RRU/WRU for on-demand "
                 "ones.</p>\n",
                 (unsigned long long)s->seed, (double)s->duration_us / 1e6, step_s, m->wall_s);
+  if (s->aggregate) {
+    sl_buf_puts(b, SL_STR("<p class=\"meta\">"));
+    sl__sim_aggregate_note(m, b);
+    sl_buf_puts(b, SL_STR("</p>\n"));
+  }
   /* diagnosis */
   sl_buf db;
   sl_buf_init(&db, NULL);

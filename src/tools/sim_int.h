@@ -100,6 +100,9 @@ typedef struct {
   double agg_mu;  /* the mean cost of one request on its resource (milli-units) */
   double agg_gsi_mu[SL_SIM_MAX_GSIS]; /* writes: the mean cost of its entry on each GSI */
   double *s_rate_limit; /* adaptive: the client's send rate limit at each step (0: off) */
+  /* aggregate mode: retries, resends and transactions in flight */
+  struct sl__sim_group *pend;
+  size_t n_pend, pend_cap;
 } wl_state;
 
 typedef struct {
@@ -135,11 +138,19 @@ struct sl_sim {
   uint32_t next_action;
   int64_t first_minute, n_minutes; /* the clock minutes the run covers */
   int64_t next_eval_minute;        /* auto scaling: the next datapoint to evaluate */
+  /* a table is UPDATING until this time (epoch ms) after a change */
+  int64_t updating_until_ms[SL_SIM_MAX_TABLES];
+  int64_t next_warm_ms; /* the next warm throughput to become ACTIVE; INT64_MAX: none */
   bool any_scaling;
   cp_event *cp;
   size_t n_cp, cp_cap;
   double wall_s, cpu_s;
   uint64_t total_attempts;
+  /* aggregate mode: one step's sends and their shares of partitions */
+  struct sl__sim_group *send;
+  size_t n_send, send_cap;
+  struct sl__sim_share *shares;
+  size_t shares_cap;
   /* one attempt's charges */
   sl_cap_charge charges[MAX_CHARGES];
   uint32_t charge_res[MAX_CHARGES];
@@ -178,5 +189,9 @@ double sl__sim_latency_quantile(const wl_state *w, double q);
 /* The diagnosis: up to 'max' findings, their text in 'b' (heap-owned). */
 void sl__sim_diagnose(sl_sim *m, sl_buf *b, size_t *n_out, sl_str *lines, size_t max);
 void sl__sim_fmt_num(sl_buf *b, double x);
+/* In an aggregate-mode report: how far that mode departs from the
+ * per-request one (measured in docs/simulate.md, pinned by
+ * tests/conformance/test_simulate_tool.py); its step in ms. */
+void sl__sim_aggregate_note(const sl_sim *m, sl_buf *b);
 
 #endif

@@ -400,6 +400,14 @@ void sl_sim_write_json(sl_sim *m, sl_buf *out) {
   j_num(&w, "cpu_s", m->cpu_s);
   sl_jw_key_c(&w, "mode");
   sl_jw_str_c(&w, s->aggregate ? "aggregate" : "requests");
+  if (s->aggregate) {
+    sl_buf note;
+    sl_buf_init(&note, NULL);
+    sl__sim_aggregate_note(m, &note);
+    sl_jw_key_c(&w, "mode_note");
+    sl_jw_str(&w, sl_str_make(note.p, note.len));
+    sl_buf_free(&note);
+  }
   j_num(&w, "simulated_seconds_per_wall_second", m->wall_s > 0 ? sim_s / m->wall_s : 0);
   j_num(&w, "attempts", (double)m->total_attempts);
   sl_jw_key_c(&w, "time_s");
@@ -623,6 +631,16 @@ void sl_sim_write_json(sl_sim *m, sl_buf *out) {
   sl_buf_putc(out, '\n');
 }
 
+void sl__sim_aggregate_note(const sl_sim *m, sl_buf *b) {
+  sl_buf_printf(b,
+                "Aggregate mode: requests counted per partition and %g ms step, not one by one. "
+                "On the seed scenarios it departs from the per-request mode by at most 0.2 %% "
+                "of accepted units and 0.3 s of the first throttle; with retries, batches and "
+                "transactions, attempts per request by up to 25 %% (docs/simulate.md, \"The "
+                "aggregate mode\").",
+                (double)m->s->aggregate_step_us / 1000);
+}
+
 /* ---- text ---- */
 
 void sl_sim_write_text(sl_sim *m, sl_buf *b) {
@@ -636,7 +654,12 @@ void sl_sim_write_text(sl_sim *m, sl_buf *b) {
                 sim_s, m->wall_s, m->cpu_s, m->wall_s > 0 ? sim_s / m->wall_s : 0,
                 s->aggregate ? "aggregate" : "per-request");
   sl__sim_fmt_num(b, (double)m->total_attempts);
-  sl_buf_puts(b, SL_STR(" attempts\n\nresources\n"));
+  sl_buf_puts(b, SL_STR(" attempts\n"));
+  if (s->aggregate) {
+    sl__sim_aggregate_note(m, b);
+    sl_buf_puts(b, SL_STR("\n"));
+  }
+  sl_buf_puts(b, SL_STR("\nresources\n"));
   double total = 0;
   for (uint32_t ri = 0; ri < m->n_res; ri++) {
     res_state *r = &m->res[ri];

@@ -427,8 +427,32 @@ sl_sim *sl_sim_new(const sl_scenario *s, char *err, size_t err_len) {
     acc_r += u.r;
     acc_w += u.w;
   }
+  /* OnDemandThroughput and WarmThroughput against the per-table quotas, as
+   * CreateTable checks them (cap/control.c) */
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    const res_state *r = &m->res[i];
+    sl_throughput none = {0};
+    char msg[1024], path[64];
+    sl_cap_units_check c =
+        sl_cap_on_demand_check(&m->params, r->is_index ? "index" : "table", r->tp.max_read_ru,
+                               r->tp.max_write_ru, "us-east-1", msg, sizeof(msg));
+    if (c == SL_UNITS_OK)
+      c = sl_cap_warm_check(&m->params, r->is_index ? "index" : "table", r->name, &none,
+                            r->tp.warm_read, r->tp.warm_write, "us-east-1", msg, sizeof(msg));
+    if (c == SL_UNITS_OK)
+      continue;
+    if (r->is_index)
+      snprintf(path, sizeof(path), "tables[%u].gsis[%d]", r->table, r->gsi);
+    else
+      snprintf(path, sizeof(path), "tables[%u]", r->table);
+    snprintf(err, err_len, "%s: CreateTable would fail: %s: %s", path,
+             c == SL_UNITS_LIMIT ? "LimitExceededException" : "ValidationException", msg);
+    sl_sim_free(m);
+    return NULL;
+  }
   /* Auto scaling: the datapoints of every clock minute of the run; a
    * scalable target brings the units within its bounds when registered. */
+  m->next_warm_ms = INT64_MAX;
   m->first_minute = s->start_ms / 60000;
   m->n_minutes = (s->start_ms + s->duration_us / 1000) / 60000 - m->first_minute + 1;
   m->next_eval_minute = m->first_minute;
@@ -488,7 +512,10 @@ void sl_sim_free(sl_sim *m) {
     free(w->s_failed);
     free(w->s_rate_limit);
     free(w->mass);
+    free(w->pend);
   }
+  free(m->send);
+  free(m->shares);
   for (size_t i = 0; i < m->n_cp; i++) {
     free(m->cp[i].what);
     free(m->cp[i].error);
@@ -1060,21 +1087,18 @@ static void cp_add(sl_sim *m, int64_t at_us, uint32_t ri, int dir, bool ok, int6
 }
 
 /* Commits 'next' (the new settings of the resources 'touched', all of one
- * table) if the control plane allows it; else false with the message of
- * the LimitExceededException UpdateTable would return. */
+ * table) if the control plane allows it, in the order UpdateTable checks
+ * (ops/update_table.c): the decrease budget, the switch to on-demand,
+ * OnDemandThroughput and WarmThroughput against the per-table quotas, the
+ * account's quota. Else false with the exception's name in 'type' and its
+ * message in 'err'. A committed change leaves the table UPDATING for
+ * table_update_delay_ms and new warm throughput UPDATING for warm_delay_ms,
+ * as on the server (jobs/tables.c makes them ACTIVE). */
 static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool *touched,
-                      int64_t now_ms, char *err, size_t err_len) {
+                      int64_t now_ms, const char **type, char *err, size_t err_len) {
   const sl_cap_params *p = &m->params;
   uint32_t tr = m->table_res[table];
-  /* a switch to on-demand: the table's limit (spec §6) */
-  if (touched[tr] && m->res[tr].tp.billing != SL_BILLING_PAY_PER_REQUEST &&
-      next[tr].billing == SL_BILLING_PAY_PER_REQUEST) {
-    int64_t when;
-    if (!sl_cap_ppr_switch_allowed(p, &m->res[tr].tp, now_ms, &when)) {
-      sl_cap_ppr_switch_message(p, &m->res[tr].tp, when, err, err_len);
-      return false;
-    }
-  }
+  *type = "LimitExceededException";
   /* decreases: each table's and GSI's own budget (spec §5) */
   for (uint32_t i = 0; i < m->n_res; i++) {
     const sl_throughput *old = &m->res[i].tp;
@@ -1089,6 +1113,35 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
       }
     }
   }
+  /* a switch to on-demand: the table's limit (spec §6) */
+  if (touched[tr] && m->res[tr].tp.billing != SL_BILLING_PAY_PER_REQUEST &&
+      next[tr].billing == SL_BILLING_PAY_PER_REQUEST) {
+    int64_t when;
+    if (!sl_cap_ppr_switch_allowed(p, &m->res[tr].tp, now_ms, &when)) {
+      sl_cap_ppr_switch_message(p, &m->res[tr].tp, when, err, err_len);
+      return false;
+    }
+  }
+  /* OnDemandThroughput, then WarmThroughput (cap/control.c) */
+  for (int warm = 0; warm < 2; warm++)
+    for (uint32_t i = 0; i < m->n_res; i++) {
+      const sl_throughput *old = &m->res[i].tp;
+      const sl_throughput *nx = &next[i];
+      const char *what = m->res[i].is_index ? "index" : "table";
+      sl_cap_units_check c = SL_UNITS_OK;
+      if (!touched[i])
+        continue;
+      if (!warm && (nx->max_read_ru != old->max_read_ru || nx->max_write_ru != old->max_write_ru))
+        c = sl_cap_on_demand_check(p, what, nx->max_read_ru, nx->max_write_ru, "us-east-1", err,
+                                   err_len);
+      if (warm && (nx->warm_read != old->warm_read || nx->warm_write != old->warm_write))
+        c = sl_cap_warm_check(p, what, m->res[i].name, old, nx->warm_read, nx->warm_write,
+                              "us-east-1", err, err_len);
+      if (c != SL_UNITS_OK) {
+        *type = c == SL_UNITS_LIMIT ? "LimitExceededException" : "ValidationException";
+        return false;
+      }
+    }
   /* the account's quota (an update: the per-table maximum is checked at
    * creation only, as UpdateTable does) */
   sl_cap_quota_units u = {0};
@@ -1125,10 +1178,39 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
       tp.highest_rcu = tp.rcu;
     if (tp.wcu > tp.highest_wcu)
       tp.highest_wcu = tp.wcu;
+    if ((tp.warm_read != r->tp.warm_read || tp.warm_write != r->tp.warm_write) &&
+        p->warm_delay_ms > 0) {
+      tp.warm_status = SL_STATUS_UPDATING;
+      tp.warm_ready_ms = (uint64_t)(now_ms + p->warm_delay_ms);
+      if (now_ms + p->warm_delay_ms < m->next_warm_ms)
+        m->next_warm_ms = now_ms + p->warm_delay_ms;
+    }
     r->tp = tp;
     sl_cap_res_configure(m->cap, r->res, &r->tp);
   }
+  m->updating_until_ms[table] = now_ms + p->table_update_delay_ms;
   return true;
+}
+
+/* Warm throughput whose UPDATING ended by 't_ms' becomes ACTIVE at its
+ * time: partitions pre-split, previous peak raised (jobs/tables.c). */
+static void warm_ready(sl_sim *m, int64_t t_ms) {
+  if (m->next_warm_ms > t_ms)
+    return;
+  int64_t next = INT64_MAX;
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    res_state *r = &m->res[i];
+    if (r->tp.warm_status != SL_STATUS_UPDATING)
+      continue;
+    if ((int64_t)r->tp.warm_ready_ms <= t_ms) {
+      r->tp.warm_status = SL_STATUS_ACTIVE;
+      m->clock.manual_us = (int64_t)r->tp.warm_ready_ms * 1000;
+      sl_cap_res_configure(m->cap, r->res, &r->tp);
+    } else if ((int64_t)r->tp.warm_ready_ms < next) {
+      next = (int64_t)r->tp.warm_ready_ms;
+    }
+  }
+  m->next_warm_ms = next;
 }
 
 static void apply_action(sl_sim *m, const sl_sim_action *a) {
@@ -1187,8 +1269,20 @@ static void apply_action(sl_sim *m, const sl_sim_action *a) {
     n += snprintf(what + n, sizeof(what) - (size_t)n, " OnDemandThroughput");
   if (a->warm_read > 0 || a->warm_write > 0)
     snprintf(what + n, sizeof(what) - (size_t)n, " WarmThroughput");
-  bool ok = cp_commit(m, a->table, next, touched, m->clock.manual_us / 1000, err, sizeof(err));
-  snprintf(msg, sizeof(msg), "LimitExceededException: %s", err);
+  int64_t now_ms = m->clock.manual_us / 1000;
+  const char *type;
+  bool ok;
+  if (m->updating_until_ms[a->table] > now_ms) {
+    /* another UpdateTable while the table is UPDATING (ops/update_table.c) */
+    type = "ResourceInUseException";
+    snprintf(err, sizeof(err),
+             "Attempt to change a resource which is still in use: Table is being updated: %.*s",
+             SL_STR_FMT(m->s->tables[a->table].name));
+    ok = false;
+  } else {
+    ok = cp_commit(m, a->table, next, touched, now_ms, &type, err, sizeof(err));
+  }
+  snprintf(msg, sizeof(msg), "%s: %s", type, err);
   cp_add(m, a->at_us, ri, -1, ok, 0, 0, what, ok ? NULL : msg);
   free(next);
   free(touched);
@@ -1201,7 +1295,9 @@ static void scaling_eval(sl_sim *m, const sl_scaling_params *sp, uint32_t ri, in
                          int64_t minute, int64_t at_ms) {
   res_state *r = &m->res[ri];
   const sl_sim_scaling *sc = scaling_of(m, r, dir);
-  if (!sc->on || r->tp.billing != SL_BILLING_PROVISIONED || minute < m->first_minute)
+  /* as ops/autoscaling.c's evaluate: nothing while the table is UPDATING */
+  if (!sc->on || r->tp.billing != SL_BILLING_PROVISIONED || minute < m->first_minute ||
+      m->updating_until_ms[r->table] > at_ms)
     return;
   enum { MAX_WINDOW = 240 };
   double dp[MAX_WINDOW];
@@ -1243,7 +1339,8 @@ static void scaling_eval(sl_sim *m, const sl_scaling_params *sp, uint32_t ri, in
   snprintf(what, sizeof(what), "Setting %s capacity units to %lld.", dir ? "write" : "read",
            (long long)d.capacity);
   m->clock.manual_us = at_ms * 1000;
-  bool ok = cp_commit(m, r->table, next, touched, at_ms, err, sizeof(err));
+  const char *type;
+  bool ok = cp_commit(m, r->table, next, touched, at_ms, &type, err, sizeof(err));
   /* the activity's status message, as DescribeScalingActivities gives it */
   if (ok)
     snprintf(msg, sizeof(msg), "%s", what);
@@ -1298,7 +1395,10 @@ static void sched_until(sl_sim *m, int64_t until_ms) {
     int64_t to = units < r->bound_min[bd]   ? r->bound_min[bd]
                  : units > r->bound_max[bd] ? r->bound_max[bd]
                                             : units;
-    if (to == units || r->tp.billing != SL_BILLING_PROVISIONED)
+    /* as ops/autoscaling.c's enforce_bounds: nothing while the table is
+     * UPDATING */
+    if (to == units || r->tp.billing != SL_BILLING_PROVISIONED ||
+        m->updating_until_ms[r->table] > best)
       continue;
     sl_throughput *next = xcalloc(m->n_res, sizeof(*next));
     bool *touched = xcalloc(m->n_res, sizeof(*touched));
@@ -1309,7 +1409,8 @@ static void sched_until(sl_sim *m, int64_t until_ms) {
     snprintf(what, sizeof(what), "Setting %s capacity units to %lld.", bd ? "write" : "read",
              (long long)to);
     m->clock.manual_us = best * 1000;
-    bool ok = cp_commit(m, r->table, next, touched, best, err, sizeof(err));
+    const char *type;
+    bool ok = cp_commit(m, r->table, next, touched, best, &type, err, sizeof(err));
     if (!ok)
       snprintf(msg, sizeof(msg), "Failed to set %s capacity units to %lld. Reason: %s",
                bd ? "write" : "read", (long long)to, err);
@@ -1349,6 +1450,12 @@ static void cp_until(sl_sim *m, int64_t t) {
   for (;;) {
     int64_t ta =
         m->next_action < s->n_actions ? m->t0 + s->actions[m->next_action].at_us : INT64_MAX;
+    int64_t tw = m->next_warm_ms < INT64_MAX / 1000 ? m->next_warm_ms * 1000 : INT64_MAX;
+    if (tw <= t && tw <= ta) {
+      scaling_tick(m, tw);
+      warm_ready(m, tw / 1000);
+      continue;
+    }
     if (ta <= t) {
       scaling_tick(m, ta - 1);
       apply_action(m, &s->actions[m->next_action++]);
@@ -1448,8 +1555,13 @@ void sl_sim_run(sl_sim *m) {
  * chunk is admitted or throttled whole: the engine's "admit if positive,
  * then debit" takes a chunk where one-by-one admission would stop partway,
  * so accepted counts match over a second and the first throttle is known to
- * a chunk's time. docs/simulate.md reports how far it departs from the
- * per-request mode on the seed scenarios.
+ * a chunk's time. The client's retries and resends are groups of requests
+ * in flight (struct sl__sim_group below): a throttled share is retried over
+ * its backoff's jitter window on its partition's hash range; batches split
+ * into failed calls and UnprocessedItems by the share of items throttled;
+ * transactions are chunks built item by item, all or nothing.
+ * docs/simulate.md reports how far it departs from the per-request mode on
+ * the seed scenarios and on retries, batches and transactions.
  */
 
 struct sl__sim_mass {
@@ -1584,13 +1696,638 @@ static void agg_costs(const sl_sim *m, wl_state *w) {
     w->agg_gsi_mu[g] = gsum[g] / draws;
 }
 
-typedef struct {
+/* Requests in flight in the aggregate mode: a group of requests that share
+ * their attempt number, resends, retry-quota tokens held and the hash range
+ * their keys lie in (a throttled share keeps its partition's range, so its
+ * retries return to the keys that were throttled, as one request's retries
+ * do), due uniformly over [t_a, t_b] (the jitter window of its backoff;
+ * t_a == t_b: at that instant). A transaction group is one chunk of
+ * transactions, which keeps its request seed and so its keys. */
+struct sl__sim_group {
+  int64_t t_a, t_b; /* epoch µs */
+  uint32_t attempt; /* attempts made */
+  uint32_t resends;
+  bool held;       /* retry quota held: a success refunds 5 */
+  uint64_t lo, hi; /* hash range, hi exclusive (0: 2^64) */
+  uint64_t reqs, items;
+  double first_sum;    /* Σ of the requests' first send times (µs since the start) */
+  uint64_t seed, base; /* transactions: the chunk's request seed and first item number */
+};
+typedef struct sl__sim_group agg_group;
+
+struct sl__sim_share {
+  uint32_t group;
   size_t part;
   uint64_t lo, hi;
   double ma, mb;
-  uint64_t count;
+  uint64_t count, accepted, throttled;
+  uint64_t per_chunk;
   uint32_t chunks, chunk;
-} agg_share;
+  uint32_t next_round; /* the round of its next chunk */
+  uint8_t out;         /* the outcome of its throttles */
+};
+typedef struct sl__sim_share agg_share;
+
+/* Stochastic rounding from the workload's jitter. */
+static uint64_t sround(rng *r, double x) { return x <= 0 ? 0 : (uint64_t)floor(x + rng_unit(r)); }
+
+static uint64_t hi_min(uint64_t a, uint64_t b) { return !a ? b : !b ? a : a < b ? a : b; }
+
+static void pend_push(wl_state *w, const agg_group *g) {
+  if (w->n_pend == w->pend_cap) {
+    w->pend_cap = w->pend_cap ? 2 * w->pend_cap : 64;
+    w->pend = realloc(w->pend, w->pend_cap * sizeof(*w->pend));
+    if (!w->pend)
+      abort();
+  }
+  w->pend[w->n_pend++] = *g;
+}
+
+static bool quota_mode(const sl_sim_client *c) {
+  return c->retry == SL_RETRY_STANDARD || c->retry == SL_RETRY_ADAPTIVE ||
+         c->retry == SL_RETRY_2026;
+}
+
+/* The window of retry number 'n' (1: the first), as retry_delay draws it
+ * (µs after the failed attempt). */
+static void retry_window(const wl_state *w, uint32_t n, int64_t *lo, int64_t *hi) {
+  const sl_sim_client *c = &w->w->client;
+  double e = ldexp(1, (int)(n - 1 < 30 ? n - 1 : 30));
+  switch ((sl_sim_retry)c->retry) {
+  case SL_RETRY_LEGACY:
+    *lo = *hi = (int64_t)(0.05 * e * 1e6) + 1;
+    return;
+  case SL_RETRY_STANDARD:
+  case SL_RETRY_ADAPTIVE:
+  case SL_RETRY_2026:
+    *lo = 1;
+    *hi = (int64_t)((e < 20 ? e : 20) * 1e6) + 1;
+    return;
+  case SL_RETRY_IMMEDIATE:
+    *lo = *hi = (int64_t)c->delay_ms * 1000;
+    return;
+  case SL_RETRY_NONE:
+  default:
+    *lo = *hi = 0;
+  }
+}
+
+/* 'n' requests finished at 't', their mean first send at 'first_us' (µs
+ * since the start); as finish() does for one. */
+static void finish_n(sl_sim *m, wl_state *w, int64_t t, uint64_t n, bool ok, double first_us,
+                     bool held) {
+  if (!n)
+    return;
+  size_t s = step_of(m, t);
+  if (ok) {
+    w->succeeded += n;
+    w->s_succeeded[s] += (uint32_t)n;
+  } else {
+    w->failed += n;
+    w->s_failed[s] += (uint32_t)n;
+  }
+  double lat = (double)(t - m->t0) - first_us;
+  if (lat < 0)
+    lat = 0;
+  double ms = lat / 1000;
+  w->lat_sum_ms += ms * (double)n;
+  if ((int64_t)lat > w->lat_max_us)
+    w->lat_max_us = (int64_t)lat;
+  size_t b = ms < 100 ? (size_t)ms : 100 + (size_t)((ms - 100) / 100);
+  w->lat_hist[b < LAT_BUCKETS ? b : LAT_BUCKETS - 1] += n;
+  if (ok && quota_mode(&w->w->client)) {
+    w->quota += (int64_t)n * (held ? 5 : 1);
+    if (w->quota > 500)
+      w->quota = 500;
+  }
+}
+
+/* The adaptive client's responses: 'ok' successes and 'thr' throttles at
+ * 'now' (each throttle lowers the rate, as one response at a time does). */
+static void ad_responses(wl_state *w, double now, uint64_t ok, uint64_t thr) {
+  if (w->w->client.retry != SL_RETRY_ADAPTIVE || !(ok + thr))
+    return;
+  /* the measured rate counts every response (ad_response records one a
+   * call); beyond 64 throttles the rate is at its floor */
+  uint64_t calls = (ok ? 1 : 0) + (thr < 64 ? thr : 64);
+  w->ad_count += ok + thr - calls;
+  if (ok)
+    ad_response(w, now, false);
+  for (uint64_t i = 0; i < thr && i < 64; i++)
+    ad_response(w, now, true);
+}
+
+/* The part of 'g' due before 't1' (its window's share that ends by then),
+ * taken out of 'g' into 'out'. */
+static bool pend_take(wl_state *w, agg_group *g, int64_t t, int64_t t1, agg_group *out) {
+  if (g->t_a >= t1)
+    return false;
+  int64_t from = g->t_a > t ? g->t_a : t;
+  uint64_t n = g->reqs;
+  if (g->t_b >= t1 && g->t_b > from)
+    n = sround(&w->jitter, (double)g->reqs * (double)(t1 - from) / (double)(g->t_b - from));
+  if (n > g->reqs)
+    n = g->reqs;
+  *out = *g;
+  out->reqs = n;
+  out->items =
+      n == g->reqs ? g->items : (uint64_t)llround((double)g->items * (double)n / (double)g->reqs);
+  if (n && out->items < n)
+    out->items = n;
+  out->first_sum = g->first_sum * (double)n / (double)g->reqs;
+  g->reqs -= n;
+  g->items -= out->items;
+  g->first_sum -= out->first_sum;
+  g->t_a = from > t1 ? from : t1;
+  return n > 0;
+}
+
+static bool group_same(const agg_group *a, const agg_group *b) {
+  return a->attempt == b->attempt && a->resends == b->resends && a->held == b->held &&
+         a->lo == b->lo && a->hi == b->hi;
+}
+
+/* The sends of 'w' due in [t, t1): its retries and resends due then, then
+ * its new arrivals; with the adaptive client's limiter on, only as many as
+ * it has tokens for (the rest wait for the next step). */
+static size_t agg_due(sl_sim *m, wl_state *w, int64_t t, int64_t t1, uint64_t fresh,
+                      uint32_t per_req, bool txn) {
+  m->n_send = 0;
+  for (size_t i = 0; i < w->n_pend; i++) {
+    agg_group *g = &w->pend[i], part;
+    if (!pend_take(w, g, t, t1, &part))
+      goto next;
+    size_t j = txn ? m->n_send : 0; /* a transaction chunk keeps its keys */
+    for (; j < m->n_send; j++)
+      if (group_same(&m->send[j], &part))
+        break;
+    if (j < m->n_send) {
+      m->send[j].reqs += part.reqs;
+      m->send[j].items += part.items;
+      m->send[j].first_sum += part.first_sum;
+    } else {
+      if (m->n_send == m->send_cap) {
+        m->send_cap = m->send_cap ? 2 * m->send_cap : 64;
+        m->send = realloc(m->send, m->send_cap * sizeof(*m->send));
+        if (!m->send)
+          abort();
+      }
+      m->send[m->n_send++] = part;
+    }
+  next:
+    if (!g->reqs)
+      w->pend[i--] = w->pend[--w->n_pend];
+  }
+  if (fresh) {
+    if (m->n_send == m->send_cap) {
+      m->send_cap = m->send_cap ? 2 * m->send_cap : 64;
+      m->send = realloc(m->send, m->send_cap * sizeof(*m->send));
+      if (!m->send)
+        abort();
+    }
+    m->send[m->n_send++] = (agg_group){.reqs = fresh,
+                                       .items = fresh * per_req,
+                                       .first_sum = (double)fresh * (double)((t + t1) / 2 - m->t0)};
+  }
+  if (w->w->client.retry == SL_RETRY_ADAPTIVE && w->ad_enabled) {
+    /* the tokens earned by the step's start (responses come later in the
+     * step, so the bucket's clock never goes back) */
+    ad_refill(w, (double)t / SEC);
+    double tokens = w->ad_tokens > 0 ? floor(w->ad_tokens) : 0;
+    for (size_t i = 0; i < m->n_send; i++) {
+      agg_group *g = &m->send[i];
+      uint64_t n = (double)g->reqs <= tokens ? g->reqs : (uint64_t)tokens;
+      if (txn && n < g->reqs)
+        n = 0; /* a transaction chunk waits whole */
+      tokens -= (double)n;
+      w->ad_tokens -= (double)n;
+      if (n == g->reqs)
+        continue;
+      agg_group wait = *g;
+      wait.reqs = g->reqs - n;
+      wait.items = txn ? g->items
+                       : (uint64_t)llround((double)g->items * (double)wait.reqs / (double)g->reqs);
+      wait.first_sum = g->first_sum * (double)wait.reqs / (double)g->reqs;
+      wait.t_a = wait.t_b = t1;
+      pend_push(w, &wait);
+      g->reqs = n;
+      g->items -= wait.items;
+      g->first_sum -= wait.first_sum;
+    }
+  }
+  size_t st = step_of(m, t);
+  for (size_t i = 0; i < m->n_send; i++) {
+    w->attempts += m->send[i].reqs;
+    m->total_attempts += m->send[i].reqs;
+    w->s_attempts[st] += (uint32_t)m->send[i].reqs;
+  }
+  return m->n_send;
+}
+
+/* The cost limit of one chunk (milli-units): 90 % of the spike rule's
+ * share of a partition burst. */
+static double chunk_limit_mu(const sl_sim *m, bool write) {
+  const sl_cap_params *p = &m->params;
+  double tol = 1 + (double)p->key_range_tolerance_ppm / 1e6;
+  double burst = (double)(write ? p->partition_write_rate : p->partition_read_rate) * tol *
+                 (double)p->partition_burst_ms / 1000;
+  return burst * (double)p->spike_share_ppm / 1e6 * 0.9 * 1000;
+}
+
+/* What became of one group of item sends: its requests succeed, fail (and
+ * are retried as the policy says) or, for batches, leave UnprocessedItems
+ * (resent if the client does). */
+static void agg_resolve(sl_sim *m, wl_state *w, const agg_group *g, agg_share *sh, size_t n_sh,
+                        int64_t at) {
+  const sl_sim_client *cl = &w->w->client;
+  size_t st = step_of(m, at);
+  double now = (double)at / SEC;
+  uint64_t X = 0;
+  for (size_t i = 0; i < n_sh; i++)
+    X += sh[i].throttled;
+  double mean_first = g->reqs ? g->first_sum / (double)g->reqs : 0;
+  if (!X) {
+    w->outcomes[OUT_OK] += g->reqs;
+    ad_responses(w, now, g->reqs, 0);
+    finish_n(m, w, at, g->reqs, true, mean_first, g->held);
+    return;
+  }
+  /* Requests whose every item was throttled fail; those with some
+   * throttled items succeed with UnprocessedItems. Items of a batch land on
+   * independent keys: with a share f of items throttled, f^k of the
+   * k-item batches fail whole (exact for one item a request). */
+  double f = (double)X / (double)g->items, k = (double)g->items / (double)g->reqs;
+  uint64_t F = sround(&w->jitter, (double)g->reqs * pow(f, k));
+  if (F > g->reqs)
+    F = g->reqs;
+  if ((double)F * k > (double)X)
+    F = (uint64_t)((double)X / k);
+  uint64_t anyt = sround(&w->jitter, (double)g->reqs * (1 - pow(1 - f, k)));
+  if (anyt > g->reqs)
+    anyt = g->reqs;
+  uint64_t P = anyt > F ? anyt - F : 0;
+  if (F + P > g->reqs)
+    P = g->reqs - F;
+  w->outcomes[OUT_OK] += g->reqs;
+  w->throttled_attempts += F + P;
+  w->s_throttled[st] += (uint32_t)(F + P);
+  uint64_t done_ok = g->reqs - F - P;
+  /* F and P shared by the throttled shares, in proportion to their items */
+  double uf = rng_unit(&w->jitter), up = rng_unit(&w->jitter), cum = 0;
+  uint64_t thr_responses = 0;
+  for (size_t i = 0; i < n_sh; i++) {
+    if (!sh[i].throttled)
+      continue;
+    double prev = cum;
+    cum += (double)sh[i].throttled / (double)X;
+    uint64_t Fi = (uint64_t)floor((double)F * cum + uf) - (uint64_t)floor((double)F * prev + uf);
+    uint64_t Pi = (uint64_t)floor((double)P * cum + up) - (uint64_t)floor((double)P * prev + up);
+    uint64_t itF = (uint64_t)llround((double)Fi * k);
+    if (itF > sh[i].throttled || !Pi)
+      itF = sh[i].throttled;
+    uint64_t itP = sh[i].throttled - itF;
+    if (Pi && !itP) {
+      done_ok += Pi;
+      Pi = 0;
+    }
+    if (Fi && !itF) {
+      done_ok += Fi;
+      Fi = 0;
+    }
+    outcome o = (outcome)sh[i].out;
+    w->outcomes[o] += Fi;
+    w->outcomes[OUT_OK] -= Fi;
+    thr_responses += Fi;
+    agg_group ng = *g;
+    ng.lo = sh[i].lo;
+    ng.hi = sh[i].hi;
+    ng.attempt = g->attempt + 1;
+    /* the failed calls: retried as the policy says */
+    uint64_t retry = 0;
+    if (Fi && ng.attempt < cl->max_attempts && retryable((sl_sim_retry)cl->retry, o)) {
+      retry = Fi;
+      if (quota_mode(cl)) {
+        uint64_t can = w->quota >= 5 ? (uint64_t)(w->quota / 5) : 0;
+        retry = retry < can ? retry : can;
+        w->quota -= 5 * (int64_t)retry;
+        ng.held = ng.held || retry > 0;
+      }
+    }
+    if (retry) {
+      int64_t lo, hi;
+      retry_window(w, ng.attempt, &lo, &hi);
+      ng.t_a = at + lo;
+      ng.t_b = at + hi;
+      ng.reqs = retry;
+      ng.items = (uint64_t)llround((double)itF * (double)retry / (double)Fi);
+      if (ng.items < retry)
+        ng.items = retry;
+      ng.first_sum = mean_first * (double)retry;
+      pend_push(w, &ng);
+    }
+    finish_n(m, w, at, Fi - retry, false, mean_first, g->held);
+    /* the UnprocessedItems: resent or given up */
+    if (Pi && cl->resend_unprocessed && g->resends < cl->resend_max) {
+      agg_group rg = *g;
+      rg.lo = sh[i].lo;
+      rg.hi = sh[i].hi;
+      rg.attempt = g->attempt + 1;
+      rg.resends = g->resends + 1;
+      double base = (double)cl->resend_base_ms * 1000 * ldexp(1, (int)rg.resends - 1);
+      rg.t_a = at + 1;
+      rg.t_b = at + 1 + (int64_t)base;
+      rg.reqs = Pi;
+      rg.items = itP;
+      rg.first_sum = mean_first * (double)Pi;
+      w->resends += Pi;
+      pend_push(w, &rg);
+    } else {
+      finish_n(m, w, at, Pi, false, mean_first, g->held);
+    }
+  }
+  ad_responses(w, now, g->reqs - thr_responses, thr_responses);
+  finish_n(m, w, at, done_ok, true, mean_first, g->held);
+}
+
+/* One aggregate step of a workload of single items, pages or batches. */
+static void agg_step_items(sl_sim *m, uint32_t wi, int64_t t, int64_t t1, uint64_t fresh) {
+  const sl_scenario *s = m->s;
+  wl_state *w = &m->wl[wi];
+  const sl_sim_workload *wl = w->w;
+  sl_sim_op op = (sl_sim_op)wl->op;
+  uint32_t per_req = op == SL_OP_BATCH_GET || op == SL_OP_BATCH_WRITE ? wl->items : 1;
+  if (!agg_due(m, w, t, t1, fresh, per_req, false))
+    return;
+  uint32_t ri = wl->index >= 0 ? m->gsi_res[wl->table][wl->index] : m->table_res[wl->table];
+  res_state *r = &m->res[ri];
+  bool write = sl_sim_op_writes(op);
+  const sl_sim_table *tb = &s->tables[wl->table];
+  const sl_cap_params *p = &m->params;
+  double tol = 1 + (double)p->key_range_tolerance_ppm / 1e6;
+  double unit_mu = w->agg_mu;
+  for (uint32_t g = 0; write && g < tb->n_gsis; g++)
+    if (w->agg_gsi_mu[g] > unit_mu)
+      unit_mu = w->agg_gsi_mu[g];
+  uint64_t per_chunk = (uint64_t)(chunk_limit_mu(m, write) / unit_mu);
+  /* A GSI partition takes chunks from every table partition: each chunk's
+   * entries cost at most 1/16 of what a GSI partition serves in a step, so
+   * that a GSI key's throttling follows its rate. */
+  for (uint32_t g = 0; write && g < tb->n_gsis; g++) {
+    double cap_mu = (double)p->partition_write_rate * tol * (double)(t1 - t) / 1e6 / 16 * 1000;
+    if (w->agg_gsi_mu[g] > 0 && (double)per_chunk * w->agg_gsi_mu[g] > cap_mu)
+      per_chunk = (uint64_t)(cap_mu / w->agg_gsi_mu[g]);
+  }
+  if (per_chunk < 1)
+    per_chunk = 1;
+  bool fine = wl->client.retry != SL_RETRY_NONE || wl->client.resend_unprocessed;
+  /* each group's items shared by the partitions over its hash range, by
+   * the keys' mass */
+  size_t np = sl_cap_res_partitions(r->res);
+  size_t need = np * m->n_send;
+  if (need > m->shares_cap) {
+    m->shares_cap = need;
+    m->shares = realloc(m->shares, need * sizeof(agg_share));
+    if (!m->shares)
+      abort();
+  }
+  agg_share *shares = m->shares;
+  size_t n_sh = 0;
+  uint32_t rounds = 0;
+  double total = mass_below(w, 0, true);
+  for (uint32_t gi = 0; gi < m->n_send; gi++) {
+    const agg_group *g = &m->send[gi];
+    double ga = mass_below(w, g->lo, false), gb = g->hi ? mass_below(w, g->hi, false) : total;
+    /* systematic rounding: share i gets floor(E_i + u) - floor(E_i-1 + u)
+     * of the cumulative expectations E, which adds up to the items exactly */
+    double u = rng_unit(&w->jitter), prev = u, cum_mass = 0;
+    size_t first = n_sh;
+    for (size_t i = 0; i < np; i++) {
+      sl_cap_partition_info info;
+      sl_cap_res_partition(m->cap, r->res, i, &info);
+      uint64_t lo = info.lo_hash > g->lo ? info.lo_hash : g->lo;
+      uint64_t hi = hi_min(info.hi_hash, g->hi);
+      if (hi && lo >= hi)
+        continue;
+      agg_share *sh = &shares[n_sh++];
+      *sh = (agg_share){.group = gi, .part = i, .lo = lo, .hi = hi};
+      sh->ma = mass_below(w, lo, false);
+      sh->mb = hi ? mass_below(w, hi, false) : total;
+      cum_mass += sh->mb - sh->ma;
+      double cum = gb > ga ? cum_mass / (gb - ga) : 1;
+      if (cum > 1)
+        cum = 1;
+      cum = cum * (double)g->items + u;
+      sh->count = (uint64_t)floor(cum) - (uint64_t)floor(prev);
+      prev = cum;
+    }
+    /* the last share takes what rounding left */
+    uint64_t sum = 0;
+    for (size_t i = first; i < n_sh; i++)
+      sum += shares[i].count;
+    if (n_sh > first && sum != g->items) {
+      agg_share *last = &shares[n_sh - 1];
+      last->count = last->count + g->items >= sum ? last->count + g->items - sum : 0;
+    }
+    for (size_t i = first; i < n_sh; i++) {
+      /* A client that retries or resends reacts to the share of its
+       * requests throttled: at least 16 chunks a share, so that a
+       * saturated partition throttles a share of them, not all or none. */
+      uint64_t pc = per_chunk;
+      if (fine && (shares[i].count + 15) / 16 < pc)
+        pc = (shares[i].count + 15) / 16;
+      shares[i].per_chunk = pc ? pc : 1;
+      shares[i].chunks =
+          (uint32_t)((shares[i].count + shares[i].per_chunk - 1) / shares[i].per_chunk);
+      rounds = shares[i].chunks > rounds ? shares[i].chunks : rounds;
+    }
+  }
+  /* (a client that does not react to throttles: each share's chunks in the
+   * first rounds, which the engine admits faster) */
+  for (size_t i = 0; i < n_sh; i++)
+    if (shares[i].chunks && fine)
+      shares[i].next_round =
+          (uint32_t)(((uint64_t)rounds + shares[i].chunks - 1) / shares[i].chunks - 1);
+  /* chunks in rounds, the clock moving forward through the step */
+  for (uint32_t k = 0; k < rounds; k++) {
+    m->clock.manual_us = t + (int64_t)((double)(t1 - t) * ((double)k + 0.5) / rounds);
+    for (size_t i = 0; i < n_sh; i++) {
+      agg_share *sh = &shares[i];
+      /* for a client that retries, a share's chunks spread evenly over the
+       * rounds, so that retries and new requests on one partition
+       * interleave in time: chunk j in round ceil((j + 1) R / C) - 1 */
+      if (sh->chunk >= sh->chunks || sh->next_round != k)
+        continue;
+      sh->next_round =
+          fine ? (uint32_t)(((uint64_t)(sh->chunk + 2) * rounds + sh->chunks - 1) / sh->chunks - 1)
+               : sh->chunk + 1;
+      uint64_t done = (uint64_t)sh->chunk * sh->per_chunk;
+      uint64_t c = sh->count - done < sh->per_chunk ? sh->count - done : sh->per_chunk;
+      sh->chunk++;
+      uint64_t kidx;
+      /* the chunk on its partition and, for writes, each GSI's share of
+       * its items on a GSI key drawn from the index's keys: admitted
+       * together, as one write is (GSI back-pressure) */
+      sl_cap_charge ch[1 + SL_SIM_MAX_GSIS];
+      uint32_t ch_res[1 + SL_SIM_MAX_GSIS];
+      uint64_t ch_items[1 + SL_SIM_MAX_GSIS];
+      size_t nch = 1;
+      ch[0] = (sl_cap_charge){.res = r->res, .dir = write ? SL_CAP_WRITE : SL_CAP_READ};
+      ch[0].hash = mass_draw(w, &w->jitter, sh->ma, sh->mb, sh->lo, sh->hi, &kidx);
+      ch[0].cost_mu = llround(w->agg_mu * (double)c);
+      ch_res[0] = ri;
+      ch_items[0] = c;
+      if (wl->index >= 0)
+        kidx = UINT64_MAX; /* the index's keys, not the workload's */
+      for (uint32_t g = 0; write && g < tb->n_gsis; g++) {
+        const sl_sim_gsi *x = &tb->gsis[g];
+        uint64_t cg = c;
+        if (x->share < 1)
+          cg = (uint64_t)floor((double)c * x->share + rng_unit(&w->jitter));
+        if (!cg)
+          continue;
+        ch[nch] = (sl_cap_charge){
+            .res = m->res[m->gsi_res[wl->table][g]].res,
+            .dir = SL_CAP_WRITE,
+            .hash = sl__sim_key_hash(&x->keys, key_draw(&x->keys, &w->jitter, w->item_seq)),
+            .cost_mu = llround(w->agg_gsi_mu[g] * (double)cg)};
+        ch_res[nch] = m->gsi_res[wl->table][g];
+        ch_items[nch++] = cg;
+      }
+      w->item_seq += c;
+      sl_cap_verdict v;
+      bool ok = sl_cap_admit(m->cap, ch, nch, &v);
+      size_t s2 = step_of(m, m->clock.manual_us);
+      for (size_t q = 0; q < nch; q++) {
+        dir_series *dq = &m->res[ch_res[q]].d[ch[q].dir];
+        dq->offered_mu[s2] += ch[q].cost_mu;
+        dq->total_offered_mu += ch[q].cost_mu;
+        if (!ok)
+          continue;
+        consumed(m, ch_res[q], ch[q].dir, m->clock.manual_us, ch[q].cost_mu);
+        dq->accepted_mu[s2] += ch[q].cost_mu;
+        dq->total_accepted_mu += ch[q].cost_mu;
+        dq->accepted[s2] += (uint32_t)ch_items[q];
+        dq->total_accepted += ch_items[q];
+      }
+      if (kidx != UINT64_MAX && w->key_req && kidx < w->n_keys) {
+        w->key_req[kidx] += c;
+        if (!ok)
+          w->key_thr[kidx] += c;
+      }
+      if (ok) {
+        sh->accepted += c;
+        continue;
+      }
+      sh->throttled += c;
+      sh->out = (uint8_t)outcome_of(m, &v);
+      for (uint32_t q = 0; q < v.n_reasons; q++) {
+        dir_series *dd = &res_of_ptr(m, v.reasons[q].res)->d[v.reasons[q].dir];
+        dd->throttled[v.reasons[q].limit][s2] += (uint32_t)c;
+        dd->total_throttled[v.reasons[q].limit] += c;
+        if (dd->first_throttle_us < 0)
+          dd->first_throttle_us = m->clock.manual_us - m->t0;
+      }
+    }
+  }
+  /* each group's requests: done, retried or resent */
+  int64_t at = t + (t1 - t) / 2;
+  for (size_t i = 0, j; i < n_sh; i = j) {
+    for (j = i; j < n_sh && shares[j].group == shares[i].group; j++)
+      ;
+    agg_resolve(m, w, &m->send[shares[i].group], shares + i, j - i, at);
+  }
+}
+
+/* One aggregate step of a transaction workload: chunks of transactions,
+ * each built item by item as the per-request mode builds one (the same
+ * keys, GSIs and prices) and admitted all or nothing; a chunk that fails
+ * is retried whole (TransactionCanceledException: only by an application
+ * loop). */
+static void agg_step_txn(sl_sim *m, uint32_t wi, int64_t t, int64_t t1, uint64_t fresh) {
+  wl_state *w = &m->wl[wi];
+  const sl_sim_workload *wl = w->w;
+  const sl_sim_client *cl = &wl->client;
+  /* One transaction a chunk (as the per-request mode admits them) up to
+   * 1,000 a step; more share a chunk, within its limits. */
+  uint32_t k = wl->items;
+  uint64_t c = (fresh + 999) / 1000;
+  uint64_t lim =
+      (uint64_t)(chunk_limit_mu(m, sl_sim_op_writes((sl_sim_op)wl->op)) / (2 * w->agg_mu * k));
+  if (lim < c)
+    c = lim;
+  if (c > MAX_ITEMS / k)
+    c = MAX_ITEMS / k;
+  if (c < 1)
+    c = 1;
+  /* new arrivals as chunks, each with its own seed and items */
+  uint64_t chunks = (fresh + c - 1) / c;
+  for (uint64_t i = 0; i < chunks; i++) {
+    uint64_t n = fresh - i * c < c ? fresh - i * c : c;
+    int64_t at = t + (int64_t)((double)(t1 - t) * ((double)i + 0.5) / (double)chunks);
+    agg_group g = {.t_a = at,
+                   .t_b = at,
+                   .reqs = n,
+                   .items = n * k,
+                   .first_sum = (double)n * (double)(at - m->t0),
+                   .seed = splitmix(m->s->seed ^ ((uint64_t)wi << 56) ^ w->seq),
+                   .base = w->item_seq};
+    w->seq++;
+    w->item_seq += n * k;
+    pend_push(w, &g);
+  }
+  if (!agg_due(m, w, t, t1, 0, k, true))
+    return;
+  size_t st = step_of(m, t);
+  for (size_t gi = 0; gi < m->n_send; gi++) {
+    agg_group g = m->send[gi];
+    if (!g.reqs)
+      continue;
+    int64_t at = g.t_a > t ? g.t_a : t;
+    m->clock.manual_us = at;
+    ev e = {.req_seed = g.seed, .item_base = g.base};
+    size_t n = 0;
+    uint64_t keys[MAX_ITEMS];
+    for (uint32_t j = 0; j < g.items && j < MAX_ITEMS; j++) {
+      bool new_item;
+      uint64_t bytes;
+      keys[j] = item_charges(m, w, &e, j, &n, true, &new_item, &bytes);
+    }
+    sl_cap_verdict v;
+    bool ok = sl_cap_admit(m->cap, m->charges, n, &v);
+    record(m, 0, n, ok, &v, at);
+    if (w->key_req)
+      for (uint32_t j = 0; j < g.items && j < MAX_ITEMS; j++)
+        if (keys[j] < w->n_keys) {
+          w->key_req[keys[j]]++;
+          w->key_thr[keys[j]] += !ok;
+        }
+    double mean_first = g.first_sum / (double)g.reqs;
+    ad_responses(w, (double)at / SEC, ok ? g.reqs : 0, ok ? 0 : g.reqs);
+    if (ok) {
+      w->outcomes[OUT_OK] += g.reqs;
+      finish_n(m, w, at, g.reqs, true, mean_first, g.held);
+      continue;
+    }
+    w->outcomes[OUT_TXN_CANCELED] += g.reqs;
+    w->throttled_attempts += g.reqs;
+    w->s_throttled[st] += (uint32_t)g.reqs;
+    g.attempt++;
+    if (g.attempt < cl->max_attempts && retryable((sl_sim_retry)cl->retry, OUT_TXN_CANCELED)) {
+      if (quota_mode(cl)) { /* not reached: the SDKs do not retry it */
+        if (w->quota < 5 * (int64_t)g.reqs) {
+          finish_n(m, w, at, g.reqs, false, mean_first, g.held);
+          continue;
+        }
+        w->quota -= 5 * (int64_t)g.reqs;
+        g.held = true;
+      }
+      g.t_a = g.t_b = at + retry_delay(w, g.attempt) + (cl->retry == SL_RETRY_IMMEDIATE ? 0 : 1);
+      pend_push(w, &g);
+      continue;
+    }
+    finish_n(m, w, at, g.reqs, false, mean_first, g.held);
+  }
+}
 
 static void run_aggregate(sl_sim *m) {
   const sl_scenario *s = m->s;
@@ -1598,10 +2335,6 @@ static void run_aggregate(sl_sim *m) {
     mass_build(m, &m->wl[i]);
     agg_costs(m, &m->wl[i]);
   }
-  const sl_cap_params *p = &m->params;
-  double tol = 1 + (double)p->key_range_tolerance_ppm / 1e6;
-  agg_share *shares = NULL;
-  size_t shares_cap = 0;
   int64_t dt = s->aggregate_step_us;
   for (int64_t t = m->t0; t < m->end; t += dt) {
     int64_t t1 = t + dt < m->end ? t + dt : m->end;
@@ -1618,151 +2351,22 @@ static void run_aggregate(sl_sim *m) {
       w->agg_due += rate_at(m, w, t + (t1 - t) / 2) * (double)(t1 - t) / 1e6;
       uint64_t n = (uint64_t)w->agg_due;
       w->agg_due -= (double)n;
-      if (!n)
+      if (n) {
+        size_t st = step_of(m, t);
+        w->requests += n;
+        w->s_requests[st] += (uint32_t)n;
+      }
+      if (!n && !w->n_pend)
         continue;
-      size_t st = step_of(m, t);
-      w->requests += n;
-      w->attempts += n;
-      m->total_attempts += n;
-      w->s_requests[st] += (uint32_t)n;
-      w->s_attempts[st] += (uint32_t)n;
-      uint32_t ri = wl->index >= 0 ? m->gsi_res[wl->table][wl->index] : m->table_res[wl->table];
-      res_state *r = &m->res[ri];
-      bool write = sl_sim_op_writes((sl_sim_op)wl->op);
-      const sl_sim_table *tb = &s->tables[wl->table];
-      double unit_mu = w->agg_mu;
-      for (uint32_t g = 0; write && g < tb->n_gsis; g++)
-        if (w->agg_gsi_mu[g] > unit_mu)
-          unit_mu = w->agg_gsi_mu[g];
-      double burst = (double)(write ? p->partition_write_rate : p->partition_read_rate) * tol *
-                     (double)p->partition_burst_ms / 1000;
-      double limit_units = burst * (double)p->spike_share_ppm / 1e6 * 0.9;
-      uint64_t per_chunk = (uint64_t)(limit_units * 1000 / unit_mu);
-      /* A GSI partition takes chunks from every table partition: each
-       * chunk's entries cost at most 1/16 of what a GSI partition serves in
-       * a step, so that a GSI key's throttling follows its rate. */
-      for (uint32_t g = 0; write && g < tb->n_gsis; g++) {
-        double cap_mu = (double)p->partition_write_rate * tol * (double)(t1 - t) / 1e6 / 16 * 1000;
-        if (w->agg_gsi_mu[g] > 0 && (double)per_chunk * w->agg_gsi_mu[g] > cap_mu)
-          per_chunk = (uint64_t)(cap_mu / w->agg_gsi_mu[g]);
-      }
-      if (per_chunk < 1)
-        per_chunk = 1;
-      /* n arrivals shared by the partitions' mass */
-      size_t np = sl_cap_res_partitions(r->res);
-      if (np > shares_cap) {
-        shares_cap = np;
-        shares = realloc(shares, np * sizeof(*shares));
-        if (!shares)
-          abort();
-      }
-      double total = mass_below(w, 0, true);
-      uint32_t rounds = 0;
-      /* systematic rounding: partition i gets floor(E_i + u) - floor(E_i-1 + u) of
-       * the cumulative expectations E, which adds up to n exactly */
-      double u = rng_unit(&w->jitter), prev = u;
-      for (size_t i = 0; i < np; i++) {
-        sl_cap_partition_info info;
-        sl_cap_res_partition(m->cap, r->res, i, &info);
-        agg_share *sh = &shares[i];
-        sh->part = i;
-        sh->lo = info.lo_hash;
-        sh->hi = info.hi_hash;
-        sh->ma = mass_below(w, info.lo_hash, false);
-        sh->mb = info.hi_hash ? mass_below(w, info.hi_hash, false) : total;
-        double cum = i == np - 1 ? (double)n + u : (double)n * sh->mb / total + u;
-        uint64_t c = (uint64_t)floor(cum) - (uint64_t)floor(prev);
-        prev = cum;
-        sh->count = c;
-        sh->chunks = (uint32_t)((c + per_chunk - 1) / per_chunk);
-        sh->chunk = 0;
-        rounds = sh->chunks > rounds ? sh->chunks : rounds;
-      }
-      /* chunks in rounds, the clock moving forward through the step */
-      for (uint32_t k = 0; k < rounds; k++) {
-        m->clock.manual_us = t + (int64_t)((double)(t1 - t) * ((double)k + 0.5) / rounds);
-        for (size_t i = 0; i < np; i++) {
-          agg_share *sh = &shares[i];
-          if (sh->chunk >= sh->chunks)
-            continue;
-          uint64_t done = (uint64_t)sh->chunk * per_chunk;
-          uint64_t c = sh->count - done < per_chunk ? sh->count - done : per_chunk;
-          sh->chunk++;
-          uint64_t kidx;
-          /* the chunk on its partition and, for writes, each GSI's share of
-           * its items on a GSI key drawn from the index's keys: admitted
-           * together, as one write is (GSI back-pressure) */
-          sl_cap_charge ch[1 + SL_SIM_MAX_GSIS];
-          uint32_t ch_res[1 + SL_SIM_MAX_GSIS];
-          uint64_t ch_items[1 + SL_SIM_MAX_GSIS];
-          size_t nch = 1;
-          ch[0] = (sl_cap_charge){.res = r->res, .dir = write ? SL_CAP_WRITE : SL_CAP_READ};
-          ch[0].hash = mass_draw(w, &w->jitter, sh->ma, sh->mb, sh->lo, sh->hi, &kidx);
-          ch[0].cost_mu = llround(w->agg_mu * (double)c);
-          ch_res[0] = ri;
-          ch_items[0] = c;
-          if (wl->index >= 0)
-            kidx = UINT64_MAX; /* the index's keys, not the workload's */
-          for (uint32_t g = 0; write && g < tb->n_gsis; g++) {
-            const sl_sim_gsi *x = &tb->gsis[g];
-            uint64_t cg = c;
-            if (x->share < 1)
-              cg = (uint64_t)floor((double)c * x->share + rng_unit(&w->jitter));
-            if (!cg)
-              continue;
-            ch[nch] = (sl_cap_charge){
-                .res = m->res[m->gsi_res[wl->table][g]].res,
-                .dir = SL_CAP_WRITE,
-                .hash = sl__sim_key_hash(&x->keys, key_draw(&x->keys, &w->jitter, w->item_seq)),
-                .cost_mu = llround(w->agg_gsi_mu[g] * (double)cg)};
-            ch_res[nch] = m->gsi_res[wl->table][g];
-            ch_items[nch++] = cg;
-          }
-          w->item_seq += c;
-          sl_cap_verdict v;
-          bool ok = sl_cap_admit(m->cap, ch, nch, &v);
-          size_t s2 = step_of(m, m->clock.manual_us);
-          for (size_t q = 0; q < nch; q++) {
-            dir_series *dq = &m->res[ch_res[q]].d[ch[q].dir];
-            dq->offered_mu[s2] += ch[q].cost_mu;
-            dq->total_offered_mu += ch[q].cost_mu;
-            if (!ok)
-              continue;
-            consumed(m, ch_res[q], ch[q].dir, m->clock.manual_us, ch[q].cost_mu);
-            dq->accepted_mu[s2] += ch[q].cost_mu;
-            dq->total_accepted_mu += ch[q].cost_mu;
-            dq->accepted[s2] += (uint32_t)ch_items[q];
-            dq->total_accepted += ch_items[q];
-          }
-          if (kidx != UINT64_MAX && w->key_req && kidx < w->n_keys) {
-            w->key_req[kidx] += c;
-            if (!ok)
-              w->key_thr[kidx] += c;
-          }
-          if (ok) {
-            w->succeeded += c;
-            w->s_succeeded[s2] += (uint32_t)c;
-            w->lat_hist[0] += c;
-            continue;
-          }
-          w->failed += c;
-          w->s_failed[s2] += (uint32_t)c;
-          w->throttled_attempts += c;
-          w->s_throttled[s2] += (uint32_t)c;
-          w->lat_hist[0] += c;
-          w->outcomes[outcome_of(m, &v)] += c;
-          for (uint32_t q = 0; q < v.n_reasons; q++) {
-            dir_series *dd = &res_of_ptr(m, v.reasons[q].res)->d[v.reasons[q].dir];
-            dd->throttled[v.reasons[q].limit][s2] += (uint32_t)c;
-            dd->total_throttled[v.reasons[q].limit] += c;
-            if (dd->first_throttle_us < 0)
-              dd->first_throttle_us = m->clock.manual_us - m->t0;
-          }
-        }
-      }
+      if (wl->op == SL_OP_TRANSACT_GET || wl->op == SL_OP_TRANSACT_WRITE)
+        agg_step_txn(m, wi, t, t1, n);
+      else
+        agg_step_items(m, wi, t, t1, n);
     }
   }
-  free(shares);
+  for (uint32_t i = 0; i < s->n_workloads; i++)
+    for (size_t j = 0; j < m->wl[i].n_pend; j++)
+      m->wl[i].in_flight_end += m->wl[i].pend[j].reqs;
 }
 
 /* ---- the command ---- */

@@ -28,10 +28,10 @@
  * The aggregate mode ("mode": "aggregate", for internet scale) counts
  * requests per partition and time step instead: arrivals shared among the
  * partitions by the probability mass of the keys in each hash range, each
- * share admitted in chunks below the spike rule's share of a burst (the
- * comment above run_aggregate in simulate.c; docs/simulate.md measures how
- * far it departs from the per-request mode).
- *
+ * share admitted in chunks below the spike rule's share of a burst, and the
+ * client's retries, batch resends and transactions followed as groups of
+ * requests (the comment above run_aggregate in simulate.c; docs/simulate.md
+ * measures how far it departs from the per-request mode). *
  * Every step (step_s) of virtual time is recorded per resource and
  * direction: offered and accepted units, accepted and throttled events by
  * limit type, partitions, provisioned level; per workload: requests,

@@ -264,6 +264,46 @@ def test_update_by_arn(raw, ddb, make_table):
     wait_active(ddb, name)
 
 
+# OnDemandThroughput and WarmThroughput above the per-table quota (40,000 by default) are
+# refused with LimitExceededException, read checked before write; a maximum below 1 (other
+# than -1) and a warm decrease are ValidationExceptions. The rules and texts live in
+# src/cap/control.c, shared with `sluice simulate` (tests/unit/cap/test_control.c).
+# ddblocal_differs: DynamoDB Local does not check these quotas.
+# Source: the texts sluice's UpdateTable has given since issue 9 (ops/throughput.c), now
+# from cap/control.c unchanged.
+@pytest.mark.ddblocal_differs
+def test_on_demand_and_warm_throughput_quotas(ddb, raw, make_table):
+    name = make_table()
+
+    def refused(**kw):  # raw requests: Debian's botocore predates both members
+        r = raw.call("UpdateTable", {"TableName": name, **kw})
+        assert r.status == 400
+        return r.error_type, r.message
+
+    assert refused(OnDemandThroughput={"MaxReadRequestUnits": 40001,
+                                       "MaxWriteRequestUnits": 0}) == (
+        "LimitExceededException",
+        "Subscriber limit exceeded: Requested MaxReadRequestUnits for OnDemandThroughput for "
+        "table exceeds TableMaxReadCapacityUnits of the account in region us-east-1")
+    assert refused(OnDemandThroughput={"MaxReadRequestUnits": 0}) == (
+        "ValidationException",
+        "One or more parameter values were invalid: MaxReadRequestUnits and "
+        "MaxWriteRequestUnits must be at least 1, or -1 to remove the maximum")
+    assert refused(WarmThroughput={"WriteUnitsPerSecond": 40001}) == (
+        "LimitExceededException",
+        f"Subscriber limit exceeded: Requested WriteUnitsPerSecond for WarmThroughput for table "
+        f"{name} exceeds TableMaxWriteCapacityUnits of the account in region us-east-1")
+    r = raw.call("UpdateTable", {"TableName": name, "WarmThroughput": {
+        "ReadUnitsPerSecond": 13000, "WriteUnitsPerSecond": 5000}})
+    assert r.status == 200
+    wait_active(ddb, name)
+    assert refused(WarmThroughput={"ReadUnitsPerSecond": 13000,
+                                   "WriteUnitsPerSecond": 4999}) == (
+        "ValidationException",
+        "One or more parameter values were invalid: WarmThroughput cannot be decreased. "
+        "Current ReadUnitsPerSecond: 13000, WriteUnitsPerSecond: 5000")
+
+
 # --- streams -------------------------------------------------------------------------------
 
 INVALID = "One or more parameter values were invalid: "

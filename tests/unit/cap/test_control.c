@@ -1,5 +1,6 @@
 /* Unit tests of cap/control.c: the control plane's rules (decrease budget,
- * switches to on-demand, quotas) and the service's messages for their
+ * switches to on-demand, quotas, OnDemandThroughput and WarmThroughput
+ * against the per-table quotas) and the service's messages for their
  * refusals, which UpdateTable and sluice simulate share. */
 #include "harness.h"
 #include "cap/cap.h"
@@ -184,7 +185,50 @@ static void test_quotas(void) {
   CHECK_INT(sl_cap_quota_check(&p, &u), SL_QUOTA_OK);
 }
 
+static void test_on_demand_and_warm(void) {
+  sl_cap_params p = params();
+  char msg[512];
+  CHECK_INT(sl_cap_on_demand_check(&p, "table", 40000, -1, "us-east-1", msg, sizeof(msg)),
+            SL_UNITS_OK);
+  CHECK_INT(sl_cap_on_demand_check(&p, "index", 10, 40001, "us-east-1", msg, sizeof(msg)),
+            SL_UNITS_LIMIT);
+  CHECK_STR(sl_str_c(msg), "Subscriber limit exceeded: Requested MaxWriteRequestUnits for "
+                           "OnDemandThroughput for index exceeds TableMaxWriteCapacityUnits of "
+                           "the account in region us-east-1");
+  /* read first, then write, then the rule of at least 1 or -1 */
+  CHECK_INT(sl_cap_on_demand_check(&p, "table", 40001, 0, "us-east-1", msg, sizeof(msg)),
+            SL_UNITS_LIMIT);
+  CHECK(strstr(msg, "Requested MaxReadRequestUnits for OnDemandThroughput for table exceeds "
+                    "TableMaxReadCapacityUnits") != NULL);
+  CHECK_INT(sl_cap_on_demand_check(&p, "table", 0, -1, "us-east-1", msg, sizeof(msg)),
+            SL_UNITS_INVALID);
+  CHECK_STR(sl_str_c(msg), "One or more parameter values were invalid: MaxReadRequestUnits and "
+                           "MaxWriteRequestUnits must be at least 1, or -1 to remove the maximum");
+  sl_throughput tp = {.warm_read = 12000, .warm_write = 4000};
+  CHECK_INT(
+      sl_cap_warm_check(&p, "table", SL_STR("t"), &tp, 12000, 40000, "us-east-1", msg, sizeof(msg)),
+      SL_UNITS_OK);
+  CHECK_INT(
+      sl_cap_warm_check(&p, "table", SL_STR("t"), &tp, 50000, 4000, "us-east-1", msg, sizeof(msg)),
+      SL_UNITS_LIMIT);
+  CHECK_STR(sl_str_c(msg), "Subscriber limit exceeded: Requested ReadUnitsPerSecond for "
+                           "WarmThroughput for table t exceeds TableMaxReadCapacityUnits of the "
+                           "account in region us-east-1");
+  CHECK_INT(
+      sl_cap_warm_check(&p, "index", SL_STR("g"), &tp, 12000, 3999, "us-east-1", msg, sizeof(msg)),
+      SL_UNITS_INVALID);
+  CHECK_STR(sl_str_c(msg), "One or more parameter values were invalid: WarmThroughput cannot be "
+                           "decreased. Current ReadUnitsPerSecond: 12000, WriteUnitsPerSecond: "
+                           "4000");
+  /* a raised quota (params table_quota_*) raises the limits */
+  p.table_quota_write = 1000000;
+  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &tp, 12000, 500000, "us-east-1", msg,
+                              sizeof(msg)),
+            SL_UNITS_OK);
+}
+
 int main(void) {
+  RUN(test_on_demand_and_warm);
   RUN(test_decrease_budget);
   RUN(test_decrease_guide_edges);
   RUN(test_decrease_bucket_edges);
