@@ -236,6 +236,9 @@ uint32_t sl_cap_decreases_today(const sl_throughput *tp, int64_t now_ms);
  * p's rule). Returns true if there was one. */
 void sl_cap_pending_set(sl_throughput *tp, int64_t rcu, int64_t wcu, int64_t now_ms);
 bool sl_cap_pending_apply(const sl_cap_params *p, sl_throughput *tp, int64_t at_ms);
+/* Makes rcu/wcu the units in effect, raising the highest ever set (half of
+ * which a switch to on-demand keeps as its previous peak, cap/res.c). */
+void sl_cap_units_set(sl_throughput *tp, int64_t rcu, int64_t wcu);
 /* May the table switch to on-demand now (spec §6)? *next_ms: when it can. */
 bool sl_cap_ppr_switch_allowed(const sl_cap_params *p, const sl_throughput *tp, int64_t now_ms,
                                int64_t *next_ms);

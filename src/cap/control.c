@@ -103,13 +103,17 @@ bool sl_cap_pending_apply(const sl_cap_params *p, sl_throughput *tp, int64_t at_
     tp->last_increase_ms = (uint64_t)at_ms;
   if (rcu < tp->rcu || wcu < tp->wcu)
     sl_cap_decrease_record(p, tp, at_ms);
+  sl_cap_units_set(tp, rcu, wcu);
+  return true;
+}
+
+void sl_cap_units_set(sl_throughput *tp, int64_t rcu, int64_t wcu) {
   tp->rcu = rcu;
   tp->wcu = wcu;
   if (rcu > tp->highest_rcu)
     tp->highest_rcu = rcu;
   if (wcu > tp->highest_wcu)
     tp->highest_wcu = wcu;
-  return true;
 }
 
 bool sl_cap_ppr_switch_allowed(const sl_cap_params *p, const sl_throughput *tp, int64_t now_ms,

@@ -25,12 +25,7 @@ sl_err sl_tp_set_provisioned(sl_req *req, const sl_throughput *old, sl_throughpu
   }
   /* A switch from on-demand: the units are there at once (ACKQ DDB-TABLE-165:
    * the reply of a PAY_PER_REQUEST -> PROVISIONED switch shows them). */
-  tp->rcu = rcu;
-  tp->wcu = wcu;
-  if (rcu > tp->highest_rcu)
-    tp->highest_rcu = rcu;
-  if (wcu > tp->highest_wcu)
-    tp->highest_wcu = wcu;
+  sl_cap_units_set(tp, rcu, wcu);
   return SL_OK;
 }
 
