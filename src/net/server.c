@@ -68,10 +68,11 @@ struct conn {
   int handles;
   int state;
   bool reading, writing, paused, busy, eof, in_request, continue_sent;
-  bool held;         /* queued responses wait for the barrier (sl_server_set_barrier) */
-  uint64_t held_gen; /* the sync they wait for; 0: one not begun yet */
-  bool refused;      /* over max_connections: answered 503, not counted */
-  bool delayed;      /* the queued responses wait for the delay timer */
+  bool held;          /* queued responses wait for the barrier (sl_server_set_barrier) */
+  uint64_t held_gen;  /* the sync they wait for; 0: one not begun yet */
+  bool refused;       /* over max_connections: answered 503, not counted */
+  bool delayed;       /* the queued responses wait for the delay timer */
+  uint64_t delay_due; /* uv_hrtime() at which they may leave */
 };
 
 typedef struct every every;
@@ -660,9 +661,18 @@ static void read_start(conn *c) {
  * that arrived behind it are answered. */
 static void on_delay(uv_timer_t *t) {
   conn *c = t->data;
-  c->delayed = false;
-  if (c->state == CLOSING)
+  if (c->state == CLOSING) {
+    c->delayed = false;
     return;
+  }
+  /* libuv's timers count whole ms from the loop's cached time, so one may
+   * fire up to a ms early: the delay is a lower bound, wait out the rest. */
+  uint64_t now = uv_hrtime();
+  if (now < c->delay_due) {
+    uv_timer_start(&c->delay, on_delay, (c->delay_due - now + 999999) / 1000000, 0);
+    return;
+  }
+  c->delayed = false;
   if (c->state == OPEN && !c->busy)
     conn_process(c); /* flushes at its end */
   else
@@ -713,6 +723,7 @@ static void conn_respond(conn *c, sl_http_request *req) {
   }
   if (r->delay_ms > 0) {
     c->delayed = true;
+    c->delay_due = uv_hrtime() + (uint64_t)r->delay_ms * 1000000;
     uv_timer_start(&c->delay, on_delay, r->delay_ms, 0);
   }
   if (r->body.cap > BUF_KEEP)
@@ -879,8 +890,10 @@ static void on_timer(uv_timer_t *t) {
     c->timer_due = c->deadline;
     return;
   }
-  if (c->held && c->state != CLOSING) {
-    /* Its answer waits for a sync under way: the connection is not idle. */
+  if ((c->held || c->delayed) && c->state != CLOSING) {
+    /* Its answer waits for a sync under way or for its delay: the server is
+     * the one that is late, so neither the idle nor the request timeout of
+     * the requests behind it runs out. */
     conn_deadline(c, c->srv->cfg.idle_timeout_ms);
     return;
   }

@@ -102,6 +102,8 @@ static void echo(void *ctx, sl_http_request *req, sl_http_response *resp) {
     return;
   } else if (sl_str_eq_c(req->path, "/delay")) {
     resp->delay_ms = 300;
+  } else if (sl_str_eq_c(req->path, "/delay1")) {
+    resp->delay_ms = 1;
   } else if (sl_str_eq_c(req->path, "/reset")) {
     resp->reset = true;
   }
@@ -380,7 +382,9 @@ static void test_pipelined(void) {
 
 /* A delayed response leaves delay_ms after the handler returned; the
  * requests pipelined behind it are answered after it, in order, while
- * another connection is served meanwhile (fault injection's latency_ms). */
+ * another connection is served meanwhile (fault injection's latency_ms). The
+ * delay is as long as the request timeout: the request queued behind it does
+ * not time out, the server is the one that is late. */
 static void test_delayed_response(void) {
   client c, d;
   client_open(&c);
@@ -402,6 +406,28 @@ static void test_delayed_response(void) {
   CHECK_BODY("GET /again\n");
   client_close(&c);
   client_close(&d);
+}
+
+/* delay_ms is a lower bound however stale the loop's cached ms clock is
+ * (it is read once per loop turn, in whole ms): 100 answers delayed 1 ms,
+ * each timed in ns from before the request is sent, none under 1 ms. */
+static void test_delay_lower_bound(void) {
+  client c;
+  client_open(&c);
+  uint64_t least = UINT64_MAX;
+  for (int i = 0; i < 100; i++) {
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    send_str(&c, "GET /delay1 HTTP/1.1\r\n\r\n");
+    CHECK(read_response(&c));
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    uint64_t ns =
+        (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000u + (uint64_t)b.tv_nsec - (uint64_t)a.tv_nsec;
+    if (ns < least)
+      least = ns;
+  }
+  CHECK(least >= 1000000);
+  client_close(&c);
 }
 
 /* reset: nothing of the answer is sent and the connection is reset; the
@@ -1045,6 +1071,7 @@ int main(void) {
   RUN(test_held_responses);
   RUN(test_sync_off_the_loop);
   RUN(test_delayed_response);
+  RUN(test_delay_lower_bound);
   RUN(test_reset_response);
   RUN(test_head_has_no_body);
   RUN(test_chunked_upload);
