@@ -4,6 +4,11 @@ and 32 connections (wrk, bench/put.lua), for one or two binaries measured in tur
 then the first binary in memory at 1 and 32 connections (the issue's yardstick).
 
     bench/durable.py [--sluice build/sluice] [--other OLD_BINARY] [--seconds 5]
+    bench/durable.py --ab B1 B2 ... [--conns 1] [--rounds 4] [--seconds 3]
+
+--ab measures only the durable rate at one connection count, the binaries alternating
+round by round (so a machine's drift falls on all of them), and prints each one's
+rates and median.
 
 Each write is acknowledged only once it is on disk; the number to watch is requests/s
 per connection count (and, with --other, the ratio between two builds in the same
@@ -46,7 +51,20 @@ def main():
     ap.add_argument("--sluice", default="build/sluice")
     ap.add_argument("--other", help="a second binary, measured after the first")
     ap.add_argument("--seconds", type=int, default=5)
+    ap.add_argument("--ab", nargs="+", metavar="BINARY", help="alternate these binaries")
+    ap.add_argument("--conns", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=4)
     a = ap.parse_args()
+    if a.ab:
+        rates = {b: [] for b in a.ab}
+        for _ in range(a.rounds):
+            for i, b in enumerate(a.ab):
+                rates[b].append(measure(b, 8190 + i, a.seconds, [a.conns])[0][1])
+        for b, v in rates.items():
+            v.sort()
+            print(f"{b}: {a.conns} connection(s) PutItem/s {[round(x) for x in v]} "
+                  f"median {v[len(v) // 2]:.0f}")
+        return
     conns = [1, 8, 32]
     results = {"sluice": measure(a.sluice, 8190, a.seconds, conns)}
     if a.other:

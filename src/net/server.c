@@ -1014,7 +1014,8 @@ static void on_failed_close(uv_handle_t *h) { free(h->data); }
  * the fsync) while the loop serves the next requests, and ends on the loop
  * (barrier.end); then the responses it covers go out. Responses held
  * meanwhile wait for the next sync, which begins after the loop iteration
- * in which this one ended. One sync at a time. */
+ * in which this one ended. One sync at a time; with a single connection
+ * open it runs on the loop (on_check). */
 static void sync_run(uv_work_t *w) {
   sl_server *s = w->data;
   s->sync_rc = s->barrier.run(s->barrier.ctx);
@@ -1059,8 +1060,11 @@ static void on_check(uv_check_t *h) {
   }
   s->syncing = true;
   s->sync_work.data = s;
-  if (uv_queue_work(s->loop, &s->sync_work, sync_run, sync_ended) != 0) {
-    /* No pool: the sync runs here. */
+  /* With one connection open (or none) there is nothing to serve while the
+   * sync runs: the hand-off to a pool thread and back would only add its
+   * wake-ups to every answer, so the sync runs here. So it does without a
+   * pool. */
+  if (s->n_conns <= 1 || uv_queue_work(s->loop, &s->sync_work, sync_run, sync_ended) != 0) {
     sync_run(&s->sync_work);
     sync_ended(&s->sync_work, 0);
   }
