@@ -152,7 +152,9 @@ size_t sl_server_connections(const sl_server *s);
  * then 'end' on the loop thread with run's result, after which the
  * responses held before the begin are written, in order, also on a
  * connection that closes after them. One sync at a time; responses held
- * meanwhile wait for the next. With no barrier, 'hold' is ignored. */
+ * meanwhile wait for the next. With a single connection open, 'run' is
+ * called on the loop thread (nothing to serve meanwhile). With no barrier,
+ * 'hold' is ignored. */
 typedef struct {
   bool (*begin)(void *ctx);
   int (*run)(void *ctx);
