@@ -45,6 +45,20 @@ static int find_op(sl_str target) {
   return -1;
 }
 
+/* True if 'target' names an operation of one of the served services' models
+ * that sluice does not serve (find_op found none). */
+static bool known_unserved(sl_str target) {
+  const char *dot = memchr(target.p, '.', target.len);
+  if (!dot || dot + 1 == target.p + target.len)
+    return false;
+  sl_str prefix = sl_str_make(target.p, (size_t)(dot - target.p));
+  sl_str name = sl_str_make(dot + 1, target.len - prefix.len - 1);
+  for (size_t i = 0; i < SL_ARRAY_LEN(services); i++)
+    if (sl_str_eq_c(prefix, services[i].prefix))
+      return sl_api_op_known(prefix, name);
+  return false;
+}
+
 /* 52 characters of [A-Z0-9], like the service's request ids: 5 random bits
  * a character (32 of the 36 symbols), no division. */
 static void make_request_id(sl_env *env, char out[56]) {
@@ -161,13 +175,12 @@ void sl_api_handle(sl_app *app, sl_http_request *hreq, sl_http_response *hresp) 
   sl_str target = sl_http_header_get(hreq, "x-amz-target");
   int op = find_op(target);
   if (op < 0) {
-    /* An operation of DynamoDB's model that sluice does not serve is named
-     * (the service's envelope carries no message for a target it does not
-     * know at all). */
-    sl_str prefix = SL_STR("DynamoDB_20120810.");
-    sl_str name = sl_str_make(target.p + prefix.len, target.len - prefix.len);
-    if (sl_str_starts_with(target, prefix) && name.len &&
-        sl_api_op_known(SL_STR("DynamoDB_20120810"), name)) {
+    /* An operation of a served service's model (DynamoDB, Streams, Application
+     * Auto Scaling) that sluice does not serve is named (the service's envelope
+     * carries no message for a target it does not know at all). */
+    if (known_unserved(target)) {
+      const char *dot = memchr(target.p, '.', target.len);
+      sl_str name = sl_str_make(dot + 1, target.len - (size_t)(dot + 1 - target.p));
       sl_info("unsupported operation %.*s", SL_STR_FMT(name));
       sl_failf(&req.fail, SL_E_UNKNOWN_OPERATION,
                "sluice does not support the %.*s operation (see README: Not supported)",

@@ -144,6 +144,14 @@ def test_unsupported_operation_is_named(raw):
                                  "(see README: Not supported)"}
     r = raw.call("Bogus", {}, target="DynamoDB_20120810.Bogus")
     assert r.json == {"__type": "com.amazon.coral.service#UnknownOperationException"}
+    # So is one of Application Auto Scaling's, on the same listener.
+    r = raw.call("GetPredictiveScalingForecast", {}, target="AnyScaleFrontendService.GetPredictiveScalingForecast")
+    assert r.status == 400
+    assert r.json == {"__type": "com.amazon.coral.service#UnknownOperationException",
+                      "message": "sluice does not support the GetPredictiveScalingForecast "
+                                 "operation (see README: Not supported)"}
+    r = raw.call("Bogus", {}, target="AnyScaleFrontendService.Bogus")
+    assert r.json == {"__type": "com.amazon.coral.service#UnknownOperationException"}
 
 
 # GET / is the service's health check, naming the host the client used (issue 11's record
