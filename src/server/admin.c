@@ -237,8 +237,10 @@ static void write_collections(sl_app *app, const sl_table *t, sl_jw *w) {
  * unread. For the stream as a whole: the oldest record kept and its age,
  * and the records per second over the last STREAM_RATE_MS of the clock
  * (over the stream's life when it is younger; records made in that span,
- * counted up to STREAM_RATE_CAP per shard: past it, the rate is over the
- * span the counted records cover and "rate_capped" is true). */
+ * counted up to STREAM_RATE_CAP of them over all shards, split evenly, at
+ * least 100 a shard: a shard past its share gives the rate over the span its
+ * counted records cover, and "rate_capped" is true). The page polls every
+ * second, so the count is bounded on the loop thread. */
 #define STREAM_RATE_MS 60000
 #define STREAM_RATE_CAP 10000
 static void table_stream(sl_app *app, sl_str name, sl_http_response *resp) {
@@ -305,8 +307,11 @@ static void table_stream(sl_app *app, sl_str name, sl_http_response *resp) {
   uint64_t recent = 0;
   bool capped = false;
   int64_t covered = span;
+  uint64_t share = n ? STREAM_RATE_CAP / n : STREAM_RATE_CAP;
+  if (share < 100)
+    share = 100;
   for (size_t i = 0; i < n; i++) {
-    sl_stream_count c = sl_streams_count_since(txn, &st, &shards[i], now - span, STREAM_RATE_CAP);
+    sl_stream_count c = sl_streams_count_since(txn, &st, &shards[i], now - span, share);
     recent += c.n;
     if (c.capped) {
       capped = true;
@@ -317,7 +322,7 @@ static void table_stream(sl_app *app, sl_str name, sl_http_response *resp) {
   if (capped) { /* Every shard's records within the span the capped count covers. */
     recent = 0;
     for (size_t i = 0; i < n; i++)
-      recent += sl_streams_count_since(txn, &st, &shards[i], now - covered, STREAM_RATE_CAP).n;
+      recent += sl_streams_count_since(txn, &st, &shards[i], now - covered, share).n;
   }
   sl_jw_key_c(&w, "rate_window_ms");
   sl_jw_int(&w, covered);

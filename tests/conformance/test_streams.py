@@ -1266,3 +1266,30 @@ def test_admin_stream_rate_and_oldest(clocked, manual_server):
     now, s = view()
     assert (s["records_in_window"], s["records_per_second"]) == (0, 0)
     assert s["oldest_record_ms"] is None and s["oldest_record_age_ms"] is None
+
+
+# Past its count budget (10,000 records over the shards) the rate is estimated from the
+# newest records, over the span they cover, and says so.
+@pytest.mark.sluice_only
+def test_admin_stream_rate_capped(clocked, manual_server):
+    ddb, st, advance = clocked
+    ep = manual_server.endpoint
+    name, arn = clocked_table(ddb, advance, "KEYS_ONLY")
+    n = 0
+    for second in range(4):
+        advance(1_000)
+        for _ in range(104):  # 2,600 records this second
+            reqs = [{"PutRequest": {"Item": {"pk": {"S": f"k{n + j}"}}}} for j in range(25)]
+            n += 25
+            out = ddb.batch_write_item(RequestItems={name: reqs})
+            assert not out["UnprocessedItems"], out
+    advance(500)
+    status, body = admin(ep, "GET", f"/_sluice/tables/{name}/stream")
+    assert status == 200, body
+    s = body["stream"]
+    assert s["rate_capped"] is True
+    # 10,000 of the 10,400 records counted, back to the oldest counted one (written at
+    # the first second, 3.5 s ago): the estimate is near the 2,600 a second written.
+    assert s["records_in_window"] == 10_000
+    assert s["rate_window_ms"] == 3_500
+    assert 2_600 <= s["records_per_second"] <= 3_000, s
