@@ -1,15 +1,20 @@
 #!/usr/bin/python3
 """What a DynamoDB stream costs per PutItem: server CPU µs per request, interleaved.
 
-    bench/stream_cost.py [--rounds 5] [--seconds 3] [--conns 8] BIN [BIN ...]
+    bench/stream_cost.py [--rounds 5] [--seconds 3] [--conns 8]
+                         [--views NEW_AND_OLD_IMAGES,KEYS_ONLY] BIN [BIN ...]
 
-For each round, for each binary, two short runs on a fresh in-memory server
+For each round, for each binary, short runs on a fresh in-memory server each
 (`--profile unlimited`): PutItem of ~1 KB items with fresh keys (bench/put.lua)
-into a table without a stream ("plain"), then into one with a NEW_AND_OLD_IMAGES
-stream ("stream"). Runs of every binary and workload alternate within a round,
+into a table without a stream ("plain"), then into one with a stream of each
+view type of --views (default NEW_AND_OLD_IMAGES; fresh keys make every record
+an INSERT, so NEW_IMAGE writes what NEW_AND_OLD_IMAGES does and OLD_IMAGE what
+KEYS_ONLY does). Runs of every binary and workload alternate within a round,
 so a change of the machine's load hits all of them alike. Prints each run and
 the median CPU µs per request of each (binary, workload), the stream/plain
-ratio per binary and each binary's plain PutItem against the first binary's.
+ratio of the medians per binary and view, the median of the rounds' own
+ratios (each stream run against the plain run of its round, the runs least
+apart in time) and each binary's plain PutItem against the first binary's.
 
 To keep other processes off the measurement (a shared 2-core machine), the
 server runs on CPU 1 and wrk on CPU 0, both SCHED_FIFO 20 (chrt; root needed),
@@ -46,9 +51,8 @@ def one_run(binary, workload, port, seconds, conns, rt):
         spec = {"TableName": "bench", "AttributeDefinitions": attrs,
                 "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
                 "BillingMode": "PAY_PER_REQUEST"}
-        if workload == "stream":
-            spec["StreamSpecification"] = {"StreamEnabled": True,
-                                           "StreamViewType": "NEW_AND_OLD_IMAGES"}
+        if workload != "plain":
+            spec["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": workload}
         run.call(port, "CreateTable", spec)
         # The server process (chrt and taskset exec it, so the pid is the server's).
         pid = srv.p.pid
@@ -65,7 +69,7 @@ def one_run(binary, workload, port, seconds, conns, rt):
         reqs = int(n.group(1)) if n else 0
         if not reqs or bad:
             raise RuntimeError(f"wrk against {binary}: {out}")
-        if workload == "stream":
+        if workload != "plain":
             # The records are there: one per request (a sanity check, not a timing).
             arn = run.call(port, "DescribeTable", {"TableName": "bench"})["Table"]["LatestStreamArn"]
             assert arn
@@ -94,12 +98,15 @@ def main():
     ap.add_argument("--seconds", type=int, default=3)
     ap.add_argument("--conns", type=int, default=8)
     ap.add_argument("--no-rt", action="store_true", help="no chrt/taskset")
+    ap.add_argument("--views", default="NEW_AND_OLD_IMAGES",
+                    help="stream view types, comma-separated")
     a = ap.parse_args()
+    views = [v for v in a.views.split(",") if v]
     res = {}
     print(f"load average at start: {os.getloadavg()}", flush=True)
     for r in range(a.rounds):
         for b in a.binaries:
-            for w in ("plain", "stream"):
+            for w in ["plain"] + views:
                 us, rps, flt = one_run(b, w, None, a.seconds, a.conns, not a.no_rt)
                 res.setdefault((b, w), []).append(us)
                 print(f"round {r} {b} {w}: {us:.1f} CPU µs/req, {rps:.0f} req/s, "
@@ -107,10 +114,15 @@ def main():
     print(f"load average at end: {os.getloadavg()}")
     base = statistics.median(res[(a.binaries[0], "plain")])
     for b in a.binaries:
-        p, s = statistics.median(res[(b, "plain")]), statistics.median(res[(b, "stream")])
-        print(json.dumps({"binary": b, "plain_us": round(p, 1), "stream_us": round(s, 1),
-                          "stream_over_plain": round(s / p, 3),
-                          "plain_over_first": round(p / base, 3)}))
+        p = statistics.median(res[(b, "plain")])
+        for v in views:
+            s = statistics.median(res[(b, v)])
+            pairs = [x / y for x, y in zip(res[(b, v)], res[(b, "plain")])]
+            print(json.dumps({"binary": b, "view": v, "plain_us": round(p, 1),
+                              "stream_us": round(s, 1), "stream_over_plain": round(s / p, 3),
+                              "median_round_ratio": round(statistics.median(pairs), 3),
+                              "round_ratios": [round(x, 2) for x in pairs],
+                              "plain_over_first": round(p / base, 3)}))
 
 
 if __name__ == "__main__":

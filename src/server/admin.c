@@ -234,7 +234,15 @@ static void write_collections(sl_app *app, const sl_table *t, sl_jw *w) {
  * shard's records past the furthest GetRecords position ("unread", counted
  * up to 10,000), the oldest unread record's time (its age is the lag), the
  * newest record's, and the last read. A shard nobody read has every record
- * unread. */
+ * unread. For the stream as a whole: the oldest record kept and its age,
+ * and the records per second over the last STREAM_RATE_MS of the clock
+ * (over the stream's life when it is younger; records made in that span,
+ * counted up to STREAM_RATE_CAP of them over all shards, split evenly, at
+ * least 100 a shard: a shard past its share gives the rate over the span its
+ * counted records cover, and "rate_capped" is true). The page polls every
+ * second, so the count is bounded on the loop thread. */
+#define STREAM_RATE_MS 60000
+#define STREAM_RATE_CAP 10000
 static void table_stream(sl_app *app, sl_str name, sl_http_response *resp) {
   sl_table *t = sl_catalog_get(app->env.catalog, name);
   if (!t) {
@@ -277,6 +285,53 @@ static void table_stream(sl_app *app, sl_str name, sl_http_response *resp) {
   sl_jw_str(&w, t->stream_view_type);
   sl_jw_key_c(&w, "label");
   sl_jw_str(&w, t->stream_label);
+  int64_t oldest = 0;
+  bool any = sl_streams_oldest(txn, &st, shards, n, &oldest);
+  sl_jw_key_c(&w, "oldest_record_ms");
+  if (any)
+    sl_jw_int(&w, oldest);
+  else
+    sl_jw_null(&w);
+  sl_jw_key_c(&w, "oldest_record_age_ms");
+  if (any)
+    sl_jw_int(&w, now - oldest);
+  else
+    sl_jw_null(&w);
+  /* The rate's span: the last minute, or the stream's life when shorter
+   * (at least a second, so a stream made this instant is not divided by 0). */
+  int64_t span = now - (int64_t)st.created_ms;
+  if (span > STREAM_RATE_MS)
+    span = STREAM_RATE_MS;
+  if (span < 1000)
+    span = 1000;
+  uint64_t recent = 0;
+  bool capped = false;
+  int64_t covered = span;
+  uint64_t share = n ? STREAM_RATE_CAP / n : STREAM_RATE_CAP;
+  if (share < 100)
+    share = 100;
+  for (size_t i = 0; i < n; i++) {
+    sl_stream_count c = sl_streams_count_since(txn, &st, &shards[i], now - span, share);
+    recent += c.n;
+    if (c.capped) {
+      capped = true;
+      if (now - c.oldest_ms < covered)
+        covered = now - c.oldest_ms > 0 ? now - c.oldest_ms : 1;
+    }
+  }
+  if (capped) { /* Every shard's records within the span the capped count covers. */
+    recent = 0;
+    for (size_t i = 0; i < n; i++)
+      recent += sl_streams_count_since(txn, &st, &shards[i], now - covered, share).n;
+  }
+  sl_jw_key_c(&w, "rate_window_ms");
+  sl_jw_int(&w, covered);
+  sl_jw_key_c(&w, "records_in_window");
+  sl_jw_uint(&w, recent);
+  sl_jw_key_c(&w, "records_per_second");
+  sl_jw_double(&w, (double)recent * 1000.0 / (double)covered);
+  sl_jw_key_c(&w, "rate_capped");
+  sl_jw_bool(&w, capped);
   sl_jw_key_c(&w, "shards");
   sl_jw_arr_begin(&w);
   for (size_t i = 0; i < n; i++) {
@@ -285,7 +340,10 @@ static void table_stream(sl_app *app, sl_str name, sl_http_response *resp) {
     bool read = sl_streams_reader(app->env.streams, st.id, sh->no, &rd);
     uint64_t from = read && rd.pos > sh->trim_seq ? rd.pos : sh->trim_seq;
     sl_stream_count unread = sl_streams_count(txn, &st, sh, from, 10000);
-    int64_t newest = sl_streams_newest_ms(txn, &st, sh);
+    int64_t newest = sl_streams_newest_ms(txn, &st, sh), first_ms = -1;
+    uint64_t first, last;
+    if (sl_streams_shard_bounds(txn, &st, sh, &first, &last))
+      first_ms = sl_streams_count(txn, &st, sh, first, 1).oldest_ms;
     sl_jw_obj_begin(&w);
     sl_jw_key_c(&w, "shard_id");
     sl_jw_str_c(&w, sh->id);
@@ -306,6 +364,11 @@ static void table_stream(sl_app *app, sl_str name, sl_http_response *resp) {
     sl_jw_key_c(&w, "closed_ms");
     if (sh->closed_ms)
       sl_jw_int(&w, (int64_t)sh->closed_ms);
+    else
+      sl_jw_null(&w);
+    sl_jw_key_c(&w, "oldest_record_ms");
+    if (first_ms >= 0)
+      sl_jw_int(&w, first_ms);
     else
       sl_jw_null(&w);
     sl_jw_key_c(&w, "newest_record_ms");

@@ -3,7 +3,7 @@
  * src/server/assets.h. */
 #include "server/assets.h"
 
-/* dashboard.css, 12356 bytes */
+/* dashboard.css, 12388 bytes */
 static const char asset_0[] =
     "/* sluice dashboard. System fonts only (no network); colours chosen for at\n"
     " * least 4.5:1 contrast for text and 3:1 for chart marks on white. */\n"
@@ -268,9 +268,10 @@ static const char asset_0[] =
     ".warnc { color: var(--hot); font-weight: 600; }\n"
     ".collections .meter { min-width: 12rem; }\n"
     ".lagline.warn strong { color: var(--hot); }\n"
+    ".streamstats { margin-top: 0; }\n"
     "table.shards td { vertical-align: top; }\n";
 
-/* dashboard.js, 79553 bytes */
+/* dashboard.js, 80890 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -293,7 +294,8 @@ static const char asset_1[] =
     " *   GET  /_sluice/tables/NAME/capacity?window_s=N\n"
     " *                                          resources, buckets, partitions (throttles in the\n"
     " *                                          window), auto scaling activities, item collections\n"
-    " *   GET  /_sluice/tables/NAME/stream       stream shards, readers' positions, lag\n"
+    " *   GET  /_sluice/tables/NAME/stream       stream shards, readers' positions, lag,\n"
+    " *                                          records/s, oldest record\n"
     " *   GET  /_sluice/metrics?...&period=P     CloudWatch datapoints (1 s, 1 or 10 min;\n"
     " *                                          &incarnation=deleted: a deleted table's)\n"
     " *   GET  /_sluice/events?table=NAME        recent throttle events (&incarnation=deleted)\n"
@@ -1942,6 +1944,26 @@ static const char asset_1[] =
     "      never ? ` \302\267 ${plural(never, 'shard')} never read` : '',\n"
     "      ` \302\267 ${st.view_type} \302\267 ${plural(shards.filter((x) => x.open).length, 'open shard')}, ${nu"
     "m(shards.filter((x) => !x.open).length, 0)} closed`));\n"
+    "    /* The stream's throughput and what it still keeps: records per second\n"
+    "     * over the last minute of the clock (the stream's life when younger),\n"
+    "     * and the oldest record's age (records are kept 24 hours). */\n"
+    "    const rate = st.records_per_second || 0;\n"
+    "    const span = st.rate_window_ms || 60000;\n"
+    "    const spanText = span === 60000 ? 'the last minute' : `the last ${ago(span).replace('\342\210\222', '"
+    "')}`;\n"
+    "    section.append(h('p', {class: 'streamstats', 'data-records-per-second': String(rate),\n"
+    "      'data-oldest-record-age-ms': st.oldest_record_age_ms === null || st.oldest_record_age_ms ="
+    "== undefined\n"
+    "        ? '' : String(st.oldest_record_age_ms)},\n"
+    "      h('strong', {class: 'rate', text: `${num(rate, rate < 10 ? 2 : 1)} records/s`}),\n"
+    "      ` over ${spanText}${st.rate_capped ? ' (estimated from the newest records)' : ''}` +\n"
+    "        ` (${plural(st.records_in_window || 0, 'record')})`,\n"
+    "      ' \302\267 ',\n"
+    "      h('strong', {class: 'oldest', text: st.oldest_record_age_ms === null || st.oldest_record_a"
+    "ge_ms === undefined\n"
+    "        ? 'no record kept' : `oldest record ${ago(st.oldest_record_age_ms).replace('\342\210\222', '')} o"
+    "ld`}),\n"
+    "      ' (records are kept 24 hours)'));\n"
     "    section.append(h('div', {class: 'scroll'}, h('table', {class: 'shards'},\n"
     "      h('caption', null, 'Shards (one per partition; a split or a 4-hour rollover closes a shard"
     " and opens children). ' +\n"
@@ -1949,14 +1971,15 @@ static const char asset_1[] =
     " the age of the oldest of them.'),\n"
     "      h('thead', null, h('tr', null,\n"
     "        h('th', {scope: 'col'}, 'Shard'), h('th', {scope: 'col'}, 'State'),\n"
-    "        h('th', {scope: 'col'}, 'Newest record'), h('th', {scope: 'col', class: 'num'}, 'Unread'"
-    "),\n"
+    "        h('th', {scope: 'col'}, 'Oldest record'), h('th', {scope: 'col'}, 'Newest record'),\n"
+    "        h('th', {scope: 'col', class: 'num'}, 'Unread'),\n"
     "        h('th', {scope: 'col'}, 'Lag'), h('th', {scope: 'col'}, 'Last read'))),\n"
     "      h('tbody', null, shards.map((x) => h('tr', {'data-unread': String(x.unread_records), class"
     ": x.unread_records ? 'unread' : null},\n"
     "        h('td', {class: 'mono', text: x.shard_id}, x.parent_shard_id ? h('span', {class: 'sub', "
     "text: `child of \342\200\246${x.parent_shard_id.slice(-8)}`}) : null),\n"
     "        h('td', null, x.open ? 'open' : `closed ${age(x.closed_ms)}`),\n"
+    "        h('td', null, age(x.oldest_record_ms)),\n"
     "        h('td', null, age(x.newest_record_ms)),\n"
     "        h('td', {class: 'num', text: `${num(x.unread_records, 0)}${x.unread_capped ? '+' : ''}`}"
     "),\n"
@@ -2301,8 +2324,8 @@ static const char asset_2[] =
     "</html>\n";
 
 static const sl_admin_asset assets[] = {
-    {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"8436f8918028045e\"", 18}, {asset_0, 12356}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"77465c880066b25b\"", 18}, {asset_1, 79553}},
+    {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"4e3368934127746e\"", 18}, {asset_0, 12388}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"ce4c534b72be74de\"", 18}, {asset_1, 80890}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"4fcd60a6292dd373\"", 18}, {asset_2, 7579}},
 };
 

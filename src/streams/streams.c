@@ -1015,6 +1015,35 @@ sl_stream_count sl_streams_count(sl_txn *txn, const sl_stream *st, const sl_stre
   return out;
 }
 
+sl_stream_count sl_streams_count_since(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
+                                       int64_t since_ms, uint64_t cap) {
+  sl_stream_count out = {0, false, -1, -1};
+  uint8_t lo[17], hi[17];
+  record_key(lo, st->id, sh->no, 0);
+  record_key(hi, st->id, sh->no + 1, 0);
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  sl_str k, val;
+  for (bool ok = sl_cursor_seek_last_before(c, sl_str_make((char *)hi, 17), &k, &val);
+       ok && sl_str_cmp(k, sl_str_make((char *)lo, 17)) >= 0; ok = sl_cursor_prev(c, &k, &val)) {
+    sl_str rv;
+    if (k.len != 17 || !record_value(txn, k, val, &rv) || rv.len < RECORD_HDR)
+      continue;
+    int64_t t = (int64_t)rd64((const uint8_t *)rv.p + 8);
+    if (t < since_ms)
+      break;
+    if (out.n == cap) {
+      out.capped = true;
+      break;
+    }
+    if (out.newest_ms < 0)
+      out.newest_ms = t;
+    out.oldest_ms = t;
+    out.n++;
+  }
+  sl_cursor_close(c);
+  return out;
+}
+
 int64_t sl_streams_newest_ms(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh) {
   uint64_t first, last;
   if (!sl_streams_shard_bounds(txn, st, sh, &first, &last))

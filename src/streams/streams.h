@@ -338,6 +338,11 @@ typedef struct {
  * 'cap' (keys and headers only, no image is decoded). */
 sl_stream_count sl_streams_count(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
                                  uint64_t pos, uint64_t cap);
+/* Counts the newest records of shard 'sh' made at 'since_ms' or later, at
+ * most 'cap', newest first (records are made in clock order, so the walk
+ * stops at the first older one; keys and headers only). */
+sl_stream_count sl_streams_count_since(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
+                                       int64_t since_ms, uint64_t cap);
 /* The creation time of the newest record of a shard, -1 when it holds none. */
 int64_t sl_streams_newest_ms(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh);
 

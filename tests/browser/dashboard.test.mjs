@@ -495,6 +495,61 @@ async function afterTheRun(endpoint, context) {
     await page.close();
   }
 
+  // Records per second and the oldest record's age, from known writes at
+  // known times of the manual clock: 12 records when the stream is made,
+  // 12 more 10 s later, read 5 s after that (the stream is 15 s old, so the
+  // rate is over its life: 24 / 15 s); then 60 s on, 30 records more, read
+  // 30 s later (the last minute holds only those: 30 / 60 s).
+  await mustCall(endpoint, 'CreateTable', {
+    TableName: 'Feed',
+    AttributeDefinitions: [{AttributeName: 'id', AttributeType: 'S'}],
+    KeySchema: [{AttributeName: 'id', KeyType: 'HASH'}],
+    BillingMode: 'PAY_PER_REQUEST',
+    StreamSpecification: {StreamEnabled: true, StreamViewType: 'KEYS_ONLY'},
+  });
+  const putFeed = async (from, n) => {
+    for (let i = from; i < from + n; i++)
+      await mustCall(endpoint, 'PutItem', {TableName: 'Feed', Item: {id: {S: `f${i}`}}});
+  };
+  const feedStream = async (expect) => {
+    const sv = (await request(endpoint, 'GET', '/_sluice/tables/Feed/stream')).json.stream;
+    check(sv.records_in_window === expect.n && sv.rate_window_ms === expect.span &&
+      Math.abs(sv.records_per_second - expect.rate) < 1e-9 && !sv.rate_capped &&
+      sv.oldest_record_age_ms === expect.age,
+      `the stream API gives ${expect.rate} records/s over ${expect.span / 1000} s and the oldest record ` +
+      `${expect.age / 1000} s old (${sv.records_per_second}/s, ${sv.records_in_window} in ${sv.rate_window_ms} ms, ${sv.oldest_record_age_ms} ms)`);
+    const page = await context.newPage();
+    await page.goto(`${endpoint}/dashboard#Feed`, {waitUntil: 'load'});
+    const stats = page.locator('section.stream p.streamstats');
+    await stats.waitFor({timeout: 10000}).catch(() => {});
+    const text = (await stats.count()) ? await stats.innerText() : '';
+    check(text.includes(expect.text) && text.includes(`oldest record ${expect.age / 1000} s old`),
+      `the stream view shows "${expect.text}" and the oldest record's age (${text})`);
+    return page;
+  };
+  await putFeed(0, 12);
+  await advance(endpoint, 10000);
+  await putFeed(12, 12);
+  await advance(endpoint, 5000);
+  (await feedStream({n: 24, span: 15000, rate: 1.6, age: 15000,
+    text: '1.6 records/s over the last 15 s (24 records)'})).close();
+  await advance(endpoint, 60000);
+  await putFeed(24, 30);
+  await advance(endpoint, 30000);
+  {
+    const page = await feedStream({n: 30, span: 60000, rate: 0.5, age: 105000,
+      text: '0.5 records/s over the last minute (30 records)'});
+    const oldestCells = await page.locator('section.stream table.shards tbody tr td:nth-child(3)').allInnerTexts();
+    check(oldestCells.length === 4 && oldestCells.every((c) => c === '105 s ago'),
+      `each of the 4 shards shows its oldest record's age (${oldestCells.join(', ')})`);
+    await page.locator('#pause').click();
+    await page.waitForTimeout(1500);
+    const shot = screenshot.replace(/\.png$/, '-stream-rate.png');
+    await page.locator('section.stream').screenshot({path: shot});
+    console.log(`  screenshot of a stream's rate and oldest record: ${shot}`);
+    await page.close();
+  }
+
   // A new incarnation of Orders starts at zero.
   await mustCall(endpoint, 'DeleteTable', {TableName: 'Orders'});
   await mustCall(endpoint, 'CreateTable', {

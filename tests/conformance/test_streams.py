@@ -1220,3 +1220,76 @@ def test_admin_stream_lag(clocked, manual_server):
     assert sum(s["unread_records"] for s in shards) == 1
     assert max(s["lag_ms"] for s in shards) == 3_000
     assert admin(ep, "GET", "/_sluice/tables/nope/stream")[0] == 404
+
+
+# The dashboard's stream totals (GET /_sluice/tables/NAME/stream, issue 13): the records
+# per second over the last minute of the clock (over the stream's life while it is
+# younger) and the oldest record kept, with its age, for the stream and per shard.
+@pytest.mark.sluice_only
+def test_admin_stream_rate_and_oldest(clocked, manual_server):
+    ddb, st, advance = clocked
+    ep = manual_server.endpoint
+    name, arn = clocked_table(ddb, advance, "KEYS_ONLY")
+
+    def view():
+        status, body = admin(ep, "GET", f"/_sluice/tables/{name}/stream")
+        assert status == 200, body
+        return body["now_ms"], body["stream"]
+
+    now, s = view()
+    assert (s["records_in_window"], s["records_per_second"], s["rate_capped"]) == (0, 0, False)
+    assert s["oldest_record_ms"] is None and s["oldest_record_age_ms"] is None
+    assert all(sh["oldest_record_ms"] is None for sh in s["shards"])
+    for i in range(6):
+        ddb.put_item(TableName=name, Item={"pk": {"S": f"a{i}"}})
+    t0 = now
+    advance(20_000)
+    for i in range(4):
+        ddb.put_item(TableName=name, Item={"pk": {"S": f"b{i}"}})
+    advance(5_000)
+    now, s = view()
+    assert now - t0 == 25_000
+    # 10 records over the stream's 25 s.
+    assert (s["rate_window_ms"], s["records_in_window"]) == (25_000, 10)
+    assert s["records_per_second"] == pytest.approx(0.4)
+    assert (s["oldest_record_ms"], s["oldest_record_age_ms"]) == (t0, 25_000)
+    kept = [sh["oldest_record_ms"] for sh in s["shards"] if sh["oldest_record_ms"] is not None]
+    assert kept and min(kept) == t0 and all(t0 <= ms <= t0 + 20_000 for ms in kept)
+    # 50 s later the last minute holds the 4 later records only.
+    advance(50_000)
+    now, s = view()
+    assert (s["rate_window_ms"], s["records_in_window"]) == (60_000, 4)
+    assert s["records_per_second"] == pytest.approx(4 / 60)
+    assert s["oldest_record_age_ms"] == 75_000
+    # Past the retention every record is trimmed: none kept, none per second.
+    advance(24 * 3600 * 1000)
+    now, s = view()
+    assert (s["records_in_window"], s["records_per_second"]) == (0, 0)
+    assert s["oldest_record_ms"] is None and s["oldest_record_age_ms"] is None
+
+
+# Past its count budget (10,000 records over the shards) the rate is estimated from the
+# newest records, over the span they cover, and says so.
+@pytest.mark.sluice_only
+def test_admin_stream_rate_capped(clocked, manual_server):
+    ddb, st, advance = clocked
+    ep = manual_server.endpoint
+    name, arn = clocked_table(ddb, advance, "KEYS_ONLY")
+    n = 0
+    for second in range(4):
+        advance(1_000)
+        for _ in range(104):  # 2,600 records this second
+            reqs = [{"PutRequest": {"Item": {"pk": {"S": f"k{n + j}"}}}} for j in range(25)]
+            n += 25
+            out = ddb.batch_write_item(RequestItems={name: reqs})
+            assert not out["UnprocessedItems"], out
+    advance(500)
+    status, body = admin(ep, "GET", f"/_sluice/tables/{name}/stream")
+    assert status == 200, body
+    s = body["stream"]
+    assert s["rate_capped"] is True
+    # 10,000 of the 10,400 records counted, back to the oldest counted one (written at
+    # the first second, 3.5 s ago): the estimate is near the 2,600 a second written.
+    assert s["records_in_window"] == 10_000
+    assert s["rate_window_ms"] == 3_500
+    assert 2_600 <= s["records_per_second"] <= 3_000, s

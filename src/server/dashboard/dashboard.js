@@ -19,7 +19,8 @@
  *   GET  /_sluice/tables/NAME/capacity?window_s=N
  *                                          resources, buckets, partitions (throttles in the
  *                                          window), auto scaling activities, item collections
- *   GET  /_sluice/tables/NAME/stream       stream shards, readers' positions, lag
+ *   GET  /_sluice/tables/NAME/stream       stream shards, readers' positions, lag,
+ *                                          records/s, oldest record
  *   GET  /_sluice/metrics?...&period=P     CloudWatch datapoints (1 s, 1 or 10 min;
  *                                          &incarnation=deleted: a deleted table's)
  *   GET  /_sluice/events?table=NAME        recent throttle events (&incarnation=deleted)
@@ -1519,16 +1520,34 @@
       unread ? ` · lag ${ago(lag).replace('−', '')} (the oldest unread record’s age)` : '',
       never ? ` · ${plural(never, 'shard')} never read` : '',
       ` · ${st.view_type} · ${plural(shards.filter((x) => x.open).length, 'open shard')}, ${num(shards.filter((x) => !x.open).length, 0)} closed`));
+    /* The stream's throughput and what it still keeps: records per second
+     * over the last minute of the clock (the stream's life when younger),
+     * and the oldest record's age (records are kept 24 hours). */
+    const rate = st.records_per_second || 0;
+    const span = st.rate_window_ms || 60000;
+    const spanText = span === 60000 ? 'the last minute' : `the last ${ago(span).replace('−', '')}`;
+    section.append(h('p', {class: 'streamstats', 'data-records-per-second': String(rate),
+      'data-oldest-record-age-ms': st.oldest_record_age_ms === null || st.oldest_record_age_ms === undefined
+        ? '' : String(st.oldest_record_age_ms)},
+      h('strong', {class: 'rate', text: `${num(rate, rate < 10 ? 2 : 1)} records/s`}),
+      ` over ${spanText}${st.rate_capped ? ' (estimated from the newest records)' : ''}` +
+        ` (${plural(st.records_in_window || 0, 'record')})`,
+      ' · ',
+      h('strong', {class: 'oldest', text: st.oldest_record_age_ms === null || st.oldest_record_age_ms === undefined
+        ? 'no record kept' : `oldest record ${ago(st.oldest_record_age_ms).replace('−', '')} old`}),
+      ' (records are kept 24 hours)'));
     section.append(h('div', {class: 'scroll'}, h('table', {class: 'shards'},
       h('caption', null, 'Shards (one per partition; a split or a 4-hour rollover closes a shard and opens children). ' +
         '“Unread” counts records past the furthest GetRecords position of any reader; lag is the age of the oldest of them.'),
       h('thead', null, h('tr', null,
         h('th', {scope: 'col'}, 'Shard'), h('th', {scope: 'col'}, 'State'),
-        h('th', {scope: 'col'}, 'Newest record'), h('th', {scope: 'col', class: 'num'}, 'Unread'),
+        h('th', {scope: 'col'}, 'Oldest record'), h('th', {scope: 'col'}, 'Newest record'),
+        h('th', {scope: 'col', class: 'num'}, 'Unread'),
         h('th', {scope: 'col'}, 'Lag'), h('th', {scope: 'col'}, 'Last read'))),
       h('tbody', null, shards.map((x) => h('tr', {'data-unread': String(x.unread_records), class: x.unread_records ? 'unread' : null},
         h('td', {class: 'mono', text: x.shard_id}, x.parent_shard_id ? h('span', {class: 'sub', text: `child of …${x.parent_shard_id.slice(-8)}`}) : null),
         h('td', null, x.open ? 'open' : `closed ${age(x.closed_ms)}`),
+        h('td', null, age(x.oldest_record_ms)),
         h('td', null, age(x.newest_record_ms)),
         h('td', {class: 'num', text: `${num(x.unread_records, 0)}${x.unread_capped ? '+' : ''}`}),
         h('td', null, x.unread_records ? ago(x.lag_ms).replace('−', '') : '0'),
