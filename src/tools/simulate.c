@@ -453,6 +453,7 @@ sl_sim *sl_sim_new(const sl_scenario *s, char *err, size_t err_len) {
   /* Auto scaling: the datapoints of every clock minute of the run; a
    * scalable target brings the units within its bounds when registered. */
   m->next_warm_ms = INT64_MAX;
+  m->next_status_ms = INT64_MAX;
   m->first_minute = s->start_ms / 60000;
   m->n_minutes = (s->start_ms + s->duration_us / 1000) / 60000 - m->first_minute + 1;
   m->next_eval_minute = m->first_minute;
@@ -1067,10 +1068,14 @@ static void table_units(const sl_sim *m, uint32_t table, const sl_throughput *ne
     const sl_throughput *tp = next && touched[i] ? &next[i] : &m->res[i].tp;
     if (tp->billing != SL_BILLING_PROVISIONED)
       continue;
-    *r += tp->rcu;
-    *w += tp->wcu;
+    /* as ops/throughput.c counts them: a pending change's units */
+    bool pending = !(next && touched[i]) && tp->pending_rcu > 0 && tp->pending_wcu > 0;
+    *r += pending ? tp->pending_rcu : tp->rcu;
+    *w += pending ? tp->pending_wcu : tp->wcu;
   }
 }
+
+static void status_ready(sl_sim *m, int64_t t_ms);
 
 static void cp_add(sl_sim *m, int64_t at_us, uint32_t ri, int dir, bool ok, int64_t from,
                    int64_t to, const char *what, const char *error) {
@@ -1091,9 +1096,11 @@ static void cp_add(sl_sim *m, int64_t at_us, uint32_t ri, int dir, bool ok, int6
  * (ops/update_table.c): the decrease budget, the switch to on-demand,
  * OnDemandThroughput and WarmThroughput against the per-table quotas, the
  * account's quota. Else false with the exception's name in 'type' and its
- * message in 'err'. A committed change leaves the table UPDATING for
- * table_update_delay_ms and new warm throughput UPDATING for warm_delay_ms,
- * as on the server (jobs/tables.c makes them ACTIVE). */
+ * message in 'err'. A committed change leaves the table (a GSI's own
+ * change: the GSI) UPDATING for table_update_delay_ms, its provisioned
+ * units pending until then (sl_cap_pending_set, as ops/throughput.c does;
+ * status_ready applies them), and new warm throughput UPDATING for
+ * warm_delay_ms, as on the server (jobs/tables.c makes them ACTIVE). */
 static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool *touched,
                       int64_t now_ms, const char **type, char *err, size_t err_len) {
   const sl_cap_params *p = &m->params;
@@ -1160,24 +1167,32 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
     sl_cap_quota_message(p, &u, q, "us-east-1", err, err_len);
     return false;
   }
+  int64_t until = now_ms + p->table_update_delay_ms;
   for (uint32_t i = 0; i < m->n_res; i++) {
     if (!touched[i])
       continue;
     res_state *r = &m->res[i];
     sl_throughput tp = next[i];
+    bool was_prov = r->tp.billing == SL_BILLING_PROVISIONED;
+    bool od_changed = tp.max_read_ru != r->tp.max_read_ru || tp.max_write_ru != r->tp.max_write_ru;
+    bool pending = false;
     if (i == tr && r->tp.billing != SL_BILLING_PAY_PER_REQUEST &&
         tp.billing == SL_BILLING_PAY_PER_REQUEST)
       sl_cap_ppr_switch_record(&tp, now_ms);
-    if (r->tp.billing == SL_BILLING_PROVISIONED && tp.billing == SL_BILLING_PROVISIONED) {
-      if (tp.rcu < r->tp.rcu || tp.wcu < r->tp.wcu)
-        sl_cap_decrease_record(&m->params, &tp, now_ms);
-      if (tp.rcu > r->tp.rcu || tp.wcu > r->tp.wcu)
-        tp.last_increase_ms = (uint64_t)now_ms;
+    if (tp.billing == SL_BILLING_PAY_PER_REQUEST) {
+      tp.pending_rcu = tp.pending_wcu = 0;
+    } else if (was_prov && (tp.rcu != r->tp.rcu || tp.wcu != r->tp.wcu)) {
+      /* as ops/throughput.c sl_tp_set_provisioned: the units in effect stay
+       * until the resource is ACTIVE again (status_ready applies them) */
+      int64_t rcu = tp.rcu, wcu = tp.wcu;
+      tp.rcu = r->tp.rcu;
+      tp.wcu = r->tp.wcu;
+      sl_cap_pending_set(&tp, rcu, wcu, now_ms);
+      pending = true;
+    } else if (!was_prov) {
+      /* from on-demand: the units are there at once */
+      sl_cap_units_set(&tp, tp.rcu, tp.wcu);
     }
-    if (tp.rcu > tp.highest_rcu)
-      tp.highest_rcu = tp.rcu;
-    if (tp.wcu > tp.highest_wcu)
-      tp.highest_wcu = tp.wcu;
     if ((tp.warm_read != r->tp.warm_read || tp.warm_write != r->tp.warm_write) &&
         p->warm_delay_ms > 0) {
       tp.warm_status = SL_STATUS_UPDATING;
@@ -1187,9 +1202,45 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
     }
     r->tp = tp;
     sl_cap_res_configure(m->cap, r->res, &r->tp);
+    /* A GSI's own change leaves it (not the table) UPDATING, if it was
+     * ACTIVE (ops/indexes.c apply_update); a table's, the table. */
+    if (r->is_index && (pending || od_changed) && r->updating_until_ms <= now_ms)
+      r->updating_until_ms = until;
+    if (pending) {
+      int64_t at = r->is_index ? r->updating_until_ms : until;
+      if (at < m->next_status_ms)
+        m->next_status_ms = at;
+    }
   }
-  m->updating_until_ms[table] = now_ms + p->table_update_delay_ms;
+  if (touched[tr])
+    m->updating_until_ms[table] = until;
+  /* No delay: ACTIVE again at once (the server's next tick, at this time). */
+  status_ready(m, now_ms);
   return true;
+}
+
+/* Pending throughput changes whose resource's UPDATING ended by 't_ms'
+ * take effect, each at its time, as jobs/tables.c applies them
+ * (sl_cap_pending_apply). */
+static void status_ready(sl_sim *m, int64_t t_ms) {
+  if (m->next_status_ms > t_ms)
+    return;
+  int64_t next = INT64_MAX;
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    res_state *r = &m->res[i];
+    if (r->tp.pending_rcu <= 0 || r->tp.pending_wcu <= 0)
+      continue;
+    int64_t at = r->is_index ? r->updating_until_ms : m->updating_until_ms[r->table];
+    if (at <= t_ms) {
+      if (m->clock.manual_us < at * 1000)
+        m->clock.manual_us = at * 1000;
+      if (sl_cap_pending_apply(&m->params, &r->tp, at))
+        sl_cap_res_configure(m->cap, r->res, &r->tp);
+    } else if (at < next) {
+      next = at;
+    }
+  }
+  m->next_status_ms = next;
 }
 
 /* Warm throughput whose UPDATING ended by 't_ms' becomes ACTIVE at its
@@ -1378,6 +1429,7 @@ static void sched_until(sl_sim *m, int64_t until_ms) {
       }
     if (best > until_ms || best * 1000 >= m->end)
       return;
+    status_ready(m, best);
     res_state *r = &m->res[bi];
     const sl_sim_scheduled *a = &scaling_of(m, r, bd)->scheduled[bk];
     r->sched_next[bd][bk] = sched_next(a, m->s->start_ms, best + 1);
@@ -1436,6 +1488,9 @@ static void scaling_tick(sl_sim *m, int64_t t) {
       return;
     }
     sched_until(m, at_ms);
+    /* a change made earlier in this catch-up has taken effect by now, as
+     * ops/autoscaling.c's tick advances the tables */
+    status_ready(m, at_ms);
     m->next_eval_minute++;
     for (uint32_t i = 0; i < m->n_res; i++)
       for (int d = 0; d < 2; d++)
@@ -1450,9 +1505,11 @@ static void cp_until(sl_sim *m, int64_t t) {
   for (;;) {
     int64_t ta =
         m->next_action < s->n_actions ? m->t0 + s->actions[m->next_action].at_us : INT64_MAX;
-    int64_t tw = m->next_warm_ms < INT64_MAX / 1000 ? m->next_warm_ms * 1000 : INT64_MAX;
+    int64_t nw = m->next_warm_ms < m->next_status_ms ? m->next_warm_ms : m->next_status_ms;
+    int64_t tw = nw < INT64_MAX / 1000 ? nw * 1000 : INT64_MAX;
     if (tw <= t && tw <= ta) {
       scaling_tick(m, tw);
+      status_ready(m, tw / 1000);
       warm_ready(m, tw / 1000);
       continue;
     }

@@ -450,6 +450,78 @@ def test_simulator_matches_the_server(client):
     assert 800 <= first <= 1000
 
 
+def slow_server(tmp_path, delay_ms, burst_ms=None):
+    """A private manual-clock sluice whose table updates take `delay_ms`
+    (table_update_delay_ms) and, given `burst_ms`, whose new provisioned tables start with
+    that much burst capacity (initial_burst_ms)."""
+    from conftest import Server
+    conf = tmp_path / "slow.conf"
+    text = f"table_update_delay_ms = {delay_ms}\n"
+    if burst_ms is not None:
+        text += f"initial_burst_ms = {burst_ms}\n"
+    conf.write_text(text)
+    return Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z",
+                   "--config", str(conf)])
+
+
+# A throughput change while UPDATING (table_update_delay_ms = 3 s on both sides): a
+# 100-WCU table offered 300 PutItems/s of 1 KB, raised to 400 WCU at 2 s, keeps throttling at
+# its old level until the change takes effect at 5 s, then takes the whole load. Over HTTP on
+# the manual clock and in the simulator: the same accepted count in every 100 ms, the same
+# first throttle, and the provisioned level of the simulator's series is the old one until 5 s.
+@pytest.mark.capacity
+def test_update_while_updating_matches_the_server(tmp_path):
+    from conftest import Client
+    rate, seconds, delay = 300, 8, 3000
+    srv = slow_server(tmp_path, delay, burst_ms=1000)
+    try:
+        client = Client(srv.endpoint)
+        client.create_table("slow", ProvisionedThroughput={"ReadCapacityUnits": 5,
+                                                           "WriteCapacityUnits": 100})
+        accepted = [0] * (seconds * 10)
+        first = None
+        i = 0
+        for ms in range(seconds * 1000):
+            if ms == 2000:
+                status, reply = client.call("UpdateTable", {
+                    "TableName": "slow", "ProvisionedThroughput": {"ReadCapacityUnits": 5,
+                                                                   "WriteCapacityUnits": 400}})
+                assert status == 200, reply
+            if ms in (4999, 5000):
+                t = client.call("DescribeTable", {"TableName": "slow"})[1]["Table"]
+                assert t["ProvisionedThroughput"]["WriteCapacityUnits"] == (
+                    100 if ms == 4999 else 400)
+            while i * 1000 // rate <= ms and i < rate * seconds:
+                pk = f"k{i}"
+                status, _ = client.call("PutItem", {
+                    "TableName": "slow",
+                    "Item": {"pk": {"S": pk}, "p": {"S": "x" * (1000 - len(pk) - 3)}}})
+                if status == 200:
+                    accepted[ms // 100] += 1
+                elif first is None:
+                    first = ms
+                i += 1
+            client.advance(1)
+    finally:
+        srv.stop()
+    scenario = {"duration_s": seconds, "step_s": 0.1, "start": "2026-11-30T12:00:00Z",
+                "params": {"table_update_delay_ms": delay, "initial_burst_ms": 1000},
+                "tables": [{"name": "slow", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                            "write_capacity": 100}],
+                "workloads": [{"table": "slow", "operation": "PutItem", "item_bytes": 1000,
+                               "keys": {"distribution": "sequential"}, "arrival": "per_ms",
+                               "phases": [{"duration_s": seconds, "rate": rate}]}],
+                "actions": [{"at_s": 2, "table": "slow", "write_capacity": 400}]}
+    w = resource(simulate(scenario), "slow")["write"]
+    level = w["series"]["provisioned_units"]
+    assert level[:49] == [100] * 49 and level[49:] == [400] * (len(level) - 49)
+    assert w["series"]["accepted_events"] == accepted
+    assert first is not None and round(w["first_throttle_s"] * 1000) == first
+    # throttled until the change took effect, never after
+    assert sum(accepted[20:50]) < 0.5 * 30 * rate / 10
+    assert accepted[51:] == [rate // 10] * (len(accepted) - 51)
+
+
 # --- auto scaling and the control plane ---------------------------------------------------
 
 # Seed 002: a bursty load (20 minutes at 100 writes/s, 5 at 800/s) under target tracking
@@ -489,8 +561,22 @@ def test_autoscaling_oscillation_burns_the_decrease_budget():
 # The simulator's auto scaling matches the server's (test_autoscaling_capacity.py's
 # oscillating load: one PutItem every 5 s, 6 minutes at 40 units/s then 19 at 1 unit/s):
 # the same activities at the same times, with the same capacities and messages.
+#
+# With table_update_delay_ms = 60 s on both sides, each change holds the old units for a
+# minute and the policy is not evaluated while the table is UPDATING: the activities still
+# agree (a server's activity reads InProgress until its change takes effect).
 @pytest.mark.capacity
-def test_autoscaling_matches_the_server(client):
+@pytest.mark.parametrize("delay_ms", [0, 60000])
+def test_autoscaling_matches_the_server(tmp_path, delay_ms):
+    from conftest import Client
+    srv = slow_server(tmp_path, delay_ms)
+    try:
+        autoscaling_both_ways(Client(srv.endpoint), delay_ms)
+    finally:
+        srv.stop()
+
+
+def autoscaling_both_ways(client, delay_ms):
     from test_autoscaling_capacity import WCU, activities, oscillate, policy, register, START
     client.create_table("scaled", ProvisionedThroughput={"ReadCapacityUnits": 5,
                                                          "WriteCapacityUnits": 5})
@@ -499,23 +585,27 @@ def test_autoscaling_matches_the_server(client):
     cycles = 3
     oscillate(client, "scaled", cycles)
     server = [(a["StartTime"] - START, a["Description"], a["StatusCode"])
-              for a in activities(client, "table/scaled")]
+              for a in activities(client, "table/scaled") if a["StatusCode"] != "InProgress"]
+    from test_autoscaling_capacity import write_units
+    units = write_units(client, "scaled")
     high, low = [], []
     for _ in range(cycles):
         high += [{"duration_s": 360, "rate": 0.2}, {"duration_s": 1140, "rate": 0}]
         low += [{"duration_s": 360, "rate": 0}, {"duration_s": 1140, "rate": 0.2}]
     put = {"table": "scaled", "operation": "PutItem", "keys": {"distribution": "uniform"}}
     scenario = {"duration_s": cycles * 1500, "step_s": 60,
+                "params": {"table_update_delay_ms": delay_ms},
                 "tables": [{"name": "scaled", "billing_mode": "PROVISIONED",
                             "read_capacity": 5, "write_capacity": 5,
                             "autoscaling": {"write": {"target_utilization": 70, "min": 5,
                                                       "max": 1000}}}],
                 "workloads": [dict(put, name="high", item_bytes=200 * 1024 - 16, phases=high),
                               dict(put, name="low", item_bytes=5 * 1024 - 16, phases=low)]}
-    sim = [(e["time_s"], e["description"], e["status"])
-           for e in simulate(scenario)["control_plane"]]
+    report = simulate(scenario)
+    sim = [(e["time_s"], e["description"], e["status"]) for e in report["control_plane"]]
     assert len(server) >= 4
     assert sim[:len(server)] == server
+    assert resource(report, "scaled")["write"]["series"]["provisioned_units"][-1] == units
 
 
 # Scenario actions go through the same control-plane rules: a fifth decrease within the
@@ -567,8 +657,9 @@ def test_actions_obey_the_control_plane():
 
 
 # The UPDATING period of the server (params table_update_delay_ms, warm_delay_ms; 0 by
-# default, as on the server): after a change the table is UPDATING, and another UpdateTable
-# then fails with ResourceInUseException (auto scaling waits, as ops/autoscaling.c does);
+# default, as on the server): after a change the table is UPDATING, keeps its old units until
+# it is ACTIVE again, and another UpdateTable then fails with ResourceInUseException (auto
+# scaling waits, as ops/autoscaling.c does);
 # new warm throughput pre-splits the partitions only when it is ACTIVE. WarmThroughput and
 # OnDemandThroughput are checked against the per-table quotas with the server's rules and
 # texts (cap/control.c), in actions and at creation.
@@ -609,8 +700,10 @@ def test_actions_updating_delay_and_warm_quotas():
         (30, "table t", "Failed", "ResourceInUseException: Attempt to change a resource which "
          "is still in use: Table is being updated: t"),
         (70, "table t", "Successful", "")]
-    assert resource(r, "t")["write"]["series"]["provisioned_units"][40] == 200
-    assert resource(r, "t")["write"]["series"]["provisioned_units"][-1] == 400
+    # the units in effect stay while UPDATING (as DescribeTable shows them): the change
+    # asked for at 5 s takes effect at 65 s, the one at 70 s after the run's end
+    level = resource(r, "t")["write"]["series"]["provisioned_units"]
+    assert level[:64] == [100] * 64 and level[64:] == [200] * (len(level) - 64)
     # warm throughput asked for at 3 s is ACTIVE at 33 s: the load from 20 s throttles until
     # the partitions are pre-split, then never
     od = resource(r, "od")
