@@ -1339,9 +1339,9 @@ static void apply_action(sl_sim *m, const sl_sim_action *a) {
   free(touched);
 }
 
-/* Auto scaling: the policy of resource 'ri', direction 'dir', evaluated on
+/* Auto scaling: the policies of resource 'ri', direction 'dir', evaluated on
  * the datapoint of clock minute 'minute' at the instant it became visible
- * (ops/autoscaling.c's evaluate, one policy per target). */
+ * and combined (ops/autoscaling.c's evaluate). */
 static void scaling_eval(sl_sim *m, const sl_scaling_params *sp, uint32_t ri, int dir,
                          int64_t minute, int64_t at_ms) {
   res_state *r = &m->res[ri];
@@ -1368,13 +1368,22 @@ static void scaling_eval(sl_sim *m, const sl_scaling_params *sp, uint32_t ri, in
                          .now_ms = at_ms,
                          .last_out_ms = r->last_out_ms[dir],
                          .last_in_ms = r->last_in_ms[dir]};
-  sl_scaling_policy pol = {.target_pct = sc->target_pct,
-                           .scale_out_cooldown_ms = sc->scale_out_cooldown_ms,
-                           .scale_in_cooldown_ms = sc->scale_in_cooldown_ms,
-                           .disable_scale_in = sc->disable_scale_in,
-                           .min = r->bound_min[dir],
-                           .max = r->bound_max[dir]};
-  sl_scaling_decision d = sl_scaling_evaluate(sp, &pol, &st);
+  /* Several policies: cap/scaling.h sl_scaling_combine, as ops/autoscaling.c
+   * combines them. */
+  sl_scaling_policy pols[SL_SIM_MAX_POLICIES];
+  sl_scaling_decision ds[SL_SIM_MAX_POLICIES];
+  for (uint32_t k = 0; k < sc->n_policies; k++) {
+    const sl_sim_policy *sp_k = &sc->policies[k];
+    pols[k] = (sl_scaling_policy){.target_pct = sp_k->target_pct,
+                                  .scale_out_cooldown_ms = sp_k->scale_out_cooldown_ms,
+                                  .scale_in_cooldown_ms = sp_k->scale_in_cooldown_ms,
+                                  .disable_scale_in = sp_k->disable_scale_in,
+                                  .min = r->bound_min[dir],
+                                  .max = r->bound_max[dir]};
+    ds[k] = sl_scaling_evaluate(sp, &pols[k], &st);
+  }
+  uint32_t by;
+  sl_scaling_decision d = sl_scaling_combine(ds, pols, sc->n_policies, &by);
   if (d.kind == SL_SCALING_HOLD)
     return;
   bool up = d.kind == SL_SCALING_OUT;

@@ -377,6 +377,32 @@ def mutate(path, value):
      "workloads[0].item_bytes.weights: the weights add up to 0"),
     (("tables", 0, "autoscaling"), {"write": {"target_utilization": 70, "min": 1, "max": 9}},
      "tables[0].autoscaling: auto scaling needs billing_mode PROVISIONED"),
+    (("tables", 0), {"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                     "write_capacity": 5,
+                     "autoscaling": {"write": {"min": 1, "max": 9, "policies": []}}},
+     "tables[0].autoscaling.write.policies: expected a list of 1 to 16 target-tracking "
+     "policies"),
+    (("tables", 0), {"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                     "write_capacity": 5,
+                     "autoscaling": {"write": {"min": 1, "max": 9, "policies": [
+                         {"target_utilization": 70}, {"target_utilization": 95}]}}},
+     "tables[0].autoscaling.write.policies[1].target_utilization: 95 is out of range"),
+    (("tables", 0), {"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                     "write_capacity": 5,
+                     "autoscaling": {"write": {"min": 1, "max": 9, "policies": [
+                         {"target_utilization": 70, "min": 1}]}}},
+     "tables[0].autoscaling.write.policies[0].min: unknown member"),
+    (("tables", 0), {"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                     "write_capacity": 5,
+                     "autoscaling": {"write": {"min": 1, "max": 9, "target_utilization": 70,
+                                               "policies": [{"target_utilization": 70}]}}},
+     "tables[0].autoscaling.write.target_utilization: a member of each policy when "
+     "\"policies\" is given, not of the target"),
+    (("tables", 0), {"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                     "write_capacity": 5,
+                     "autoscaling": {"write": {"min": 1, "max": 9,
+                                               "policies": [{"target_utilization": 70}] * 17}}},
+     "tables[0].autoscaling.write.policies: 17 policies: at most 16 on one scalable target"),
     (("workloads", 0, "lsi"), 0, "workloads[0].lsi: table 't' has 0 LSIs"),
     (("workloads", 0, "fetch_unprojected"), True,
      "workloads[0].fetch_unprojected: only for a Query of an LSI"),
@@ -522,6 +548,67 @@ def test_update_while_updating_matches_the_server(tmp_path):
     assert accepted[51:] == [rate // 10] * (len(accepted) - 51)
 
 
+# A GSI's own throughput change leaves the GSI UPDATING, not the table (ops/indexes.c): with
+# table_update_delay_ms = 60 s, a second change of the GSI while it is UPDATING replaces the
+# pending one (taking effect when the first UPDATING ends), a change of the table then goes
+# ahead and a second one is refused (ResourceInUseException). Over HTTP and in the simulator:
+# the same outcomes and, every second, the same units in effect.
+@pytest.mark.capacity
+def test_gsi_update_while_updating_matches_the_server(tmp_path):
+    from conftest import Client
+    seconds = 200
+    steps = {30: ("byG", 10), 40: ("byG", 20), 50: (None, 7), 60: (None, 8)}
+    srv = slow_server(tmp_path, 60000)
+    try:
+        client = Client(srv.endpoint)
+        client.create_table(
+            "tab", ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                  {"AttributeName": "gk", "AttributeType": "S"}],
+            GlobalSecondaryIndexes=[{
+                "IndexName": "byG", "KeySchema": [{"AttributeName": "gk", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"},
+                "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}])
+        outcomes, table, gsi = [], [], []
+        for sec in range(1, seconds + 1):
+            client.advance(1000)
+            if sec in steps:
+                index, wcu = steps[sec]
+                pt = {"ReadCapacityUnits": 5, "WriteCapacityUnits": wcu}
+                body = {"TableName": "tab"}
+                if index:
+                    body["GlobalSecondaryIndexUpdates"] = [
+                        {"Update": {"IndexName": index, "ProvisionedThroughput": pt}}]
+                else:
+                    body["ProvisionedThroughput"] = pt
+                status, reply = client.call("UpdateTable", body)
+                outcomes.append((sec, "Successful" if status == 200 else "Failed",
+                                 "" if status == 200 else
+                                 reply["__type"].split("#")[-1] + ": " + reply["message"]))
+            d = client.call("DescribeTable", {"TableName": "tab"})[1]["Table"]
+            table.append(d["ProvisionedThroughput"]["WriteCapacityUnits"])
+            gsi.append(d["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"]
+                       ["WriteCapacityUnits"])
+    finally:
+        srv.stop()
+    scenario = {"duration_s": seconds, "params": {"table_update_delay_ms": 60000},
+                "tables": [{"name": "tab", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                            "write_capacity": 5,
+                            "gsis": [{"name": "byG", "read_capacity": 5, "write_capacity": 5}]}],
+                "workloads": [{"table": "tab", "operation": "PutItem",
+                               "phases": [{"duration_s": seconds, "rate": 1}]}],
+                "actions": [dict({"at_s": sec, "table": "tab", "write_capacity": wcu},
+                                 **({"index": index} if index else {}))
+                            for sec, (index, wcu) in steps.items()]}
+    r = simulate(scenario)
+    sim = [(e["time_s"], e["status"], e.get("message", "")) for e in r["control_plane"]]
+    assert sim == outcomes
+    assert [o[1] for o in outcomes] == ["Successful"] * 3 + ["Failed"]
+    assert resource(r, "tab")["write"]["series"]["provisioned_units"] == table
+    assert resource(r, "byG")["write"]["series"]["provisioned_units"] == gsi
+    assert gsi[88:90] == [5, 20] and table[108:110] == [5, 7]
+
+
 # --- auto scaling and the control plane ---------------------------------------------------
 
 # Seed 002: a bursty load (20 minutes at 100 writes/s, 5 at 800/s) under target tracking
@@ -565,23 +652,41 @@ def test_autoscaling_oscillation_burns_the_decrease_budget():
 # With table_update_delay_ms = 60 s on both sides, each change holds the old units for a
 # minute and the policy is not evaluated while the table is UPDATING: the activities still
 # agree (a server's activity reads InProgress until its change takes effect).
+#
+# Several target-tracking policies on the target (here 70 % and 35 %, the second one with
+# scale-in disabled): the server combines them with cap/scaling.c's sl_scaling_combine, and
+# so does the simulator; the activities agree too.
 @pytest.mark.capacity
-@pytest.mark.parametrize("delay_ms", [0, 60000])
-def test_autoscaling_matches_the_server(tmp_path, delay_ms):
+@pytest.mark.parametrize("delay_ms,policies", [
+    (0, [{"target_utilization": 70}]),
+    (60000, [{"target_utilization": 70}]),
+    (0, [{"target_utilization": 70}, {"target_utilization": 35, "disable_scale_in": True}]),
+])
+def test_autoscaling_matches_the_server(tmp_path, delay_ms, policies):
     from conftest import Client
     srv = slow_server(tmp_path, delay_ms)
     try:
-        autoscaling_both_ways(Client(srv.endpoint), delay_ms)
+        autoscaling_both_ways(Client(srv.endpoint), delay_ms, policies)
     finally:
         srv.stop()
 
 
-def autoscaling_both_ways(client, delay_ms):
-    from test_autoscaling_capacity import WCU, activities, oscillate, policy, register, START
+def autoscaling_both_ways(client, delay_ms, policies):
+    from test_autoscaling_capacity import WCU, activities, as_call, ok, oscillate, register, START
     client.create_table("scaled", ProvisionedThroughput={"ReadCapacityUnits": 5,
                                                          "WriteCapacityUnits": 5})
     register(client, "table/scaled", WCU, 5, 1000)
-    policy(client, "table/scaled", WCU)
+    for i, pol in enumerate(policies):
+        conf = {"TargetValue": float(pol["target_utilization"]),
+                "PredefinedMetricSpecification": {
+                    "PredefinedMetricType": "DynamoDBWriteCapacityUtilization"}}
+        if pol.get("disable_scale_in"):
+            conf["DisableScaleIn"] = True
+        ok(as_call(client, "PutScalingPolicy", {
+            "PolicyName": f"p{i}", "ServiceNamespace": "dynamodb",
+            "ResourceId": "table/scaled", "ScalableDimension": WCU,
+            "PolicyType": "TargetTrackingScaling",
+            "TargetTrackingScalingPolicyConfiguration": conf}))
     cycles = 3
     oscillate(client, "scaled", cycles)
     server = [(a["StartTime"] - START, a["Description"], a["StatusCode"])
@@ -597,8 +702,8 @@ def autoscaling_both_ways(client, delay_ms):
                 "params": {"table_update_delay_ms": delay_ms},
                 "tables": [{"name": "scaled", "billing_mode": "PROVISIONED",
                             "read_capacity": 5, "write_capacity": 5,
-                            "autoscaling": {"write": {"target_utilization": 70, "min": 5,
-                                                      "max": 1000}}}],
+                            "autoscaling": {"write": {"min": 5, "max": 1000,
+                                                      "policies": policies}}}],
                 "workloads": [dict(put, name="high", item_bytes=200 * 1024 - 16, phases=high),
                               dict(put, name="low", item_bytes=5 * 1024 - 16, phases=low)]}
     report = simulate(scenario)
@@ -606,6 +711,47 @@ def autoscaling_both_ways(client, delay_ms):
     assert len(server) >= 4
     assert sim[:len(server)] == server
     assert resource(report, "scaled")["write"]["series"]["provisioned_units"][-1] == units
+
+
+# Several policies on one scalable target (`policies`), combined as the service does: the
+# policy that asks for the largest capacity wins a scale-out, and a scale-in needs every
+# policy whose scale-in is enabled to be ready, to the largest of their capacities. One
+# table: a read policy at 50 % and two write policies (70 % and 35 %).
+def test_several_policies_on_one_target():
+    def run(write_policies):
+        s = {"duration_s": 3600, "step_s": 60,
+             "tables": [{"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                         "write_capacity": 5,
+                         "autoscaling": {"read": {"target_utilization": 50, "min": 5,
+                                                  "max": 1000},
+                                         "write": {"min": 5, "max": 1000,
+                                                   "policies": write_policies}}}],
+             "workloads": [{"table": "t", "operation": "PutItem", "item_bytes": 1000,
+                            "phases": [{"duration_s": 900, "rate": 20},
+                                       {"duration_s": 2700, "rate": 1}]},
+                           {"table": "t", "operation": "GetItem", "item_bytes": 4000,
+                            "consistent_read": True,
+                            "phases": [{"duration_s": 3600, "rate": 20}]}]}
+        return [(e["time_s"], e["direction"], e["from"], e["to"], e["status"])
+                for e in simulate(s)["control_plane"]]
+    at70 = run([{"target_utilization": 70}])
+    at35 = run([{"target_utilization": 35}])
+    both = run([{"target_utilization": 70}, {"target_utilization": 35}])
+    # the read policy: 20 strong 4 KB reads/s (20 RCU) at 50 % asks for 40, in every run
+    for r in (at70, at35, both):
+        assert [e for e in r if e[1] == "read"][-1][3] == 40
+    # alone, the 70 % policy scales out to 29 (ceil(20 / 0.7)) and the 35 % one to 58;
+    # together the larger capacity wins, and the scale-in waits until both are ready
+    assert [e[3] for e in at70 if e[1] == "write" and e[3] > e[2]][-1] == 29
+    assert [e[3] for e in at35 if e[1] == "write" and e[3] > e[2]][-1] == 58
+    assert both == at35
+    # with the 35 % policy's scale-in disabled, the 70 % one alone decides scale-ins: at
+    # 58 WCU the load is 34 % of the units, 20 points below 70 % for 15 minutes
+    held = run([{"target_utilization": 70}, {"target_utilization": 35,
+                                              "disable_scale_in": True}])
+    ins = [e for e in held if e[1] == "write" and e[3] < e[2]]
+    assert ins[0][2:] == (58, 29, "Successful")
+    assert ins[0] not in at35 and len(ins) == 2
 
 
 # Scenario actions go through the same control-plane rules: a fifth decrease within the
