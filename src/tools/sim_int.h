@@ -87,6 +87,11 @@ typedef struct {
   double ad_measured, ad_bucket;
   uint64_t ad_count;
   double cubic_wmax, cubic_k, cubic_last_fail;
+  /* per-request mode: the sends waiting for a token, first come first
+   * served (botocore's TokenBucket.acquire blocks without going into debt
+   * and re-checks when the rate changes) */
+  struct sl__sim_ev *ad_q;
+  size_t ad_q_head, ad_q_n, ad_q_cap;
   /* statistics */
   uint64_t requests, attempts, succeeded, failed, throttled_attempts, resends, in_flight_end;
   uint64_t outcomes[5];
@@ -108,7 +113,7 @@ typedef struct {
   size_t n_pend, pend_cap;
 } wl_state;
 
-typedef struct {
+typedef struct sl__sim_ev {
   int64_t t;
   uint64_t order;
   uint32_t wl;

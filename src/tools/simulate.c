@@ -512,6 +512,7 @@ void sl_sim_free(sl_sim *m) {
     free(w->s_succeeded);
     free(w->s_failed);
     free(w->s_rate_limit);
+    free(w->ad_q);
     free(w->mass);
     free(w->pend);
   }
@@ -864,22 +865,60 @@ static void finish(sl_sim *m, wl_state *w, const ev *e, int64_t t, bool ok) {
   }
 }
 
+/* An adaptive client's send waiting for a token, at the end of the line. */
+static void ad_wait(wl_state *w, const ev *e) {
+  if (w->ad_q_n == w->ad_q_cap) {
+    size_t cap = w->ad_q_cap ? 2 * w->ad_q_cap : 1024;
+    ev *q = malloc(cap * sizeof(*q));
+    if (!q)
+      abort();
+    for (size_t i = 0; i < w->ad_q_n; i++)
+      q[i] = w->ad_q[(w->ad_q_head + i) % w->ad_q_cap];
+    free(w->ad_q);
+    w->ad_q = q;
+    w->ad_q_cap = cap;
+    w->ad_q_head = 0;
+  }
+  w->ad_q[(w->ad_q_head + w->ad_q_n++) % w->ad_q_cap] = *e;
+}
+
+/* When the first send in line gets its token at the current rate (epoch
+ * µs; INT64_MAX: none waits): the bucket holds one by then. */
+static int64_t ad_release_t(const wl_state *w) {
+  if (!w->ad_q_n)
+    return INT64_MAX;
+  double need = 1 - w->ad_tokens;
+  int64_t t = (int64_t)ceil((w->ad_last + (need > 0 ? need / w->ad_fill : 0)) * SEC);
+  int64_t head = w->ad_q[w->ad_q_head].t;
+  return t > head ? t : head;
+}
+
+/* The first send in line takes its token at 't' and goes. */
+static ev ad_release(wl_state *w, int64_t t) {
+  ev e = w->ad_q[w->ad_q_head];
+  w->ad_q_head = (w->ad_q_head + 1) % w->ad_q_cap;
+  w->ad_q_n--;
+  ad_refill(w, (double)t / SEC);
+  w->ad_tokens = w->ad_tokens > 1 ? w->ad_tokens - 1 : 0;
+  e.t = t;
+  e.token_held = true;
+  return e;
+}
+
 /* Makes one attempt of 'e' at its time. */
 static void attempt(sl_sim *m, ev *e) {
   wl_state *w = &m->wl[e->wl];
   const sl_sim_workload *wl = w->w;
   const sl_sim_client *cl = &wl->client;
   double now = (double)e->t / SEC;
-  /* adaptive: take a token before sending, or wait for one. */
+  /* adaptive: take a token before sending, or wait in line for one */
   if (cl->retry == SL_RETRY_ADAPTIVE && w->ad_enabled && !e->token_held) {
     ad_refill(w, now);
-    w->ad_tokens -= 1;
-    if (w->ad_tokens < 0) {
-      e->token_held = true;
-      e->t += (int64_t)ceil(-w->ad_tokens / w->ad_fill * 1e6);
-      heap_push(m, *e);
+    if (w->ad_q_n || w->ad_tokens < 1) {
+      ad_wait(w, e);
       return;
     }
+    w->ad_tokens -= 1;
   }
   e->token_held = false;
   m->clock.manual_us = e->t;
@@ -1551,6 +1590,15 @@ void sl_sim_run(sl_sim *m) {
     bool retry = m->n_heap && m->heap[0].t <= t;
     if (retry)
       t = m->heap[0].t;
+    /* an adaptive client's send that waited for its token */
+    int qi = -1;
+    for (uint32_t i = 0; i < s->n_workloads; i++) {
+      int64_t tq = ad_release_t(&m->wl[i]);
+      if (tq < t) {
+        t = tq;
+        qi = (int)i;
+      }
+    }
     if (t >= m->end)
       break;
     while (m->next_sample < m->n_steps && m->t0 + (int64_t)(m->next_sample + 1) * s->step_us <= t) {
@@ -1561,7 +1609,9 @@ void sl_sim_run(sl_sim *m) {
     }
     cp_until(m, t);
     ev e;
-    if (retry) {
+    if (qi >= 0) {
+      e = ad_release(&m->wl[qi], t);
+    } else if (retry) {
       e = heap_pop(m);
     } else {
       wl_state *w = &m->wl[wi];
@@ -1590,6 +1640,8 @@ void sl_sim_run(sl_sim *m) {
     run_aggregate(m);
   for (size_t i = 0; i < m->n_heap; i++)
     m->wl[m->heap[i].wl].in_flight_end++;
+  for (uint32_t i = 0; i < s->n_workloads; i++)
+    m->wl[i].in_flight_end += m->wl[i].ad_q_n;
   while (m->next_sample < m->n_steps) {
     int64_t ts = m->t0 + (int64_t)(m->next_sample + 1) * s->step_us;
     if (ts > m->end)
@@ -1873,13 +1925,17 @@ static void finish_n(sl_sim *m, wl_state *w, int64_t t, uint64_t n, bool ok, dou
 static void ad_responses(wl_state *w, double now, uint64_t ok, uint64_t thr) {
   if (w->w->client.retry != SL_RETRY_ADAPTIVE || !(ok + thr))
     return;
-  /* the measured rate counts every response (ad_response records one a
-   * call); beyond 64 throttles the rate is at its floor */
-  uint64_t calls = (ok ? 1 : 0) + (thr < 64 ? thr : 64);
+  /* The measured rate counts every response (ad_response records one a
+   * call). The rate drops once a step, at its first throttle: a
+   * per-request client's rate drops at the first throttle and it sends the
+   * rest of the step slower, so it sees few more (each further throttle
+   * would cut the rate by 0.7 again: 64 of them, to the floor). */
+  uint64_t cut = thr && w->cubic_last_fail != now ? 1 : 0;
+  uint64_t calls = (ok ? 1 : 0) + cut;
   w->ad_count += ok + thr - calls;
   if (ok)
     ad_response(w, now, false);
-  for (uint64_t i = 0; i < thr && i < 64; i++)
+  if (cut)
     ad_response(w, now, true);
 }
 
@@ -2395,6 +2451,25 @@ static void agg_step_txn(sl_sim *m, uint32_t wi, int64_t t, int64_t t1, uint64_t
   }
 }
 
+/* A workload's own step within an aggregate step 'dt' (a whole fraction of
+ * it): a client whose retries come back sooner than the step (legacy's
+ * 50 ms, an application loop's delay_ms) is stepped at its retry delay, so
+ * that a retry is sent when it is due rather than at the next step. */
+static int64_t agg_sub_step(const sl_sim_workload *wl, int64_t dt) {
+  const sl_sim_client *c = &wl->client;
+  int64_t d = dt;
+  if (c->retry == SL_RETRY_IMMEDIATE)
+    d = (int64_t)c->delay_ms * 1000;
+  else if (c->retry == SL_RETRY_LEGACY)
+    d = 50000;
+  if (d < 1000)
+    d = 1000;
+  if (d >= dt)
+    return dt;
+  int64_t n = (dt + d - 1) / d;
+  return (dt + n - 1) / n;
+}
+
 static void run_aggregate(sl_sim *m) {
   const sl_scenario *s = m->s;
   for (uint32_t i = 0; i < s->n_workloads; i++) {
@@ -2414,20 +2489,24 @@ static void run_aggregate(sl_sim *m) {
     for (uint32_t wi = 0; wi < s->n_workloads; wi++) {
       wl_state *w = &m->wl[wi];
       const sl_sim_workload *wl = w->w;
-      w->agg_due += rate_at(m, w, t + (t1 - t) / 2) * (double)(t1 - t) / 1e6;
-      uint64_t n = (uint64_t)w->agg_due;
-      w->agg_due -= (double)n;
-      if (n) {
-        size_t st = step_of(m, t);
-        w->requests += n;
-        w->s_requests[st] += (uint32_t)n;
+      int64_t sub = agg_sub_step(wl, dt);
+      for (int64_t a = t; a < t1; a += sub) {
+        int64_t b = a + sub < t1 ? a + sub : t1;
+        w->agg_due += rate_at(m, w, a + (b - a) / 2) * (double)(b - a) / 1e6;
+        uint64_t n = (uint64_t)w->agg_due;
+        w->agg_due -= (double)n;
+        if (n) {
+          size_t st = step_of(m, a);
+          w->requests += n;
+          w->s_requests[st] += (uint32_t)n;
+        }
+        if (!n && !w->n_pend)
+          continue;
+        if (wl->op == SL_OP_TRANSACT_GET || wl->op == SL_OP_TRANSACT_WRITE)
+          agg_step_txn(m, wi, a, b, n);
+        else
+          agg_step_items(m, wi, a, b, n);
       }
-      if (!n && !w->n_pend)
-        continue;
-      if (wl->op == SL_OP_TRANSACT_GET || wl->op == SL_OP_TRANSACT_WRITE)
-        agg_step_txn(m, wi, t, t1, n);
-      else
-        agg_step_items(m, wi, t, t1, n);
     }
   }
   for (uint32_t i = 0; i < s->n_workloads; i++)

@@ -296,6 +296,8 @@ def test_internet_scale_zipf_head():
     # the report says how far the aggregate mode departs from the per-request one
     assert "departs from the per-request mode by at most 0.2 % of accepted units" in \
         report["mode_note"]
+    assert "client attempts per request by up to 35 %" in report["mode_note"]
+    assert "adaptive retry mode's successes by 5 %" in report["mode_note"]
     assert "mode_note" not in simulate("hot-key.json")
 
 
@@ -960,11 +962,11 @@ def test_aggregate_mode_retries_batches_transactions():
     ag = {w["name"]: w for w in agg["workloads"]}
     for name in ex:
         assert ex[name]["requests"] == ag[name]["requests"]
-    # legacy retries (no jitter): successes -0.05 %, attempts +25 %
+    # legacy retries (no jitter; stepped at its 50 ms): successes -0.1 %, attempts +20 %
     assert near(ex["legacy"]["succeeded"], ag["legacy"]["succeeded"], 0.02)
     assert near(ex["legacy"]["attempts"], ag["legacy"]["attempts"], 0.4)
     assert ag["legacy"]["attempts_per_request"] > 1.5
-    # batches with resends: resends +18 %, attempts +12 %
+    # batches with resends: resends +17 %, attempts +12 %
     assert near(ex["batch"]["unprocessed_resends"], ag["batch"]["unprocessed_resends"], 0.3)
     assert near(ex["batch"]["attempts"], ag["batch"]["attempts"], 0.25)
     assert ag["batch"]["failed"] > 0.5 * ag["batch"]["requests"]
@@ -978,10 +980,12 @@ def test_aggregate_mode_retries_batches_transactions():
         assert w["succeeded"] + w["failed"] + w["in_flight_at_end"] == w["requests"]
 
 
-# The retries example in the aggregate mode: SDK standard's amplification within 5 % of the
-# per-request mode (1.21 vs 1.19 attempts a request), adaptive's successes within 10 %
-# (77,550 vs 81,756), the application loop's successes within 1 % (its 5 ms retries wait
-# for the next 100 ms step, so it makes 3.9 attempts a request instead of 6.2).
+# The retries example in the aggregate mode (docs/simulate.md's table of client departures,
+# scripts/sim_departures.py): SDK standard's amplification within 5 % of the per-request
+# mode (1.207 vs 1.191 attempts a request), the adaptive client's successes within 6 %
+# (186,369 vs 195,730: its rate cut once a step, at the step's first throttle), the
+# application loop's successes within 1 % and its backoff latency within 2 ms at p99 (its
+# 5 ms retries stepped at 5 ms: 4.0 attempts a request instead of 6.2).
 def test_aggregate_mode_retries_example():
     s = example("retries.json")
     exact = simulate(s)
@@ -992,9 +996,33 @@ def test_aggregate_mode_retries_example():
     assert near(ex["standard"]["attempts_per_request"], ag["standard"]["attempts_per_request"],
                 0.05)
     assert near(ex["standard"]["succeeded"], ag["standard"]["succeeded"], 0.01)
-    assert near(ex["adaptive"]["succeeded"], ag["adaptive"]["succeeded"], 0.1)
+    assert near(ex["adaptive"]["succeeded"], ag["adaptive"]["succeeded"], 0.06)
+    assert near(ex["adaptive"]["attempts_per_request"], ag["adaptive"]["attempts_per_request"],
+                0.06)
     assert near(ex["loop"]["succeeded"], ag["loop"]["succeeded"], 0.01)
-    assert ag["loop"]["attempts_per_request"] > 3
+    assert ag["loop"]["attempts_per_request"] > 3.5
+    assert abs(ex["loop"]["latency_added_ms"]["p99"] - ag["loop"]["latency_added_ms"]["p99"]) <= 2
+
+
+# The adaptive client's token bucket is botocore's: a request that finds it empty waits in
+# line without borrowing ahead, and a new rate applies to the waiting requests at once. So
+# after the first throttles (at about 1 s) the client keeps sending every second, at about
+# the rate the hot key takes (half the sends on one key: ~1,000/s of the key's limit).
+def test_adaptive_client_waits_in_line():
+    report = simulate("retries.json")
+    ad = workload(report, "adaptive")
+    done = ad["series"]["succeeded"]
+    assert all(n > 0 for n in done[5:])
+    assert 1200 < sum(done[60:]) / 60 < 2000
+    assert ad["throttled_attempts"] < 0.01 * ad["attempts"]
+    rate = ad["series"]["client_rate_limit"]
+    assert min(rate[5:]) > 1000 and max(rate) < 4000
+    # the departures script runs both modes on a scenario and prints the client figures
+    r = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "sim_departures.py"),
+                        "--bin", BIN, os.path.join(EXAMPLES, "prewarmed-launch.json")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "workload cold launch (standard-2026): attempts/request 1.152 -> 1.134" in r.stdout
 
 
 # Item sizes from a distribution: weighted choices cost their mixture exactly (500 B: 1 WCU,
