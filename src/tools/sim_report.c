@@ -634,7 +634,7 @@ void sl_sim_write_json(sl_sim *m, sl_buf *out) {
 void sl__sim_aggregate_note(const sl_sim *m, sl_buf *b) {
   sl_buf_printf(b,
                 "Aggregate mode: requests counted per partition and %g ms step, not one by one. "
-                "On the seed scenarios it departs from the per-request mode by at most 0.2 %% "
+                "On the seed scenarios it departs from the per-request mode by at most 0.5 %% "
                 "of accepted units and 0.3 s of the first throttle; with retries, batches and "
                 "transactions, client attempts per request by up to 35 %% (an application "
                 "loop retrying within milliseconds; the SDK modes within 20 %%), and the "
