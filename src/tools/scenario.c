@@ -280,8 +280,23 @@ static bool scheduled_of(rd *r, const sl_json *x, const char *path, sl_sim_scali
   return true;
 }
 
-/* "autoscaling": {"read": {...}, "write": {...}}, each a target-tracking
- * policy on its scalable target. */
+/* A target-tracking policy's members, in 'x' at 'path'. */
+static bool policy_of(rd *r, const sl_json *x, const char *path, sl_sim_policy *pol) {
+  int64_t in_s, out_s;
+  /* The developer guide's range for the target utilization: 20 to 90 %. */
+  if (!num(r, x, "target_utilization", path, 20, 90, true, 0, &pol->target_pct) ||
+      !int_num(r, x, "scale_in_cooldown_s", path, 0, 86400 * 7, false, 0, &in_s) ||
+      !int_num(r, x, "scale_out_cooldown_s", path, 0, 86400 * 7, false, 0, &out_s) ||
+      !boolean(r, x, "disable_scale_in", path, &pol->disable_scale_in))
+    return false;
+  pol->scale_in_cooldown_ms = in_s * 1000;
+  pol->scale_out_cooldown_ms = out_s * 1000;
+  return true;
+}
+
+/* "autoscaling": {"read": T, "write": T}, each T a scalable target: its
+ * bounds, its scheduled actions and either one target-tracking policy (its
+ * members in T) or a list of them ("policies"). */
 static bool scaling_of(rd *r, const sl_json *o, const char *path, bool provisioned,
                        sl_sim_scaling out[2]) {
   memset(out, 0, 2 * sizeof(*out));
@@ -294,30 +309,57 @@ static bool scaling_of(rd *r, const sl_json *o, const char *path, bool provision
     return false;
   if (!provisioned)
     return fail(r, p, "auto scaling needs billing_mode PROVISIONED");
-  static const char *const ok[] = {
-      "target_utilization", "min",       "max", "scale_in_cooldown_s", "scale_out_cooldown_s",
-      "disable_scale_in",   "scheduled", NULL};
+  static const char *const ok[] = {"target_utilization",
+                                   "min",
+                                   "max",
+                                   "scale_in_cooldown_s",
+                                   "scale_out_cooldown_s",
+                                   "disable_scale_in",
+                                   "scheduled",
+                                   "policies",
+                                   NULL};
+  static const char *const pol_ok[] = {"target_utilization", "scale_in_cooldown_s",
+                                       "scale_out_cooldown_s", "disable_scale_in", NULL};
+  static const char *const one[] = {"target_utilization", "scale_in_cooldown_s",
+                                    "scale_out_cooldown_s", "disable_scale_in"};
   for (int d = 0; d < 2; d++) {
     const sl_json *x = sl_json_get(v, dirs[d]);
     if (!x)
       continue;
     const char *dp = sub(r, p, dirs[d]);
     sl_sim_scaling *sc = &out[d];
-    int64_t in_s, out_s;
-    /* The developer guide's range for the target utilization: 20 to 90 %. */
     if (!want_obj(r, x, dp) || !only(r, x, dp, ok) ||
-        !num(r, x, "target_utilization", dp, 20, 90, true, 0, &sc->target_pct) ||
         !int_num(r, x, "min", dp, 1, 1000000000, true, 0, &sc->min) ||
-        !int_num(r, x, "max", dp, 1, 1000000000, true, 0, &sc->max) ||
-        !int_num(r, x, "scale_in_cooldown_s", dp, 0, 86400 * 7, false, 0, &in_s) ||
-        !int_num(r, x, "scale_out_cooldown_s", dp, 0, 86400 * 7, false, 0, &out_s) ||
-        !boolean(r, x, "disable_scale_in", dp, &sc->disable_scale_in) ||
-        !scheduled_of(r, x, dp, sc))
+        !int_num(r, x, "max", dp, 1, 1000000000, true, 0, &sc->max) || !scheduled_of(r, x, dp, sc))
       return false;
     if (sc->max < sc->min)
       return fail(r, sub(r, dp, "max"), "below min");
-    sc->scale_in_cooldown_ms = in_s * 1000;
-    sc->scale_out_cooldown_ms = out_s * 1000;
+    const sl_json *list = sl_json_get(x, "policies");
+    if (!list) {
+      if (!policy_of(r, x, dp, &sc->policies[0]))
+        return false;
+      sc->n_policies = 1;
+      sc->on = true;
+      continue;
+    }
+    const char *lp = sub(r, dp, "policies");
+    for (size_t k = 0; k < sizeof(one) / sizeof(one[0]); k++)
+      if (sl_json_get(x, one[k]))
+        return fail(r, sub(r, dp, one[k]),
+                    "a member of each policy when \"policies\" is given, not of the target");
+    if (list->type != SL_JSON_ARRAY || list->arr.n == 0)
+      return fail(r, lp, "expected a list of 1 to %d target-tracking policies",
+                  SL_SIM_MAX_POLICIES);
+    if (list->arr.n > SL_SIM_MAX_POLICIES)
+      return fail(r, lp, "%zu policies: at most %d on one scalable target", list->arr.n,
+                  SL_SIM_MAX_POLICIES);
+    for (size_t i = 0; i < list->arr.n; i++) {
+      const char *q = idx(r, lp, i);
+      const sl_json *e = list->arr.items[i];
+      if (!want_obj(r, e, q) || !only(r, e, q, pol_ok) || !policy_of(r, e, q, &sc->policies[i]))
+        return false;
+    }
+    sc->n_policies = (uint32_t)list->arr.n;
     sc->on = true;
   }
   return true;

@@ -79,15 +79,24 @@ typedef struct {
   int64_t min, max, start_ms, end_ms;
 } sl_sim_scheduled;
 
-/* Target tracking on one direction of a table or GSI (Application Auto
- * Scaling's policy and scalable target, cap/scaling.h), with its scheduled
- * actions. */
+/* A target-tracking policy (PutScalingPolicy's configuration). */
 typedef struct {
-  bool on;
   double target_pct;
-  int64_t min, max;
   int64_t scale_in_cooldown_ms, scale_out_cooldown_ms;
   bool disable_scale_in;
+} sl_sim_policy;
+
+#define SL_SIM_MAX_POLICIES 16
+
+/* One direction of a table or GSI as a scalable target (Application Auto
+ * Scaling's, cap/scaling.h): its bounds, its target-tracking policies
+ * (several are combined as the server combines them, sl_scaling_combine)
+ * and its scheduled actions. */
+typedef struct {
+  bool on;
+  int64_t min, max;
+  uint32_t n_policies;
+  sl_sim_policy policies[SL_SIM_MAX_POLICIES];
   uint32_t n_scheduled;
   sl_sim_scheduled *scheduled;
 } sl_sim_scaling;

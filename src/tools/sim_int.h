@@ -53,6 +53,9 @@ typedef struct {
    * each action's next firing (epoch ms; INT64_MAX when done) */
   int64_t bound_min[2], bound_max[2];
   int64_t *sched_next[2];
+  /* a GSI is UPDATING until this time (epoch ms) after a change of its own
+   * (a table's status is sl_sim's updating_until_ms) */
+  int64_t updating_until_ms;
 } res_state;
 
 /* A control-plane change: a scenario action or an auto-scaling activity,
@@ -84,6 +87,11 @@ typedef struct {
   double ad_measured, ad_bucket;
   uint64_t ad_count;
   double cubic_wmax, cubic_k, cubic_last_fail;
+  /* per-request mode: the sends waiting for a token, first come first
+   * served (botocore's TokenBucket.acquire blocks without going into debt
+   * and re-checks when the rate changes) */
+  struct sl__sim_ev *ad_q;
+  size_t ad_q_head, ad_q_n, ad_q_cap;
   /* statistics */
   uint64_t requests, attempts, succeeded, failed, throttled_attempts, resends, in_flight_end;
   uint64_t outcomes[5];
@@ -105,7 +113,7 @@ typedef struct {
   size_t n_pend, pend_cap;
 } wl_state;
 
-typedef struct {
+typedef struct sl__sim_ev {
   int64_t t;
   uint64_t order;
   uint32_t wl;
@@ -140,6 +148,9 @@ struct sl_sim {
   int64_t next_eval_minute;        /* auto scaling: the next datapoint to evaluate */
   /* a table is UPDATING until this time (epoch ms) after a change */
   int64_t updating_until_ms[SL_SIM_MAX_TABLES];
+  /* the next pending throughput change to take effect (a resource's
+   * UPDATING ends); INT64_MAX: none */
+  int64_t next_status_ms;
   int64_t next_warm_ms; /* the next warm throughput to become ACTIVE; INT64_MAX: none */
   bool any_scaling;
   cp_event *cp;

@@ -453,6 +453,7 @@ sl_sim *sl_sim_new(const sl_scenario *s, char *err, size_t err_len) {
   /* Auto scaling: the datapoints of every clock minute of the run; a
    * scalable target brings the units within its bounds when registered. */
   m->next_warm_ms = INT64_MAX;
+  m->next_status_ms = INT64_MAX;
   m->first_minute = s->start_ms / 60000;
   m->n_minutes = (s->start_ms + s->duration_us / 1000) / 60000 - m->first_minute + 1;
   m->next_eval_minute = m->first_minute;
@@ -511,6 +512,7 @@ void sl_sim_free(sl_sim *m) {
     free(w->s_succeeded);
     free(w->s_failed);
     free(w->s_rate_limit);
+    free(w->ad_q);
     free(w->mass);
     free(w->pend);
   }
@@ -863,22 +865,60 @@ static void finish(sl_sim *m, wl_state *w, const ev *e, int64_t t, bool ok) {
   }
 }
 
+/* An adaptive client's send waiting for a token, at the end of the line. */
+static void ad_wait(wl_state *w, const ev *e) {
+  if (w->ad_q_n == w->ad_q_cap) {
+    size_t cap = w->ad_q_cap ? 2 * w->ad_q_cap : 1024;
+    ev *q = malloc(cap * sizeof(*q));
+    if (!q)
+      abort();
+    for (size_t i = 0; i < w->ad_q_n; i++)
+      q[i] = w->ad_q[(w->ad_q_head + i) % w->ad_q_cap];
+    free(w->ad_q);
+    w->ad_q = q;
+    w->ad_q_cap = cap;
+    w->ad_q_head = 0;
+  }
+  w->ad_q[(w->ad_q_head + w->ad_q_n++) % w->ad_q_cap] = *e;
+}
+
+/* When the first send in line gets its token at the current rate (epoch
+ * µs; INT64_MAX: none waits): the bucket holds one by then. */
+static int64_t ad_release_t(const wl_state *w) {
+  if (!w->ad_q_n)
+    return INT64_MAX;
+  double need = 1 - w->ad_tokens;
+  int64_t t = (int64_t)ceil((w->ad_last + (need > 0 ? need / w->ad_fill : 0)) * SEC);
+  int64_t head = w->ad_q[w->ad_q_head].t;
+  return t > head ? t : head;
+}
+
+/* The first send in line takes its token at 't' and goes. */
+static ev ad_release(wl_state *w, int64_t t) {
+  ev e = w->ad_q[w->ad_q_head];
+  w->ad_q_head = (w->ad_q_head + 1) % w->ad_q_cap;
+  w->ad_q_n--;
+  ad_refill(w, (double)t / SEC);
+  w->ad_tokens = w->ad_tokens > 1 ? w->ad_tokens - 1 : 0;
+  e.t = t;
+  e.token_held = true;
+  return e;
+}
+
 /* Makes one attempt of 'e' at its time. */
 static void attempt(sl_sim *m, ev *e) {
   wl_state *w = &m->wl[e->wl];
   const sl_sim_workload *wl = w->w;
   const sl_sim_client *cl = &wl->client;
   double now = (double)e->t / SEC;
-  /* adaptive: take a token before sending, or wait for one. */
+  /* adaptive: take a token before sending, or wait in line for one */
   if (cl->retry == SL_RETRY_ADAPTIVE && w->ad_enabled && !e->token_held) {
     ad_refill(w, now);
-    w->ad_tokens -= 1;
-    if (w->ad_tokens < 0) {
-      e->token_held = true;
-      e->t += (int64_t)ceil(-w->ad_tokens / w->ad_fill * 1e6);
-      heap_push(m, *e);
+    if (w->ad_q_n || w->ad_tokens < 1) {
+      ad_wait(w, e);
       return;
     }
+    w->ad_tokens -= 1;
   }
   e->token_held = false;
   m->clock.manual_us = e->t;
@@ -1067,10 +1107,14 @@ static void table_units(const sl_sim *m, uint32_t table, const sl_throughput *ne
     const sl_throughput *tp = next && touched[i] ? &next[i] : &m->res[i].tp;
     if (tp->billing != SL_BILLING_PROVISIONED)
       continue;
-    *r += tp->rcu;
-    *w += tp->wcu;
+    /* as ops/throughput.c counts them: a pending change's units */
+    bool pending = !(next && touched[i]) && tp->pending_rcu > 0 && tp->pending_wcu > 0;
+    *r += pending ? tp->pending_rcu : tp->rcu;
+    *w += pending ? tp->pending_wcu : tp->wcu;
   }
 }
+
+static void status_ready(sl_sim *m, int64_t t_ms);
 
 static void cp_add(sl_sim *m, int64_t at_us, uint32_t ri, int dir, bool ok, int64_t from,
                    int64_t to, const char *what, const char *error) {
@@ -1091,9 +1135,11 @@ static void cp_add(sl_sim *m, int64_t at_us, uint32_t ri, int dir, bool ok, int6
  * (ops/update_table.c): the decrease budget, the switch to on-demand,
  * OnDemandThroughput and WarmThroughput against the per-table quotas, the
  * account's quota. Else false with the exception's name in 'type' and its
- * message in 'err'. A committed change leaves the table UPDATING for
- * table_update_delay_ms and new warm throughput UPDATING for warm_delay_ms,
- * as on the server (jobs/tables.c makes them ACTIVE). */
+ * message in 'err'. A committed change leaves the table (a GSI's own
+ * change: the GSI) UPDATING for table_update_delay_ms, its provisioned
+ * units pending until then (sl_cap_pending_set, as ops/throughput.c does;
+ * status_ready applies them), and new warm throughput UPDATING for
+ * warm_delay_ms, as on the server (jobs/tables.c makes them ACTIVE). */
 static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool *touched,
                       int64_t now_ms, const char **type, char *err, size_t err_len) {
   const sl_cap_params *p = &m->params;
@@ -1160,24 +1206,32 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
     sl_cap_quota_message(p, &u, q, "us-east-1", err, err_len);
     return false;
   }
+  int64_t until = now_ms + p->table_update_delay_ms;
   for (uint32_t i = 0; i < m->n_res; i++) {
     if (!touched[i])
       continue;
     res_state *r = &m->res[i];
     sl_throughput tp = next[i];
+    bool was_prov = r->tp.billing == SL_BILLING_PROVISIONED;
+    bool od_changed = tp.max_read_ru != r->tp.max_read_ru || tp.max_write_ru != r->tp.max_write_ru;
+    bool pending = false;
     if (i == tr && r->tp.billing != SL_BILLING_PAY_PER_REQUEST &&
         tp.billing == SL_BILLING_PAY_PER_REQUEST)
       sl_cap_ppr_switch_record(&tp, now_ms);
-    if (r->tp.billing == SL_BILLING_PROVISIONED && tp.billing == SL_BILLING_PROVISIONED) {
-      if (tp.rcu < r->tp.rcu || tp.wcu < r->tp.wcu)
-        sl_cap_decrease_record(&m->params, &tp, now_ms);
-      if (tp.rcu > r->tp.rcu || tp.wcu > r->tp.wcu)
-        tp.last_increase_ms = (uint64_t)now_ms;
+    if (tp.billing == SL_BILLING_PAY_PER_REQUEST) {
+      tp.pending_rcu = tp.pending_wcu = 0;
+    } else if (was_prov && (tp.rcu != r->tp.rcu || tp.wcu != r->tp.wcu)) {
+      /* as ops/throughput.c sl_tp_set_provisioned: the units in effect stay
+       * until the resource is ACTIVE again (status_ready applies them) */
+      int64_t rcu = tp.rcu, wcu = tp.wcu;
+      tp.rcu = r->tp.rcu;
+      tp.wcu = r->tp.wcu;
+      sl_cap_pending_set(&tp, rcu, wcu, now_ms);
+      pending = true;
+    } else if (!was_prov) {
+      /* from on-demand: the units are there at once */
+      sl_cap_units_set(&tp, tp.rcu, tp.wcu);
     }
-    if (tp.rcu > tp.highest_rcu)
-      tp.highest_rcu = tp.rcu;
-    if (tp.wcu > tp.highest_wcu)
-      tp.highest_wcu = tp.wcu;
     if ((tp.warm_read != r->tp.warm_read || tp.warm_write != r->tp.warm_write) &&
         p->warm_delay_ms > 0) {
       tp.warm_status = SL_STATUS_UPDATING;
@@ -1187,9 +1241,45 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
     }
     r->tp = tp;
     sl_cap_res_configure(m->cap, r->res, &r->tp);
+    /* A GSI's own change leaves it (not the table) UPDATING, if it was
+     * ACTIVE (ops/indexes.c apply_update); a table's, the table. */
+    if (r->is_index && (pending || od_changed) && r->updating_until_ms <= now_ms)
+      r->updating_until_ms = until;
+    if (pending) {
+      int64_t at = r->is_index ? r->updating_until_ms : until;
+      if (at < m->next_status_ms)
+        m->next_status_ms = at;
+    }
   }
-  m->updating_until_ms[table] = now_ms + p->table_update_delay_ms;
+  if (touched[tr])
+    m->updating_until_ms[table] = until;
+  /* No delay: ACTIVE again at once (the server's next tick, at this time). */
+  status_ready(m, now_ms);
   return true;
+}
+
+/* Pending throughput changes whose resource's UPDATING ended by 't_ms'
+ * take effect, each at its time, as jobs/tables.c applies them
+ * (sl_cap_pending_apply). */
+static void status_ready(sl_sim *m, int64_t t_ms) {
+  if (m->next_status_ms > t_ms)
+    return;
+  int64_t next = INT64_MAX;
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    res_state *r = &m->res[i];
+    if (r->tp.pending_rcu <= 0 || r->tp.pending_wcu <= 0)
+      continue;
+    int64_t at = r->is_index ? r->updating_until_ms : m->updating_until_ms[r->table];
+    if (at <= t_ms) {
+      if (m->clock.manual_us < at * 1000)
+        m->clock.manual_us = at * 1000;
+      if (sl_cap_pending_apply(&m->params, &r->tp, at))
+        sl_cap_res_configure(m->cap, r->res, &r->tp);
+    } else if (at < next) {
+      next = at;
+    }
+  }
+  m->next_status_ms = next;
 }
 
 /* Warm throughput whose UPDATING ended by 't_ms' becomes ACTIVE at its
@@ -1288,9 +1378,9 @@ static void apply_action(sl_sim *m, const sl_sim_action *a) {
   free(touched);
 }
 
-/* Auto scaling: the policy of resource 'ri', direction 'dir', evaluated on
+/* Auto scaling: the policies of resource 'ri', direction 'dir', evaluated on
  * the datapoint of clock minute 'minute' at the instant it became visible
- * (ops/autoscaling.c's evaluate, one policy per target). */
+ * and combined (ops/autoscaling.c's evaluate). */
 static void scaling_eval(sl_sim *m, const sl_scaling_params *sp, uint32_t ri, int dir,
                          int64_t minute, int64_t at_ms) {
   res_state *r = &m->res[ri];
@@ -1317,13 +1407,22 @@ static void scaling_eval(sl_sim *m, const sl_scaling_params *sp, uint32_t ri, in
                          .now_ms = at_ms,
                          .last_out_ms = r->last_out_ms[dir],
                          .last_in_ms = r->last_in_ms[dir]};
-  sl_scaling_policy pol = {.target_pct = sc->target_pct,
-                           .scale_out_cooldown_ms = sc->scale_out_cooldown_ms,
-                           .scale_in_cooldown_ms = sc->scale_in_cooldown_ms,
-                           .disable_scale_in = sc->disable_scale_in,
-                           .min = r->bound_min[dir],
-                           .max = r->bound_max[dir]};
-  sl_scaling_decision d = sl_scaling_evaluate(sp, &pol, &st);
+  /* Several policies: cap/scaling.h sl_scaling_combine, as ops/autoscaling.c
+   * combines them. */
+  sl_scaling_policy pols[SL_SIM_MAX_POLICIES];
+  sl_scaling_decision ds[SL_SIM_MAX_POLICIES];
+  for (uint32_t k = 0; k < sc->n_policies; k++) {
+    const sl_sim_policy *sp_k = &sc->policies[k];
+    pols[k] = (sl_scaling_policy){.target_pct = sp_k->target_pct,
+                                  .scale_out_cooldown_ms = sp_k->scale_out_cooldown_ms,
+                                  .scale_in_cooldown_ms = sp_k->scale_in_cooldown_ms,
+                                  .disable_scale_in = sp_k->disable_scale_in,
+                                  .min = r->bound_min[dir],
+                                  .max = r->bound_max[dir]};
+    ds[k] = sl_scaling_evaluate(sp, &pols[k], &st);
+  }
+  uint32_t by;
+  sl_scaling_decision d = sl_scaling_combine(ds, pols, sc->n_policies, &by);
   if (d.kind == SL_SCALING_HOLD)
     return;
   bool up = d.kind == SL_SCALING_OUT;
@@ -1378,6 +1477,7 @@ static void sched_until(sl_sim *m, int64_t until_ms) {
       }
     if (best > until_ms || best * 1000 >= m->end)
       return;
+    status_ready(m, best);
     res_state *r = &m->res[bi];
     const sl_sim_scheduled *a = &scaling_of(m, r, bd)->scheduled[bk];
     r->sched_next[bd][bk] = sched_next(a, m->s->start_ms, best + 1);
@@ -1436,6 +1536,9 @@ static void scaling_tick(sl_sim *m, int64_t t) {
       return;
     }
     sched_until(m, at_ms);
+    /* a change made earlier in this catch-up has taken effect by now, as
+     * ops/autoscaling.c's tick advances the tables */
+    status_ready(m, at_ms);
     m->next_eval_minute++;
     for (uint32_t i = 0; i < m->n_res; i++)
       for (int d = 0; d < 2; d++)
@@ -1450,9 +1553,11 @@ static void cp_until(sl_sim *m, int64_t t) {
   for (;;) {
     int64_t ta =
         m->next_action < s->n_actions ? m->t0 + s->actions[m->next_action].at_us : INT64_MAX;
-    int64_t tw = m->next_warm_ms < INT64_MAX / 1000 ? m->next_warm_ms * 1000 : INT64_MAX;
+    int64_t nw = m->next_warm_ms < m->next_status_ms ? m->next_warm_ms : m->next_status_ms;
+    int64_t tw = nw < INT64_MAX / 1000 ? nw * 1000 : INT64_MAX;
     if (tw <= t && tw <= ta) {
       scaling_tick(m, tw);
+      status_ready(m, tw / 1000);
       warm_ready(m, tw / 1000);
       continue;
     }
@@ -1485,6 +1590,15 @@ void sl_sim_run(sl_sim *m) {
     bool retry = m->n_heap && m->heap[0].t <= t;
     if (retry)
       t = m->heap[0].t;
+    /* an adaptive client's send that waited for its token */
+    int qi = -1;
+    for (uint32_t i = 0; i < s->n_workloads; i++) {
+      int64_t tq = ad_release_t(&m->wl[i]);
+      if (tq < t) {
+        t = tq;
+        qi = (int)i;
+      }
+    }
     if (t >= m->end)
       break;
     while (m->next_sample < m->n_steps && m->t0 + (int64_t)(m->next_sample + 1) * s->step_us <= t) {
@@ -1495,7 +1609,9 @@ void sl_sim_run(sl_sim *m) {
     }
     cp_until(m, t);
     ev e;
-    if (retry) {
+    if (qi >= 0) {
+      e = ad_release(&m->wl[qi], t);
+    } else if (retry) {
       e = heap_pop(m);
     } else {
       wl_state *w = &m->wl[wi];
@@ -1524,6 +1640,8 @@ void sl_sim_run(sl_sim *m) {
     run_aggregate(m);
   for (size_t i = 0; i < m->n_heap; i++)
     m->wl[m->heap[i].wl].in_flight_end++;
+  for (uint32_t i = 0; i < s->n_workloads; i++)
+    m->wl[i].in_flight_end += m->wl[i].ad_q_n;
   while (m->next_sample < m->n_steps) {
     int64_t ts = m->t0 + (int64_t)(m->next_sample + 1) * s->step_us;
     if (ts > m->end)
@@ -1807,13 +1925,17 @@ static void finish_n(sl_sim *m, wl_state *w, int64_t t, uint64_t n, bool ok, dou
 static void ad_responses(wl_state *w, double now, uint64_t ok, uint64_t thr) {
   if (w->w->client.retry != SL_RETRY_ADAPTIVE || !(ok + thr))
     return;
-  /* the measured rate counts every response (ad_response records one a
-   * call); beyond 64 throttles the rate is at its floor */
-  uint64_t calls = (ok ? 1 : 0) + (thr < 64 ? thr : 64);
+  /* The measured rate counts every response (ad_response records one a
+   * call). The rate drops once a step, at its first throttle: a
+   * per-request client's rate drops at the first throttle and it sends the
+   * rest of the step slower, so it sees few more (each further throttle
+   * would cut the rate by 0.7 again: 64 of them, to the floor). */
+  uint64_t cut = thr && w->cubic_last_fail != now ? 1 : 0;
+  uint64_t calls = (ok ? 1 : 0) + cut;
   w->ad_count += ok + thr - calls;
   if (ok)
     ad_response(w, now, false);
-  for (uint64_t i = 0; i < thr && i < 64; i++)
+  if (cut)
     ad_response(w, now, true);
 }
 
@@ -2329,6 +2451,25 @@ static void agg_step_txn(sl_sim *m, uint32_t wi, int64_t t, int64_t t1, uint64_t
   }
 }
 
+/* A workload's own step within an aggregate step 'dt' (a whole fraction of
+ * it): a client whose retries come back sooner than the step (legacy's
+ * 50 ms, an application loop's delay_ms) is stepped at its retry delay, so
+ * that a retry is sent when it is due rather than at the next step. */
+static int64_t agg_sub_step(const sl_sim_workload *wl, int64_t dt) {
+  const sl_sim_client *c = &wl->client;
+  int64_t d = dt;
+  if (c->retry == SL_RETRY_IMMEDIATE)
+    d = (int64_t)c->delay_ms * 1000;
+  else if (c->retry == SL_RETRY_LEGACY)
+    d = 50000;
+  if (d < 1000)
+    d = 1000;
+  if (d >= dt)
+    return dt;
+  int64_t n = (dt + d - 1) / d;
+  return (dt + n - 1) / n;
+}
+
 static void run_aggregate(sl_sim *m) {
   const sl_scenario *s = m->s;
   for (uint32_t i = 0; i < s->n_workloads; i++) {
@@ -2348,20 +2489,24 @@ static void run_aggregate(sl_sim *m) {
     for (uint32_t wi = 0; wi < s->n_workloads; wi++) {
       wl_state *w = &m->wl[wi];
       const sl_sim_workload *wl = w->w;
-      w->agg_due += rate_at(m, w, t + (t1 - t) / 2) * (double)(t1 - t) / 1e6;
-      uint64_t n = (uint64_t)w->agg_due;
-      w->agg_due -= (double)n;
-      if (n) {
-        size_t st = step_of(m, t);
-        w->requests += n;
-        w->s_requests[st] += (uint32_t)n;
+      int64_t sub = agg_sub_step(wl, dt);
+      for (int64_t a = t; a < t1; a += sub) {
+        int64_t b = a + sub < t1 ? a + sub : t1;
+        w->agg_due += rate_at(m, w, a + (b - a) / 2) * (double)(b - a) / 1e6;
+        uint64_t n = (uint64_t)w->agg_due;
+        w->agg_due -= (double)n;
+        if (n) {
+          size_t st = step_of(m, a);
+          w->requests += n;
+          w->s_requests[st] += (uint32_t)n;
+        }
+        if (!n && !w->n_pend)
+          continue;
+        if (wl->op == SL_OP_TRANSACT_GET || wl->op == SL_OP_TRANSACT_WRITE)
+          agg_step_txn(m, wi, a, b, n);
+        else
+          agg_step_items(m, wi, a, b, n);
       }
-      if (!n && !w->n_pend)
-        continue;
-      if (wl->op == SL_OP_TRANSACT_GET || wl->op == SL_OP_TRANSACT_WRITE)
-        agg_step_txn(m, wi, t, t1, n);
-      else
-        agg_step_items(m, wi, t, t1, n);
     }
   }
   for (uint32_t i = 0; i < s->n_workloads; i++)

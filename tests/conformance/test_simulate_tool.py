@@ -294,8 +294,10 @@ def test_internet_scale_zipf_head():
     assert "by one key, 'k0'" in report["diagnosis"][0]
     assert "more table capacity will not help" in report["diagnosis"][0]
     # the report says how far the aggregate mode departs from the per-request one
-    assert "departs from the per-request mode by at most 0.2 % of accepted units" in \
+    assert "departs from the per-request mode by at most 0.5 % of accepted units" in \
         report["mode_note"]
+    assert "client attempts per request by up to 35 %" in report["mode_note"]
+    assert "adaptive retry mode's successes by 5 %" in report["mode_note"]
     assert "mode_note" not in simulate("hot-key.json")
 
 
@@ -377,6 +379,32 @@ def mutate(path, value):
      "workloads[0].item_bytes.weights: the weights add up to 0"),
     (("tables", 0, "autoscaling"), {"write": {"target_utilization": 70, "min": 1, "max": 9}},
      "tables[0].autoscaling: auto scaling needs billing_mode PROVISIONED"),
+    (("tables", 0), {"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                     "write_capacity": 5,
+                     "autoscaling": {"write": {"min": 1, "max": 9, "policies": []}}},
+     "tables[0].autoscaling.write.policies: expected a list of 1 to 16 target-tracking "
+     "policies"),
+    (("tables", 0), {"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                     "write_capacity": 5,
+                     "autoscaling": {"write": {"min": 1, "max": 9, "policies": [
+                         {"target_utilization": 70}, {"target_utilization": 95}]}}},
+     "tables[0].autoscaling.write.policies[1].target_utilization: 95 is out of range"),
+    (("tables", 0), {"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                     "write_capacity": 5,
+                     "autoscaling": {"write": {"min": 1, "max": 9, "policies": [
+                         {"target_utilization": 70, "min": 1}]}}},
+     "tables[0].autoscaling.write.policies[0].min: unknown member"),
+    (("tables", 0), {"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                     "write_capacity": 5,
+                     "autoscaling": {"write": {"min": 1, "max": 9, "target_utilization": 70,
+                                               "policies": [{"target_utilization": 70}]}}},
+     "tables[0].autoscaling.write.target_utilization: a member of each policy when "
+     "\"policies\" is given, not of the target"),
+    (("tables", 0), {"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                     "write_capacity": 5,
+                     "autoscaling": {"write": {"min": 1, "max": 9,
+                                               "policies": [{"target_utilization": 70}] * 17}}},
+     "tables[0].autoscaling.write.policies: 17 policies: at most 16 on one scalable target"),
     (("workloads", 0, "lsi"), 0, "workloads[0].lsi: table 't' has 0 LSIs"),
     (("workloads", 0, "fetch_unprojected"), True,
      "workloads[0].fetch_unprojected: only for a Query of an LSI"),
@@ -450,6 +478,139 @@ def test_simulator_matches_the_server(client):
     assert 800 <= first <= 1000
 
 
+def slow_server(tmp_path, delay_ms, burst_ms=None):
+    """A private manual-clock sluice whose table updates take `delay_ms`
+    (table_update_delay_ms) and, given `burst_ms`, whose new provisioned tables start with
+    that much burst capacity (initial_burst_ms)."""
+    from conftest import Server
+    conf = tmp_path / "slow.conf"
+    text = f"table_update_delay_ms = {delay_ms}\n"
+    if burst_ms is not None:
+        text += f"initial_burst_ms = {burst_ms}\n"
+    conf.write_text(text)
+    return Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z",
+                   "--config", str(conf)])
+
+
+# A throughput change while UPDATING (table_update_delay_ms = 3 s on both sides): a
+# 100-WCU table offered 300 PutItems/s of 1 KB, raised to 400 WCU at 2 s, keeps throttling at
+# its old level until the change takes effect at 5 s, then takes the whole load. Over HTTP on
+# the manual clock and in the simulator: the same accepted count in every 100 ms, the same
+# first throttle, and the provisioned level of the simulator's series is the old one until 5 s.
+@pytest.mark.capacity
+def test_update_while_updating_matches_the_server(tmp_path):
+    from conftest import Client
+    rate, seconds, delay = 300, 8, 3000
+    srv = slow_server(tmp_path, delay, burst_ms=1000)
+    try:
+        client = Client(srv.endpoint)
+        client.create_table("slow", ProvisionedThroughput={"ReadCapacityUnits": 5,
+                                                           "WriteCapacityUnits": 100})
+        accepted = [0] * (seconds * 10)
+        first = None
+        i = 0
+        for ms in range(seconds * 1000):
+            if ms == 2000:
+                status, reply = client.call("UpdateTable", {
+                    "TableName": "slow", "ProvisionedThroughput": {"ReadCapacityUnits": 5,
+                                                                   "WriteCapacityUnits": 400}})
+                assert status == 200, reply
+            if ms in (4999, 5000):
+                t = client.call("DescribeTable", {"TableName": "slow"})[1]["Table"]
+                assert t["ProvisionedThroughput"]["WriteCapacityUnits"] == (
+                    100 if ms == 4999 else 400)
+            while i * 1000 // rate <= ms and i < rate * seconds:
+                pk = f"k{i}"
+                status, _ = client.call("PutItem", {
+                    "TableName": "slow",
+                    "Item": {"pk": {"S": pk}, "p": {"S": "x" * (1000 - len(pk) - 3)}}})
+                if status == 200:
+                    accepted[ms // 100] += 1
+                elif first is None:
+                    first = ms
+                i += 1
+            client.advance(1)
+    finally:
+        srv.stop()
+    scenario = {"duration_s": seconds, "step_s": 0.1, "start": "2026-11-30T12:00:00Z",
+                "params": {"table_update_delay_ms": delay, "initial_burst_ms": 1000},
+                "tables": [{"name": "slow", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                            "write_capacity": 100}],
+                "workloads": [{"table": "slow", "operation": "PutItem", "item_bytes": 1000,
+                               "keys": {"distribution": "sequential"}, "arrival": "per_ms",
+                               "phases": [{"duration_s": seconds, "rate": rate}]}],
+                "actions": [{"at_s": 2, "table": "slow", "write_capacity": 400}]}
+    w = resource(simulate(scenario), "slow")["write"]
+    level = w["series"]["provisioned_units"]
+    assert level[:49] == [100] * 49 and level[49:] == [400] * (len(level) - 49)
+    assert w["series"]["accepted_events"] == accepted
+    assert first is not None and round(w["first_throttle_s"] * 1000) == first
+    # throttled until the change took effect, never after
+    assert sum(accepted[20:50]) < 0.5 * 30 * rate / 10
+    assert accepted[51:] == [rate // 10] * (len(accepted) - 51)
+
+
+# A GSI's own throughput change leaves the GSI UPDATING, not the table (ops/indexes.c): with
+# table_update_delay_ms = 60 s, a second change of the GSI while it is UPDATING replaces the
+# pending one (taking effect when the first UPDATING ends), a change of the table then goes
+# ahead and a second one is refused (ResourceInUseException). Over HTTP and in the simulator:
+# the same outcomes and, every second, the same units in effect.
+@pytest.mark.capacity
+def test_gsi_update_while_updating_matches_the_server(tmp_path):
+    from conftest import Client
+    seconds = 200
+    steps = {30: ("byG", 10), 40: ("byG", 20), 50: (None, 7), 60: (None, 8)}
+    srv = slow_server(tmp_path, 60000)
+    try:
+        client = Client(srv.endpoint)
+        client.create_table(
+            "tab", ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                  {"AttributeName": "gk", "AttributeType": "S"}],
+            GlobalSecondaryIndexes=[{
+                "IndexName": "byG", "KeySchema": [{"AttributeName": "gk", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"},
+                "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}])
+        outcomes, table, gsi = [], [], []
+        for sec in range(1, seconds + 1):
+            client.advance(1000)
+            if sec in steps:
+                index, wcu = steps[sec]
+                pt = {"ReadCapacityUnits": 5, "WriteCapacityUnits": wcu}
+                body = {"TableName": "tab"}
+                if index:
+                    body["GlobalSecondaryIndexUpdates"] = [
+                        {"Update": {"IndexName": index, "ProvisionedThroughput": pt}}]
+                else:
+                    body["ProvisionedThroughput"] = pt
+                status, reply = client.call("UpdateTable", body)
+                outcomes.append((sec, "Successful" if status == 200 else "Failed",
+                                 "" if status == 200 else
+                                 reply["__type"].split("#")[-1] + ": " + reply["message"]))
+            d = client.call("DescribeTable", {"TableName": "tab"})[1]["Table"]
+            table.append(d["ProvisionedThroughput"]["WriteCapacityUnits"])
+            gsi.append(d["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"]
+                       ["WriteCapacityUnits"])
+    finally:
+        srv.stop()
+    scenario = {"duration_s": seconds, "params": {"table_update_delay_ms": 60000},
+                "tables": [{"name": "tab", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                            "write_capacity": 5,
+                            "gsis": [{"name": "byG", "read_capacity": 5, "write_capacity": 5}]}],
+                "workloads": [{"table": "tab", "operation": "PutItem",
+                               "phases": [{"duration_s": seconds, "rate": 1}]}],
+                "actions": [dict({"at_s": sec, "table": "tab", "write_capacity": wcu},
+                                 **({"index": index} if index else {}))
+                            for sec, (index, wcu) in steps.items()]}
+    r = simulate(scenario)
+    sim = [(e["time_s"], e["status"], e.get("message", "")) for e in r["control_plane"]]
+    assert sim == outcomes
+    assert [o[1] for o in outcomes] == ["Successful"] * 3 + ["Failed"]
+    assert resource(r, "tab")["write"]["series"]["provisioned_units"] == table
+    assert resource(r, "byG")["write"]["series"]["provisioned_units"] == gsi
+    assert gsi[88:90] == [5, 20] and table[108:110] == [5, 7]
+
+
 # --- auto scaling and the control plane ---------------------------------------------------
 
 # Seed 002: a bursty load (20 minutes at 100 writes/s, 5 at 800/s) under target tracking
@@ -489,33 +650,110 @@ def test_autoscaling_oscillation_burns_the_decrease_budget():
 # The simulator's auto scaling matches the server's (test_autoscaling_capacity.py's
 # oscillating load: one PutItem every 5 s, 6 minutes at 40 units/s then 19 at 1 unit/s):
 # the same activities at the same times, with the same capacities and messages.
+#
+# With table_update_delay_ms = 60 s on both sides, each change holds the old units for a
+# minute and the policy is not evaluated while the table is UPDATING: the activities still
+# agree (a server's activity reads InProgress until its change takes effect).
+#
+# Several target-tracking policies on the target (here 70 % and 35 %, the second one with
+# scale-in disabled): the server combines them with cap/scaling.c's sl_scaling_combine, and
+# so does the simulator; the activities agree too.
 @pytest.mark.capacity
-def test_autoscaling_matches_the_server(client):
-    from test_autoscaling_capacity import WCU, activities, oscillate, policy, register, START
+@pytest.mark.parametrize("delay_ms,policies", [
+    (0, [{"target_utilization": 70}]),
+    (60000, [{"target_utilization": 70}]),
+    (0, [{"target_utilization": 70}, {"target_utilization": 35, "disable_scale_in": True}]),
+])
+def test_autoscaling_matches_the_server(tmp_path, delay_ms, policies):
+    from conftest import Client
+    srv = slow_server(tmp_path, delay_ms)
+    try:
+        autoscaling_both_ways(Client(srv.endpoint), delay_ms, policies)
+    finally:
+        srv.stop()
+
+
+def autoscaling_both_ways(client, delay_ms, policies):
+    from test_autoscaling_capacity import WCU, activities, as_call, ok, oscillate, register, START
     client.create_table("scaled", ProvisionedThroughput={"ReadCapacityUnits": 5,
                                                          "WriteCapacityUnits": 5})
     register(client, "table/scaled", WCU, 5, 1000)
-    policy(client, "table/scaled", WCU)
+    for i, pol in enumerate(policies):
+        conf = {"TargetValue": float(pol["target_utilization"]),
+                "PredefinedMetricSpecification": {
+                    "PredefinedMetricType": "DynamoDBWriteCapacityUtilization"}}
+        if pol.get("disable_scale_in"):
+            conf["DisableScaleIn"] = True
+        ok(as_call(client, "PutScalingPolicy", {
+            "PolicyName": f"p{i}", "ServiceNamespace": "dynamodb",
+            "ResourceId": "table/scaled", "ScalableDimension": WCU,
+            "PolicyType": "TargetTrackingScaling",
+            "TargetTrackingScalingPolicyConfiguration": conf}))
     cycles = 3
     oscillate(client, "scaled", cycles)
     server = [(a["StartTime"] - START, a["Description"], a["StatusCode"])
-              for a in activities(client, "table/scaled")]
+              for a in activities(client, "table/scaled") if a["StatusCode"] != "InProgress"]
+    from test_autoscaling_capacity import write_units
+    units = write_units(client, "scaled")
     high, low = [], []
     for _ in range(cycles):
         high += [{"duration_s": 360, "rate": 0.2}, {"duration_s": 1140, "rate": 0}]
         low += [{"duration_s": 360, "rate": 0}, {"duration_s": 1140, "rate": 0.2}]
     put = {"table": "scaled", "operation": "PutItem", "keys": {"distribution": "uniform"}}
     scenario = {"duration_s": cycles * 1500, "step_s": 60,
+                "params": {"table_update_delay_ms": delay_ms},
                 "tables": [{"name": "scaled", "billing_mode": "PROVISIONED",
                             "read_capacity": 5, "write_capacity": 5,
-                            "autoscaling": {"write": {"target_utilization": 70, "min": 5,
-                                                      "max": 1000}}}],
+                            "autoscaling": {"write": {"min": 5, "max": 1000,
+                                                      "policies": policies}}}],
                 "workloads": [dict(put, name="high", item_bytes=200 * 1024 - 16, phases=high),
                               dict(put, name="low", item_bytes=5 * 1024 - 16, phases=low)]}
-    sim = [(e["time_s"], e["description"], e["status"])
-           for e in simulate(scenario)["control_plane"]]
+    report = simulate(scenario)
+    sim = [(e["time_s"], e["description"], e["status"]) for e in report["control_plane"]]
     assert len(server) >= 4
     assert sim[:len(server)] == server
+    assert resource(report, "scaled")["write"]["series"]["provisioned_units"][-1] == units
+
+
+# Several policies on one scalable target (`policies`), combined as the service does: the
+# policy that asks for the largest capacity wins a scale-out, and a scale-in needs every
+# policy whose scale-in is enabled to be ready, to the largest of their capacities. One
+# table: a read policy at 50 % and two write policies (70 % and 35 %).
+def test_several_policies_on_one_target():
+    def run(write_policies):
+        s = {"duration_s": 3600, "step_s": 60,
+             "tables": [{"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 5,
+                         "write_capacity": 5,
+                         "autoscaling": {"read": {"target_utilization": 50, "min": 5,
+                                                  "max": 1000},
+                                         "write": {"min": 5, "max": 1000,
+                                                   "policies": write_policies}}}],
+             "workloads": [{"table": "t", "operation": "PutItem", "item_bytes": 1000,
+                            "phases": [{"duration_s": 900, "rate": 20},
+                                       {"duration_s": 2700, "rate": 1}]},
+                           {"table": "t", "operation": "GetItem", "item_bytes": 4000,
+                            "consistent_read": True,
+                            "phases": [{"duration_s": 3600, "rate": 20}]}]}
+        return [(e["time_s"], e["direction"], e["from"], e["to"], e["status"])
+                for e in simulate(s)["control_plane"]]
+    at70 = run([{"target_utilization": 70}])
+    at35 = run([{"target_utilization": 35}])
+    both = run([{"target_utilization": 70}, {"target_utilization": 35}])
+    # the read policy: 20 strong 4 KB reads/s (20 RCU) at 50 % asks for 40, in every run
+    for r in (at70, at35, both):
+        assert [e for e in r if e[1] == "read"][-1][3] == 40
+    # alone, the 70 % policy scales out to 29 (ceil(20 / 0.7)) and the 35 % one to 58;
+    # together the larger capacity wins, and the scale-in waits until both are ready
+    assert [e[3] for e in at70 if e[1] == "write" and e[3] > e[2]][-1] == 29
+    assert [e[3] for e in at35 if e[1] == "write" and e[3] > e[2]][-1] == 58
+    assert both == at35
+    # with the 35 % policy's scale-in disabled, the 70 % one alone decides scale-ins: at
+    # 58 WCU the load is 34 % of the units, 20 points below 70 % for 15 minutes
+    held = run([{"target_utilization": 70}, {"target_utilization": 35,
+                                              "disable_scale_in": True}])
+    ins = [e for e in held if e[1] == "write" and e[3] < e[2]]
+    assert ins[0][2:] == (58, 29, "Successful")
+    assert ins[0] not in at35 and len(ins) == 2
 
 
 # Scenario actions go through the same control-plane rules: a fifth decrease within the
@@ -567,8 +805,9 @@ def test_actions_obey_the_control_plane():
 
 
 # The UPDATING period of the server (params table_update_delay_ms, warm_delay_ms; 0 by
-# default, as on the server): after a change the table is UPDATING, and another UpdateTable
-# then fails with ResourceInUseException (auto scaling waits, as ops/autoscaling.c does);
+# default, as on the server): after a change the table is UPDATING, keeps its old units until
+# it is ACTIVE again, and another UpdateTable then fails with ResourceInUseException (auto
+# scaling waits, as ops/autoscaling.c does);
 # new warm throughput pre-splits the partitions only when it is ACTIVE. WarmThroughput and
 # OnDemandThroughput are checked against the per-table quotas with the server's rules and
 # texts (cap/control.c), in actions and at creation.
@@ -609,8 +848,10 @@ def test_actions_updating_delay_and_warm_quotas():
         (30, "table t", "Failed", "ResourceInUseException: Attempt to change a resource which "
          "is still in use: Table is being updated: t"),
         (70, "table t", "Successful", "")]
-    assert resource(r, "t")["write"]["series"]["provisioned_units"][40] == 200
-    assert resource(r, "t")["write"]["series"]["provisioned_units"][-1] == 400
+    # the units in effect stay while UPDATING (as DescribeTable shows them): the change
+    # asked for at 5 s takes effect at 65 s, the one at 70 s after the run's end
+    level = resource(r, "t")["write"]["series"]["provisioned_units"]
+    assert level[:64] == [100] * 64 and level[64:] == [200] * (len(level) - 64)
     # warm throughput asked for at 3 s is ACTIVE at 33 s: the load from 20 s throttles until
     # the partitions are pre-split, then never
     od = resource(r, "od")
@@ -721,11 +962,11 @@ def test_aggregate_mode_retries_batches_transactions():
     ag = {w["name"]: w for w in agg["workloads"]}
     for name in ex:
         assert ex[name]["requests"] == ag[name]["requests"]
-    # legacy retries (no jitter): successes -0.05 %, attempts +25 %
+    # legacy retries (no jitter; stepped at its 50 ms): successes -0.1 %, attempts +20 %
     assert near(ex["legacy"]["succeeded"], ag["legacy"]["succeeded"], 0.02)
     assert near(ex["legacy"]["attempts"], ag["legacy"]["attempts"], 0.4)
     assert ag["legacy"]["attempts_per_request"] > 1.5
-    # batches with resends: resends +18 %, attempts +12 %
+    # batches with resends: resends +17 %, attempts +12 %
     assert near(ex["batch"]["unprocessed_resends"], ag["batch"]["unprocessed_resends"], 0.3)
     assert near(ex["batch"]["attempts"], ag["batch"]["attempts"], 0.25)
     assert ag["batch"]["failed"] > 0.5 * ag["batch"]["requests"]
@@ -739,10 +980,12 @@ def test_aggregate_mode_retries_batches_transactions():
         assert w["succeeded"] + w["failed"] + w["in_flight_at_end"] == w["requests"]
 
 
-# The retries example in the aggregate mode: SDK standard's amplification within 5 % of the
-# per-request mode (1.21 vs 1.19 attempts a request), adaptive's successes within 10 %
-# (77,550 vs 81,756), the application loop's successes within 1 % (its 5 ms retries wait
-# for the next 100 ms step, so it makes 3.9 attempts a request instead of 6.2).
+# The retries example in the aggregate mode (docs/simulate.md's table of client departures,
+# scripts/sim_departures.py): SDK standard's amplification within 5 % of the per-request
+# mode (1.207 vs 1.191 attempts a request), the adaptive client's successes within 6 %
+# (186,369 vs 195,730: its rate cut once a step, at the step's first throttle), the
+# application loop's successes within 1 % and its backoff latency within 2 ms at p99 (its
+# 5 ms retries stepped at 5 ms: 4.0 attempts a request instead of 6.2).
 def test_aggregate_mode_retries_example():
     s = example("retries.json")
     exact = simulate(s)
@@ -753,9 +996,33 @@ def test_aggregate_mode_retries_example():
     assert near(ex["standard"]["attempts_per_request"], ag["standard"]["attempts_per_request"],
                 0.05)
     assert near(ex["standard"]["succeeded"], ag["standard"]["succeeded"], 0.01)
-    assert near(ex["adaptive"]["succeeded"], ag["adaptive"]["succeeded"], 0.1)
+    assert near(ex["adaptive"]["succeeded"], ag["adaptive"]["succeeded"], 0.06)
+    assert near(ex["adaptive"]["attempts_per_request"], ag["adaptive"]["attempts_per_request"],
+                0.06)
     assert near(ex["loop"]["succeeded"], ag["loop"]["succeeded"], 0.01)
-    assert ag["loop"]["attempts_per_request"] > 3
+    assert ag["loop"]["attempts_per_request"] > 3.5
+    assert abs(ex["loop"]["latency_added_ms"]["p99"] - ag["loop"]["latency_added_ms"]["p99"]) <= 2
+
+
+# The adaptive client's token bucket is botocore's: a request that finds it empty waits in
+# line without borrowing ahead, and a new rate applies to the waiting requests at once. So
+# after the first throttles (at about 1 s) the client keeps sending every second, at about
+# the rate the hot key takes (half the sends on one key: ~1,000/s of the key's limit).
+def test_adaptive_client_waits_in_line():
+    report = simulate("retries.json")
+    ad = workload(report, "adaptive")
+    done = ad["series"]["succeeded"]
+    assert all(n > 0 for n in done[5:])
+    assert 1200 < sum(done[60:]) / 60 < 2000
+    assert ad["throttled_attempts"] < 0.01 * ad["attempts"]
+    rate = ad["series"]["client_rate_limit"]
+    assert min(rate[5:]) > 1000 and max(rate) < 4000
+    # the departures script runs both modes on a scenario and prints the client figures
+    r = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "sim_departures.py"),
+                        "--bin", BIN, os.path.join(EXAMPLES, "prewarmed-launch.json")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "workload cold launch (standard-2026): attempts/request 1.152 -> 1.134" in r.stdout
 
 
 # Item sizes from a distribution: weighted choices cost their mixture exactly (500 B: 1 WCU,
