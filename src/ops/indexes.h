@@ -62,10 +62,7 @@ typedef struct {
 enum {
   SL_UT_PROVISIONED = 1,
   SL_UT_STREAM = 2,
-  SL_UT_SSE = 4,
-  SL_UT_CLASS = 8,
-  SL_UT_DELETION_PROTECTION = 16,
-  SL_UT_WARM = 32,
+  SL_UT_WARM = 4,
 };
 
 /* What a request's GlobalSecondaryIndexUpdates did to the clone. */
