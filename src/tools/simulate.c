@@ -1188,7 +1188,12 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
     r->tp = tp;
     sl_cap_res_configure(m->cap, r->res, &r->tp);
   }
-  m->updating_until_ms[table] = now_ms + p->table_update_delay_ms;
+  /* A change admitted while UPDATING does not end the earlier one sooner
+   * (ops/update_table.c). */
+  if (m->updating_until_ms[table] <= now_ms)
+    m->updating_cause[table] = 0;
+  if (m->updating_until_ms[table] < now_ms + p->table_update_delay_ms)
+    m->updating_until_ms[table] = now_ms + p->table_update_delay_ms;
   return true;
 }
 
@@ -1272,16 +1277,30 @@ static void apply_action(sl_sim *m, const sl_sim_action *a) {
   int64_t now_ms = m->clock.manual_us / 1000;
   const char *type;
   bool ok;
-  if (m->updating_until_ms[a->table] > now_ms) {
-    /* another UpdateTable while the table is UPDATING (ops/update_table.c) */
-    type = "ResourceInUseException";
+  /* Another UpdateTable while the table is UPDATING: the server's texts and
+   * the changes it admits (ops/update_table.c check_while_updating). */
+  const res_state *tr = &m->res[m->table_res[a->table]];
+  bool switching =
+      a->on_demand >= 0 && (a->on_demand != 0) != (tr->tp.billing == SL_BILLING_PAY_PER_REQUEST);
+  bool iops = switching || a->rcu > 0 || a->wcu > 0;
+  bool od = a->max_read != -2 || a->max_write != -2;
+  uint8_t cause = m->updating_until_ms[a->table] > now_ms ? m->updating_cause[a->table] : 0;
+  const char *sname = m->s->tables[a->table].name.p;
+  int sname_len = (int)m->s->tables[a->table].name.len;
+  type = "ResourceInUseException";
+  ok = false;
+  if ((cause & SL_UPDATE_IOPS) && (iops || (od && !(cause & SL_UPDATE_BILLING))))
     snprintf(err, sizeof(err),
-             "Attempt to change a resource which is still in use: Table is being updated: %.*s",
-             SL_STR_FMT(m->s->tables[a->table].name));
-    ok = false;
-  } else {
-    ok = cp_commit(m, a->table, next, touched, now_ms, &type, err, sizeof(err));
-  }
+             "Attempt to change a resource which is still in use: Table IOPS are currently "
+             "being updated. Table: %.*s",
+             sname_len, sname);
+  else if ((cause & SL_UPDATE_BILLING) && od)
+    snprintf(err, sizeof(err),
+             "Attempt to change a resource which is still in use: OnDemandThroughput cannot be "
+             "updated while BillingMode update is in progress");
+  else if ((ok = cp_commit(m, a->table, next, touched, now_ms, &type, err, sizeof(err))))
+    m->updating_cause[a->table] |=
+        (uint8_t)((iops ? SL_UPDATE_IOPS : 0) | (switching ? SL_UPDATE_BILLING : 0));
   snprintf(msg, sizeof(msg), "%s: %s", type, err);
   cp_add(m, a->at_us, ri, -1, ok, 0, 0, what, ok ? NULL : msg);
   free(next);

@@ -607,7 +607,7 @@ def test_actions_updating_delay_and_warm_quotas():
          "WriteUnitsPerSecond: 5000"),
         (5, "table t", "Successful", ""),
         (30, "table t", "Failed", "ResourceInUseException: Attempt to change a resource which "
-         "is still in use: Table is being updated: t"),
+         "is still in use: Table IOPS are currently being updated. Table: t"),
         (70, "table t", "Successful", "")]
     assert resource(r, "t")["write"]["series"]["provisioned_units"][40] == 200
     assert resource(r, "t")["write"]["series"]["provisioned_units"][-1] == 400
