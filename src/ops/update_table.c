@@ -245,6 +245,13 @@ static sl_err update_throughput(sl_req *req, const sl_update_table_in *in, const
     }
     *changed = true;
   }
+  /* An on-demand maximum has no meaning for a provisioned table (live, ACKQ
+   * DDB-TABLE-059; tests/conformance/test_update_table_rules.py). */
+  if (in->od.present && mode == SL_BILLING_PROVISIONED)
+    return sl_fail(req, SL_E_VALIDATION,
+                   INVALID "Max%sRequestUnits for OnDemandThroughput cannot be specified when the "
+                           "table BillingMode is PROVISIONED",
+                   in->od.has_read ? "Read" : "Write");
   if (in->od.present) {
     sl_err err = sl_tp_set_on_demand(req, "table", &t->tp, &in->od);
     if (err != SL_OK)

@@ -125,6 +125,23 @@ def test_gsi_create_or_delete_beside_exclusive_members(raw, make_table):
             (body, r)
 
 
+# An on-demand maximum on a PROVISIONED table is refused (live, ACKQ DDB-TABLE-059: "One or more
+# parameter values were invalid: MaxReadRequestUnits for OnDemandThroughput cannot be specified
+# when the table BillingMode is PROVISIONED"); naming MaxWriteRequestUnits when only it is sent
+# follows the GSI text's pattern (the catalogue DDB-TABLE-442 lists the Write variant too).
+# ddblocal_differs: DynamoDB Local accepts it.
+@pytest.mark.ddblocal_differs
+def test_on_demand_maximum_on_provisioned_table(raw, make_table):
+    name = make_table(ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5})
+    for od, which in (({"MaxReadRequestUnits": 100}, "Read"),
+                      ({"MaxWriteRequestUnits": 100}, "Write")):
+        r = raw.call("UpdateTable", {"TableName": name, "OnDemandThroughput": od})
+        assert (r.status, r.error_type, r.message) == (
+            400, "ValidationException",
+            INVALID + f"Max{which}RequestUnits for OnDemandThroughput cannot be specified when the "
+            "table BillingMode is PROVISIONED"), r
+
+
 # The pairs the service accepts: BillingMode=PAY_PER_REQUEST with a stream change or with
 # OnDemandThroughput (ACKQ DDB-TABLE-433: "The only accepted pairs"; DDB-TABLE-382).
 # ddblocal_differs: DynamoDB Local answers the second pair with HTTP 500 InternalFailure.
