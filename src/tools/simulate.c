@@ -1287,9 +1287,22 @@ static void apply_action(sl_sim *m, const sl_sim_action *a) {
   uint8_t cause = m->updating_until_ms[a->table] > now_ms ? m->updating_cause[a->table] : 0;
   const char *sname = m->s->tables[a->table].name.p;
   int sname_len = (int)m->s->tables[a->table].name.len;
+  bool warm = a->warm_read > 0 || a->warm_write > 0;
+  bool units = a->rcu > 0 || a->wcu > 0;
   type = "ResourceInUseException";
   ok = false;
-  if ((cause & SL_UPDATE_IOPS) && (iops || (od && !(cause & SL_UPDATE_BILLING))))
+  /* One kind of change per UpdateTable (ops/update_table.c check_sole_members). */
+  if (od && (units || warm)) {
+    type = "ValidationException";
+    snprintf(err, sizeof(err),
+             "One or more parameter values were invalid: OnDemandThroughput can only be combined "
+             "with BillingMode in an UpdateTable request");
+  } else if (warm && (units || a->on_demand >= 0)) {
+    type = "ValidationException";
+    snprintf(err, sizeof(err),
+             "One or more parameter values were invalid: WarmThroughput must be the only operation "
+             "in the request");
+  } else if ((cause & SL_UPDATE_IOPS) && (iops || (od && !(cause & SL_UPDATE_BILLING))))
     snprintf(err, sizeof(err),
              "Attempt to change a resource which is still in use: Table IOPS are currently "
              "being updated. Table: %.*s",

@@ -566,6 +566,27 @@ def test_actions_obey_the_control_plane():
         "Per table maximum: 40000.") in r.stderr
 
 
+# One kind of change per action, with the server's texts (ops/update_table.c, ACKQ
+# DDB-TABLE-433/-382): an on-demand maximum only with a billing mode, warm throughput alone; the
+# refused action changes nothing.
+def test_action_combinations_refused_as_on_the_server():
+    s = {"seed": 1, "duration_s": 10,
+         "tables": [{"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 100,
+                     "write_capacity": 100},
+                    {"name": "od", "billing_mode": "PAY_PER_REQUEST"}],
+         "workloads": [{"table": "t", "operation": "PutItem",
+                        "phases": [{"duration_s": 10, "rate": 10}]}],
+         "actions": [{"at_s": 1, "table": "t", "write_capacity": 200, "warm_write": 5000},
+                     {"at_s": 2, "table": "od", "max_write_request_units": 500,
+                      "warm_write": 5000}]}
+    cp = [(e["time_s"], e["status"], e.get("message", "")) for e in simulate(s)["control_plane"]]
+    assert cp == [
+        (1, "Failed", "ValidationException: One or more parameter values were invalid: "
+         "WarmThroughput must be the only operation in the request"),
+        (2, "Failed", "ValidationException: One or more parameter values were invalid: "
+         "OnDemandThroughput can only be combined with BillingMode in an UpdateTable request")]
+
+
 # The UPDATING period of the server (params table_update_delay_ms, warm_delay_ms; 0 by
 # default, as on the server): after a change the table is UPDATING, and another UpdateTable
 # then fails with ResourceInUseException (auto scaling waits, as ops/autoscaling.c does);
