@@ -77,9 +77,9 @@ typedef struct {
 /* ResourceInUseException for table-level changes while an index is being
  * created (resource allocation) or deleted: 'throughput' for a
  * ProvisionedThroughput change or billing switch, 'on_demand' for an
- * OnDemandThroughput change. */
+ * OnDemandThroughput change, 'stream' for a StreamSpecification change. */
 sl_err sl_indexes_check_table_update(sl_req *req, const sl_table *old, bool throughput,
-                                     bool on_demand);
+                                     bool on_demand, bool stream);
 
 /* The checks of GlobalSecondaryIndexUpdates that need only the request, made
  * before the table is looked up: an empty list, one action per entry and one

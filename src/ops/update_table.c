@@ -334,8 +334,8 @@ sl_err sl_update_table(sl_req *req, const sl_update_table_in *in, sl_update_tabl
   uint8_t cause =
       (in->pt.present || switching ? SL_UPDATE_IOPS : 0) | (switching ? SL_UPDATE_BILLING : 0) |
       (in->stream.present ? SL_UPDATE_STREAM : 0) | (in->table_class.p ? SL_UPDATE_CLASS : 0);
-  if ((err = sl_indexes_check_table_update(req, old, in->pt.present || switching,
-                                           in->od.present)) != SL_OK)
+  if ((err = sl_indexes_check_table_update(req, old, in->pt.present || switching, in->od.present,
+                                           in->stream.present)) != SL_OK)
     return err;
   t = sl_table_clone(old);
   if ((err = update_throughput(req, in, old, t, &changed)) != SL_OK ||

@@ -313,3 +313,35 @@ def test_second_gsi_update_while_index_updating(slow):
     c.advance(DELAY_MS)
     status, reply = update(c, name, gsi(7, 7))
     assert status == 200, reply
+
+
+# While a GSI added by UpdateTable is allocating its resources, a table throughput change and a
+# stream change are refused, naming the index (ACKQ DDB-TABLE-444 catalogue: "Can't change table
+# IOPS when an index is being created. Table: <TBL> Indexes: [<IDX>]", also "Can't change stream
+# status when an index is being created"; the stream text's Table/Indexes tail is the IOPS
+# text's, by analogy). Sluice-only: the allocation delay is configured.
+@pytest.mark.sluice_only
+def test_table_changes_while_index_is_created(tmp_path):
+    from conftest import Client, Server, _is_sluice_cached
+    if os.environ.get("SLUICE_ENDPOINT") and not _is_sluice_cached(os.environ["SLUICE_ENDPOINT"]):
+        pytest.skip("manual clock needs sluice")
+    conf = tmp_path / "slow.conf"
+    conf.write_text("index_create_delay_ms = 5000\n")
+    srv = Server(["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z",
+                  "--config", str(conf)])
+    try:
+        c = Client(srv.endpoint)
+        name = provisioned(c)
+        status, reply = update(c, name, {
+            "AttributeDefinitions": [{"AttributeName": "g", "AttributeType": "S"}],
+            "GlobalSecondaryIndexUpdates": [{"Create": {
+                "IndexName": "gsi1", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "KEYS_ONLY"},
+                "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}}]})
+        assert status == 200, reply
+        in_use(update(c, name, PT2), IN_USE + "Can't change table IOPS when an index is being "
+               f"created. Table: {name} Indexes: [gsi1]")
+        in_use(update(c, name, STREAM), IN_USE + "Can't change stream status when an index is "
+               f"being created. Table: {name} Indexes: [gsi1]")
+    finally:
+        srv.stop()
