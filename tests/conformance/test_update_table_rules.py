@@ -345,3 +345,38 @@ def test_table_changes_while_index_is_created(tmp_path):
                f"being created. Table: {name} Indexes: [gsi1]")
     finally:
         srv.stop()
+
+
+# What a table is UPDATING for is in its catalog record: after a restart (same clock start) a
+# second stream change still gets the stream text.
+@pytest.mark.sluice_only
+def test_update_cause_survives_a_restart(tmp_path):
+    from conftest import Client, Server, _is_sluice_cached
+    if os.environ.get("SLUICE_ENDPOINT") and not _is_sluice_cached(os.environ["SLUICE_ENDPOINT"]):
+        pytest.skip("manual clock needs sluice")
+    conf = tmp_path / "slow.conf"
+    conf.write_text(f"table_update_delay_ms = {DELAY_MS}\n")
+    data = tmp_path / "data"
+    data.mkdir()
+    args = ["--clock", "manual", "--clock-start", "2026-11-30T12:00:00Z", "--config", str(conf),
+            "--data-dir", str(data)]
+    srv = Server(args)
+    try:
+        c = Client(srv.endpoint)
+        name = provisioned(c)
+        status, reply = update(c, name, STREAM)
+        assert status == 200, reply
+        label = reply["TableDescription"]["LatestStreamLabel"]
+    finally:
+        srv.stop()
+    srv = Server(args)
+    try:
+        c = Client(srv.endpoint)
+        in_use(update(c, name, {"StreamSpecification": {"StreamEnabled": False}}),
+               IN_USE + f"A stream status change is currently in progress. Table: {name} "
+               f"Stream: {label} Operation: ENABLE")
+        c.advance(DELAY_MS)
+        status, reply = update(c, name, {"StreamSpecification": {"StreamEnabled": False}})
+        assert status == 200, reply
+    finally:
+        srv.stop()
