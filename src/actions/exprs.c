@@ -75,11 +75,14 @@ sl_err sl_reads_parse_of(sl_req *req, const sl_json *obj, bool indexed, sl_reads
       return sl_fail(req, SL_E_VALIDATION, "Cannot specify the %s when choosing to get %s", what,
                      out->select == SL_SELECT_ALL_ATTRIBUTES ? "ALL_ATTRIBUTES"
                                                              : "ALL_PROJECTED_ATTRIBUTES");
+    /* Query and (in the newer wording) Scan put it in the model-validation
+     * envelope (a public conformance suite's Query and Scan message tests,
+     * September 2026; tests/conformance/test_projection_expression.py). */
     if (!proj && out->select == SL_SELECT_SPECIFIC_ATTRIBUTES)
       return sl_fail(
           req, SL_E_VALIDATION,
-          "Must specify the AttributesToGet or ProjectionExpression when choosing to get "
-          "SPECIFIC_ATTRIBUTES");
+          "1 validation error detected: Must specify the AttributesToGet or ProjectionExpression "
+          "when choosing to get SPECIFIC_ATTRIBUTES");
     if (out->select == SL_SELECT_ALL_PROJECTED_ATTRIBUTES && !indexed)
       return sl_fail(req, SL_E_VALIDATION,
                      "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");

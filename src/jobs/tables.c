@@ -268,6 +268,7 @@ bool sl_tables_advance(sl_env *env, int64_t now_ms) {
     if ((t->status == SL_STATUS_CREATING || t->status == SL_STATUS_UPDATING) &&
         (int64_t)t->status_until_ms <= now_ms) {
       t->status = SL_STATUS_ACTIVE;
+      t->update_cause = 0;
       apply_pending(env, &t->tp, t->cap, (int64_t)t->status_until_ms);
       changed = true;
     }

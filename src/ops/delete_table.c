@@ -12,6 +12,17 @@ sl_err sl_delete_table(sl_req *req, sl_table *t, sl_table **out) {
                    t->status == SL_STATUS_CREATING ? "created" : "deleted", SL_STR_FMT(t->name));
   if ((err = sl_indexes_check_delete_table(req, t)) != SL_OK)
     return err;
+  /* A table UPDATING for a throughput, billing, stream or class change
+   * (ACKQ DDB-TABLE-370 and -369, live; the DDB-TABLE-444 catalogue). Sluice's
+   * UPDATING after a deletion-protection change, which the service does not
+   * have, does not hold a DeleteTable back. Pinned by
+   * tests/conformance/test_update_table_rules.py. */
+  if (t->status == SL_STATUS_UPDATING &&
+      (t->update_cause || t->tp.pending_rcu > 0 || t->tp.pending_wcu > 0))
+    return sl_fail(req, SL_E_RESOURCE_IN_USE,
+                   "Attempt to change a resource which is still in use: Table: %.*s is in the "
+                   "process of being updated.",
+                   SL_STR_FMT(t->name));
   if (t->deletion_protection)
     return sl_fail(req, SL_E_VALIDATION,
                    "Resource cannot be deleted as it is currently protected against deletion. "

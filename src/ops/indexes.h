@@ -62,10 +62,7 @@ typedef struct {
 enum {
   SL_UT_PROVISIONED = 1,
   SL_UT_STREAM = 2,
-  SL_UT_SSE = 4,
-  SL_UT_CLASS = 8,
-  SL_UT_DELETION_PROTECTION = 16,
-  SL_UT_WARM = 32,
+  SL_UT_WARM = 4,
 };
 
 /* What a request's GlobalSecondaryIndexUpdates did to the clone. */
@@ -80,9 +77,9 @@ typedef struct {
 /* ResourceInUseException for table-level changes while an index is being
  * created (resource allocation) or deleted: 'throughput' for a
  * ProvisionedThroughput change or billing switch, 'on_demand' for an
- * OnDemandThroughput change. */
+ * OnDemandThroughput change, 'stream' for a StreamSpecification change. */
 sl_err sl_indexes_check_table_update(sl_req *req, const sl_table *old, bool throughput,
-                                     bool on_demand);
+                                     bool on_demand, bool stream);
 
 /* The checks of GlobalSecondaryIndexUpdates that need only the request, made
  * before the table is looked up: an empty list, one action per entry and one

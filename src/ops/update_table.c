@@ -1,5 +1,5 @@
-/* UpdateTable's core; see update_table.h. Pinned by tests/conformance/test_update_table.py
- * and test_gsi_lifecycle.py. */
+/* UpdateTable's core; see update_table.h. Pinned by tests/conformance/test_update_table.py,
+ * test_update_table_rules.py and test_gsi_lifecycle.py. */
 #include "ops/update_table.h"
 #include "base/log.h"
 #include "cap/cap.h"
@@ -25,9 +25,58 @@ static const char msg_ppr_units[] =
 /* The table-level members a GSI Create or Delete may not accompany. */
 static unsigned also_members(const sl_update_table_in *in) {
   return (in->pt.present ? SL_UT_PROVISIONED : 0) | (in->stream.present ? SL_UT_STREAM : 0) |
-         (in->has_sse ? SL_UT_SSE : 0) | (in->table_class.p ? SL_UT_CLASS : 0) |
-         (in->has_deletion_protection ? SL_UT_DELETION_PROTECTION : 0) |
          (in->warm.present ? SL_UT_WARM : 0);
+}
+
+/* How many of the members that change something the request carries
+ * (an empty GlobalSecondaryIndexUpdates counts as absent, DDB-TABLE-359). */
+static int n_members(const sl_update_table_in *in) {
+  return (in->billing.p != NULL) + in->pt.present + in->stream.present + in->has_sse +
+         (in->table_class.p != NULL) + in->has_deletion_protection + in->warm.present +
+         in->od.present + (in->gsi.present && in->gsi.n > 0);
+}
+
+#define INVALID "One or more parameter values were invalid: "
+
+/* UpdateTable makes one kind of change per request. SSESpecification,
+ * TableClass and DeletionProtectionEnabled must each be the request's only
+ * change, and OnDemandThroughput may come only with BillingMode; when
+ * several break the rule, the first in that order is named (live, ACKQ
+ * DDB-TABLE-433: "SSE > TableClass > DeletionProtection > WarmThroughput",
+ * DP + ODT names DP, DP + BillingMode names DP (DDB-TABLE-156); DDB-TABLE-382:
+ * ODT + Stream and ODT + Warm name ODT). WarmThroughput's own rule comes
+ * after the GSI checks (check_sole_warm), as a GSI Create beside it has its
+ * own text (DDB-TABLE-174). ODT beside ProvisionedThroughput or a GSI update
+ * is refused by the rule's wording, not by a capture of that pair. Pinned by
+ * tests/conformance/test_update_table_rules.py. */
+static sl_err check_sole_members(sl_req *req, const sl_update_table_in *in) {
+  int n = n_members(in);
+  if (n < 2)
+    return SL_OK;
+  if (in->has_sse)
+    return sl_fail(req, SL_E_VALIDATION,
+                   INVALID "Server-Side Encryption modification must be the only operation in "
+                           "the request");
+  if (in->table_class.p)
+    return sl_fail(req, SL_E_VALIDATION,
+                   INVALID "TableClass modification must be the only operation in the request");
+  if (in->has_deletion_protection)
+    return sl_fail(req, SL_E_VALIDATION,
+                   INVALID
+                   "DeletionProtection modification must be the only operation in the request");
+  if (in->od.present && n - (in->billing.p != NULL) > 1)
+    return sl_fail(req, SL_E_VALIDATION,
+                   INVALID "OnDemandThroughput can only be combined with BillingMode in an "
+                           "UpdateTable request");
+  return SL_OK;
+}
+
+/* WarmThroughput must be the request's only change (DDB-TABLE-433, -382). */
+static sl_err check_sole_warm(sl_req *req, const sl_update_table_in *in) {
+  if (in->warm.present && n_members(in) > 1)
+    return sl_fail(req, SL_E_VALIDATION,
+                   INVALID "WarmThroughput must be the only operation in the request");
+  return SL_OK;
 }
 
 /* The checks that need only the request. The service makes them before it
@@ -68,7 +117,87 @@ static sl_err check_request(sl_req *req, const sl_update_table_in *in) {
     return sl_fail(req, SL_E_VALIDATION,
                    "One or more parameter values were invalid: You cannot modify stream status "
                    "while updating table IOPS");
-  return sl_indexes_check_updates(req, &in->gsi, &in->defs, also_members(in));
+  sl_err err = check_sole_members(req, in);
+  if (err == SL_OK)
+    err = sl_indexes_check_updates(req, &in->gsi, &in->defs, also_members(in));
+  if (err == SL_OK)
+    err = check_sole_warm(req, in);
+  return err;
+}
+
+#define IN_USE "Attempt to change a resource which is still in use: "
+
+/* A change to a table still UPDATING for an earlier UpdateTable: refused
+ * with a text naming what is being updated, ResourceInUseException (ACKQ
+ * DDB-TABLE-444 catalogue of the service's texts; DDB-TABLE-369 and -370
+ * for what a throughput change or billing switch refuses and admits).
+ * - IOPS (throughput, billing): a throughput change or billing switch
+ *   "Table IOPS are currently being updated. Table: <T>"; a stream change
+ *   "Can't enable or disable stream while table IOPS are being updated.
+ *   Table: <T>"; OnDemandThroughput during a billing switch
+ *   "OnDemandThroughput cannot be updated while BillingMode update is in
+ *   progress"; DeletionProtectionEnabled, WarmThroughput and SSESpecification
+ *   are admitted (DDB-TABLE-369, -462). Anything else (TableClass, a GSI
+ *   update) gets the IOPS text: inferred, no capture of those pairs.
+ * - Stream: a throughput change or billing switch "Can't change table IOPS
+ *   when stream status is being updated. Table: <T> Stream: <label>
+ *   Operation: ENABLE|DISABLE"; anything else "A stream status change is
+ *   currently in progress. Table: <T> Stream: <label> Operation: ..." (the
+ *   catalogue names it for a second stream change; for the rest inferred).
+ * - TableClass: "Can't update table class when a table class update is in
+ *   progress. Table: <T> TableClassUpdateInProgress: <class>" (the catalogue
+ *   names it for a second class change; the service words other changes
+ *   "Can't <X> when a table class update is in progress", X not captured, so
+ *   they get this text too: inferred).
+ * A table UPDATING for nothing the service keeps it UPDATING for (sluice's
+ * UPDATING after a deletion-protection or warm-throughput change) admits
+ * the change. Pinned by tests/conformance/test_update_table_rules.py. */
+static sl_err check_while_updating(sl_req *req, const sl_update_table_in *in, const sl_table *old,
+                                   bool switching) {
+  uint8_t cause = old->update_cause;
+  /* A record saved before update_cause existed: a pending change is IOPS. */
+  if (old->tp.pending_rcu > 0 || old->tp.pending_wcu > 0)
+    cause |= SL_UPDATE_IOPS;
+  bool iops = in->pt.present || switching;
+  const char *op = old->stream_enabled ? "ENABLE" : "DISABLE";
+  if (cause & SL_UPDATE_IOPS) {
+    if (iops)
+      return sl_fail(req, SL_E_RESOURCE_IN_USE,
+                     IN_USE "Table IOPS are currently being updated. Table: %.*s",
+                     SL_STR_FMT(old->name));
+    if (in->stream.present)
+      return sl_fail(req, SL_E_RESOURCE_IN_USE,
+                     IN_USE "Can't enable or disable stream while table IOPS are being updated. "
+                            "Table: %.*s",
+                     SL_STR_FMT(old->name));
+    if (in->od.present && (cause & SL_UPDATE_BILLING))
+      return sl_fail(req, SL_E_RESOURCE_IN_USE,
+                     IN_USE "OnDemandThroughput cannot be updated while BillingMode update is in "
+                            "progress");
+    if (in->table_class.p || (in->gsi.present && in->gsi.n > 0) || in->od.present)
+      return sl_fail(req, SL_E_RESOURCE_IN_USE,
+                     IN_USE "Table IOPS are currently being updated. Table: %.*s",
+                     SL_STR_FMT(old->name));
+    return SL_OK;
+  }
+  if (cause & SL_UPDATE_STREAM) {
+    if (iops)
+      return sl_fail(req, SL_E_RESOURCE_IN_USE,
+                     IN_USE "Can't change table IOPS when stream status is being updated. Table: "
+                            "%.*s Stream: %.*s Operation: %s",
+                     SL_STR_FMT(old->name), SL_STR_FMT(old->stream_label), op);
+    return sl_fail(req, SL_E_RESOURCE_IN_USE,
+                   IN_USE "A stream status change is currently in progress. Table: %.*s Stream: "
+                          "%.*s Operation: %s",
+                   SL_STR_FMT(old->name), SL_STR_FMT(old->stream_label), op);
+  }
+  if (cause & SL_UPDATE_CLASS)
+    return sl_fail(req, SL_E_RESOURCE_IN_USE,
+                   IN_USE "Can't update table class when a table class update is in progress. "
+                          "Table: %.*s TableClassUpdateInProgress: %s",
+                   SL_STR_FMT(old->name),
+                   old->table_class ? "STANDARD_INFREQUENT_ACCESS" : "STANDARD");
+  return SL_OK;
 }
 
 /* Applies the request's throughput members to 't'. */
@@ -116,6 +245,13 @@ static sl_err update_throughput(sl_req *req, const sl_update_table_in *in, const
     }
     *changed = true;
   }
+  /* An on-demand maximum has no meaning for a provisioned table (live, ACKQ
+   * DDB-TABLE-059; tests/conformance/test_update_table_rules.py). */
+  if (in->od.present && mode == SL_BILLING_PROVISIONED)
+    return sl_fail(req, SL_E_VALIDATION,
+                   INVALID "Max%sRequestUnits for OnDemandThroughput cannot be specified when the "
+                           "table BillingMode is PROVISIONED",
+                   in->od.has_read ? "Read" : "Write");
   if (in->od.present) {
     sl_err err = sl_tp_set_on_demand(req, "table", &t->tp, &in->od);
     if (err != SL_OK)
@@ -136,12 +272,18 @@ static sl_err update_throughput(sl_req *req, const sl_update_table_in *in, const
   return SL_OK;
 }
 
-static sl_err commit(sl_req *req, sl_table *old, sl_table *t, sl_index_updates *gsi, bool changed) {
+static sl_err commit(sl_req *req, sl_table *old, sl_table *t, sl_index_updates *gsi, bool changed,
+                     uint8_t cause) {
   sl_err err;
   if (changed) {
-    t->status = SL_STATUS_UPDATING;
-    t->status_until_ms =
+    /* A change admitted while the table is UPDATING (check_while_updating)
+     * does not end the earlier one sooner. */
+    uint64_t until =
         (uint64_t)(req->now_ms + sl_cap_params_of(req->env->cap)->table_update_delay_ms);
+    if (old->status != SL_STATUS_UPDATING || old->status_until_ms < until)
+      t->status_until_ms = until;
+    t->status = SL_STATUS_UPDATING;
+    t->update_cause |= cause;
   }
   if (gsi->created || gsi->deleted) {
     /* The table is UPDATING while the index's resources are allocated or
@@ -176,19 +318,24 @@ sl_err sl_update_table(sl_req *req, const sl_update_table_in *in, sl_update_tabl
   sl_err err = check_request(req, in);
   if (err != SL_OK || (err = sl_req_lookup(req, in->table, SL_LOOKUP_CONTROL, &old)) != SL_OK)
     return err;
-  /* A table UPDATING only for an index being created or deleted takes the
-   * index rules of ops/indexes.h instead. */
-  if (old->status != SL_STATUS_ACTIVE && !(old->status == SL_STATUS_UPDATING && index_work(old)))
-    return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   "Attempt to change a resource which is still in use: Table is being %s: %.*s",
-                   old->status == SL_STATUS_CREATING ? "created" : "updated",
-                   SL_STR_FMT(old->name));
   bool switching =
       in->billing.len &&
       !sl_str_eq_c(in->billing,
                    old->tp.billing == SL_BILLING_PROVISIONED ? "PROVISIONED" : "PAY_PER_REQUEST");
-  if ((err = sl_indexes_check_table_update(req, old, in->pt.present || switching,
-                                           in->od.present)) != SL_OK)
+  if (old->status == SL_STATUS_CREATING || old->status == SL_STATUS_DELETING)
+    return sl_fail(req, SL_E_RESOURCE_IN_USE, IN_USE "Table is being %s: %.*s",
+                   old->status == SL_STATUS_CREATING ? "created" : "deleted",
+                   SL_STR_FMT(old->name));
+  /* A table UPDATING only for an index being created or deleted takes the
+   * index rules of ops/indexes.h instead. */
+  if (old->status == SL_STATUS_UPDATING && !index_work(old) &&
+      (err = check_while_updating(req, in, old, switching)) != SL_OK)
+    return err;
+  uint8_t cause =
+      (in->pt.present || switching ? SL_UPDATE_IOPS : 0) | (switching ? SL_UPDATE_BILLING : 0) |
+      (in->stream.present ? SL_UPDATE_STREAM : 0) | (in->table_class.p ? SL_UPDATE_CLASS : 0);
+  if ((err = sl_indexes_check_table_update(req, old, in->pt.present || switching, in->od.present,
+                                           in->stream.present)) != SL_OK)
     return err;
   t = sl_table_clone(old);
   if ((err = update_throughput(req, in, old, t, &changed)) != SL_OK ||
@@ -226,7 +373,7 @@ sl_err sl_update_table(sl_req *req, const sl_update_table_in *in, sl_update_tabl
   }
   /* The reply shows the units before the change; committing frees 'old'. */
   sl_table *before = sl_table_clone(old);
-  if ((err = commit(req, old, t, &gsi, changed)) != SL_OK) {
+  if ((err = commit(req, old, t, &gsi, changed, cause)) != SL_OK) {
     sl_table_free(before);
     return err; /* commit freed 't' */
   }

@@ -7,8 +7,16 @@
  * billing rules of ops/throughput.h, GSI updates of ops/indexes.h, deletion
  * protection, table class, stream settings), then commits it.
  *
+ * The request carries one kind of change: SSESpecification, TableClass,
+ * DeletionProtectionEnabled and WarmThroughput each alone, OnDemandThroughput
+ * only beside BillingMode (the service's texts, ACKQ DDB-TABLE-433).
+ *
  * A changed table is UPDATING for table_update_delay_ms (its new provisioned
- * units pending until then, ops/throughput.h); a GSI being created
+ * units pending until then, ops/throughput.h), and records why
+ * (sl_table.update_cause): a second change meanwhile is refused with the
+ * service's ResourceInUseException text for that cause, or admitted where
+ * the service admits it (deletion protection, warm throughput and SSE beside
+ * a throughput change). A GSI being created
  * or deleted keeps it UPDATING while the index's resources are allocated or
  * released (index_create_delay_ms / table_update_delay_ms, DDB-TABLE-148).
  * Created indexes get their storage ids, the new version is saved and

@@ -648,6 +648,9 @@ static void map_key_error(walk *w, const seg *at, const sl_json *v, const char *
     w->errs[w->nerr++] = sl_buf_str(&b);
 }
 
+/* Constraints, as bits (order = report order). */
+enum { C_PATTERN = 1, C_MIN_LEN = 2, C_MAX_LEN = 4, C_MIN_VAL = 8, C_MAX_VAL = 16, C_ENUM = 32 };
+
 /* The service's 2026 wording ("the validation framework's" in the captures
  * quoted below) for a few constraints: no value echoed, the path in the
  * request's own member names: "Value at 'RequestItems.<table>.member.Keys'
@@ -662,7 +665,25 @@ static void map_key_error(walk *w, const seg *at, const sl_json *v, const char *
  * RequestItems map-key constraint keeps its sentence, with the map echoed as
  * JSON: map_key_error). Pinned by tests/conformance/test_batch_get_item.py,
  * test_batch_write_item.py and test_query.py. */
-enum { REWORD_REQUEST_ITEMS = 1, REWORD_LIMIT = 2 };
+/* Scan's parameter checks followed in September 2026 (the same suite's Scan
+ * message tests, a regional split: eu-central-1, us-west-1, ap-northeast-2
+ * and eu-west-2 had moved by the 2026-09-26 sweep): Limit and Segment are
+ * pinned ("Value at 'Limit'", "Value at 'Segment'"); TotalSegments, a bound
+ * of the same parameter check, takes the same form by inference.
+ *
+ * The item lists of the transactions and of BatchExecuteStatement
+ * (TransactItems, TransactStatements, Statements) over their maximum:
+ * "Value at 'transactItems' failed to satisfy constraint: Member must have
+ * length less than or equal to 100", no value echoed and the path in the
+ * older lower-case form, as several public emulators that match the
+ * service's texts word it (no capture of ours; the older service echoed the
+ * list, "Value '[com.amazonaws.dynamodb.v20120810.TransactGetItem@...]'", in
+ * moto's 2019 copy of it); an empty list keeps "Value '[]' at ..." (a
+ * user's capture of BatchExecuteStatement). Pinned by
+ * tests/conformance/test_scan.py, test_transact_write_items.py,
+ * test_transact_get_items.py, test_execute_transaction.py and
+ * test_batch_execute_statement.py. */
+enum { REWORD_REQUEST_ITEMS = 1, REWORD_LIMIT = 2, REWORD_SCAN = 3, REWORD_LIST_MAX = 4 };
 
 static uint8_t reworded_for(sl_str service, sl_str op) {
   if (!sl_str_eq_c(service, "DynamoDB_20120810"))
@@ -671,18 +692,35 @@ static uint8_t reworded_for(sl_str service, sl_str op) {
     return REWORD_REQUEST_ITEMS;
   if (sl_str_eq_c(op, "Query"))
     return REWORD_LIMIT;
+  if (sl_str_eq_c(op, "Scan"))
+    return REWORD_SCAN;
+  if (sl_str_eq_c(op, "TransactWriteItems") || sl_str_eq_c(op, "TransactGetItems") ||
+      sl_str_eq_c(op, "ExecuteTransaction") || sl_str_eq_c(op, "BatchExecuteStatement"))
+    return REWORD_LIST_MAX;
   return 0;
 }
 
-static bool reworded(const walk *w, const seg *at, bool length) {
+/* Whether constraint 'c' (C_*) broken at 'at' takes the reworded text. */
+static bool reworded(const walk *w, const seg *at, unsigned c) {
   if (!w->reworded || !at)
     return false;
   const seg *root = at;
   while (root->up)
     root = root->up;
-  if (w->reworded == REWORD_REQUEST_ITEMS)
+  bool length = c == C_MIN_LEN || c == C_MAX_LEN;
+  switch (w->reworded) {
+  case REWORD_REQUEST_ITEMS:
     return length && sl_str_eq_c(root->wire, "RequestItems");
-  return !at->up && sl_str_eq_c(at->wire, "Limit");
+  case REWORD_SCAN:
+    return !at->up && (sl_str_eq_c(at->wire, "Limit") || sl_str_eq_c(at->wire, "Segment") ||
+                       sl_str_eq_c(at->wire, "TotalSegments"));
+  case REWORD_LIST_MAX:
+    return !at->up && c == C_MAX_LEN &&
+           (sl_str_eq_c(at->wire, "TransactItems") || sl_str_eq_c(at->wire, "TransactStatements") ||
+            sl_str_eq_c(at->wire, "Statements"));
+  default:
+    return !at->up && sl_str_eq_c(at->wire, "Limit");
+  }
 }
 
 static void path_append_wire(sl_buf *b, const seg *s) {
@@ -699,22 +737,24 @@ static void path_append_wire(sl_buf *b, const seg *s) {
     sl_buf_puts(b, SL_STR(".member"));
 }
 
-/* Records "Value at '<Path>' failed to satisfy constraint: <what>". */
+/* Records "Value at '<Path>' failed to satisfy constraint: <what>" (the
+ * older lower-case path for REWORD_LIST_MAX). */
 static void add_reworded_error(walk *w, const seg *at, const char *what) {
   if (w->nerr >= SL_API_MAX_VALIDATION_ERRORS)
     return;
   sl_buf b;
   sl_buf_init(&b, w->a);
   sl_buf_puts(&b, SL_STR("Value at '"));
-  path_append_wire(&b, at);
+  if (w->reworded == REWORD_LIST_MAX)
+    path_append(&b, at);
+  else
+    path_append_wire(&b, at);
   sl_buf_puts(&b, SL_STR("' failed to satisfy constraint: "));
   sl_buf_puts(&b, sl_str_c(what));
   w->errs[w->nerr++] = sl_buf_str(&b);
 }
 
-/* Which constraints of 'sh' value 'v' breaks, as bits (order = report order). */
-enum { C_PATTERN = 1, C_MIN_LEN = 2, C_MAX_LEN = 4, C_MIN_VAL = 8, C_MAX_VAL = 16, C_ENUM = 32 };
-
+/* Which constraints of 'sh' value 'v' breaks (C_* bits). */
 static unsigned broken_slow(const sl_shape *sh, const sl_json *v) {
   unsigned bad = 0;
   int64_t len = -1;
@@ -1024,7 +1064,7 @@ static void check_elements(walk *w, const sl_shape *sh, const sl_shape *es, cons
     if (check && !any_bad) {
       unsigned bad = broken(es, e);
       if (bad && (es->type == SL_SHAPE_LIST || es->type == SL_SHAPE_MAP) &&
-          reworded(w, &here, true)) {
+          (reworded(w, &here, C_MIN_LEN) || reworded(w, &here, C_MAX_LEN))) {
         /* The reworded form names the element, one constraint at a time. */
         for (unsigned c = C_MIN_LEN; c <= C_MAX_LEN; c <<= 1)
           if (bad & c)
@@ -1052,7 +1092,7 @@ static void check_value(walk *w, const sl_shape *sh, const sl_json *v, const seg
     for (unsigned c = 1; bad && c <= C_ENUM; c <<= 1) {
       if (!(bad & c))
         continue;
-      if (reworded(w, at, c == C_MIN_LEN || c == C_MAX_LEN))
+      if (reworded(w, at, c))
         add_reworded_error(w, at, constraint_text(w, sh, c));
       else
         add_error(w, at, sh, v, constraint_text(w, sh, c));

@@ -255,6 +255,7 @@ static void write_record(sl_buf *b, const sl_table *t) {
   write_tp(&w, &t->tp);
   W_INT(&w, "status", t->status);
   W_INT(&w, "status_until_ms", t->status_until_ms);
+  W_INT(&w, "update_cause", t->update_cause);
   W_INT(&w, "created_ms", t->created_ms);
   sl_jw_key_c(&w, "tags");
   sl_jw_arr_begin(&w);
@@ -425,6 +426,7 @@ static sl_table *read_record(sl_str record) {
     read_tp(tp, &t->tp);
   t->status = (uint8_t)get_int(root, "status");
   t->status_until_ms = (uint64_t)get_int(root, "status_until_ms");
+  t->update_cause = (uint8_t)get_int(root, "update_cause"); /* absent in older records: 0 */
   t->created_ms = (uint64_t)get_int(root, "created_ms");
   const sl_json *tags = sl_json_get(root, "tags");
   size_t nt = tags && tags->type == SL_JSON_ARRAY ? tags->arr.n : 0;

@@ -96,6 +96,15 @@ typedef enum {
   SL_PROJ_INCLUDE,
 } sl_projection;
 
+/* Why a table is UPDATING (bits of sl_table.update_cause): the service
+ * refuses a second change with a text naming the first (ops/update_table.c). */
+enum {
+  SL_UPDATE_IOPS = 1,    /* provisioned throughput or billing mode */
+  SL_UPDATE_BILLING = 2, /* a billing-mode switch (with SL_UPDATE_IOPS) */
+  SL_UPDATE_STREAM = 4,  /* stream enabled or disabled */
+  SL_UPDATE_CLASS = 8,   /* table class */
+};
+
 /* Throughput settings and their history, per resource (table or GSI). The
  * history fields serve the control-plane rules of capacity-model.md §5–6. */
 typedef struct {
@@ -173,6 +182,7 @@ struct sl_table {
   sl_throughput tp;
   uint8_t status; /* sl_status */
   uint64_t status_until_ms;
+  uint8_t update_cause; /* while UPDATING: what UpdateTable changed (SL_UPDATE_*), 0: none */
   uint64_t created_ms;
   sl_tag *tags;
   uint32_t n_tags;

@@ -146,8 +146,11 @@ struct sl_sim {
   uint32_t next_action;
   int64_t first_minute, n_minutes; /* the clock minutes the run covers */
   int64_t next_eval_minute;        /* auto scaling: the next datapoint to evaluate */
-  /* a table is UPDATING until this time (epoch ms) after a change */
+  /* a table is UPDATING until this time (epoch ms) after a change, for what
+   * (SL_UPDATE_* of store/schema.h; 0: a change the server admits others
+   * beside, warm throughput or an on-demand maximum) */
   int64_t updating_until_ms[SL_SIM_MAX_TABLES];
+  uint8_t updating_cause[SL_SIM_MAX_TABLES];
   /* the next pending throughput change to take effect (a resource's
    * UPDATING ends); INT64_MAX: none */
   int64_t next_status_ms;

@@ -1251,8 +1251,15 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
         m->next_status_ms = at;
     }
   }
-  if (touched[tr])
-    m->updating_until_ms[table] = until;
+  /* The table is UPDATING after its own change (a GSI's alone leaves it
+   * ACTIVE); a change admitted while UPDATING does not end the earlier one
+   * sooner (ops/update_table.c). */
+  if (touched[tr]) {
+    if (m->updating_until_ms[table] <= now_ms)
+      m->updating_cause[table] = 0;
+    if (m->updating_until_ms[table] < until)
+      m->updating_until_ms[table] = until;
+  }
   /* No delay: ACTIVE again at once (the server's next tick, at this time). */
   status_ready(m, now_ms);
   return true;
@@ -1362,16 +1369,50 @@ static void apply_action(sl_sim *m, const sl_sim_action *a) {
   int64_t now_ms = m->clock.manual_us / 1000;
   const char *type;
   bool ok;
-  if (m->updating_until_ms[a->table] > now_ms) {
-    /* another UpdateTable while the table is UPDATING (ops/update_table.c) */
-    type = "ResourceInUseException";
+  /* Another UpdateTable while the table is UPDATING: the server's texts and
+   * the changes it admits (ops/update_table.c check_while_updating). */
+  const res_state *tr = &m->res[m->table_res[a->table]];
+  bool switching =
+      a->on_demand >= 0 && (a->on_demand != 0) != (tr->tp.billing == SL_BILLING_PAY_PER_REQUEST);
+  bool iops = switching || a->rcu > 0 || a->wcu > 0;
+  bool od = a->max_read != -2 || a->max_write != -2;
+  uint8_t cause = m->updating_until_ms[a->table] > now_ms ? m->updating_cause[a->table] : 0;
+  const char *sname = m->s->tables[a->table].name.p;
+  int sname_len = (int)m->s->tables[a->table].name.len;
+  bool warm = a->warm_read > 0 || a->warm_write > 0;
+  bool units = a->rcu > 0 || a->wcu > 0;
+  type = "ResourceInUseException";
+  ok = false;
+  /* One kind of change per UpdateTable (ops/update_table.c check_sole_members). */
+  if (od && (units || warm)) {
+    type = "ValidationException";
     snprintf(err, sizeof(err),
-             "Attempt to change a resource which is still in use: Table is being updated: %.*s",
-             SL_STR_FMT(m->s->tables[a->table].name));
-    ok = false;
-  } else {
-    ok = cp_commit(m, a->table, next, touched, now_ms, &type, err, sizeof(err));
-  }
+             "One or more parameter values were invalid: OnDemandThroughput can only be combined "
+             "with BillingMode in an UpdateTable request");
+  } else if (warm && (units || a->on_demand >= 0)) {
+    type = "ValidationException";
+    snprintf(err, sizeof(err),
+             "One or more parameter values were invalid: WarmThroughput must be the only operation "
+             "in the request");
+  } else if ((cause & SL_UPDATE_IOPS) && (iops || (od && !(cause & SL_UPDATE_BILLING))))
+    snprintf(err, sizeof(err),
+             "Attempt to change a resource which is still in use: Table IOPS are currently "
+             "being updated. Table: %.*s",
+             sname_len, sname);
+  else if ((cause & SL_UPDATE_BILLING) && od)
+    snprintf(err, sizeof(err),
+             "Attempt to change a resource which is still in use: OnDemandThroughput cannot be "
+             "updated while BillingMode update is in progress");
+  /* A second change of a GSI while its own is UPDATING it (ops/indexes.c
+   * apply_update). */
+  else if (r->is_index && r->updating_until_ms > now_ms)
+    snprintf(err, sizeof(err),
+             "Attempt to change a resource which is still in use: Index is being updated. "
+             "Table: %.*s Index: %.*s",
+             sname_len, sname, (int)r->name.len, r->name.p);
+  else if ((ok = cp_commit(m, a->table, next, touched, now_ms, &type, err, sizeof(err))))
+    m->updating_cause[a->table] |=
+        (uint8_t)((iops ? SL_UPDATE_IOPS : 0) | (switching ? SL_UPDATE_BILLING : 0));
   snprintf(msg, sizeof(msg), "%s: %s", type, err);
   cp_add(m, a->at_us, ri, -1, ok, 0, 0, what, ok ? NULL : msg);
   free(next);

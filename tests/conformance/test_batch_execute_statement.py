@@ -19,6 +19,32 @@ def pt(module_table):
     return module_table()
 
 
+
+# Statements holds 1 to 25 statements: an empty list echoed as '[]' (a user's capture of the
+# service: "1 validation error detected: Value '[]' at 'statements' failed to satisfy
+# constraint: Member must have length greater than or equal to 1"), a longer one not echoed.
+# ddblocal_differs: DynamoDB Local says "The statement was empty." and "BatchGetItem cannot
+# fetch more than 25 items".
+# Source: no capture of this service text was found; several public emulators that follow the
+# service's texts (a Java, a Python and a Go one, 2025-26) word it "1 validation error detected:
+# Value at '<path>' failed to satisfy constraint: Member must have length less than or equal
+# to N", in the form the service's 2026 validation framework gives list bounds (BatchGetItem,
+# BatchWriteItem captures, test_batch_get_item.py); the older service echoed the list
+# ("Value '[com.amazonaws.dynamodb.v20120810.TransactGetItem@10000001, ...]'", moto's 2019
+# copy). server/validate.c "REWORD_LIST_MAX".
+@pytest.mark.ddblocal_differs
+def test_statement_count_messages(raw, pt):
+    r = batch(raw, [])
+    assert (r.status, r.error_type, r.message) == (
+        400, "ValidationException",
+        "1 validation error detected: Value '[]' at 'statements' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 1")
+    r = batch(raw, [f"SELECT * FROM \"{pt}\" WHERE pk = 'k{i}'" for i in range(26)])
+    assert (r.status, r.error_type, r.message) == (
+        400, "ValidationException",
+        "1 validation error detected: Value at 'statements' failed to satisfy constraint: "
+        "Member must have length less than or equal to 25")
+
 # Reads and writes cannot share a batch, whatever else is wrong in it.
 def test_reads_and_writes_mixed(raw, pt):
     r = batch(raw, [f"SELECT * FROM \"{pt}\" WHERE pk = 'a'", f"INSERT INTO \"{pt}\" VALUE {{'pk': 'b'}}",

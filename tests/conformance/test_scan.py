@@ -63,16 +63,15 @@ SEGMENT_CASES = [
      "The Segment parameter is required but was not present in the request when parameter TotalSegments is "
      "present"),
     ("segment_not_below_total", {"Segment": 2, "TotalSegments": 2},
-     "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: 2 is not less "
-     "than TotalSegments: 2"),
+     "The Segment parameter is zero-based and must be less than parameter TotalSegments"),
     ("negative_segment", {"Segment": -1, "TotalSegments": 2},
-     "1 validation error detected: Value '-1' at 'segment' failed to satisfy constraint: Member must have value "
+     "1 validation error detected: Value at 'Segment' failed to satisfy constraint: Member must have value "
      "greater than or equal to 0"),
     ("zero_total", {"Segment": 0, "TotalSegments": 0},
-     "1 validation error detected: Value '0' at 'totalSegments' failed to satisfy constraint: Member must have "
+     "1 validation error detected: Value at 'TotalSegments' failed to satisfy constraint: Member must have "
      "value greater than or equal to 1"),
     ("total_too_large", {"Segment": 0, "TotalSegments": 1000001},
-     "1 validation error detected: Value '1000001' at 'totalSegments' failed to satisfy constraint: Member must "
+     "1 validation error detected: Value at 'TotalSegments' failed to satisfy constraint: Member must "
      "have value less than or equal to 1000000"),
 ]
 
@@ -89,7 +88,12 @@ def test_invalid_segments(raw, table, args, msg):
 # this request", and words the range checks as model constraints with other bounds ("Member
 # must have value less than or equal to 1" for Segment 2 of 2).
 # Source: dynalite test/scan.js "missing TotalSegments", "missing Segment", "Segment more than
-# TotalSegments", "incorrect attributes" (live texts).
+# TotalSegments", "incorrect attributes" (live texts, the older wording). The service rewords
+# Scan's parameter checks since September 2026 (a public conformance suite's Scan message
+# tests, run against AWS: eu-west-2 and three other regions by the 2026-09-26 sweep, the rest
+# following): Segment >= TotalSegments without its ": Segment: 5 is not less than
+# TotalSegments: 5" tail, a negative Segment "Value at 'Segment'" with no value echoed; the
+# same form for TotalSegments is inferred (no capture). validate.c "REWORD_SCAN".
 @pytest.mark.ddblocal_differs
 @pytest.mark.parametrize("args,msg", [c[1:] for c in SEGMENT_CASES], ids=[c[0] for c in SEGMENT_CASES])
 def test_invalid_segments_message(raw, table, args, msg):
@@ -132,18 +136,44 @@ def test_exclusive_start_key_invalid(raw, table, esk):
 
 # ddblocal_differs: DynamoDB Local says "Type mismatch for attribute to update", "Exclusive
 # Start Key must have same size as table's key schema", "The provided starting key is invalid".
-# Source: dynalite test/scan.js "ExclusiveStartKey does not match schema" (live text).
+# Source: dynalite test/scan.js "ExclusiveStartKey does not match schema" recorded the older
+# ": The provided key element does not match the schema" tail, which the newer wording drops,
+# as Query's always did (the conformance suite above, September 2026, "malformed
+# ExclusiveStartKey").
 @pytest.mark.ddblocal_differs
 @pytest.mark.parametrize("esk", [{"pk": N(1)}, {"pk": S("a"), "x": S("b")}, {"x": S("a")}],
                          ids=["wrong_type", "extra_attribute", "other_attribute"])
 def test_exclusive_start_key_invalid_message(raw, table, esk):
-    assert scan(raw, table, ExclusiveStartKey=esk).message == (
-        "The provided starting key is invalid: The provided key element does not match the schema")
+    assert scan(raw, table, ExclusiveStartKey=esk).message == "The provided starting key is invalid"
 
 
 # Limit is at least 1, as in Query.
 def test_limit_zero(raw, table):
     assert scan(raw, table, Limit=0).error_type == "ValidationException"
+
+
+# ddblocal_differs: DynamoDB Local says "Limit must be greater than or equal to 1".
+# Source: the conformance suite above (Scan "Limit of 0", September 2026: "the new cohort stops
+# echoing the value and names the member as `Limit`, where the old one answers `Value '0' at
+# 'limit'`"); validate.c "REWORD_SCAN".
+@pytest.mark.ddblocal_differs
+def test_limit_zero_message(raw, table):
+    assert scan(raw, table, Limit=0).message == (
+        "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must "
+        "have value greater than or equal to 1")
+
+
+# SPECIFIC_ATTRIBUTES without a projection: the sentence in the model-validation envelope.
+# ddblocal_differs: DynamoDB Local gives the bare sentence (the service's older Scan wording).
+# Source: the conformance suite above (Scan "Select SPECIFIC_ATTRIBUTES without
+# ProjectionExpression", September 2026: "the new cohort wraps the same sentence in the
+# `1 validation error detected: ` envelope").
+@pytest.mark.ddblocal_differs
+def test_specific_attributes_without_projection_message(raw, table):
+    r = scan(raw, table, Select="SPECIFIC_ATTRIBUTES")
+    assert error_of(r) == (400, "ValidationException",
+                           "1 validation error detected: Must specify the AttributesToGet or "
+                           "ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
 
 
 # ALL_PROJECTED_ATTRIBUTES needs an index, as in Query.

@@ -551,9 +551,10 @@ def test_update_while_updating_matches_the_server(tmp_path):
 
 
 # A GSI's own throughput change leaves the GSI UPDATING, not the table (ops/indexes.c): with
-# table_update_delay_ms = 60 s, a second change of the GSI while it is UPDATING replaces the
-# pending one (taking effect when the first UPDATING ends), a change of the table then goes
-# ahead and a second one is refused (ResourceInUseException). Over HTTP and in the simulator:
+# table_update_delay_ms = 60 s, a second change of the GSI while it is UPDATING is refused
+# ("Index is being updated", ResourceInUseException), the first takes effect when its UPDATING
+# ends, a change of the table then goes ahead and a second one is refused ("Table IOPS are
+# currently being updated"). Over HTTP and in the simulator:
 # the same outcomes and, every second, the same units in effect.
 @pytest.mark.capacity
 def test_gsi_update_while_updating_matches_the_server(tmp_path):
@@ -605,10 +606,12 @@ def test_gsi_update_while_updating_matches_the_server(tmp_path):
     r = simulate(scenario)
     sim = [(e["time_s"], e["status"], e.get("message", "")) for e in r["control_plane"]]
     assert sim == outcomes
-    assert [o[1] for o in outcomes] == ["Successful"] * 3 + ["Failed"]
+    assert [o[1] for o in outcomes] == ["Successful", "Failed", "Successful", "Failed"]
+    assert "Index is being updated. Table: tab Index: byG" in outcomes[1][2]
+    assert "Table IOPS are currently being updated" in outcomes[3][2]
     assert resource(r, "tab")["write"]["series"]["provisioned_units"] == table
     assert resource(r, "byG")["write"]["series"]["provisioned_units"] == gsi
-    assert gsi[88:90] == [5, 20] and table[108:110] == [5, 7]
+    assert gsi[88:90] == [5, 10] and table[108:110] == [5, 7]
 
 
 # --- auto scaling and the control plane ---------------------------------------------------
@@ -804,6 +807,27 @@ def test_actions_obey_the_control_plane():
         "Per table maximum: 40000.") in r.stderr
 
 
+# One kind of change per action, with the server's texts (ops/update_table.c, ACKQ
+# DDB-TABLE-433/-382): an on-demand maximum only with a billing mode, warm throughput alone; the
+# refused action changes nothing.
+def test_action_combinations_refused_as_on_the_server():
+    s = {"seed": 1, "duration_s": 10,
+         "tables": [{"name": "t", "billing_mode": "PROVISIONED", "read_capacity": 100,
+                     "write_capacity": 100},
+                    {"name": "od", "billing_mode": "PAY_PER_REQUEST"}],
+         "workloads": [{"table": "t", "operation": "PutItem",
+                        "phases": [{"duration_s": 10, "rate": 10}]}],
+         "actions": [{"at_s": 1, "table": "t", "write_capacity": 200, "warm_write": 5000},
+                     {"at_s": 2, "table": "od", "max_write_request_units": 500,
+                      "warm_write": 5000}]}
+    cp = [(e["time_s"], e["status"], e.get("message", "")) for e in simulate(s)["control_plane"]]
+    assert cp == [
+        (1, "Failed", "ValidationException: One or more parameter values were invalid: "
+         "WarmThroughput must be the only operation in the request"),
+        (2, "Failed", "ValidationException: One or more parameter values were invalid: "
+         "OnDemandThroughput can only be combined with BillingMode in an UpdateTable request")]
+
+
 # The UPDATING period of the server (params table_update_delay_ms, warm_delay_ms; 0 by
 # default, as on the server): after a change the table is UPDATING, keeps its old units until
 # it is ACTIVE again, and another UpdateTable then fails with ResourceInUseException (auto
@@ -846,7 +870,7 @@ def test_actions_updating_delay_and_warm_quotas():
          "WriteUnitsPerSecond: 5000"),
         (5, "table t", "Successful", ""),
         (30, "table t", "Failed", "ResourceInUseException: Attempt to change a resource which "
-         "is still in use: Table is being updated: t"),
+         "is still in use: Table IOPS are currently being updated. Table: t"),
         (70, "table t", "Successful", "")]
     # the units in effect stay while UPDATING (as DescribeTable shows them): the change
     # asked for at 5 s takes effect at 65 s, the one at 70 s after the run's end

@@ -599,8 +599,24 @@ static void test_other_kinds(void) {
       "'ReturnConsumedCapacity':'X'}",
       "1 validation error detected: Value 'X' at 'returnConsumedCapacity' failed to satisfy "
       "constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]");
-  /* Other operations' Limit keeps the older form. */
-  VALS("Scan", "{'TableName':'abc','Limit':0}", bad("0", "limit", GE_VAL(1)));
+  /* Scan's Limit takes the newer form (since September 2026); ListTables' keeps the older. */
+  VAL("Scan", "{'TableName':'abc','Limit':0}",
+      "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must "
+      "have value greater than or equal to 1");
+  VALS("ListTables", "{'Limit':0}", bad("0", "limit", GE_VAL(1)));
+  /* The transactions' lists over their maximum: not echoed. */
+  {
+    sl_buf b;
+    sl_buf_init(&b, &A);
+    sl_buf_puts(&b, SL_STR("{'TransactItems':["));
+    for (int i = 0; i < 101; i++)
+      sl_buf_printf(&b, "%s{'Get':{'TableName':'abc','Key':{'pk':{'S':'a'}}}}", i ? "," : "");
+    sl_buf_puts(&b, SL_STR("]}"));
+    sl_buf_putc(&b, 0);
+    VAL("TransactGetItems", b.p,
+        "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: "
+        "Member must have length less than or equal to 100");
+  }
   VALS("DescribeTable", "{'TableName':'ab'}", bad("ab", "tableName", GE_LEN(3)));
   VAL("DescribeTable", "{}", TABLE_REQUIRED);
   VAL("DeleteTable", "{}", TABLE_REQUIRED);
