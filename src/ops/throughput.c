@@ -83,7 +83,7 @@ sl_err sl_tp_set_warm(sl_req *req, const char *what, sl_str name, sl_throughput 
     tp->warm_status = SL_STATUS_ACTIVE;
   } else {
     tp->warm_status = SL_STATUS_UPDATING;
-    tp->warm_ready_ms = (uint64_t)(req->now_ms + p->warm_delay_ms);
+    tp->warm_ready_ms = (uint64_t)(req->now_ms + sl_env_delay_ms(req->env, SL_DELAY_WARM));
   }
   return SL_OK;
 }

@@ -140,16 +140,13 @@ static sl_err commit(sl_req *req, sl_table *old, sl_table *t, sl_index_updates *
   sl_err err;
   if (changed) {
     t->status = SL_STATUS_UPDATING;
-    t->status_until_ms =
-        (uint64_t)(req->now_ms + sl_cap_params_of(req->env->cap)->table_update_delay_ms);
+    t->status_until_ms = (uint64_t)(req->now_ms + sl_env_delay_ms(req->env, SL_DELAY_TABLE_UPDATE));
   }
   if (gsi->created || gsi->deleted) {
     /* The table is UPDATING while the index's resources are allocated or
      * released (DDB-TABLE-148). */
-    const sl_cap_params *p = sl_cap_params_of(req->env->cap);
     t->status = SL_STATUS_UPDATING;
-    t->status_until_ms = (uint64_t)(req->now_ms + (gsi->created ? p->index_create_delay_ms
-                                                                : p->table_update_delay_ms));
+    t->status_until_ms = (uint64_t)(req->now_ms + gsi->delay_ms);
   }
   if ((err = sl_indexes_assign_ids(req, t)) != SL_OK)
     goto out;
