@@ -94,13 +94,13 @@ struct sl_cap_res {
   sl_str name, arn;  /* owned */
   sl_str table_name; /* owned: the table of a GSI, or the name of a table */
   sl_throughput tp;
-  sl__bucket table[2];   /* check 3: provisioned rate + burst */
-  sl__bucket ceiling[2]; /* check 4: on-demand 2 x previous peak */
-  sl__bucket maxod[2];   /* check 1: OnDemandThroughput maximum */
-  sl__bucket quota[2];   /* check 2: per-table quota */
-  int64_t peak_mu[2];    /* on-demand previous peak, milli-units per second */
+  sl__bucket table[2];    /* check 3: provisioned rate + burst */
+  sl__bucket ceiling[2];  /* check 4: on-demand 2 x previous peak */
+  sl__bucket maxod[2];    /* check 1: OnDemandThroughput maximum */
+  sl__bucket quota[2];    /* check 2: per-table quota */
+  int64_t peak_mu[2];     /* on-demand previous peak, milli-units per second */
   sl__peak_seen peaks[2]; /* higher peaks observed, the base after peak_base_delay_ms */
-  sl__window usage[2];   /* resource consumption per second (previous peak) */
+  sl__window usage[2];    /* resource consumption per second (previous peak) */
   sl__part *parts;
   size_t n_parts, cap_parts;
   uint32_t next_part_id; /* partition ids are never reused in a resource's life */

@@ -20,6 +20,15 @@ uint32_t sl_cap_decreases_today(const sl_throughput *tp, int64_t now_ms) {
   return tp->decrease_day == now_ms / DAY_MS ? tp->decreases_today : 0;
 }
 
+/* When the last decrease applied: the bucket's tokens are counted from
+ * then. Not last_decrease_ms, which a request whose change is pending stamps
+ * already (sl_cap_pending_set), so that at its apply no time would have
+ * passed since (tests/conformance/test_capacity_http.py
+ * test_decrease_bucket_edges); records older than the field use it. */
+static int64_t tokens_from_ms(const sl_throughput *tp) {
+  return tp->decrease_tokens_ms ? tp->decrease_tokens_ms : (int64_t)tp->last_decrease_ms;
+}
+
 /* decrease_bucket: the tokens (x 1000) available at 'now_ms': full at the
  * start of a UTC day, else what the last decrease left plus one token per
  * interval since, at most decreases_free. */
@@ -27,7 +36,7 @@ static int64_t bucket_milli(const sl_cap_params *p, const sl_throughput *tp, int
   int64_t cap = p->decreases_free * 1000;
   if (sl_cap_decreases_today(tp, now_ms) == 0 || p->decrease_interval_ms <= 0)
     return cap;
-  int64_t since = now_ms - (int64_t)tp->last_decrease_ms;
+  int64_t since = now_ms - tokens_from_ms(tp);
   if (since < 0)
     since = 0;
   int64_t earned = since / p->decrease_interval_ms * 1000 +
@@ -51,8 +60,16 @@ sl_cap_decrease sl_cap_decrease_allowed(const sl_cap_params *p, const sl_through
     int64_t level = bucket_milli(p, tp, now_ms);
     d.allowed = level >= 1000;
     int64_t next = now_ms;
-    if (!d.allowed) /* when the bucket holds a whole token again */
-      next = now_ms + ((1000 - level) * p->decrease_interval_ms + 999) / 1000;
+    if (!d.allowed) {
+      /* When the bucket holds a whole token again, counted from the last
+       * decrease (what it left plus one token per interval since), not from
+       * now: the level is in whole milli-tokens, and a fraction of one
+       * (3.6 s of an hour) must not move the time the message names. */
+      int64_t owed = 1000 - tp->decrease_tokens_milli;
+      next = tokens_from_ms(tp) + (owed * p->decrease_interval_ms + 999) / 1000;
+      if (next <= now_ms)
+        next = now_ms + 1;
+    }
     d.next_ms = next < day_end ? next : day_end;
     return d;
   }
@@ -71,6 +88,7 @@ sl_cap_decrease sl_cap_decrease_allowed(const sl_cap_params *p, const sl_through
 
 void sl_cap_decrease_record(const sl_cap_params *p, sl_throughput *tp, int64_t now_ms) {
   tp->decrease_tokens_milli = bucket_milli(p, tp, now_ms) - 1000;
+  tp->decrease_tokens_ms = now_ms;
   int64_t day = now_ms / DAY_MS;
   if (tp->decrease_day != day) {
     tp->decrease_day = day;

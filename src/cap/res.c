@@ -116,8 +116,8 @@ void sl__cap_peak_tick(sl_cap *c, sl_cap_res *r, int64_t t) {
       if (avg > seen && delay_us <= 0) {
         base = avg;
       } else if (avg > seen) {
-        if (q->n && (q->n == SL__PEAKS_MAX ||
-                     t - q->first_us[q->n - 1] < delay_us / SL__PEAKS_MAX)) {
+        if (q->n &&
+            (q->n == SL__PEAKS_MAX || t - q->first_us[q->n - 1] < delay_us / SL__PEAKS_MAX)) {
           q->at_us[q->n - 1] = t; /* never earlier than observed */
           q->mu[q->n - 1] = avg;
         } else {

@@ -146,6 +146,7 @@ static void write_tp(sl_jw *w, const sl_throughput *tp) {
   W_INT(w, "decreases_today", tp->decreases_today);
   W_INT(w, "decrease_day", tp->decrease_day);
   W_INT(w, "decrease_tokens_milli", tp->decrease_tokens_milli);
+  W_INT(w, "decrease_tokens_ms", tp->decrease_tokens_ms);
   W_INT(w, "highest_rcu", tp->highest_rcu);
   W_INT(w, "highest_wcu", tp->highest_wcu);
   W_INT(w, "last_ppr_update_ms", tp->last_ppr_update_ms);
@@ -352,6 +353,7 @@ static void read_tp(const sl_json *o, sl_throughput *tp) {
   tp->decreases_today = (uint32_t)get_int(o, "decreases_today");
   tp->decrease_day = get_int(o, "decrease_day");
   tp->decrease_tokens_milli = get_int(o, "decrease_tokens_milli");
+  tp->decrease_tokens_ms = get_int(o, "decrease_tokens_ms");
   tp->highest_rcu = get_int(o, "highest_rcu");
   tp->highest_wcu = get_int(o, "highest_wcu");
   tp->last_ppr_update_ms = (uint64_t)get_int(o, "last_ppr_update_ms");

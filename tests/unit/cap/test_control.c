@@ -110,6 +110,38 @@ static void test_decrease_bucket_edges(void) {
   }
 }
 
+/* The bucket through UpdateTable's path: a request stamps last_decrease_ms
+ * when its change becomes pending (sl_cap_pending_set), and the decrease is
+ * counted when it applies; the tokens still count from the last applied
+ * decrease, so ten idle hours buy four decreases, not none (the bug this
+ * pins: counted from the stamp, no time had passed at the apply). */
+static void test_decrease_bucket_pending(void) {
+  sl_cap_params p = params();
+  p.decrease_bucket = 1;
+  sl_throughput tp = {.billing = SL_BILLING_PROVISIONED, .rcu = 100, .wcu = 100};
+  int64_t t = T0 - 12 * HOUR; /* 00:00 UTC */
+  int64_t units = 100;
+  for (int i = 0; i < 5; i++) {
+    int64_t at = i < 4 ? t + i * 1000 : t + 3000 + HOUR;
+    CHECK(sl_cap_decrease_allowed(&p, &tp, at).allowed);
+    units -= 5;
+    sl_cap_pending_set(&tp, units, units, at);
+    CHECK(sl_cap_pending_apply(&p, &tp, at));
+  }
+  CHECK_INT(sl_cap_decreases_today(&tp, t + 4 * HOUR), 5);
+  CHECK(!sl_cap_decrease_allowed(&p, &tp, t + 3000 + 2 * HOUR - 1).allowed);
+  int64_t later = t + 12 * HOUR;
+  for (int i = 0; i < 4; i++) {
+    CHECK(sl_cap_decrease_allowed(&p, &tp, later).allowed);
+    units -= 5;
+    sl_cap_pending_set(&tp, units, units, later);
+    CHECK(sl_cap_pending_apply(&p, &tp, later));
+  }
+  sl_cap_decrease d = sl_cap_decrease_allowed(&p, &tp, later);
+  CHECK(!d.allowed);
+  CHECK_INT(d.next_ms, later + HOUR);
+}
+
 /* A provisioned change is pending until its UPDATING ends: the units in
  * effect stay, the dates are stamped at the request and again when it
  * applies, and a decrease counts only then (facts §5, ops/throughput.h). */
@@ -232,6 +264,7 @@ int main(void) {
   RUN(test_decrease_budget);
   RUN(test_decrease_guide_edges);
   RUN(test_decrease_bucket_edges);
+  RUN(test_decrease_bucket_pending);
   RUN(test_pending_units);
   RUN(test_switch_limit);
   RUN(test_quotas);
