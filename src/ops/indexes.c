@@ -277,7 +277,7 @@ static sl_err apply_update(sl_req *req, const sl_table *old, sl_table *t, const 
       return err;
     changed = true;
   }
-  if ((err = sl_tp_set_warm(req, "index", name, &x->tp, &a->warm, false)) != SL_OK)
+  if ((err = sl_tp_set_warm(req, "index", name, &x->tp, x->cap, &a->warm, false)) != SL_OK)
     return err;
   /* Warm throughput has its own status; the index itself stays ACTIVE. */
   if (changed && x->status == SL_STATUS_ACTIVE) {
@@ -406,7 +406,7 @@ static sl_err apply_create(sl_req *req, const sl_attr_defs_in *defs, const sl_ta
                    "when the table BillingMode is PROVISIONED",
                    a->od.has_read ? "Read" : "Write", SL_STR_FMT(name));
   if ((err = sl_tp_set_on_demand(req, "index", &x.tp, &a->od)) != SL_OK ||
-      (err = sl_tp_set_warm(req, "index", x.name, &x.tp, &a->warm, true)) != SL_OK)
+      (err = sl_tp_set_warm(req, "index", x.name, &x.tp, NULL, &a->warm, true)) != SL_OK)
     return err;
   x.arn = sl_schema_index_arn(t, name);
   /* Online creation: resources first (Backfilling false), then the backfill

@@ -123,7 +123,7 @@ static sl_err update_throughput(sl_req *req, const sl_update_table_in *in, const
     *changed = true;
   }
   if (in->warm.present) {
-    sl_err err = sl_tp_set_warm(req, "table", t->name, &t->tp, &in->warm, false);
+    sl_err err = sl_tp_set_warm(req, "table", t->name, &t->tp, t->cap, &in->warm, false);
     if (err != SL_OK)
       return err;
     *changed = true;

@@ -431,14 +431,17 @@ sl_sim *sl_sim_new(const sl_scenario *s, char *err, size_t err_len) {
    * CreateTable checks them (cap/control.c) */
   for (uint32_t i = 0; i < m->n_res; i++) {
     const res_state *r = &m->res[i];
-    sl_throughput none = {0};
+    /* At creation: against what a new resource reports (its warm values
+     * not yet set). */
+    sl_throughput fresh = r->tp;
+    fresh.warm_read = fresh.warm_write = 0;
     char msg[1024], path[64];
     sl_cap_units_check c =
         sl_cap_on_demand_check(&m->params, r->is_index ? "index" : "table", r->tp.max_read_ru,
                                r->tp.max_write_ru, "us-east-1", msg, sizeof(msg));
     if (c == SL_UNITS_OK)
-      c = sl_cap_warm_check(&m->params, r->is_index ? "index" : "table", r->name, &none,
-                            r->tp.warm_read, r->tp.warm_write, "us-east-1", msg, sizeof(msg));
+      c = sl_cap_warm_check(&m->params, r->is_index ? "index" : "table", r->name, &fresh, NULL,
+                            true, r->tp.warm_read, r->tp.warm_write, "us-east-1", msg, sizeof(msg));
     if (c == SL_UNITS_OK)
       continue;
     if (r->is_index)
@@ -1135,8 +1138,8 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
         c = sl_cap_on_demand_check(p, what, nx->max_read_ru, nx->max_write_ru, "us-east-1", err,
                                    err_len);
       if (warm && (nx->warm_read != old->warm_read || nx->warm_write != old->warm_write))
-        c = sl_cap_warm_check(p, what, m->res[i].name, old, nx->warm_read, nx->warm_write,
-                              "us-east-1", err, err_len);
+        c = sl_cap_warm_check(p, what, m->res[i].name, old, m->res[i].res, false, nx->warm_read,
+                              nx->warm_write, "us-east-1", err, err_len);
       if (c != SL_UNITS_OK) {
         *type = c == SL_UNITS_LIMIT ? "LimitExceededException" : "ValidationException";
         return false;

@@ -603,8 +603,8 @@ def test_actions_updating_delay_and_warm_quotas():
          "TableMaxWriteCapacityUnits of the account in region us-east-1"),
         (3, "table od", "Successful", ""),
         (4, "table w", "Failed", "ValidationException: One or more parameter values were "
-         "invalid: WarmThroughput cannot be decreased. Current ReadUnitsPerSecond: 0, "
-         "WriteUnitsPerSecond: 5000"),
+         "invalid: Requested WriteUnitsPerSecond for WarmThroughput for table is lower than "
+         "current WarmThroughput, decreasing WarmThroughput is not supported"),
         (5, "table t", "Successful", ""),
         (30, "table t", "Failed", "ResourceInUseException: Attempt to change a resource which "
          "is still in use: Table is being updated: t"),
