@@ -173,6 +173,7 @@ def test_warm_throughput_updating_then_active(realistic):
     status, reply = c.call("UpdateTable", {"TableName": "warm", "WarmThroughput": {
         "ReadUnitsPerSecond": 13000, "WriteUnitsPerSecond": 5000}})
     assert status == 200, reply
+    assert reply["TableDescription"]["TableStatus"] == "ACTIVE"
     entry = listed(c, "warm")
     delay = entry["warm_until_ms"] - now_ms(c)
     assert 388000 <= delay <= 514000

@@ -44,9 +44,15 @@ def test_warm_throughput_updating_then_active(warm):
     status, reply = c.call("UpdateTable", {"TableName": name, "WarmThroughput": {
         "ReadUnitsPerSecond": 30000, "WriteUnitsPerSecond": 10000}})
     assert status == 200, reply
+    assert reply["TableDescription"]["TableStatus"] == "ACTIVE"
     t = describe(c, name)
     assert t["WarmThroughput"] == {"ReadUnitsPerSecond": 30000, "WriteUnitsPerSecond": 10000,
                                    "Status": "UPDATING"}
+    # The table itself stays ACTIVE (DDB-TABLE-179: "TableStatus never left ACTIVE") and takes
+    # other changes meanwhile (DDB-TABLE-459).
+    assert t["TableStatus"] == "ACTIVE"
+    status, reply = c.call("UpdateTable", {"TableName": name, "DeletionProtectionEnabled": False})
+    assert status == 200, reply
     c.advance(59_999)
     assert describe(c, name)["WarmThroughput"]["Status"] == "UPDATING"
     c.advance(1)
