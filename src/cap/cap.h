@@ -313,6 +313,7 @@ int64_t sl_cap_initial_partitions(const sl_cap_params *p, const sl_throughput *t
 #define SL_CAP_THROTTLE_MINUTES 1440
 
 /* {"kind":..,"name":..,"arn":..,"mode":..,"settings":{..},"previous_peak":{..},
+ *  "previous_peak_pending":{"read":[{"units":..,"base_from_ms":..}],"write":[..]},
  *  "buckets":{..},"partitions":[..],"split":{..}}. 'window_s' > 0 adds, per
  * partition and direction, "throttles_in_window": its throttles over the
  * last window_s seconds of the clock (sl_cap_part_throttles_since). */

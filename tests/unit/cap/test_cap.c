@@ -1109,6 +1109,22 @@ static void test_peak_base_delay(void) {
   CHECK_INT(drive(&g, &l, 3000, 60, &t), 3000 * 60);
   int64_t seen = g.clk.manual_us; /* the minute completes: a peak of 3,000 */
   CHECK(write_peak(&g, r) == 2000);
+  {
+    /* the introspection shows it waiting, and from when it counts */
+    sl_buf b;
+    sl_buf_init(&b, NULL);
+    sl_jw w;
+    sl_jw_init(&w, &b);
+    sl_cap_res_write_json(g.cap, r, &w, 0);
+    sl_buf_putc(&b, 0);
+    char want[160];
+    snprintf(want, sizeof(want),
+             "\"previous_peak_pending\":{\"read\":[],\"write\":[{\"units\":3000.0,"
+             "\"base_from_ms\":%lld}]}",
+             (long long)((seen + 1800 * SEC) / 1000));
+    CHECK(strstr(b.p, want) != NULL);
+    sl_buf_free(&b);
+  }
   /* Half an hour minus a minute later, 6,000/s for 20 s: held by the
    * initial ceiling (4,130/s after its second of burst). */
   g.clk.manual_us = seen + 1800 * SEC - 60 * SEC;
