@@ -1095,7 +1095,8 @@ static void cp_add(sl_sim *m, int64_t at_us, uint32_t ri, int dir, bool ok, int6
  * OnDemandThroughput and WarmThroughput against the per-table quotas, the
  * account's quota. Else false with the exception's name in 'type' and its
  * message in 'err'. A committed change leaves the table UPDATING for
- * table_update_delay_ms and new warm throughput UPDATING for warm_delay_ms,
+ * table_update_delay_ms (one of warm throughput alone does not) and new warm
+ * throughput UPDATING for warm_delay_ms,
  * as on the server (jobs/tables.c makes them ACTIVE). */
 static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool *touched,
                       int64_t now_ms, const char **type, char *err, size_t err_len) {
@@ -1163,6 +1164,15 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
     sl_cap_quota_message(p, &u, q, "us-east-1", err, err_len);
     return false;
   }
+  /* Warm throughput has its own status: a change of it alone leaves the
+   * table ACTIVE, as UpdateTable does (ops/update_table.c). */
+  bool table_change = false;
+  for (uint32_t i = 0; i < m->n_res; i++) {
+    const sl_throughput *o = &m->res[i].tp, *x = &next[i];
+    if (touched[i] && (x->rcu != o->rcu || x->wcu != o->wcu || x->billing != o->billing ||
+                       x->max_read_ru != o->max_read_ru || x->max_write_ru != o->max_write_ru))
+      table_change = true;
+  }
   for (uint32_t i = 0; i < m->n_res; i++) {
     if (!touched[i])
       continue;
@@ -1191,7 +1201,8 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
     r->tp = tp;
     sl_cap_res_configure(m->cap, r->res, &r->tp);
   }
-  m->updating_until_ms[table] = now_ms + p->table_update_delay_ms;
+  if (table_change)
+    m->updating_until_ms[table] = now_ms + p->table_update_delay_ms;
   return true;
 }
 

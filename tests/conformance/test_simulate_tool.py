@@ -566,6 +566,25 @@ def test_actions_obey_the_control_plane():
         "Per table maximum: 40000.") in r.stderr
 
 
+# A warm throughput change alone leaves the table ACTIVE, as UpdateTable does (only the warm
+# throughput is UPDATING): an OnDemandThroughput change a second later goes through, where one
+# after a maximum change is refused for the table update's time.
+def test_warm_only_action_leaves_table_active():
+    s = {"seed": 1, "duration_s": 10,
+         "params": {"table_update_delay_ms": 60000, "warm_delay_ms": 30000},
+         "tables": [{"name": "od", "billing_mode": "PAY_PER_REQUEST"}],
+         "workloads": [{"table": "od", "operation": "PutItem",
+                        "phases": [{"duration_s": 10, "rate": 10}]}],
+         "actions": [{"at_s": 1, "table": "od", "warm_write": 6000},
+                     {"at_s": 2, "table": "od", "max_write_request_units": 30000},
+                     {"at_s": 3, "table": "od", "max_write_request_units": 20000}]}
+    r = simulate(s)
+    cp = [(e["time_s"], e["status"], e.get("message", "")) for e in r["control_plane"]]
+    assert cp == [(1, "Successful", ""), (2, "Successful", ""),
+                  (3, "Failed", "ResourceInUseException: Attempt to change a resource which is "
+                   "still in use: Table is being updated: od")]
+
+
 # The UPDATING period of the server (params table_update_delay_ms, warm_delay_ms; 0 by
 # default, as on the server): after a change the table is UPDATING, and another UpdateTable
 # then fails with ResourceInUseException (auto scaling waits, as ops/autoscaling.c does);
