@@ -298,7 +298,8 @@ sl_cap_units_check sl_cap_warm_check(const sl_cap_params *p, const char *what, s
  * spec §6): on demand, what a new resource's partitions serve (12,000 /
  * 4,000), or all its partitions once use has split it further; when
  * provisioned, the most it was ever provisioned (facts §4); at least the
- * warm values asked for. */
+ * warm values asked for, those in effect before while an increase is
+ * UPDATING. */
 void sl_cap_warm_current(const sl_cap_params *p, const sl_throughput *tp, const sl_cap_res *res,
                          int64_t *read_ups, int64_t *write_ups);
 /* Initial partition count (spec §4) of a resource with these settings. */

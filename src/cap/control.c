@@ -290,8 +290,15 @@ void sl_cap_warm_current(const sl_cap_params *p, const sl_throughput *tp, const 
     r = tp->highest_rcu > tp->rcu ? tp->highest_rcu : tp->rcu;
     w = tp->highest_wcu > tp->wcu ? tp->highest_wcu : tp->wcu;
   }
-  *read_ups = tp->warm_read > r ? tp->warm_read : r;
-  *write_ups = tp->warm_write > w ? tp->warm_write : w;
+  /* While an increase is UPDATING the values in effect before are the
+   * current ones (ACKQ DDB-TABLE-179: "DescribeTable kept the OLD values with
+   * Status=UPDATING until completion"; -066: the old values asked again are
+   * accepted). */
+  bool updating = tp->warm_status == SL_STATUS_UPDATING;
+  int64_t ar = updating ? tp->warm_prev_read : tp->warm_read;
+  int64_t aw = updating ? tp->warm_prev_write : tp->warm_write;
+  *read_ups = ar > r ? ar : r;
+  *write_ups = aw > w ? aw : w;
 }
 
 sl_cap_units_check sl_cap_warm_check(const sl_cap_params *p, const char *what, sl_str name,

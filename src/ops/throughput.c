@@ -76,13 +76,21 @@ sl_err sl_tp_set_warm(sl_req *req, const char *what, sl_str name, sl_throughput 
       sl_cap_warm_check(p, what, name, tp, res, creating, r, w, req->env->region, msg, sizeof(msg));
   if (c != SL_UNITS_OK)
     return sl_fail(req, c == SL_UNITS_LIMIT ? SL_E_LIMIT_EXCEEDED : SL_E_VALIDATION, "%s", msg);
+  /* A change while one is UPDATING replaces its values and keeps its end
+   * (ACKQ DDB-TABLE-459: last writer wins, "no write resets its Status");
+   * until then the values in effect before are reported. */
+  bool updating = tp->warm_status == SL_STATUS_UPDATING;
+  if (!creating && !updating) {
+    tp->warm_prev_read = tp->warm_read;
+    tp->warm_prev_write = tp->warm_write;
+  }
   if (wt->has_read)
     tp->warm_read = r;
   if (wt->has_write)
     tp->warm_write = w;
   if (creating) {
     tp->warm_status = SL_STATUS_ACTIVE;
-  } else {
+  } else if (!updating) {
     tp->warm_status = SL_STATUS_UPDATING;
     tp->warm_ready_ms = (uint64_t)(req->now_ms + sl_env_delay_ms(req->env, SL_DELAY_WARM));
   }

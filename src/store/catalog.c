@@ -139,6 +139,8 @@ static void write_tp(sl_jw *w, const sl_throughput *tp) {
   W_INT(w, "max_write_ru", tp->max_write_ru);
   W_INT(w, "warm_read", tp->warm_read);
   W_INT(w, "warm_write", tp->warm_write);
+  W_INT(w, "warm_prev_read", tp->warm_prev_read);
+  W_INT(w, "warm_prev_write", tp->warm_prev_write);
   W_INT(w, "warm_status", tp->warm_status);
   W_INT(w, "warm_ready_ms", tp->warm_ready_ms);
   W_INT(w, "last_increase_ms", tp->last_increase_ms);
@@ -346,6 +348,8 @@ static void read_tp(const sl_json *o, sl_throughput *tp) {
   tp->max_write_ru = get_int(o, "max_write_ru");
   tp->warm_read = get_int(o, "warm_read");
   tp->warm_write = get_int(o, "warm_write");
+  tp->warm_prev_read = get_int(o, "warm_prev_read");
+  tp->warm_prev_write = get_int(o, "warm_prev_write");
   tp->warm_status = (uint8_t)get_int(o, "warm_status");
   tp->warm_ready_ms = (uint64_t)get_int(o, "warm_ready_ms");
   tp->last_increase_ms = (uint64_t)get_int(o, "last_increase_ms");

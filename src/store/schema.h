@@ -108,6 +108,8 @@ typedef struct {
   int64_t max_write_ru; /* -1: none */
   int64_t warm_read;    /* WarmThroughput requested/current, 0: default */
   int64_t warm_write;
+  int64_t warm_prev_read; /* while UPDATING: the warm values in effect before (reported) */
+  int64_t warm_prev_write;
   uint8_t warm_status;                         /* sl_status: UPDATING or ACTIVE */
   uint64_t warm_ready_ms;                      /* when an UPDATING warm throughput becomes ACTIVE */
   uint64_t last_increase_ms, last_decrease_ms; /* 0: never */

@@ -1192,7 +1192,11 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
     if (tp.wcu > tp.highest_wcu)
       tp.highest_wcu = tp.wcu;
     if ((tp.warm_read != r->tp.warm_read || tp.warm_write != r->tp.warm_write) &&
-        p->warm_delay_ms > 0) {
+        p->warm_delay_ms > 0 && r->tp.warm_status != SL_STATUS_UPDATING) {
+      /* the values in effect before are reported until it is ACTIVE; a
+       * change while UPDATING keeps its end (ops/throughput.c) */
+      tp.warm_prev_read = r->tp.warm_read;
+      tp.warm_prev_write = r->tp.warm_write;
       tp.warm_status = SL_STATUS_UPDATING;
       tp.warm_ready_ms = (uint64_t)(now_ms + p->warm_delay_ms);
       if (now_ms + p->warm_delay_ms < m->next_warm_ms)

@@ -44,17 +44,32 @@ def test_warm_throughput_updating_then_active(warm):
     status, reply = c.call("UpdateTable", {"TableName": name, "WarmThroughput": {
         "ReadUnitsPerSecond": 30000, "WriteUnitsPerSecond": 10000}})
     assert status == 200, reply
+    # Until it is ACTIVE the values in effect before are reported, UPDATING (DDB-TABLE-179:
+    # "DescribeTable kept the OLD values with Status=UPDATING until completion", the reply
+    # too); the table itself stays ACTIVE ("TableStatus never left ACTIVE") and takes other
+    # changes meanwhile (DDB-TABLE-459).
     assert reply["TableDescription"]["TableStatus"] == "ACTIVE"
+    assert reply["TableDescription"]["WarmThroughput"] == {
+        "ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000, "Status": "UPDATING"}
     t = describe(c, name)
-    assert t["WarmThroughput"] == {"ReadUnitsPerSecond": 30000, "WriteUnitsPerSecond": 10000,
+    assert t["WarmThroughput"] == {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000,
                                    "Status": "UPDATING"}
-    # The table itself stays ACTIVE (DDB-TABLE-179: "TableStatus never left ACTIVE") and takes
-    # other changes meanwhile (DDB-TABLE-459).
     assert t["TableStatus"] == "ACTIVE"
     status, reply = c.call("UpdateTable", {"TableName": name, "DeletionProtectionEnabled": False})
     assert status == 200, reply
-    c.advance(59_999)
-    assert describe(c, name)["WarmThroughput"]["Status"] == "UPDATING"
+    # The old values asked again are no decrease of what is in effect (DDB-TABLE-066), and
+    # change nothing of the running increase, which keeps its end (DDB-TABLE-459: "no write
+    # resets its Status"; last writer wins).
+    c.advance(10_000)
+    status, reply = c.call("UpdateTable", {"TableName": name, "WarmThroughput": {
+        "ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000}})
+    assert status == 200, reply
+    status, reply = c.call("UpdateTable", {"TableName": name, "WarmThroughput": {
+        "ReadUnitsPerSecond": 30000, "WriteUnitsPerSecond": 10000}})
+    assert status == 200, reply
+    c.advance(49_999)
+    assert describe(c, name)["WarmThroughput"] == {
+        "ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000, "Status": "UPDATING"}
     c.advance(1)
     assert describe(c, name)["WarmThroughput"] == {
         "ReadUnitsPerSecond": 30000, "WriteUnitsPerSecond": 10000, "Status": "ACTIVE"}
@@ -80,10 +95,11 @@ def test_warm_throughput_updating_then_active(warm):
     assert status == 200, reply
     t = describe(c, name)
     assert t["GlobalSecondaryIndexes"][0]["WarmThroughput"]["Status"] == "UPDATING"
-    assert t["GlobalSecondaryIndexes"][0]["WarmThroughput"]["WriteUnitsPerSecond"] == 6000
+    assert t["GlobalSecondaryIndexes"][0]["WarmThroughput"]["WriteUnitsPerSecond"] == 4000
     assert t["WarmThroughput"]["Status"] == "ACTIVE"
     c.advance(60_000)
-    assert describe(c, name)["GlobalSecondaryIndexes"][0]["WarmThroughput"]["Status"] == "ACTIVE"
+    x = describe(c, name)["GlobalSecondaryIndexes"][0]["WarmThroughput"]
+    assert x["Status"] == "ACTIVE" and x["WriteUnitsPerSecond"] == 6000
 
 
 # Once ACTIVE, the table serves the warmed rate: 6,000 writes at one instant throttle a new
