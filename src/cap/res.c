@@ -85,17 +85,17 @@ static void table_bucket_new(sl_cap *c, sl_cap_res *r, int dir, int64_t t) {
  * over at least 30 minutes"): a new peak becomes the base of the 2 x
  * ceiling peak_base_delay_ms after it was observed (peaks observed within
  * delay / 32 of each other count from the last of them: cap_int.h
- * sl__peak_seen). Default 0: at once, because seed 003's new
- * table served 5,160 writes/s from minute 8, past 2 x its initial peak, which
- * a 30-minute delay would have held at 4,130/s until minute 31
- * (tests/unit/cap/test_cap.c test_peak_base_delay, docs/capacity.md). */
+ * sl__peak_seen). Default 0: at once, because seed 003's new table stepped
+ * past 2 x its initial peak at minute 8 (about 5,100 writes/s here), which a
+ * 30-minute delay would hold at 4,130/s until minute 31
+ * (tests/unit/cap/test_cap.c test_peak_base_delay, _ramp, _calibration;
+ * docs/capacity.md). */
 void sl__cap_peak_tick(sl_cap *c, sl_cap_res *r, int64_t t) {
   int64_t s = t / 1000000;
   int64_t delay_us = c->p.peak_base_delay_ms * 1000;
   for (int d = 0; d < 2; d++) {
     sl__peak_seen *q = &r->peaks[d];
-    /* Due peaks first: the ring then always has room (its entries are at
-     * least delay / SL__PEAKS_MAX apart). */
+    /* Due peaks first, so that the ring has room for a new one. */
     int64_t base = r->peak_mu[d];
     uint32_t due = 0;
     while (due < q->n && q->at_us[due] + delay_us <= t) {
