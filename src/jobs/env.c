@@ -26,6 +26,11 @@ int64_t sl_env_delay_ms(sl_env *env, sl_delay_kind kind) {
     lo = p->realistic_table_update_min_ms;
     hi = p->realistic_table_update_max_ms;
     break;
+  case SL_DELAY_BILLING_SWITCH:
+    instant = p->table_update_delay_ms;
+    lo = p->realistic_billing_switch_min_ms;
+    hi = p->realistic_billing_switch_max_ms;
+    break;
   case SL_DELAY_INDEX_CREATE:
     instant = p->index_create_delay_ms;
     lo = p->realistic_index_create_min_ms;

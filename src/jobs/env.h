@@ -34,10 +34,11 @@ struct sl_autoscaling;
 
 /* The control-plane delays of sl_env_delay_ms. */
 typedef enum {
-  SL_DELAY_TABLE_CREATE, /* CreateTable, restores: CREATING -> ACTIVE */
-  SL_DELAY_TABLE_UPDATE, /* a throughput/billing change, a GSI update or deletion */
-  SL_DELAY_INDEX_CREATE, /* a GSI added by UpdateTable: resource allocation */
-  SL_DELAY_WARM,         /* a WarmThroughput change: UPDATING -> ACTIVE */
+  SL_DELAY_TABLE_CREATE,   /* CreateTable, restores: CREATING -> ACTIVE */
+  SL_DELAY_TABLE_UPDATE,   /* a throughput change, a GSI update or deletion, other table changes */
+  SL_DELAY_BILLING_SWITCH, /* a billing-mode switch (instant: table_update_delay_ms) */
+  SL_DELAY_INDEX_CREATE,   /* a GSI added by UpdateTable: resource allocation */
+  SL_DELAY_WARM,           /* a WarmThroughput change: UPDATING -> ACTIVE */
 } sl_delay_kind;
 
 typedef struct sl_env {

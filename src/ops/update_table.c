@@ -141,8 +141,12 @@ static sl_err update_throughput(sl_req *req, const sl_update_table_in *in, const
 static sl_err commit(sl_req *req, sl_table *old, sl_table *t, sl_index_updates *gsi, bool changed) {
   sl_err err;
   if (changed) {
+    /* A billing-mode switch takes longer than other changes under --delays
+     * realistic (jobs/env.h). */
+    sl_delay_kind kind =
+        t->tp.billing != old->tp.billing ? SL_DELAY_BILLING_SWITCH : SL_DELAY_TABLE_UPDATE;
     t->status = SL_STATUS_UPDATING;
-    t->status_until_ms = (uint64_t)(req->now_ms + sl_env_delay_ms(req->env, SL_DELAY_TABLE_UPDATE));
+    t->status_until_ms = (uint64_t)(req->now_ms + sl_env_delay_ms(req->env, kind));
   }
   if (gsi->created || gsi->deleted) {
     /* The table is UPDATING while the index's resources are allocated or

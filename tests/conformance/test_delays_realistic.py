@@ -1,7 +1,7 @@
 """`sluice serve --delays realistic` (jobs/env.h sl_env_delay_ms; docs/capacity.md,
 "Control-plane delays"): each control-plane transition takes a time drawn from the service's
 measured range by a generator seeded by --seed — CreateTable CREATING 7-22 s (seed 003), a
-throughput change UPDATING 1-2 s, a GSI added by UpdateTable allocating 24-55 s, a warm
+throughput change UPDATING 1-2 s, a billing-mode switch 54-129 s, a GSI added by UpdateTable allocating 24-55 s, a warm
 throughput increase UPDATING 388-514 s — on the manual clock, so each edge is exact: the admin
 API's table list shows when the transition ends (`status_until_ms`, `warm_until_ms`). The
 default, `--delays instant`, is what every other test runs on. sluice-only: the flag and the
@@ -134,6 +134,25 @@ def test_update_table_updating_then_active(realistic):
     t = describe(c, "prov")
     assert t["TableStatus"] == "ACTIVE"
     assert t["ProvisionedThroughput"]["ReadCapacityUnits"] == 10
+
+
+# A billing-mode switch takes longer: UPDATING for a drawn 54-129 s (live probes: 54.8-128.6 s),
+# then ACTIVE in the new mode.
+def test_billing_switch_takes_its_time(realistic):
+    c = realistic
+    create(c, "switch", ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5})
+    wait_active(c, "switch")
+    status, reply = c.call("UpdateTable", {"TableName": "switch",
+                                           "BillingMode": "PAY_PER_REQUEST"})
+    assert status == 200, reply
+    delay = listed(c, "switch")["status_until_ms"] - now_ms(c)
+    assert 54000 <= delay <= 129000
+    c.advance(delay - 1)
+    assert describe(c, "switch")["TableStatus"] == "UPDATING"
+    c.advance(1)
+    t = describe(c, "switch")
+    assert t["TableStatus"] == "ACTIVE"
+    assert t["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
 
 
 # A GSI added by UpdateTable: the table is UPDATING and the index CREATING (no backfill yet)
