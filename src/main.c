@@ -47,9 +47,15 @@ static const char serve_usage[] =
     "  --time-scale N       run the clock N times faster than real time\n"
     "  --latency aws|off    answer data-plane requests at the service's in-region\n"
     "                       pace: writes 4-5 ms, reads 2-4 ms, seeded (default off)\n"
+    "  --delays MODE        instant (default: the *_delay_ms parameters, 0: tables,\n"
+    "                       indexes and warm throughput ACTIVE at once) |\n"
+    "                       realistic (each transition takes a time drawn from\n"
+    "                       the service's measured range, seeded: CreateTable\n"
+    "                       7-22 s; the realistic_* parameters)\n"
     "  --faults FILE        fault-injection rules loaded at start (README: the\n"
     "                       JSON of POST /_sluice/faults)\n"
-    "  --seed N             seed of every random choice of the fault rules\n"
+    "  --seed N             seed of every random choice of the fault rules,\n"
+    "                       --latency aws and --delays realistic\n"
     "                       (default 1, printed at start); when given, request\n"
     "                       ids and the uuids of new ARNs follow it too\n"
     "  --region NAME        region in ARNs (default us-east-1)\n"
@@ -177,6 +183,10 @@ static int cmd_serve(int argc, char **argv) {
       if (strcmp(v, "aws") != 0 && strcmp(v, "off") != 0)
         return usage_error("invalid --latency '%s' (aws or off)", v);
       cfg.latency_aws = strcmp(v, "aws") == 0;
+    } else if (strcmp(a, "--delays") == 0) {
+      if (strcmp(v, "instant") != 0 && strcmp(v, "realistic") != 0)
+        return usage_error("invalid --delays '%s' (instant or realistic)", v);
+      cfg.delays_realistic = strcmp(v, "realistic") == 0;
     } else if (strcmp(a, "--faults") == 0) {
       cfg.faults_file = v;
     } else if (strcmp(a, "--seed") == 0) {

@@ -112,7 +112,7 @@ static sl_err parse_indexes(sl_req *req, sl_table *t, const sl_json *list, bool 
       sl_units_in wt = sl_in_units(sl_json_get(o, "WarmThroughput"), "ReadUnitsPerSecond",
                                    "WriteUnitsPerSecond");
       if ((err = sl_tp_set_on_demand(req, "index", &x->tp, &od)) != SL_OK ||
-          (err = sl_tp_set_warm(req, "index", x->name, &x->tp, &wt, true)) != SL_OK)
+          (err = sl_tp_set_warm(req, "index", x->name, &x->tp, NULL, &wt, true)) != SL_OK)
         return err;
     }
     x->arn = sl_schema_index_arn(t, x->name);
@@ -219,7 +219,7 @@ static sl_err build(sl_req *req, sl_table *t) {
   sl_units_in wt =
       sl_in_units(sl_json_get(body, "WarmThroughput"), "ReadUnitsPerSecond", "WriteUnitsPerSecond");
   if ((err = sl_tp_set_on_demand(req, "table", &t->tp, &od)) != SL_OK ||
-      (err = sl_tp_set_warm(req, "table", t->name, &t->tp, &wt, true)) != SL_OK)
+      (err = sl_tp_set_warm(req, "table", t->name, &t->tp, NULL, &wt, true)) != SL_OK)
     return err;
   if (t->tp.billing == SL_BILLING_PAY_PER_REQUEST)
     t->tp.last_ppr_update_ms = (uint64_t)req->now_ms;

@@ -77,25 +77,14 @@ static void write_on_demand(sl_jw *w, const sl_throughput *tp) {
 
 /* Warm throughput: what the resource can serve now (spec §6): at least the
  * requested warm values, and at least what its partitions serve. */
-static void write_warm(sl_jw *w, const sl_throughput *tp, const struct sl_cap_res *res) {
+static void write_warm(sl_jw *w, const sl_cap_params *p, const sl_throughput *tp,
+                       const struct sl_cap_res *res) {
+  /* What the partitions serve on demand (12,000 / 4,000 for a new table's
+   * four), the most ever provisioned otherwise (facts §4): cap/cap.h
+   * sl_cap_warm_current, which UpdateTable's refusal of a decrease reads
+   * too. */
   int64_t r, wr;
-  if (tp->billing == SL_BILLING_PAY_PER_REQUEST) {
-    /* What the partitions serve (capacity-model.md §6): 12,000 / 4,000 for a
-     * new table's four partitions. */
-    r = 12000;
-    wr = 4000;
-    if (res)
-      sl_cap_res_serves(res, &r, &wr);
-  } else {
-    /* A provisioned resource is warm for the most it was ever provisioned
-     * (facts §4). */
-    r = tp->highest_rcu > tp->rcu ? tp->highest_rcu : tp->rcu;
-    wr = tp->highest_wcu > tp->wcu ? tp->highest_wcu : tp->wcu;
-  }
-  if (tp->warm_read > r)
-    r = tp->warm_read;
-  if (tp->warm_write > wr)
-    wr = tp->warm_write;
+  sl_cap_warm_current(p, tp, res, &r, &wr);
   sl_jw_key_c(w, "WarmThroughput");
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "ReadUnitsPerSecond");
@@ -108,8 +97,8 @@ static void write_warm(sl_jw *w, const sl_throughput *tp, const struct sl_cap_re
 }
 
 /* 'before': the index in the table's previous version, or NULL. */
-static void write_index(sl_jw *w, const sl_index *x, const sl_index *before, int status,
-                        int64_t now_ms) {
+static void write_index(sl_jw *w, const sl_cap_params *p, const sl_index *x, const sl_index *before,
+                        int status, int64_t now_ms) {
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "IndexName");
   sl_jw_str(w, x->name);
@@ -137,7 +126,7 @@ static void write_index(sl_jw *w, const sl_index *x, const sl_index *before, int
   sl_jw_str(w, x->arn);
   if (x->global) {
     write_on_demand(w, &x->tp);
-    write_warm(w, &x->tp, x->cap);
+    write_warm(w, p, &x->tp, x->cap);
   }
   sl_jw_obj_end(w);
 }
@@ -234,7 +223,8 @@ static void describe(sl_req *req, const sl_table *t, int status, const sl_table 
         sl_jw_arr_begin(w);
         any = true;
       }
-      write_index(w, x, before ? sl_table_index(before, x->name) : NULL,
+      write_index(w, sl_cap_params_of(req->env->cap), x,
+                  before ? sl_table_index(before, x->name) : NULL,
                   status == SL_STATUS_CREATING && global ? SL_STATUS_CREATING : -1, req->now_ms);
     }
     if (any)
@@ -277,7 +267,7 @@ static void describe(sl_req *req, const sl_table *t, int status, const sl_table 
   sl_jw_key_c(w, "DeletionProtectionEnabled");
   sl_jw_bool(w, t->deletion_protection);
   write_on_demand(w, &t->tp);
-  write_warm(w, &t->tp, t->cap);
+  write_warm(w, sl_cap_params_of(req->env->cap), &t->tp, t->cap);
   sl_jw_obj_end(w);
 }
 

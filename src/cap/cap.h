@@ -276,17 +276,32 @@ void sl_cap_quota_message(const sl_cap_params *p, const sl_cap_quota_units *u, s
 /* OnDemandThroughput and WarmThroughput settings of a table ('what'
  * "table") or GSI ("index") against the per-table quotas (spec §6): the
  * new maximum request units 'r', 'w' (-1: none) or warm units per second
- * (the warm ones named 'name'), checked read first, then write, then their
- * own rule (a maximum is at least 1 or -1; warm throughput never
- * decreases from 'tp'). SL_UNITS_LIMIT: LimitExceededException,
- * SL_UNITS_INVALID: ValidationException, the message in 'buf'. Shared by
- * UpdateTable and CreateTable (ops/throughput.c) and `sluice simulate`. */
+ * (the warm ones named 'name'; <= 0: not asked for), checked read first,
+ * then write, then their own rule: a maximum is at least 1 or -1; warm
+ * throughput is never below the current one, sl_cap_warm_current of 'tp'
+ * and its resource 'res' (NULL: none yet) — at creation ('creating') what a
+ * new on-demand resource serves or the provisioned units. The service's
+ * three texts ("... is lower than current WarmThroughput, decreasing
+ * WarmThroughput is not supported", "... lower than initial throughput for
+ * OnDemand. See: ...", "... lower than ReadCapacityUnits of
+ * ProvisionedThroughput"; the ack-api-quirks catalogue, docs/capacity.md).
+ * SL_UNITS_LIMIT: LimitExceededException, SL_UNITS_INVALID:
+ * ValidationException, the message in 'buf'. Shared by UpdateTable and
+ * CreateTable (ops/throughput.c) and `sluice simulate`. */
 typedef enum { SL_UNITS_OK = 0, SL_UNITS_LIMIT, SL_UNITS_INVALID } sl_cap_units_check;
 sl_cap_units_check sl_cap_on_demand_check(const sl_cap_params *p, const char *what, int64_t r,
                                           int64_t w, const char *region, char *buf, size_t n);
 sl_cap_units_check sl_cap_warm_check(const sl_cap_params *p, const char *what, sl_str name,
-                                     const sl_throughput *tp, int64_t r, int64_t w,
-                                     const char *region, char *buf, size_t n);
+                                     const sl_throughput *tp, const sl_cap_res *res, bool creating,
+                                     int64_t r, int64_t w, const char *region, char *buf, size_t n);
+/* The warm throughput a resource reports (DescribeTable's WarmThroughput,
+ * spec §6): on demand, what a new resource's partitions serve (12,000 /
+ * 4,000), or all its partitions once use has split it further; when
+ * provisioned, the most it was ever provisioned (facts §4); at least the
+ * warm values asked for, those in effect before while an increase is
+ * UPDATING. */
+void sl_cap_warm_current(const sl_cap_params *p, const sl_throughput *tp, const sl_cap_res *res,
+                         int64_t *read_ups, int64_t *write_ups);
 /* Initial partition count (spec §4) of a resource with these settings. */
 int64_t sl_cap_initial_partitions(const sl_cap_params *p, const sl_throughput *tp,
                                   uint64_t stored_bytes);
@@ -299,6 +314,7 @@ int64_t sl_cap_initial_partitions(const sl_cap_params *p, const sl_throughput *t
 #define SL_CAP_THROTTLE_MINUTES 1440
 
 /* {"kind":..,"name":..,"arn":..,"mode":..,"settings":{..},"previous_peak":{..},
+ *  "previous_peak_pending":{"read":[{"units":..,"base_from_ms":..}],"write":[..]},
  *  "buckets":{..},"partitions":[..],"split":{..}}. 'window_s' > 0 adds, per
  * partition and direction, "throttles_in_window": its throttles over the
  * last window_s seconds of the clock (sl_cap_part_throttles_since). */

@@ -73,6 +73,20 @@ typedef struct {
   uint32_t id, parent; /* sl_cap_part_ref (cap.h) */
 } sl__part;            /* one partition: a range of the key space with its own buckets */
 
+/* New previous peaks waiting peak_base_delay_ms before they become the base
+ * of the on-demand ceiling (res.c sl__cap_peak_tick), rising in time and
+ * value. An entry gathers the peaks observed within delay / SL__PEAKS_MAX
+ * of its first: it holds the highest and is due delay after the last of
+ * them (never sooner than observed), so the ring covers a whole delay; were
+ * it full, a new peak joins the newest entry. */
+#define SL__PEAKS_MAX 32
+typedef struct {
+  int64_t first_us[SL__PEAKS_MAX]; /* the entry's first observation */
+  int64_t at_us[SL__PEAKS_MAX];    /* its last: due at at_us + delay */
+  int64_t mu[SL__PEAKS_MAX];
+  uint32_t n;
+} sl__peak_seen;
+
 struct sl_cap_res {
   sl_cap *cap;
   sl_cap_res *prev, *next; /* the engine's list of live resources */
@@ -80,12 +94,13 @@ struct sl_cap_res {
   sl_str name, arn;  /* owned */
   sl_str table_name; /* owned: the table of a GSI, or the name of a table */
   sl_throughput tp;
-  sl__bucket table[2];   /* check 3: provisioned rate + burst */
-  sl__bucket ceiling[2]; /* check 4: on-demand 2 x previous peak */
-  sl__bucket maxod[2];   /* check 1: OnDemandThroughput maximum */
-  sl__bucket quota[2];   /* check 2: per-table quota */
-  int64_t peak_mu[2];    /* on-demand previous peak, milli-units per second */
-  sl__window usage[2];   /* resource consumption per second (previous peak) */
+  sl__bucket table[2];    /* check 3: provisioned rate + burst */
+  sl__bucket ceiling[2];  /* check 4: on-demand 2 x previous peak */
+  sl__bucket maxod[2];    /* check 1: OnDemandThroughput maximum */
+  sl__bucket quota[2];    /* check 2: per-table quota */
+  int64_t peak_mu[2];     /* on-demand previous peak, milli-units per second */
+  sl__peak_seen peaks[2]; /* higher peaks observed, the base after peak_base_delay_ms */
+  sl__window usage[2];    /* resource consumption per second (previous peak) */
   sl__part *parts;
   size_t n_parts, cap_parts;
   uint32_t next_part_id; /* partition ids are never reused in a resource's life */

@@ -118,6 +118,24 @@ void sl_cap_res_write_json(sl_cap *c, sl_cap_res *r, sl_jw *w, int64_t window_s)
   sl_jw_key_c(w, "write");
   sl_jw_double(w, (double)r->peak_mu[SL_CAP_WRITE] / 1000.0);
   sl_jw_obj_end(w);
+  /* Higher peaks observed, waiting peak_base_delay_ms to become the base
+   * (res.c sl__cap_peak_tick): units and the clock ms they count from. */
+  sl_jw_key_c(w, "previous_peak_pending");
+  sl_jw_obj_begin(w);
+  for (int d = 0; d < 2; d++) {
+    sl_jw_key_c(w, d == SL_CAP_READ ? "read" : "write");
+    sl_jw_arr_begin(w);
+    for (uint32_t i = 0; i < r->peaks[d].n; i++) {
+      sl_jw_obj_begin(w);
+      sl_jw_key_c(w, "units");
+      sl_jw_double(w, (double)r->peaks[d].mu[i] / 1000.0);
+      sl_jw_key_c(w, "base_from_ms");
+      sl_jw_int(w, (r->peaks[d].at_us[i] + c->p.peak_base_delay_ms * 1000 + 999) / 1000);
+      sl_jw_obj_end(w);
+    }
+    sl_jw_arr_end(w);
+  }
+  sl_jw_obj_end(w);
   sl_jw_key_c(w, "consumed_last_minute");
   sl_jw_obj_begin(w);
   sl_jw_key_c(w, "read");

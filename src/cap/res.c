@@ -78,16 +78,57 @@ static void table_bucket_new(sl_cap *c, sl_cap_res *r, int dir, int64_t t) {
 }
 
 /* Observes the previous peak: the highest 1-minute average consumption
- * (spec §6). Called before each use of the resource's usage window. */
+ * (spec §6). Called before each use of the resource's usage window.
+ *
+ * "Throttling can occur if you exceed double your previous peak within 30
+ * minutes" (developer guide; Knowledge Center: "spread your traffic growth
+ * over at least 30 minutes"): a new peak becomes the base of the 2 x
+ * ceiling peak_base_delay_ms after it was observed (peaks observed within
+ * delay / 32 of each other count from the last of them: cap_int.h
+ * sl__peak_seen). Default 0: at once, because seed 003's new table stepped
+ * past 2 x its initial peak at minute 8 (about 5,100 writes/s here), which a
+ * 30-minute delay would hold at 4,130/s until minute 31
+ * (tests/unit/cap/test_cap.c test_peak_base_delay, _ramp, _calibration;
+ * docs/capacity.md). */
 void sl__cap_peak_tick(sl_cap *c, sl_cap_res *r, int64_t t) {
   int64_t s = t / 1000000;
+  int64_t delay_us = c->p.peak_base_delay_ms * 1000;
   for (int d = 0; d < 2; d++) {
+    sl__peak_seen *q = &r->peaks[d];
+    /* Due peaks first, so that the ring has room for a new one. */
+    int64_t base = r->peak_mu[d];
+    uint32_t due = 0;
+    while (due < q->n && q->at_us[due] + delay_us <= t) {
+      if (q->mu[due] > base)
+        base = q->mu[due];
+      due++;
+    }
+    if (due) {
+      memmove(q->first_us, q->first_us + due, (q->n - due) * sizeof(int64_t));
+      memmove(q->at_us, q->at_us + due, (q->n - due) * sizeof(int64_t));
+      memmove(q->mu, q->mu + due, (q->n - due) * sizeof(int64_t));
+      q->n -= due;
+    }
     int64_t completed = sl__window_advance(&r->usage[d], s);
-    if (completed < 0)
-      continue;
-    int64_t avg = completed / r->usage[d].n;
-    if (avg > r->peak_mu[d]) {
-      r->peak_mu[d] = avg;
+    if (completed >= 0) {
+      int64_t avg = completed / r->usage[d].n;
+      int64_t seen = q->n ? q->mu[q->n - 1] : base;
+      if (avg > seen && delay_us <= 0) {
+        base = avg;
+      } else if (avg > seen) {
+        if (q->n &&
+            (q->n == SL__PEAKS_MAX || t - q->first_us[q->n - 1] < delay_us / SL__PEAKS_MAX)) {
+          q->at_us[q->n - 1] = t; /* never earlier than observed */
+          q->mu[q->n - 1] = avg;
+        } else {
+          q->first_us[q->n] = q->at_us[q->n] = t;
+          q->mu[q->n] = avg;
+          q->n++;
+        }
+      }
+    }
+    if (base > r->peak_mu[d]) {
+      r->peak_mu[d] = base;
       sl__shape_apply(&r->ceiling[d], ceiling_shape(c, r, d), t);
     }
   }

@@ -376,7 +376,9 @@ sl_err sl_restore_table_from_backup(sl_req *req, sl_str target, sl_str arn,
   t->pitr_days = 0;
   t->created_ms = (uint64_t)req->now_ms;
   t->status = SL_STATUS_CREATING;
-  t->status_until_ms = (uint64_t)(req->now_ms + p->table_create_delay_ms);
+  int64_t delay = sl_env_delay_ms(req->env, SL_DELAY_TABLE_CREATE);
+  int64_t index_delay = req->env->delays_realistic ? delay : p->index_create_delay_ms;
+  t->status_until_ms = (uint64_t)(req->now_ms + delay);
   /* The units in effect at the backup are restored, not a change pending. */
   t->tp.pending_rcu = t->tp.pending_wcu = 0;
   t->item_count = t->size_bytes = 0;
@@ -389,7 +391,7 @@ sl_err sl_restore_table_from_backup(sl_req *req, sl_str target, sl_str arn,
     sl_index *x = &t->indexes[i];
     x->arn = sl_schema_index_arn(t, x->name);
     x->status = SL_STATUS_CREATING;
-    x->status_until_ms = (uint64_t)(req->now_ms + p->index_create_delay_ms);
+    x->status_until_ms = (uint64_t)(req->now_ms + index_delay);
     x->tp.pending_rcu = x->tp.pending_wcu = 0;
     x->backfilling = x->online = false;
     x->backfill_key_len = 0;

@@ -24,10 +24,15 @@ sl_err sl_create_table(sl_req *req, sl_table *t) {
     goto out;
   t->created_ms = (uint64_t)req->now_ms;
   t->status = SL_STATUS_CREATING;
-  t->status_until_ms = (uint64_t)(req->now_ms + p->table_create_delay_ms);
+  /* With --delays realistic the GSIs created with a table become ACTIVE
+   * with it (jobs/env.h; DDB-TABLE-148: "everything flips to ACTIVE
+   * together"). */
+  int64_t delay = sl_env_delay_ms(req->env, SL_DELAY_TABLE_CREATE);
+  int64_t index_delay = req->env->delays_realistic ? delay : p->index_create_delay_ms;
+  t->status_until_ms = (uint64_t)(req->now_ms + delay);
   for (uint32_t i = 0; i < t->n_indexes; i++) {
     t->indexes[i].status = SL_STATUS_CREATING;
-    t->indexes[i].status_until_ms = (uint64_t)(req->now_ms + p->index_create_delay_ms);
+    t->indexes[i].status_until_ms = (uint64_t)(req->now_ms + index_delay);
   }
   if ((err = sl_store_begin(req->env->store, true, &req->fail, &txn)) != SL_OK)
     goto out;

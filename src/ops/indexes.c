@@ -202,7 +202,8 @@ static sl_err apply_delete(sl_req *req, sl_table *t, const sl_gsi_update_in *a,
                    "Cannot delete an index that is not a GlobalSecondaryIndex: %.*s",
                    SL_STR_FMT(name));
   x->status = SL_STATUS_DELETING;
-  x->status_until_ms = (uint64_t)(req->now_ms + params(req)->table_update_delay_ms);
+  out->delay_ms = sl_env_delay_ms(req->env, SL_DELAY_TABLE_UPDATE);
+  x->status_until_ms = (uint64_t)(req->now_ms + out->delay_ms);
   x->backfilling = false;
   x->online = false;
   /* Writes stop paying for the index at once: its capacity is released
@@ -283,12 +284,12 @@ static sl_err apply_update(sl_req *req, const sl_table *old, sl_table *t, const 
       return err;
     changed = true;
   }
-  if ((err = sl_tp_set_warm(req, "index", name, &x->tp, &a->warm, false)) != SL_OK)
+  if ((err = sl_tp_set_warm(req, "index", name, &x->tp, x->cap, &a->warm, false)) != SL_OK)
     return err;
   /* Warm throughput has its own status; the index itself stays ACTIVE. */
   if (changed && x->status == SL_STATUS_ACTIVE) {
     x->status = SL_STATUS_UPDATING;
-    x->status_until_ms = (uint64_t)(req->now_ms + params(req)->table_update_delay_ms);
+    x->status_until_ms = (uint64_t)(req->now_ms + sl_env_delay_ms(req->env, SL_DELAY_TABLE_UPDATE));
   }
   out->any = true;
   return SL_OK;
@@ -412,13 +413,14 @@ static sl_err apply_create(sl_req *req, const sl_attr_defs_in *defs, const sl_ta
                    "when the table BillingMode is PROVISIONED",
                    a->od.has_read ? "Read" : "Write", SL_STR_FMT(name));
   if ((err = sl_tp_set_on_demand(req, "index", &x.tp, &a->od)) != SL_OK ||
-      (err = sl_tp_set_warm(req, "index", x.name, &x.tp, &a->warm, true)) != SL_OK)
+      (err = sl_tp_set_warm(req, "index", x.name, &x.tp, NULL, &a->warm, true)) != SL_OK)
     return err;
   x.arn = sl_schema_index_arn(t, name);
   /* Online creation: resources first (Backfilling false), then the backfill
    * (jobs/backfill.h) until every item is copied. With no allocation delay a
    * non-empty table's index is backfilling as soon as it exists. */
-  int64_t delay = params(req)->index_create_delay_ms;
+  int64_t delay = sl_env_delay_ms(req->env, SL_DELAY_INDEX_CREATE);
+  out->delay_ms = delay;
   x.status = SL_STATUS_CREATING;
   x.status_until_ms = (uint64_t)INT64_MAX; /* never by sl_tables_advance */
   x.online = true;

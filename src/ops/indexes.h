@@ -72,6 +72,7 @@ typedef struct {
   bool deleted;               /* a Delete */
   bool throughput;            /* a provisioned throughput changed (table quotas to re-check) */
   struct sl_cap_res *release; /* capacity of the deleted index, freed after commit */
+  int64_t delay_ms;           /* a Create's allocation or a Delete's time: the table's UPDATING */
 } sl_index_updates;
 
 /* ResourceInUseException for table-level changes while an index is being

@@ -66,24 +66,33 @@ sl_err sl_tp_set_on_demand(sl_req *req, const char *what, sl_throughput *tp,
 }
 
 sl_err sl_tp_set_warm(sl_req *req, const char *what, sl_str name, sl_throughput *tp,
-                      const sl_units_in *wt, bool creating) {
+                      const struct sl_cap_res *res, const sl_units_in *wt, bool creating) {
   if (!wt->present)
     return SL_OK;
   const sl_cap_params *p = params(req);
-  int64_t r = wt->has_read ? wt->read : tp->warm_read;
-  int64_t w = wt->has_write ? wt->write : tp->warm_write;
+  int64_t r = wt->has_read ? wt->read : 0, w = wt->has_write ? wt->write : 0;
   char msg[1024];
   sl_cap_units_check c =
-      sl_cap_warm_check(p, what, name, tp, r, w, req->env->region, msg, sizeof(msg));
+      sl_cap_warm_check(p, what, name, tp, res, creating, r, w, req->env->region, msg, sizeof(msg));
   if (c != SL_UNITS_OK)
     return sl_fail(req, c == SL_UNITS_LIMIT ? SL_E_LIMIT_EXCEEDED : SL_E_VALIDATION, "%s", msg);
-  tp->warm_read = r;
-  tp->warm_write = w;
+  /* A change while one is UPDATING replaces its values and keeps its end
+   * (ACKQ DDB-TABLE-459: last writer wins, "no write resets its Status");
+   * until then the values in effect before are reported. */
+  bool updating = tp->warm_status == SL_STATUS_UPDATING;
+  if (!creating && !updating) {
+    tp->warm_prev_read = tp->warm_read;
+    tp->warm_prev_write = tp->warm_write;
+  }
+  if (wt->has_read)
+    tp->warm_read = r;
+  if (wt->has_write)
+    tp->warm_write = w;
   if (creating) {
     tp->warm_status = SL_STATUS_ACTIVE;
-  } else {
+  } else if (!updating) {
     tp->warm_status = SL_STATUS_UPDATING;
-    tp->warm_ready_ms = (uint64_t)(req->now_ms + p->warm_delay_ms);
+    tp->warm_ready_ms = (uint64_t)(req->now_ms + sl_env_delay_ms(req->env, SL_DELAY_WARM));
   }
   return SL_OK;
 }

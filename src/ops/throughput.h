@@ -23,10 +23,13 @@ sl_err sl_tp_set_billing(sl_req *req, sl_str table, const sl_throughput *old, sl
                          uint8_t mode);
 /* OnDemandThroughput {MaxReadRequestUnits, MaxWriteRequestUnits}. */
 sl_err sl_tp_set_on_demand(sl_req *req, const char *what, sl_throughput *tp, const sl_units_in *od);
-/* WarmThroughput {ReadUnitsPerSecond, WriteUnitsPerSecond}: can only grow;
- * becomes ACTIVE after warm_delay_ms (immediately when 'creating'). */
+/* WarmThroughput {ReadUnitsPerSecond, WriteUnitsPerSecond}: never below
+ * what the resource reports ('res' its capacity resource, NULL while it has
+ * none: cap/cap.h sl_cap_warm_check); becomes ACTIVE after warm_delay_ms
+ * (immediately when 'creating'). */
+struct sl_cap_res;
 sl_err sl_tp_set_warm(sl_req *req, const char *what, sl_str name, sl_throughput *tp,
-                      const sl_units_in *wt, bool creating);
+                      const struct sl_cap_res *res, const sl_units_in *wt, bool creating);
 /* Per-table and account quotas for the provisioned units of a new table
  * version ('old' NULL at creation). */
 sl_err sl_tp_check_quotas(sl_req *req, const sl_table *t, const sl_table *old);

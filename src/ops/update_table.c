@@ -258,11 +258,13 @@ static sl_err update_throughput(sl_req *req, const sl_update_table_in *in, const
       return err;
     *changed = true;
   }
+  /* Warm throughput has its own status: the table stays ACTIVE while it is
+   * UPDATING (ACKQ DDB-TABLE-179, -459: "TableStatus never left ACTIVE";
+   * tests/conformance/test_warm_throughput.py). */
   if (in->warm.present) {
-    sl_err err = sl_tp_set_warm(req, "table", t->name, &t->tp, &in->warm, false);
+    sl_err err = sl_tp_set_warm(req, "table", t->name, &t->tp, t->cap, &in->warm, false);
     if (err != SL_OK)
       return err;
-    *changed = true;
   }
   if (*changed) {
     sl_err err = sl_tp_check_quotas(req, t, old);
@@ -277,9 +279,11 @@ static sl_err commit(sl_req *req, sl_table *old, sl_table *t, sl_index_updates *
   sl_err err;
   if (changed) {
     /* A change admitted while the table is UPDATING (check_while_updating)
-     * does not end the earlier one sooner. */
-    uint64_t until =
-        (uint64_t)(req->now_ms + sl_cap_params_of(req->env->cap)->table_update_delay_ms);
+     * does not end the earlier one sooner. A billing-mode switch takes longer
+     * than other changes under --delays realistic (jobs/env.h). */
+    sl_delay_kind kind =
+        t->tp.billing != old->tp.billing ? SL_DELAY_BILLING_SWITCH : SL_DELAY_TABLE_UPDATE;
+    uint64_t until = (uint64_t)(req->now_ms + sl_env_delay_ms(req->env, kind));
     if (old->status != SL_STATUS_UPDATING || old->status_until_ms < until)
       t->status_until_ms = until;
     t->status = SL_STATUS_UPDATING;
@@ -288,10 +292,8 @@ static sl_err commit(sl_req *req, sl_table *old, sl_table *t, sl_index_updates *
   if (gsi->created || gsi->deleted) {
     /* The table is UPDATING while the index's resources are allocated or
      * released (DDB-TABLE-148). */
-    const sl_cap_params *p = sl_cap_params_of(req->env->cap);
     t->status = SL_STATUS_UPDATING;
-    t->status_until_ms = (uint64_t)(req->now_ms + (gsi->created ? p->index_create_delay_ms
-                                                                : p->table_update_delay_ms));
+    t->status_until_ms = (uint64_t)(req->now_ms + gsi->delay_ms);
   }
   if ((err = sl_indexes_assign_ids(req, t)) != SL_OK)
     goto out;

@@ -18,7 +18,9 @@
  * the service admits it (deletion protection, warm throughput and SSE beside
  * a throughput change). A GSI being created
  * or deleted keeps it UPDATING while the index's resources are allocated or
- * released (index_create_delay_ms / table_update_delay_ms, DDB-TABLE-148).
+ * released (index_create_delay_ms / table_update_delay_ms, DDB-TABLE-148;
+ * drawn from their realistic ranges under --delays realistic, jobs/env.h
+ * sl_env_delay_ms).
  * Created indexes get their storage ids, the new version is saved and
  * installed, the created indexes get their capacity resources (and the
  * deleted one gives its back), and every resource takes its new settings.

@@ -552,6 +552,16 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
     sl_jw_uint(&w, t->size_bytes);
     sl_jw_key_c(&w, "status");
     sl_jw_str_c(&w, sl_status_name((sl_status)t->status));
+    /* When a CREATING or UPDATING table, and an UPDATING warm throughput,
+     * become ACTIVE (clock ms; --delays realistic draws them). */
+    if (t->status == SL_STATUS_CREATING || t->status == SL_STATUS_UPDATING) {
+      sl_jw_key_c(&w, "status_until_ms");
+      sl_jw_uint(&w, t->status_until_ms);
+    }
+    if (t->tp.warm_status == SL_STATUS_UPDATING) {
+      sl_jw_key_c(&w, "warm_until_ms");
+      sl_jw_uint(&w, t->tp.warm_ready_ms);
+    }
     sl_jw_key_c(&w, "partitions");
     sl_jw_uint(&w, t->cap ? sl_cap_res_partitions(t->cap) : 0);
     write_key_names(&w, &t->key);

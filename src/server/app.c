@@ -37,6 +37,12 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
                                        ((uint64_t)getpid() << 40) ^ 0x9E3779B97F4A7C15ULL;
   if (!app->env.rng)
     app->env.rng = 1;
+  /* --delays realistic: a generator of its own, always from --seed (default
+   * 1), so that the same seed draws the same delays (jobs/env.h). */
+  app->env.delays_realistic = cfg->delays_realistic;
+  app->env.delay_rng = (cfg->seed + 2) * 0xBF58476D1CE4E5B9ULL ^ 0x94D049BB133111EBULL;
+  if (!app->env.delay_rng)
+    app->env.delay_rng = 1;
   sl_clock_init(&app->clock, cfg->clock_mode, cfg->time_scale, cfg->clock_start_ms);
   sl_env *env = &app->env;
   env->clock = &app->clock;

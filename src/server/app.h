@@ -34,6 +34,7 @@ typedef struct {
   bool seed_given;              /* --seed named: request ids and ARN uuids follow it too */
   const char *faults_file;      /* --faults FILE: rules loaded at start */
   bool latency_aws;             /* --latency aws: data-plane answers at the service's pace */
+  bool delays_realistic;        /* --delays realistic: control-plane delays drawn (jobs/env.h) */
   uint32_t readers_per_shard;   /* --readers-per-shard (streams/streams.h); 0: the default, 2 */
   int64_t shard_rollover_ms;    /* --shard-rollover (streams/streams.h); 0: the default, 4 h */
 } sl_app_config;

@@ -139,6 +139,8 @@ static void write_tp(sl_jw *w, const sl_throughput *tp) {
   W_INT(w, "max_write_ru", tp->max_write_ru);
   W_INT(w, "warm_read", tp->warm_read);
   W_INT(w, "warm_write", tp->warm_write);
+  W_INT(w, "warm_prev_read", tp->warm_prev_read);
+  W_INT(w, "warm_prev_write", tp->warm_prev_write);
   W_INT(w, "warm_status", tp->warm_status);
   W_INT(w, "warm_ready_ms", tp->warm_ready_ms);
   W_INT(w, "last_increase_ms", tp->last_increase_ms);
@@ -146,6 +148,7 @@ static void write_tp(sl_jw *w, const sl_throughput *tp) {
   W_INT(w, "decreases_today", tp->decreases_today);
   W_INT(w, "decrease_day", tp->decrease_day);
   W_INT(w, "decrease_tokens_milli", tp->decrease_tokens_milli);
+  W_INT(w, "decrease_tokens_ms", tp->decrease_tokens_ms);
   W_INT(w, "highest_rcu", tp->highest_rcu);
   W_INT(w, "highest_wcu", tp->highest_wcu);
   W_INT(w, "last_ppr_update_ms", tp->last_ppr_update_ms);
@@ -346,6 +349,8 @@ static void read_tp(const sl_json *o, sl_throughput *tp) {
   tp->max_write_ru = get_int(o, "max_write_ru");
   tp->warm_read = get_int(o, "warm_read");
   tp->warm_write = get_int(o, "warm_write");
+  tp->warm_prev_read = get_int(o, "warm_prev_read");
+  tp->warm_prev_write = get_int(o, "warm_prev_write");
   tp->warm_status = (uint8_t)get_int(o, "warm_status");
   tp->warm_ready_ms = (uint64_t)get_int(o, "warm_ready_ms");
   tp->last_increase_ms = (uint64_t)get_int(o, "last_increase_ms");
@@ -353,6 +358,7 @@ static void read_tp(const sl_json *o, sl_throughput *tp) {
   tp->decreases_today = (uint32_t)get_int(o, "decreases_today");
   tp->decrease_day = get_int(o, "decrease_day");
   tp->decrease_tokens_milli = get_int(o, "decrease_tokens_milli");
+  tp->decrease_tokens_ms = get_int(o, "decrease_tokens_ms");
   tp->highest_rcu = get_int(o, "highest_rcu");
   tp->highest_wcu = get_int(o, "highest_wcu");
   tp->last_ppr_update_ms = (uint64_t)get_int(o, "last_ppr_update_ms");

@@ -117,6 +117,8 @@ typedef struct {
   int64_t max_write_ru; /* -1: none */
   int64_t warm_read;    /* WarmThroughput requested/current, 0: default */
   int64_t warm_write;
+  int64_t warm_prev_read; /* while UPDATING: the warm values in effect before (reported) */
+  int64_t warm_prev_write;
   uint8_t warm_status;                         /* sl_status: UPDATING or ACTIVE */
   uint64_t warm_ready_ms;                      /* when an UPDATING warm throughput becomes ACTIVE */
   uint64_t last_increase_ms, last_decrease_ms; /* 0: never */
@@ -124,6 +126,8 @@ typedef struct {
   int64_t decrease_day;             /* UTC day number (ms / 86400000) of decreases_today */
   int64_t decrease_tokens_milli;    /* decrease_bucket: the bucket's tokens (x 1000) left by
                                        the last decrease */
+  int64_t decrease_tokens_ms;       /* when that decrease applied (last_decrease_ms is stamped
+                                       again by a request pending: cap.h); 0: last_decrease_ms */
   int64_t highest_rcu, highest_wcu; /* highest provisioned ever (on-demand switch) */
   uint64_t ppr_switch_ms[4];        /* last switches provisioned -> on-demand, newest first */
   uint64_t last_ppr_update_ms;      /* BillingModeSummary.LastUpdateToPayPerRequestDateTime */

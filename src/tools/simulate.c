@@ -431,14 +431,17 @@ sl_sim *sl_sim_new(const sl_scenario *s, char *err, size_t err_len) {
    * CreateTable checks them (cap/control.c) */
   for (uint32_t i = 0; i < m->n_res; i++) {
     const res_state *r = &m->res[i];
-    sl_throughput none = {0};
+    /* At creation: against what a new resource reports (its warm values
+     * not yet set). */
+    sl_throughput fresh = r->tp;
+    fresh.warm_read = fresh.warm_write = 0;
     char msg[1024], path[64];
     sl_cap_units_check c =
         sl_cap_on_demand_check(&m->params, r->is_index ? "index" : "table", r->tp.max_read_ru,
                                r->tp.max_write_ru, "us-east-1", msg, sizeof(msg));
     if (c == SL_UNITS_OK)
-      c = sl_cap_warm_check(&m->params, r->is_index ? "index" : "table", r->name, &none,
-                            r->tp.warm_read, r->tp.warm_write, "us-east-1", msg, sizeof(msg));
+      c = sl_cap_warm_check(&m->params, r->is_index ? "index" : "table", r->name, &fresh, NULL,
+                            true, r->tp.warm_read, r->tp.warm_write, "us-east-1", msg, sizeof(msg));
     if (c == SL_UNITS_OK)
       continue;
     if (r->is_index)
@@ -1136,10 +1139,11 @@ static void cp_add(sl_sim *m, int64_t at_us, uint32_t ri, int dir, bool ok, int6
  * OnDemandThroughput and WarmThroughput against the per-table quotas, the
  * account's quota. Else false with the exception's name in 'type' and its
  * message in 'err'. A committed change leaves the table (a GSI's own
- * change: the GSI) UPDATING for table_update_delay_ms, its provisioned
- * units pending until then (sl_cap_pending_set, as ops/throughput.c does;
- * status_ready applies them), and new warm throughput UPDATING for
- * warm_delay_ms, as on the server (jobs/tables.c makes them ACTIVE). */
+ * change: the GSI; one of warm throughput alone: neither) UPDATING for
+ * table_update_delay_ms, its provisioned units pending until then
+ * (sl_cap_pending_set, as ops/throughput.c does; status_ready applies
+ * them), and new warm throughput UPDATING for warm_delay_ms, as on the
+ * server (jobs/tables.c makes them ACTIVE). */
 static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool *touched,
                       int64_t now_ms, const char **type, char *err, size_t err_len) {
   const sl_cap_params *p = &m->params;
@@ -1181,8 +1185,8 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
         c = sl_cap_on_demand_check(p, what, nx->max_read_ru, nx->max_write_ru, "us-east-1", err,
                                    err_len);
       if (warm && (nx->warm_read != old->warm_read || nx->warm_write != old->warm_write))
-        c = sl_cap_warm_check(p, what, m->res[i].name, old, nx->warm_read, nx->warm_write,
-                              "us-east-1", err, err_len);
+        c = sl_cap_warm_check(p, what, m->res[i].name, old, m->res[i].res, false, nx->warm_read,
+                              nx->warm_write, "us-east-1", err, err_len);
       if (c != SL_UNITS_OK) {
         *type = c == SL_UNITS_LIMIT ? "LimitExceededException" : "ValidationException";
         return false;
@@ -1207,6 +1211,13 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
     return false;
   }
   int64_t until = now_ms + p->table_update_delay_ms;
+  /* The table is UPDATING after its own change: a GSI's alone leaves it
+   * ACTIVE (ops/indexes.c), and so does one of warm throughput alone, which
+   * has its own status (ops/update_table.c). */
+  const sl_throughput *o = &m->res[tr].tp, *x = &next[tr];
+  bool table_change =
+      touched[tr] && (x->rcu != o->rcu || x->wcu != o->wcu || x->billing != o->billing ||
+                      x->max_read_ru != o->max_read_ru || x->max_write_ru != o->max_write_ru);
   for (uint32_t i = 0; i < m->n_res; i++) {
     if (!touched[i])
       continue;
@@ -1233,7 +1244,11 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
       sl_cap_units_set(&tp, tp.rcu, tp.wcu);
     }
     if ((tp.warm_read != r->tp.warm_read || tp.warm_write != r->tp.warm_write) &&
-        p->warm_delay_ms > 0) {
+        p->warm_delay_ms > 0 && r->tp.warm_status != SL_STATUS_UPDATING) {
+      /* the values in effect before are reported until it is ACTIVE; a
+       * change while UPDATING keeps its end (ops/throughput.c) */
+      tp.warm_prev_read = r->tp.warm_read;
+      tp.warm_prev_write = r->tp.warm_write;
       tp.warm_status = SL_STATUS_UPDATING;
       tp.warm_ready_ms = (uint64_t)(now_ms + p->warm_delay_ms);
       if (now_ms + p->warm_delay_ms < m->next_warm_ms)
@@ -1251,10 +1266,9 @@ static bool cp_commit(sl_sim *m, uint32_t table, sl_throughput *next, const bool
         m->next_status_ms = at;
     }
   }
-  /* The table is UPDATING after its own change (a GSI's alone leaves it
-   * ACTIVE); a change admitted while UPDATING does not end the earlier one
-   * sooner (ops/update_table.c). */
-  if (touched[tr]) {
+  /* A change admitted while UPDATING does not end the earlier one sooner
+   * (ops/update_table.c). */
+  if (table_change) {
     if (m->updating_until_ms[table] <= now_ms)
       m->updating_cause[table] = 0;
     if (m->updating_until_ms[table] < until)

@@ -256,6 +256,30 @@ def test_policy_errors(aas, table):
                                          ResourceId="table/" + table)["ScalingPolicies"] == []
 
 
+# A target-tracking policy on a CustomizedMetricSpecification (a CloudWatch metric of the
+# user's) is refused whole with a ValidationException that names what sluice does not support
+# (it has no CloudWatch to read the metric from; README "Not supported"), with or without a
+# PredefinedMetricSpecification beside it, and stores nothing. The text is sluice's.
+@pytest.mark.sluice_only
+def test_customized_metric_refused(aas, table):
+    aas.register_scalable_target(**target(table), MinCapacity=5, MaxCapacity=50)
+    customized = {"MetricName": "ConsumedWriteCapacityUnits", "Namespace": "AWS/DynamoDB",
+                  "Dimensions": [{"Name": "TableName", "Value": table}],
+                  "Statistic": "Sum", "Unit": "Count"}
+    configs = [{"TargetValue": 70.0, "CustomizedMetricSpecification": customized},
+               dict(tt_config(), CustomizedMetricSpecification=customized)]
+    for config in configs:
+        with pytest.raises(aas.exceptions.ValidationException) as e:
+            aas.put_scaling_policy(PolicyName="custom", PolicyType="TargetTrackingScaling",
+                                   **target(table), TargetTrackingScalingPolicyConfiguration=config)
+        assert error(e) == ("ValidationException",
+                            "sluice supports PredefinedMetricSpecification only: "
+                            "CustomizedMetricSpecification is not supported (README: Not "
+                            "supported)")
+    assert aas.describe_scaling_policies(ServiceNamespace="dynamodb",
+                                         ResourceId="table/" + table)["ScalingPolicies"] == []
+
+
 # --- scheduled actions ---------------------------------------------------------------------
 
 def test_scheduled_actions(aas, table):

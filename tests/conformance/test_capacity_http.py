@@ -306,6 +306,67 @@ def test_table_creation_delay(configured):
     assert put(client, "slow", "k")[0] == 200
 
 
+def decrease(client, table, units):
+    return client.call("UpdateTable", {"TableName": table, "ProvisionedThroughput": {
+        "ReadCapacityUnits": units, "WriteCapacityUnits": units}})
+
+
+# Seed 002's decrease bucket (decrease_bucket = 1; spec §5, docs/capacity.md "Decreases"):
+# four tokens at the start of the UTC day, one more per hour up to four available at any time.
+# Over HTTP at its edges: the fifth decrease right after four is refused with the service's
+# message naming the moment the next token is whole (exactly an hour after the last decrease),
+# refused a millisecond before it and accepted at it; then, where the developer guide's rule
+# (the default, test_decrease_budget_across_midnight) allows one decrease per idle hour,
+# ten idle hours buy four at once (not ten), and the fifth is refused again; a new UTC day
+# fills the bucket.
+def test_decrease_bucket_edges(configured):
+    client = configured(decrease_bucket=1)
+    create(client, "bucket", ProvisionedThroughput={"ReadCapacityUnits": 1000,
+                                                   "WriteCapacityUnits": 1000})
+    units = 1000
+    for _ in range(4):  # 12:00:00 .. 12:00:03
+        units -= 10
+        status, reply = decrease(client, "bucket", units)
+        assert status == 200, reply
+        client.advance(1000)
+    status, reply = decrease(client, "bucket", units - 10)
+    assert status == 400
+    assert reply["__type"] == "com.amazonaws.dynamodb.v20120810#LimitExceededException"
+    assert reply["message"] == (
+        "Subscriber limit exceeded: Provisioned throughput decreases are limited within a given "
+        "UTC day. After the first 4 decreases, each subsequent decrease in the same UTC day can be "
+        "performed at most once every 3600 seconds. Number of decreases today: 4. Last decrease "
+        "at Monday, November 30, 2026 12:00:03 PM UTC. Next decrease can be made at Monday, "
+        "November 30, 2026 1:00:03 PM UTC")
+    # The edge: the token is whole at 13:00:03.000, not a millisecond before.
+    admin(client.ep, "POST", "/_sluice/clock", {"set": "2026-11-30T13:00:02.999Z"})
+    assert decrease(client, "bucket", units - 10)[0] == 400
+    client.advance(1)
+    units -= 10
+    status, reply = decrease(client, "bucket", units)
+    assert status == 200, reply
+    # Ten idle hours later: four at once (the bucket holds at most four), then none.
+    admin(client.ep, "POST", "/_sluice/clock", {"set": "2026-11-30T23:00:03Z"})
+    for _ in range(4):
+        units -= 10
+        status, reply = decrease(client, "bucket", units)
+        assert status == 200, reply
+    status, reply = decrease(client, "bucket", units - 10)
+    assert status == 400
+    assert "Number of decreases today: 9. Last decrease at Monday, November 30, 2026 11:00:03 PM " \
+        "UTC. Next decrease can be made at Tuesday, December 1, 2026 12:00:00 AM UTC" in \
+        reply["message"], reply["message"]
+    status, reply = client.call("DescribeTable", {"TableName": "bucket"})
+    assert reply["Table"]["ProvisionedThroughput"]["NumberOfDecreasesToday"] == 9
+    # The next UTC day: a full bucket again, four at once.
+    admin(client.ep, "POST", "/_sluice/clock", {"set": "2026-12-01T00:00:00Z"})
+    for _ in range(4):
+        units -= 10
+        status, reply = decrease(client, "bucket", units)
+        assert status == 200, reply
+    assert decrease(client, "bucket", units - 10)[0] == 400
+
+
 # With the `unlimited` profile nothing throttles, like other emulators.
 def test_unlimited_profile(configured):
     client = configured(unlimited=1)

@@ -828,6 +828,25 @@ def test_action_combinations_refused_as_on_the_server():
          "OnDemandThroughput can only be combined with BillingMode in an UpdateTable request")]
 
 
+# A warm throughput change alone leaves the table ACTIVE, as UpdateTable does (only the warm
+# throughput is UPDATING; the table's status is pinned over HTTP by test_warm_throughput.py):
+# OnDemandThroughput changes a second and two seconds later go through, in the simulator as
+# on the server, whose UPDATING after a maximum change admits another
+# (ops/update_table.c check_while_updating).
+def test_warm_only_action_leaves_table_active():
+    s = {"seed": 1, "duration_s": 10,
+         "params": {"table_update_delay_ms": 60000, "warm_delay_ms": 30000},
+         "tables": [{"name": "od", "billing_mode": "PAY_PER_REQUEST"}],
+         "workloads": [{"table": "od", "operation": "PutItem",
+                        "phases": [{"duration_s": 10, "rate": 10}]}],
+         "actions": [{"at_s": 1, "table": "od", "warm_write": 6000},
+                     {"at_s": 2, "table": "od", "max_write_request_units": 30000},
+                     {"at_s": 3, "table": "od", "max_write_request_units": 20000}]}
+    r = simulate(s)
+    cp = [(e["time_s"], e["status"], e.get("message", "")) for e in r["control_plane"]]
+    assert cp == [(1, "Successful", ""), (2, "Successful", ""), (3, "Successful", "")]
+
+
 # The UPDATING period of the server (params table_update_delay_ms, warm_delay_ms; 0 by
 # default, as on the server): after a change the table is UPDATING, keeps its old units until
 # it is ACTIVE again, and another UpdateTable then fails with ResourceInUseException (auto
@@ -866,8 +885,8 @@ def test_actions_updating_delay_and_warm_quotas():
          "TableMaxWriteCapacityUnits of the account in region us-east-1"),
         (3, "table od", "Successful", ""),
         (4, "table w", "Failed", "ValidationException: One or more parameter values were "
-         "invalid: WarmThroughput cannot be decreased. Current ReadUnitsPerSecond: 0, "
-         "WriteUnitsPerSecond: 5000"),
+         "invalid: Requested WriteUnitsPerSecond for WarmThroughput for table is lower than "
+         "current WarmThroughput, decreasing WarmThroughput is not supported"),
         (5, "table t", "Successful", ""),
         (30, "table t", "Failed", "ResourceInUseException: Attempt to change a resource which "
          "is still in use: Table IOPS are currently being updated. Table: t"),

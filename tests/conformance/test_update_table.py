@@ -300,8 +300,9 @@ def test_on_demand_and_warm_throughput_quotas(ddb, raw, make_table):
     assert refused(WarmThroughput={"ReadUnitsPerSecond": 13000,
                                    "WriteUnitsPerSecond": 4999}) == (
         "ValidationException",
-        "One or more parameter values were invalid: WarmThroughput cannot be decreased. "
-        "Current ReadUnitsPerSecond: 13000, WriteUnitsPerSecond: 5000")
+        "One or more parameter values were invalid: Requested WriteUnitsPerSecond for "
+        "WarmThroughput for table is lower than current WarmThroughput, decreasing "
+        "WarmThroughput is not supported")
 
 
 # --- streams -------------------------------------------------------------------------------

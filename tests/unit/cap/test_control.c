@@ -110,6 +110,38 @@ static void test_decrease_bucket_edges(void) {
   }
 }
 
+/* The bucket through UpdateTable's path: a request stamps last_decrease_ms
+ * when its change becomes pending (sl_cap_pending_set), and the decrease is
+ * counted when it applies; the tokens still count from the last applied
+ * decrease, so ten idle hours buy four decreases, not none (the bug this
+ * pins: counted from the stamp, no time had passed at the apply). */
+static void test_decrease_bucket_pending(void) {
+  sl_cap_params p = params();
+  p.decrease_bucket = 1;
+  sl_throughput tp = {.billing = SL_BILLING_PROVISIONED, .rcu = 100, .wcu = 100};
+  int64_t t = T0 - 12 * HOUR; /* 00:00 UTC */
+  int64_t units = 100;
+  for (int i = 0; i < 5; i++) {
+    int64_t at = i < 4 ? t + i * 1000 : t + 3000 + HOUR;
+    CHECK(sl_cap_decrease_allowed(&p, &tp, at).allowed);
+    units -= 5;
+    sl_cap_pending_set(&tp, units, units, at);
+    CHECK(sl_cap_pending_apply(&p, &tp, at));
+  }
+  CHECK_INT(sl_cap_decreases_today(&tp, t + 4 * HOUR), 5);
+  CHECK(!sl_cap_decrease_allowed(&p, &tp, t + 3000 + 2 * HOUR - 1).allowed);
+  int64_t later = t + 12 * HOUR;
+  for (int i = 0; i < 4; i++) {
+    CHECK(sl_cap_decrease_allowed(&p, &tp, later).allowed);
+    units -= 5;
+    sl_cap_pending_set(&tp, units, units, later);
+    CHECK(sl_cap_pending_apply(&p, &tp, later));
+  }
+  sl_cap_decrease d = sl_cap_decrease_allowed(&p, &tp, later);
+  CHECK(!d.allowed);
+  CHECK_INT(d.next_ms, later + HOUR);
+}
+
 /* A provisioned change is pending until its UPDATING ends: the units in
  * effect stay, the dates are stamped at the request and again when it
  * applies, and a decrease counts only then (facts §5, ops/throughput.h). */
@@ -204,34 +236,100 @@ static void test_on_demand_and_warm(void) {
             SL_UNITS_INVALID);
   CHECK_STR(sl_str_c(msg), "One or more parameter values were invalid: MaxReadRequestUnits and "
                            "MaxWriteRequestUnits must be at least 1, or -1 to remove the maximum");
-  sl_throughput tp = {.warm_read = 12000, .warm_write = 4000};
-  CHECK_INT(
-      sl_cap_warm_check(&p, "table", SL_STR("t"), &tp, 12000, 40000, "us-east-1", msg, sizeof(msg)),
-      SL_UNITS_OK);
-  CHECK_INT(
-      sl_cap_warm_check(&p, "table", SL_STR("t"), &tp, 50000, 4000, "us-east-1", msg, sizeof(msg)),
-      SL_UNITS_LIMIT);
+  sl_throughput tp = {.billing = SL_BILLING_PAY_PER_REQUEST};
+  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &tp, NULL, false, 12000, 40000, "us-east-1",
+                              msg, sizeof(msg)),
+            SL_UNITS_OK);
+  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &tp, NULL, false, 50000, 4000, "us-east-1",
+                              msg, sizeof(msg)),
+            SL_UNITS_LIMIT);
   CHECK_STR(sl_str_c(msg), "Subscriber limit exceeded: Requested ReadUnitsPerSecond for "
                            "WarmThroughput for table t exceeds TableMaxReadCapacityUnits of the "
                            "account in region us-east-1");
-  CHECK_INT(
-      sl_cap_warm_check(&p, "index", SL_STR("g"), &tp, 12000, 3999, "us-east-1", msg, sizeof(msg)),
-      SL_UNITS_INVALID);
-  CHECK_STR(sl_str_c(msg), "One or more parameter values were invalid: WarmThroughput cannot be "
-                           "decreased. Current ReadUnitsPerSecond: 12000, WriteUnitsPerSecond: "
-                           "4000");
   /* a raised quota (params table_quota_*) raises the limits */
   p.table_quota_write = 1000000;
-  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &tp, 12000, 500000, "us-east-1", msg,
-                              sizeof(msg)),
+  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &tp, NULL, false, 12000, 500000,
+                              "us-east-1", msg, sizeof(msg)),
             SL_UNITS_OK);
 }
 
+/* Warm throughput never decreases from what the resource reports
+ * (sl_cap_warm_current): a new on-demand table's 12,000 / 4,000 although
+ * nothing was ever asked for, the most ever provisioned, or a value asked for
+ * before; equal is accepted, one unit less refused, read checked first, with
+ * the service's texts (the ack-api-quirks catalogue: UpdateTable's "lower than
+ * current", CreateTable's "lower than initial throughput for OnDemand" and
+ * "lower than ReadCapacityUnits of ProvisionedThroughput"). */
+static void test_warm_never_decreases(void) {
+  sl_cap_params p = params();
+  char msg[512];
+  sl_throughput od = {.billing = SL_BILLING_PAY_PER_REQUEST};
+  int64_t r, w;
+  sl_cap_warm_current(&p, &od, NULL, &r, &w);
+  CHECK_INT(r, 12000);
+  CHECK_INT(w, 4000);
+  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &od, NULL, false, 12000, 4000, "us-east-1",
+                              msg, sizeof(msg)),
+            SL_UNITS_OK);
+  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &od, NULL, false, 11999, 3000, "us-east-1",
+                              msg, sizeof(msg)),
+            SL_UNITS_INVALID);
+  CHECK_STR(sl_str_c(msg), "One or more parameter values were invalid: Requested "
+                           "ReadUnitsPerSecond for WarmThroughput for table is lower than current "
+                           "WarmThroughput, decreasing WarmThroughput is not supported");
+  /* only the write asked for: the read is not checked */
+  CHECK_INT(sl_cap_warm_check(&p, "index", SL_STR("g"), &od, NULL, false, 0, 3999, "us-east-1", msg,
+                              sizeof(msg)),
+            SL_UNITS_INVALID);
+  CHECK_STR(sl_str_c(msg), "One or more parameter values were invalid: Requested "
+                           "WriteUnitsPerSecond for WarmThroughput for index g is lower than "
+                           "current WarmThroughput, decreasing WarmThroughput is not supported");
+  /* a value asked for before is the current one above the default */
+  od.warm_write = 6000;
+  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &od, NULL, false, 0, 5999, "us-east-1", msg,
+                              sizeof(msg)),
+            SL_UNITS_INVALID);
+  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &od, NULL, false, 0, 6000, "us-east-1", msg,
+                              sizeof(msg)),
+            SL_UNITS_OK);
+  /* at creation, on demand: the initial throughput */
+  sl_throughput fresh = {.billing = SL_BILLING_PAY_PER_REQUEST};
+  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &fresh, NULL, true, 1, 1, "us-east-1", msg,
+                              sizeof(msg)),
+            SL_UNITS_INVALID);
+  CHECK_STR(sl_str_c(msg),
+            "One or more parameter values were invalid: Requested "
+            "ReadUnitsPerSecond for WarmThroughput for table is lower than initial "
+            "throughput for OnDemand. See: https://docs.aws.amazon.com/amazondynamodb/"
+            "latest/developerguide/on-demand-capacity-mode.html"
+            "#on-demand-capacity-mode-initial");
+  /* provisioned: the most ever provisioned (10 after 10 -> 5), at creation its units */
+  sl_throughput pr = {
+      .billing = SL_BILLING_PROVISIONED, .rcu = 5, .wcu = 5, .highest_rcu = 10, .highest_wcu = 10};
+  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &pr, NULL, false, 9, 50, "us-east-1", msg,
+                              sizeof(msg)),
+            SL_UNITS_INVALID);
+  CHECK(strstr(msg, "Requested ReadUnitsPerSecond for WarmThroughput for table is lower than "
+                    "current WarmThroughput") != NULL);
+  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &pr, NULL, false, 10, 10, "us-east-1", msg,
+                              sizeof(msg)),
+            SL_UNITS_OK);
+  sl_throughput newp = {.billing = SL_BILLING_PROVISIONED, .rcu = 5, .wcu = 5};
+  CHECK_INT(sl_cap_warm_check(&p, "table", SL_STR("t"), &newp, NULL, true, 5, 4, "us-east-1", msg,
+                              sizeof(msg)),
+            SL_UNITS_INVALID);
+  CHECK_STR(sl_str_c(msg), "One or more parameter values were invalid: Requested "
+                           "WriteUnitsPerSecond for WarmThroughput for table is lower than "
+                           "WriteCapacityUnits of ProvisionedThroughput");
+}
+
 int main(void) {
+  RUN(test_warm_never_decreases);
   RUN(test_on_demand_and_warm);
   RUN(test_decrease_budget);
   RUN(test_decrease_guide_edges);
   RUN(test_decrease_bucket_edges);
+  RUN(test_decrease_bucket_pending);
   RUN(test_pending_units);
   RUN(test_switch_limit);
   RUN(test_quotas);
