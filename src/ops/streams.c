@@ -60,19 +60,23 @@ sl_err sl_list_streams(sl_req *req, const sl_list_streams_req *in, sl_list_strea
 }
 
 /* A stream is ENABLING while the table is being created with it, or is
- * UPDATING from the UpdateTable that enabled it, and DISABLING for as long
- * as a table update takes (table_update_delay_ms, cap/params.def) after the
- * UpdateTable or DeleteTable that disabled it, then DISABLED: the service's
- * states, on the capacity clock. */
+ * UPDATING from the UpdateTable that enabled it, and DISABLING while the
+ * table is UPDATING from the UpdateTable that disabled it, then DISABLED:
+ * the service's states, for as long as the table's status says (under
+ * --delays realistic a drawn time, jobs/env.h). A stream whose table was
+ * deleted, or replaced, is DISABLING for table_update_delay_ms
+ * (cap/params.def) after the DeleteTable. */
 static const char *stream_status(sl_req *req, const sl_stream *st) {
-  int64_t delay = sl_cap_params_of(req->env->cap)->table_update_delay_ms;
-  if (!st->enabled)
-    return req->now_ms < (int64_t)st->disabled_ms + delay ? "DISABLING" : "DISABLED";
   sl_table *t = sl_catalog_get(req->env->catalog, st->table_name);
-  if (!t || t->id != st->table_id || !sl_str_eq(t->stream_label, st->label))
-    return "ENABLED";
-  if (t->status == SL_STATUS_CREATING ||
-      (t->status == SL_STATUS_UPDATING && req->now_ms < (int64_t)st->created_ms + delay))
+  bool own = t && t->id == st->table_id && sl_str_eq(t->stream_label, st->label);
+  bool changing = own && t->status == SL_STATUS_UPDATING && (t->update_cause & SL_UPDATE_STREAM);
+  if (!st->enabled) {
+    if (own)
+      return changing ? "DISABLING" : "DISABLED";
+    int64_t delay = sl_cap_params_of(req->env->cap)->table_update_delay_ms;
+    return req->now_ms < (int64_t)st->disabled_ms + delay ? "DISABLING" : "DISABLED";
+  }
+  if (own && (t->status == SL_STATUS_CREATING || changing))
     return "ENABLING";
   return "ENABLED";
 }

@@ -7,6 +7,7 @@ API's table list shows when the transition ends (`status_until_ms`, `warm_until_
 default, `--delays instant`, is what every other test runs on. sluice-only: the flag and the
 admin API are sluice's, and the manual clock cannot drive the service.
 """
+import json
 import os
 import subprocess
 
@@ -222,3 +223,43 @@ def test_bad_delays_value_refused(value):
     assert p.returncode == 2
     assert p.stderr.startswith(
         f"sluice serve: invalid --delays '{value}' (instant or realistic)\n")
+
+
+def stream_status(c, arn):
+    c.conn.request("POST", "/", body=json.dumps({"StreamArn": arn}), headers={
+        "Content-Type": "application/x-amz-json-1.0",
+        "X-Amz-Target": "DynamoDBStreams_20120810.DescribeStream",
+        "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/"
+                         "aws4_request, SignedHeaders=host, Signature=0"})
+    r = c.conn.getresponse()
+    reply = json.loads(r.read())
+    assert r.status == 200, reply
+    return reply["StreamDescription"]["StreamStatus"]
+
+
+# A stream enabled or disabled by UpdateTable is ENABLING or DISABLING for as long as the
+# table is UPDATING from that change (the drawn throughput-change time), then ENABLED or
+# DISABLED, to the millisecond.
+def test_stream_status_follows_the_drawn_update(realistic):
+    c = realistic
+    c.advance(create(c, "feed"))
+    status, reply = c.call("UpdateTable", {"TableName": "feed", "StreamSpecification": {
+        "StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}})
+    assert status == 200, reply
+    arn = reply["TableDescription"]["LatestStreamArn"]
+    left = listed(c, "feed")["status_until_ms"] - now_ms(c)
+    assert 1000 <= left <= 2000
+    c.advance(left - 1)
+    assert stream_status(c, arn) == "ENABLING"
+    c.advance(1)
+    assert describe(c, "feed")["TableStatus"] == "ACTIVE"
+    assert stream_status(c, arn) == "ENABLED"
+    status, reply = c.call("UpdateTable", {"TableName": "feed",
+                                           "StreamSpecification": {"StreamEnabled": False}})
+    assert status == 200, reply
+    left = listed(c, "feed")["status_until_ms"] - now_ms(c)
+    assert 1000 <= left <= 2000
+    c.advance(left - 1)
+    assert stream_status(c, arn) == "DISABLING"
+    c.advance(1)
+    assert stream_status(c, arn) == "DISABLED"
