@@ -22,7 +22,8 @@
  * catalog record with the new cursor (sl_index.backfill_key), so a crash or
  * restart resumes at the last committed step. Items whose index key has the
  * wrong type or is too long for a key are skipped, as the service skips them.
- * When the cursor passes the last item the index becomes ACTIVE, its
+ * When the cursor passes the last item (and not before the index's
+ * backfill_until_ms: --delays realistic) the index becomes ACTIVE, its
  * ItemCount and IndexSizeBytes are recounted from its entries, and metrics
  * get the step's OnlineIndexConsumedWriteCapacity, throttle events and
  * OnlineIndexPercentageProgress.

@@ -36,6 +36,10 @@ int64_t sl_env_delay_ms(sl_env *env, sl_delay_kind kind) {
     lo = p->realistic_index_create_min_ms;
     hi = p->realistic_index_create_max_ms;
     break;
+  case SL_DELAY_INDEX_BACKFILL:
+    lo = p->realistic_index_backfill_min_ms;
+    hi = p->realistic_index_backfill_max_ms;
+    break;
   case SL_DELAY_WARM:
     instant = p->warm_delay_ms;
     lo = p->realistic_warm_min_ms;

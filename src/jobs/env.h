@@ -38,6 +38,7 @@ typedef enum {
   SL_DELAY_TABLE_UPDATE,   /* a throughput change, a GSI update or deletion, other table changes */
   SL_DELAY_BILLING_SWITCH, /* a billing-mode switch (instant: table_update_delay_ms) */
   SL_DELAY_INDEX_CREATE,   /* a GSI added by UpdateTable: resource allocation */
+  SL_DELAY_INDEX_BACKFILL, /* then its backfill, at the least (instant: 0) */
   SL_DELAY_WARM,           /* a WarmThroughput change: UPDATING -> ACTIVE */
 } sl_delay_kind;
 

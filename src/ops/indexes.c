@@ -425,6 +425,8 @@ static sl_err apply_create(sl_req *req, const sl_attr_defs_in *defs, const sl_ta
   x.status_until_ms = (uint64_t)INT64_MAX; /* never by sl_tables_advance */
   x.online = true;
   x.alloc_until_ms = (uint64_t)(req->now_ms + delay);
+  int64_t backfill = sl_env_delay_ms(req->env, SL_DELAY_INDEX_BACKFILL);
+  x.backfill_until_ms = backfill ? x.alloc_until_ms + (uint64_t)backfill : 0;
   x.backfilling = delay == 0 && old->item_count > 0;
   sl_index *all = SL_NEW_ARRAY(&t->mem, sl_index, t->n_indexes + 2);
   memcpy(all, t->indexes, t->n_indexes * sizeof(sl_index));

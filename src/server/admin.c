@@ -591,6 +591,14 @@ static void list_tables(sl_app *app, sl_http_request *req, sl_http_response *res
       sl_jw_str(&w, t->indexes[j].name);
       sl_jw_key_c(&w, "global");
       sl_jw_bool(&w, t->indexes[j].global);
+      /* An index being created by UpdateTable: the end of its resource
+       * allocation and the earliest end of its backfill (clock ms). */
+      if (t->indexes[j].online && t->indexes[j].status == SL_STATUS_CREATING) {
+        sl_jw_key_c(&w, "alloc_until_ms");
+        sl_jw_uint(&w, t->indexes[j].alloc_until_ms);
+        sl_jw_key_c(&w, "backfill_until_ms");
+        sl_jw_uint(&w, t->indexes[j].backfill_until_ms);
+      }
       if (t->indexes[j].global && app->env.metrics) {
         sl_jw_key_c(&w, "throttle_events");
         sl_jw_int(

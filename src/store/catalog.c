@@ -247,6 +247,7 @@ static void write_record(sl_buf *b, const sl_table *t) {
       sl_jw_key_c(&w, "online");
       sl_jw_bool(&w, true);
       W_INT(&w, "alloc_until_ms", x->alloc_until_ms);
+      W_INT(&w, "backfill_until_ms", x->backfill_until_ms);
       W_INT(&w, "backfill_scanned", x->backfill_scanned);
       sl_jw_key_c(&w, "backfill_key");
       write_hex(&w, x->backfill_key, x->backfill_key_len);
@@ -422,6 +423,7 @@ static sl_table *read_record(sl_str record) {
     /* Online-creation state; absent from records written before it existed. */
     x->online = get_bool(o, "online");
     x->alloc_until_ms = (uint64_t)get_int(o, "alloc_until_ms");
+    x->backfill_until_ms = (uint64_t)get_int(o, "backfill_until_ms");
     x->backfill_scanned = (uint64_t)get_int(o, "backfill_scanned");
     x->backfill_key_len =
         read_hex(sl_json_get(o, "backfill_key"), x->backfill_key, sizeof(x->backfill_key));

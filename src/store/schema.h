@@ -154,14 +154,17 @@ typedef struct {
   sl_throughput tp;         /* GSI only */
   /* Online creation (a GSI added by UpdateTable, jobs/backfill.h): while
    * 'online' the index stays CREATING until its backfill has read every
-   * item (status_until_ms is then unused). The backfill fields below are the
+   * item, and no sooner than backfill_until_ms (status_until_ms is then
+   * unused). The backfill fields below are the
    * exception to "never edited in place": the backfill updates them on the
    * installed version and saves the record in the same transaction as the
    * entries it writes, so a restart resumes where it stopped. */
   bool online;
-  uint64_t alloc_until_ms;   /* end of the resource-allocation phase (Backfilling false) */
-  uint64_t backfill_scanned; /* table items read so far */
-  uint16_t backfill_key_len; /* 0: nothing read yet */
+  uint64_t alloc_until_ms;    /* end of the resource-allocation phase (Backfilling false) */
+  uint64_t backfill_until_ms; /* the backfill ends no sooner (--delays realistic; 0: once
+                               * every item is copied) */
+  uint64_t backfill_scanned;  /* table items read so far */
+  uint16_t backfill_key_len;  /* 0: nothing read yet */
   uint8_t backfill_key[SL_CURSOR_KEY_MAX]; /* storage key of the last item read */
   /* runtime */
   uint64_t item_count, size_bytes;
