@@ -1,16 +1,9 @@
 /* The running state; see env.h. */
 #include "jobs/env.h"
+#include "base/rng.h"
 #include "cap/cap.h"
 
-uint64_t sl_env_random(sl_env *env) {
-  /* xorshift64* */
-  uint64_t x = env->rng;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  env->rng = x;
-  return x * 0x2545F4914F6CDD1DULL;
-}
+uint64_t sl_env_random(sl_env *env) { return sl_rng_next(&env->rng); }
 
 int64_t sl_env_delay_ms(sl_env *env, sl_delay_kind kind) {
   const sl_cap_params *p = sl_cap_params_of(env->cap);
@@ -52,12 +45,7 @@ int64_t sl_env_delay_ms(sl_env *env, sl_delay_kind kind) {
     lo = 0;
   if (hi < lo)
     hi = lo;
-  /* xorshift64*, its own stream: the high bits, uniform over [lo, hi] ms. */
-  uint64_t x = env->delay_rng;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  env->delay_rng = x;
-  uint64_t r = (x * 0x2545F4914F6CDD1DULL) >> 11;
+  /* Its own stream: the high bits, uniform over [lo, hi] ms. */
+  uint64_t r = sl_rng_next(&env->delay_rng) >> 11;
   return lo + (int64_t)(r % (uint64_t)(hi - lo + 1));
 }

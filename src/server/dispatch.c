@@ -5,6 +5,7 @@
 #include "server/validate.h"
 #include "server/faults.h"
 #include "base/crc32.h"
+#include "base/rng.h"
 #include "cap/cap.h"
 #include "base/log.h"
 #include "net/sigv4.h"
@@ -141,12 +142,7 @@ static void reply_error(sl_app *app, sl_http_response *resp, const sl_failure *f
 static uint32_t aws_pace_ms(sl_app *app, const sl_req *req) {
   if (!app->cfg.latency_aws || !(req->op_flags & (SL_OPF_READ | SL_OPF_WRITE)))
     return 0;
-  uint64_t x = app->pace_rng;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  app->pace_rng = x;
-  uint64_t r = (x * 0x2545F4914F6CDD1DULL) >> 33;
+  uint64_t r = sl_rng_next(&app->pace_rng) >> 33;
   return (req->op_flags & SL_OPF_WRITE) ? 4 + (uint32_t)(r % 2) : 2 + (uint32_t)(r % 3);
 }
 

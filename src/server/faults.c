@@ -1,6 +1,7 @@
 /* Fault injection; see faults.h. Pinned by tests/conformance/test_faults.py. */
 #include "server/faults.h"
 #include "base/log.h"
+#include "base/rng.h"
 #include "cap/cap.h"
 #include "metrics/metrics.h"
 #include "ops/txn.h"
@@ -79,15 +80,8 @@ void sl_faults_free(sl_faults *f) {
   free(f);
 }
 
-/* xorshift64*: a double in [0, 1). */
-static double draw(sl_faults *f) {
-  uint64_t x = f->rng;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  f->rng = x;
-  return (double)((x * 0x2545F4914F6CDD1DULL) >> 11) * 0x1.0p-53;
-}
+/* A double in [0, 1). */
+static double draw(sl_faults *f) { return sl_rng_unit(&f->rng); }
 
 /* ---- reading rules ---- */
 

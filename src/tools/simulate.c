@@ -7,6 +7,7 @@
  */
 #include "tools/sim_int.h"
 #include "tools/tools.h"
+#include "base/rng.h"
 #include "cap/cap.h"
 #include "cap/cost.h"
 #include "cap/scaling.h"
@@ -29,14 +30,9 @@ static uint64_t splitmix(uint64_t x) {
 }
 
 static void rng_seed(rng *r, uint64_t seed) { r->s = splitmix(seed) | 1; }
-static uint64_t rng_next(rng *r) {
-  r->s ^= r->s >> 12;
-  r->s ^= r->s << 25;
-  r->s ^= r->s >> 27;
-  return r->s * 0x2545F4914F6CDD1Dull;
-}
+static uint64_t rng_next(rng *r) { return sl_rng_next(&r->s); }
 /* [0, 1) */
-static double rng_unit(rng *r) { return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
+static double rng_unit(rng *r) { return sl_rng_unit(&r->s); }
 static uint64_t rng_below(rng *r, uint64_t n) { return n <= 1 ? 0 : rng_next(r) % n; }
 
 /* ---- keys ---- */
