@@ -244,8 +244,7 @@ static void write_collections(sl_app *app, const sl_table *t, sl_jw *w) {
  * second, so the count is bounded on the loop thread. */
 #define STREAM_RATE_MS 60000
 #define STREAM_RATE_CAP 10000
-static void table_stream(sl_app *app, sl_http_request *req, sl_str name,
-                         sl_http_response *resp) {
+static void table_stream(sl_app *app, sl_http_request *req, sl_str name, sl_http_response *resp) {
   int64_t window_s = STREAM_RATE_MS / 1000;
   if (!window_param(app, req, resp, &window_s))
     return;
@@ -702,7 +701,8 @@ void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) 
           0) {
     table_stream(
         app, req,
-        sl_str_make(req->path.p + tables.len, req->path.len - tables.len - stream_suffix.len), resp);
+        sl_str_make(req->path.p + tables.len, req->path.len - tables.len - stream_suffix.len),
+        resp);
     return;
   }
   if (sl_str_starts_with(req->path, SL_STR("/_sluice/faults"))) {
