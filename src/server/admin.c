@@ -235,15 +235,19 @@ static void write_collections(sl_app *app, const sl_table *t, sl_jw *w) {
  * up to 10,000), the oldest unread record's time (its age is the lag), the
  * newest record's, and the last read. A shard nobody read has every record
  * unread. For the stream as a whole: the oldest record kept and its age,
- * and the records per second over the last STREAM_RATE_MS of the clock
- * (over the stream's life when it is younger; records made in that span,
+ * and the records per second over the last ?window_s=N seconds of the clock
+ * (1..86400, the dashboard's time window; STREAM_RATE_MS without it; over the
+ * stream's life when it is younger; records made in that span,
  * counted up to STREAM_RATE_CAP of them over all shards, split evenly, at
  * least 100 a shard: a shard past its share gives the rate over the span its
  * counted records cover, and "rate_capped" is true). The page polls every
  * second, so the count is bounded on the loop thread. */
 #define STREAM_RATE_MS 60000
 #define STREAM_RATE_CAP 10000
-static void table_stream(sl_app *app, sl_str name, sl_http_response *resp) {
+static void table_stream(sl_app *app, sl_http_request *req, sl_str name, sl_http_response *resp) {
+  int64_t window_s = STREAM_RATE_MS / 1000;
+  if (!window_param(app, req, resp, &window_s))
+    return;
   sl_table *t = sl_catalog_get(app->env.catalog, name);
   if (!t) {
     sl_admin_error(resp, 404, "no such table");
@@ -297,11 +301,11 @@ static void table_stream(sl_app *app, sl_str name, sl_http_response *resp) {
     sl_jw_int(&w, now - oldest);
   else
     sl_jw_null(&w);
-  /* The rate's span: the last minute, or the stream's life when shorter
-   * (at least a second, so a stream made this instant is not divided by 0). */
+  /* The rate's span: the window, or the stream's life when shorter (at
+   * least a second, so a stream made this instant is not divided by 0). */
   int64_t span = now - (int64_t)st.created_ms;
-  if (span > STREAM_RATE_MS)
-    span = STREAM_RATE_MS;
+  if (span > window_s * 1000)
+    span = window_s * 1000;
   if (span < 1000)
     span = 1000;
   uint64_t recent = 0;
@@ -714,7 +718,8 @@ void sl_admin_handle(sl_app *app, sl_http_request *req, sl_http_response *resp) 
       memcmp(req->path.p + req->path.len - stream_suffix.len, stream_suffix.p, stream_suffix.len) ==
           0) {
     table_stream(
-        app, sl_str_make(req->path.p + tables.len, req->path.len - tables.len - stream_suffix.len),
+        app, req,
+        sl_str_make(req->path.p + tables.len, req->path.len - tables.len - stream_suffix.len),
         resp);
     return;
   }

@@ -271,7 +271,7 @@ static const char asset_0[] =
     ".streamstats { margin-top: 0; }\n"
     "table.shards td { vertical-align: top; }\n";
 
-/* dashboard.js, 80890 bytes */
+/* dashboard.js, 81000 bytes */
 static const char asset_1[] =
     "/*\n"
     " * sluice dashboard: polls the admin API about once a second and draws, for\n"
@@ -294,8 +294,9 @@ static const char asset_1[] =
     " *   GET  /_sluice/tables/NAME/capacity?window_s=N\n"
     " *                                          resources, buckets, partitions (throttles in the\n"
     " *                                          window), auto scaling activities, item collections\n"
-    " *   GET  /_sluice/tables/NAME/stream       stream shards, readers' positions, lag,\n"
-    " *                                          records/s, oldest record\n"
+    " *   GET  /_sluice/tables/NAME/stream?window_s=N\n"
+    " *                                          stream shards, readers' positions, lag,\n"
+    " *                                          records/s over the window, oldest record\n"
     " *   GET  /_sluice/metrics?...&period=P     CloudWatch datapoints (1 s, 1 or 10 min;\n"
     " *                                          &incarnation=deleted: a deleted table's)\n"
     " *   GET  /_sluice/events?table=NAME        recent throttle events (&incarnation=deleted)\n"
@@ -600,8 +601,8 @@ static const char asset_1[] =
     "    const insightsP = deleted ? Promise.resolve({error: 'deleted'})\n"
     "      : api(`/_sluice/tables/${enc}/insights?minutes=${minutes}`).catch((e) => ({error: e}));\n"
     "    const streamP = !deleted && cap.stream !== false\n"
-    "      ? api(`/_sluice/tables/${enc}/stream`).catch((e) => ({error: e})) : Promise.resolve(null);"
-    "\n"
+    "      ? api(`/_sluice/tables/${enc}/stream?window_s=${W.s}`).catch((e) => ({error: e})) : Promis"
+    "e.resolve(null);\n"
     "    const resources = await Promise.all(cap.resources.map(async (res) => {\n"
     "      const index = res.kind === 'index' ? res.name : '';\n"
     "      const jobs = [];\n"
@@ -1945,12 +1946,12 @@ static const char asset_1[] =
     "      ` \302\267 ${st.view_type} \302\267 ${plural(shards.filter((x) => x.open).length, 'open shard')}, ${nu"
     "m(shards.filter((x) => !x.open).length, 0)} closed`));\n"
     "    /* The stream's throughput and what it still keeps: records per second\n"
-    "     * over the last minute of the clock (the stream's life when younger),\n"
-    "     * and the oldest record's age (records are kept 24 hours). */\n"
+    "     * over the page's time window of the clock (the stream's life when\n"
+    "     * younger), and the oldest record's age (records are kept 24 hours). */\n"
     "    const rate = st.records_per_second || 0;\n"
-    "    const span = st.rate_window_ms || 60000;\n"
-    "    const spanText = span === 60000 ? 'the last minute' : `the last ${ago(span).replace('\342\210\222', '"
-    "')}`;\n"
+    "    const span = st.rate_window_ms || state.window.s * 1000;\n"
+    "    const spanText = span === state.window.s * 1000 ? lastW() : `the last ${ago(span).replace('\342"
+    "\210\222', '')}`;\n"
     "    section.append(h('p', {class: 'streamstats', 'data-records-per-second': String(rate),\n"
     "      'data-oldest-record-age-ms': st.oldest_record_age_ms === null || st.oldest_record_age_ms ="
     "== undefined\n"
@@ -2325,7 +2326,7 @@ static const char asset_2[] =
 
 static const sl_admin_asset assets[] = {
     {{"dashboard.css", 13}, {"text/css; charset=utf-8", 23}, {"\"4e3368934127746e\"", 18}, {asset_0, 12388}},
-    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"ce4c534b72be74de\"", 18}, {asset_1, 80890}},
+    {{"dashboard.js", 12}, {"text/javascript; charset=utf-8", 30}, {"\"ef1c8ae68108dbbc\"", 18}, {asset_1, 81000}},
     {{"index.html", 10}, {"text/html; charset=utf-8", 24}, {"\"4fcd60a6292dd373\"", 18}, {asset_2, 7579}},
 };
 

@@ -512,18 +512,25 @@ async function afterTheRun(endpoint, context) {
       await mustCall(endpoint, 'PutItem', {TableName: 'Feed', Item: {id: {S: `f${i}`}}});
   };
   const feedStream = async (expect) => {
-    const sv = (await request(endpoint, 'GET', '/_sluice/tables/Feed/stream')).json.stream;
+    const q = expect.window_s ? `?window_s=${expect.window_s}` : '';
+    const sv = (await request(endpoint, 'GET', `/_sluice/tables/Feed/stream${q}`)).json.stream;
     check(sv.records_in_window === expect.n && sv.rate_window_ms === expect.span &&
       Math.abs(sv.records_per_second - expect.rate) < 1e-9 && !sv.rate_capped &&
       sv.oldest_record_age_ms === expect.age,
       `the stream API gives ${expect.rate} records/s over ${expect.span / 1000} s and the oldest record ` +
       `${expect.age / 1000} s old (${sv.records_per_second}/s, ${sv.records_in_window} in ${sv.rate_window_ms} ms, ${sv.oldest_record_age_ms} ms)`);
+    if (expect.apiOnly)
+      return null;
+    // The page's window chosen with its button (else Auto: the shortest
+    // window in which some table throttled).
     const page = await context.newPage();
     await page.goto(`${endpoint}/dashboard#Feed`, {waitUntil: 'load'});
-    const stats = page.locator('section.stream p.streamstats');
+    await page.locator(`#window-buttons button[data-window="${expect.button || '1m'}"]`).click();
+    const stats = page.locator('section.stream p.streamstats', {hasText: expect.text});
     await stats.waitFor({timeout: 10000}).catch(() => {});
-    const text = (await stats.count()) ? await stats.innerText() : '';
-    check(text.includes(expect.text) && text.includes(`oldest record ${expect.age / 1000} s old`),
+    const text = (await stats.count()) ? await stats.innerText()
+      : await page.locator('section.stream p.streamstats').innerText().catch(() => '');
+    check(text.includes(expect.text) && text.includes(`oldest record ${expect.ageText || `${expect.age / 1000} s`} old`),
       `the stream view shows "${expect.text}" and the oldest record's age (${text})`);
     return page;
   };
@@ -542,11 +549,32 @@ async function afterTheRun(endpoint, context) {
     const oldestCells = await page.locator('section.stream table.shards tbody tr td:nth-child(3)').allInnerTexts();
     check(oldestCells.length === 4 && oldestCells.every((c) => c === '105 s ago'),
       `each of the 4 shards shows its oldest record's age (${oldestCells.join(', ')})`);
+    await page.close();
+  }
+  // The rate follows the page's time window: 1,000 s on, 45 records, read
+  // 200 s later (the stream is 1,305 s old). The last minute (its button)
+  // holds none; the 15-minute button then gives 45 / 900 s, as the API's
+  // ?window_s=900 does.
+  await advance(endpoint, 1000000);
+  await putFeed(54, 45);
+  await advance(endpoint, 200000);
+  {
+    const page = await feedStream({n: 0, span: 60000, rate: 0, age: 1305000, ageText: '22 min',
+      text: '0 records/s over the last minute (0 records)'});
+    await feedStream({n: 45, span: 900000, rate: 0.05, age: 1305000, window_s: 900, apiOnly: true});
+    await page.locator('#window-buttons button[data-window="15m"]').click();
+    const want = '0.05 records/s over the last 15 minutes (45 records)';
+    const stats = page.locator('section.stream p.streamstats', {hasText: want});
+    await stats.waitFor({timeout: 10000}).catch(() => {});
+    check(await stats.count() === 1 &&
+      (await stats.getAttribute('data-records-per-second')) === '0.05',
+      `after the 15 min button the stream view shows "${want}" ` +
+      `(${await page.locator('section.stream p.streamstats').innerText()})`);
     await page.locator('#pause').click();
     await page.waitForTimeout(1500);
     const shot = screenshot.replace(/\.png$/, '-stream-rate.png');
     await page.locator('section.stream').screenshot({path: shot});
-    console.log(`  screenshot of a stream's rate and oldest record: ${shot}`);
+    console.log(`  screenshot of a stream's rate over the 15 min window and its oldest record: ${shot}`);
     await page.close();
   }
 

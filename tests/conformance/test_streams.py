@@ -1268,6 +1268,41 @@ def test_admin_stream_rate_and_oldest(clocked, manual_server):
     assert s["oldest_record_ms"] is None and s["oldest_record_age_ms"] is None
 
 
+# ?window_s=N (the dashboard's time window) sets the rate's span; the stream's life
+# still bounds it, and a malformed window is refused as the capacity endpoint's is.
+@pytest.mark.sluice_only
+def test_admin_stream_rate_window(clocked, manual_server):
+    ddb, st, advance = clocked
+    ep = manual_server.endpoint
+    name, arn = clocked_table(ddb, advance, "KEYS_ONLY")
+
+    def view(q):
+        status, body = admin(ep, "GET", f"/_sluice/tables/{name}/stream{q}")
+        assert status == 200, body
+        return body["stream"]
+
+    for i in range(9):
+        ddb.put_item(TableName=name, Item={"pk": {"S": f"a{i}"}})
+    advance(600_000)
+    for i in range(3):
+        ddb.put_item(TableName=name, Item={"pk": {"S": f"b{i}"}})
+    advance(200_000)
+    # 800 s after the first records: the last minute holds none, 15 minutes all 12.
+    s = view("")
+    assert (s["rate_window_ms"], s["records_in_window"], s["records_per_second"]) == (60_000, 0, 0)
+    s = view("?window_s=300")
+    assert (s["rate_window_ms"], s["records_in_window"]) == (300_000, 3)
+    assert s["records_per_second"] == pytest.approx(0.01)
+    s = view("?window_s=900")  # longer than the stream's life (800 s and a bit)
+    assert s["records_in_window"] == 12 and 800_000 <= s["rate_window_ms"] < 900_000
+    assert s["records_per_second"] == pytest.approx(12_000 / s["rate_window_ms"])
+    s = view("?window_s=86400")
+    assert s["rate_window_ms"] == view("?window_s=900")["rate_window_ms"]
+    for bad in ("0", "86401", "x", ""):
+        status, body = admin(ep, "GET", f"/_sluice/tables/{name}/stream?window_s={bad}")
+        assert (status, body) == (400, {"error": "window_s must be 1..86400"}), bad
+
+
 # Past its count budget (10,000 records over the shards) the rate is estimated from the
 # newest records, over the span they cover, and says so.
 @pytest.mark.sluice_only

@@ -19,8 +19,9 @@
  *   GET  /_sluice/tables/NAME/capacity?window_s=N
  *                                          resources, buckets, partitions (throttles in the
  *                                          window), auto scaling activities, item collections
- *   GET  /_sluice/tables/NAME/stream       stream shards, readers' positions, lag,
- *                                          records/s, oldest record
+ *   GET  /_sluice/tables/NAME/stream?window_s=N
+ *                                          stream shards, readers' positions, lag,
+ *                                          records/s over the window, oldest record
  *   GET  /_sluice/metrics?...&period=P     CloudWatch datapoints (1 s, 1 or 10 min;
  *                                          &incarnation=deleted: a deleted table's)
  *   GET  /_sluice/events?table=NAME        recent throttle events (&incarnation=deleted)
@@ -320,7 +321,7 @@
     const insightsP = deleted ? Promise.resolve({error: 'deleted'})
       : api(`/_sluice/tables/${enc}/insights?minutes=${minutes}`).catch((e) => ({error: e}));
     const streamP = !deleted && cap.stream !== false
-      ? api(`/_sluice/tables/${enc}/stream`).catch((e) => ({error: e})) : Promise.resolve(null);
+      ? api(`/_sluice/tables/${enc}/stream?window_s=${W.s}`).catch((e) => ({error: e})) : Promise.resolve(null);
     const resources = await Promise.all(cap.resources.map(async (res) => {
       const index = res.kind === 'index' ? res.name : '';
       const jobs = [];
@@ -1521,11 +1522,11 @@
       never ? ` · ${plural(never, 'shard')} never read` : '',
       ` · ${st.view_type} · ${plural(shards.filter((x) => x.open).length, 'open shard')}, ${num(shards.filter((x) => !x.open).length, 0)} closed`));
     /* The stream's throughput and what it still keeps: records per second
-     * over the last minute of the clock (the stream's life when younger),
-     * and the oldest record's age (records are kept 24 hours). */
+     * over the page's time window of the clock (the stream's life when
+     * younger), and the oldest record's age (records are kept 24 hours). */
     const rate = st.records_per_second || 0;
-    const span = st.rate_window_ms || 60000;
-    const spanText = span === 60000 ? 'the last minute' : `the last ${ago(span).replace('−', '')}`;
+    const span = st.rate_window_ms || state.window.s * 1000;
+    const spanText = span === state.window.s * 1000 ? lastW() : `the last ${ago(span).replace('−', '')}`;
     section.append(h('p', {class: 'streamstats', 'data-records-per-second': String(rate),
       'data-oldest-record-age-ms': st.oldest_record_age_ms === null || st.oldest_record_age_ms === undefined
         ? '' : String(st.oldest_record_age_ms)},

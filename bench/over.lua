@@ -1,0 +1,30 @@
+-- wrk script: writes over existing ~1 KB items (bench/stream_cost.py --workloads).
+-- OVER_OP=put: PutItem of a whole new ~1 KB item over an existing key.
+-- OVER_OP=update: UpdateItem SET of one number attribute of an existing item.
+-- The keys k0..k(OVER_KEYS-1) are taken in turn; stream_cost.py writes them all first,
+-- so that every write replaces an item (a MODIFY record with a stream).
+local pad = string.rep("x", 960)
+local op = os.getenv("OVER_OP") or "put"
+local nkeys = tonumber(os.getenv("OVER_KEYS") or "10000")
+local n = 0
+function init(args)
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/x-amz-json-1.0"
+  wrk.headers["X-Amz-Target"] = op == "update" and "DynamoDB_20120810.UpdateItem"
+    or "DynamoDB_20120810.PutItem"
+  wrk.headers["Authorization"] = "AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0"
+  wrk.headers["X-Amz-Date"] = "20261130T000000Z"
+end
+function request()
+  n = n + 1
+  local key = "k" .. (n % nkeys)
+  local body
+  if op == "update" then
+    body = '{"TableName":"bench","Key":{"pk":{"S":"' .. key .. '"}},' ..
+      '"UpdateExpression":"SET n = :v","ExpressionAttributeValues":{":v":{"N":"' .. n .. '"}}}'
+  else
+    body = '{"TableName":"bench","Item":{"pk":{"S":"' .. key .. '"},"n":{"N":"' .. n ..
+      '"},"pad":{"S":"' .. pad .. '"}}}'
+  end
+  return wrk.format(nil, "/", nil, body)
+end
