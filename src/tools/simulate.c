@@ -518,6 +518,7 @@ void sl_sim_free(sl_sim *m) {
   }
   free(m->send);
   free(m->shares);
+  free(m->slots);
   for (size_t i = 0; i < m->n_cp; i++) {
     free(m->cp[i].what);
     free(m->cp[i].error);
@@ -1882,8 +1883,7 @@ struct sl__sim_share {
   uint64_t count, accepted, throttled;
   uint64_t per_chunk;
   uint32_t chunks, chunk;
-  uint32_t next_round; /* the round of its next chunk */
-  uint8_t out;         /* the outcome of its throttles */
+  uint8_t out; /* the outcome of its throttles */
 };
 typedef struct sl__sim_share agg_share;
 
@@ -2010,6 +2010,13 @@ static bool group_same(const agg_group *a, const agg_group *b) {
          a->lo == b->lo && a->hi == b->hi;
 }
 
+/* A client whose retries come after a fixed delay (legacy's 50 ms, an
+ * application loop's delay_ms): in the per-request mode they fall on the
+ * arrivals' grid (agg_step_items). */
+static bool agg_grid(const sl_sim_client *c) {
+  return c->retry == SL_RETRY_IMMEDIATE;
+}
+
 /* The sends of 'w' due in [t, t1): its retries and resends due then, then
  * its new arrivals; with the adaptive client's limiter on, only as many as
  * it has tokens for (the rest wait for the next step). */
@@ -2077,6 +2084,19 @@ static size_t agg_due(sl_sim *m, wl_state *w, int64_t t, int64_t t1, uint64_t fr
       g->items -= wait.items;
       g->first_sum -= wait.first_sum;
     }
+  }
+  /* a client retrying after a fixed delay: the oldest first (most attempts
+   * made, then most resends; the new arrivals last): of the chunks at one instant the first on a
+   * partition takes what its bucket holds, as, in the per-request mode, the send queued first does
+   * among those due at the same microsecond */
+  for (size_t i = 1; !txn && agg_grid(&w->w->client) && i < m->n_send; i++) {
+    agg_group g = m->send[i];
+    size_t j = i;
+    for (; j > 0 && (m->send[j - 1].attempt < g.attempt ||
+                     (m->send[j - 1].attempt == g.attempt && m->send[j - 1].resends < g.resends));
+         j--)
+      m->send[j] = m->send[j - 1];
+    m->send[j] = g;
   }
   size_t st = step_of(m, t);
   for (size_t i = 0; i < m->n_send; i++) {
@@ -2212,6 +2232,85 @@ static void agg_resolve(sl_sim *m, wl_state *w, const agg_group *g, agg_share *s
   finish_n(m, w, at, done_ok, true, mean_first, g->held);
 }
 
+static int slot_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Chunk number sh->chunk of a share, admitted at the clock's time: on its
+ * partition and, for writes, each GSI's share of its items on a GSI key
+ * drawn from the index's keys, admitted together, as one write is (GSI
+ * back-pressure). */
+static void agg_chunk(sl_sim *m, wl_state *w, uint32_t ri, bool write, agg_share *sh) {
+  const sl_sim_workload *wl = w->w;
+  const sl_sim_table *tb = &m->s->tables[wl->table];
+  res_state *r = &m->res[ri];
+  uint64_t done = (uint64_t)sh->chunk * sh->per_chunk;
+  uint64_t c = sh->count - done < sh->per_chunk ? sh->count - done : sh->per_chunk;
+  sh->chunk++;
+  uint64_t kidx;
+  sl_cap_charge ch[1 + SL_SIM_MAX_GSIS];
+  uint32_t ch_res[1 + SL_SIM_MAX_GSIS];
+  uint64_t ch_items[1 + SL_SIM_MAX_GSIS];
+  size_t nch = 1;
+  ch[0] = (sl_cap_charge){.res = r->res, .dir = write ? SL_CAP_WRITE : SL_CAP_READ};
+  ch[0].hash = mass_draw(w, &w->jitter, sh->ma, sh->mb, sh->lo, sh->hi, &kidx);
+  ch[0].cost_mu = llround(w->agg_mu * (double)c);
+  ch_res[0] = ri;
+  ch_items[0] = c;
+  if (wl->index >= 0)
+    kidx = UINT64_MAX; /* the index's keys, not the workload's */
+  for (uint32_t g = 0; write && g < tb->n_gsis; g++) {
+    const sl_sim_gsi *x = &tb->gsis[g];
+    uint64_t cg = c;
+    if (x->share < 1)
+      cg = (uint64_t)floor((double)c * x->share + rng_unit(&w->jitter));
+    if (!cg)
+      continue;
+    ch[nch] = (sl_cap_charge){
+        .res = m->res[m->gsi_res[wl->table][g]].res,
+        .dir = SL_CAP_WRITE,
+        .hash = sl__sim_key_hash(&x->keys, key_draw(&x->keys, &w->jitter, w->item_seq)),
+        .cost_mu = llround(w->agg_gsi_mu[g] * (double)cg)};
+    ch_res[nch] = m->gsi_res[wl->table][g];
+    ch_items[nch++] = cg;
+  }
+  w->item_seq += c;
+  sl_cap_verdict v;
+  bool ok = sl_cap_admit(m->cap, ch, nch, &v);
+  size_t s2 = step_of(m, m->clock.manual_us);
+  for (size_t q = 0; q < nch; q++) {
+    dir_series *dq = &m->res[ch_res[q]].d[ch[q].dir];
+    dq->offered_mu[s2] += ch[q].cost_mu;
+    dq->total_offered_mu += ch[q].cost_mu;
+    if (!ok)
+      continue;
+    consumed(m, ch_res[q], ch[q].dir, m->clock.manual_us, ch[q].cost_mu);
+    dq->accepted_mu[s2] += ch[q].cost_mu;
+    dq->total_accepted_mu += ch[q].cost_mu;
+    dq->accepted[s2] += (uint32_t)ch_items[q];
+    dq->total_accepted += ch_items[q];
+  }
+  if (kidx != UINT64_MAX && w->key_req && kidx < w->n_keys) {
+    w->key_req[kidx] += c;
+    if (!ok)
+      w->key_thr[kidx] += c;
+  }
+  if (ok) {
+    sh->accepted += c;
+    return;
+  }
+  sh->throttled += c;
+  sh->out = (uint8_t)outcome_of(m, &v);
+  for (uint32_t q = 0; q < v.n_reasons; q++) {
+    dir_series *dd = &res_of_ptr(m, v.reasons[q].res)->d[v.reasons[q].dir];
+    dd->throttled[v.reasons[q].limit][s2] += (uint32_t)c;
+    dd->total_throttled[v.reasons[q].limit] += c;
+    if (dd->first_throttle_us < 0)
+      dd->first_throttle_us = m->clock.manual_us - m->t0;
+  }
+}
+
 /* One aggregate step of a workload of single items, pages or batches. */
 static void agg_step_items(sl_sim *m, uint32_t wi, int64_t t, int64_t t1, uint64_t fresh) {
   const sl_scenario *s = m->s;
@@ -2304,92 +2403,57 @@ static void agg_step_items(sl_sim *m, uint32_t wi, int64_t t, int64_t t1, uint64
       rounds = shares[i].chunks > rounds ? shares[i].chunks : rounds;
     }
   }
-  /* (a client that does not react to throttles: each share's chunks in the
-   * first rounds, which the engine admits faster) */
-  for (size_t i = 0; i < n_sh; i++)
-    if (shares[i].chunks && fine)
-      shares[i].next_round =
-          (uint32_t)(((uint64_t)rounds + shares[i].chunks - 1) / shares[i].chunks - 1);
-  /* chunks in rounds, the clock moving forward through the step */
-  for (uint32_t k = 0; k < rounds; k++) {
-    m->clock.manual_us = t + (int64_t)((double)(t1 - t) * ((double)k + 0.5) / rounds);
-    for (size_t i = 0; i < n_sh; i++) {
-      agg_share *sh = &shares[i];
-      /* for a client that retries, a share's chunks spread evenly over the
-       * rounds, so that retries and new requests on one partition
-       * interleave in time: chunk j in round ceil((j + 1) R / C) - 1 */
-      if (sh->chunk >= sh->chunks || sh->next_round != k)
-        continue;
-      sh->next_round =
-          fine ? (uint32_t)(((uint64_t)(sh->chunk + 2) * rounds + sh->chunks - 1) / sh->chunks - 1)
-               : sh->chunk + 1;
-      uint64_t done = (uint64_t)sh->chunk * sh->per_chunk;
-      uint64_t c = sh->count - done < sh->per_chunk ? sh->count - done : sh->per_chunk;
-      sh->chunk++;
-      uint64_t kidx;
-      /* the chunk on its partition and, for writes, each GSI's share of
-       * its items on a GSI key drawn from the index's keys: admitted
-       * together, as one write is (GSI back-pressure) */
-      sl_cap_charge ch[1 + SL_SIM_MAX_GSIS];
-      uint32_t ch_res[1 + SL_SIM_MAX_GSIS];
-      uint64_t ch_items[1 + SL_SIM_MAX_GSIS];
-      size_t nch = 1;
-      ch[0] = (sl_cap_charge){.res = r->res, .dir = write ? SL_CAP_WRITE : SL_CAP_READ};
-      ch[0].hash = mass_draw(w, &w->jitter, sh->ma, sh->mb, sh->lo, sh->hi, &kidx);
-      ch[0].cost_mu = llround(w->agg_mu * (double)c);
-      ch_res[0] = ri;
-      ch_items[0] = c;
-      if (wl->index >= 0)
-        kidx = UINT64_MAX; /* the index's keys, not the workload's */
-      for (uint32_t g = 0; write && g < tb->n_gsis; g++) {
-        const sl_sim_gsi *x = &tb->gsis[g];
-        uint64_t cg = c;
-        if (x->share < 1)
-          cg = (uint64_t)floor((double)c * x->share + rng_unit(&w->jitter));
-        if (!cg)
-          continue;
-        ch[nch] = (sl_cap_charge){
-            .res = m->res[m->gsi_res[wl->table][g]].res,
-            .dir = SL_CAP_WRITE,
-            .hash = sl__sim_key_hash(&x->keys, key_draw(&x->keys, &w->jitter, w->item_seq)),
-            .cost_mu = llround(w->agg_gsi_mu[g] * (double)cg)};
-        ch_res[nch] = m->gsi_res[wl->table][g];
-        ch_items[nch++] = cg;
+  if (!fine) {
+    /* a client that does not react to throttles: each share's chunks in
+     * the first rounds, which the engine admits faster */
+    for (uint32_t k = 0; k < rounds; k++) {
+      m->clock.manual_us = t + (int64_t)((double)(t1 - t) * ((double)k + 0.5) / rounds);
+      for (size_t i = 0; i < n_sh; i++)
+        if (shares[i].chunk < shares[i].chunks && shares[i].chunk == k)
+          agg_chunk(m, w, ri, write, &shares[i]);
+    }
+  } else {
+    /* A client that retries: a share's chunks spread evenly over R
+     * instants of the step, so that retries and new requests on one
+     * partition interleave in time; chunks at one instant in the shares'
+     * order. With jittered backoff, chunk j of C at instant
+     * ceil((j + 1) R / C) - 1 of R = the most chunks of a share. A client
+     * that retries after a fixed delay (an application loop, legacy) sends
+     * its retries on the per-request mode's arrival grid: a retry due at an
+     * arrival's microsecond goes before it, the older retry first (the
+     * heap's order). So its shares come oldest first (agg_due), R is at
+     * least one instant a new arrival, and chunk j at an instant drawn
+     * from the j-th C-th of the step, so that which shares meet at an
+     * instant is drawn too (evenly spread shares of equal counts would
+     * otherwise always meet, or never). */
+    bool grid = agg_grid(&wl->client);
+    uint64_t R = grid && fresh > rounds ? fresh : rounds;
+    if (R > UINT32_MAX)
+      R = UINT32_MAX;
+    size_t n_slots = 0;
+    for (size_t i = 0; i < n_sh; i++)
+      n_slots += shares[i].chunks;
+    if (n_slots > m->slots_cap) {
+      m->slots_cap = n_slots;
+      m->slots = realloc(m->slots, n_slots * sizeof(uint64_t));
+      if (!m->slots)
+        abort();
+    }
+    size_t q = 0;
+    for (size_t i = 0; i < n_sh; i++)
+      for (uint32_t j = 0; j < shares[i].chunks; j++) {
+        uint64_t c = shares[i].chunks, k;
+        if (grid)
+          k = (uint64_t)(((double)j + rng_unit(&w->jitter)) * (double)R / (double)c);
+        else
+          k = ((uint64_t)(j + 1) * R + c - 1) / c - 1;
+        m->slots[q++] = (k < R ? k : R - 1) << 32 | (uint64_t)i;
       }
-      w->item_seq += c;
-      sl_cap_verdict v;
-      bool ok = sl_cap_admit(m->cap, ch, nch, &v);
-      size_t s2 = step_of(m, m->clock.manual_us);
-      for (size_t q = 0; q < nch; q++) {
-        dir_series *dq = &m->res[ch_res[q]].d[ch[q].dir];
-        dq->offered_mu[s2] += ch[q].cost_mu;
-        dq->total_offered_mu += ch[q].cost_mu;
-        if (!ok)
-          continue;
-        consumed(m, ch_res[q], ch[q].dir, m->clock.manual_us, ch[q].cost_mu);
-        dq->accepted_mu[s2] += ch[q].cost_mu;
-        dq->total_accepted_mu += ch[q].cost_mu;
-        dq->accepted[s2] += (uint32_t)ch_items[q];
-        dq->total_accepted += ch_items[q];
-      }
-      if (kidx != UINT64_MAX && w->key_req && kidx < w->n_keys) {
-        w->key_req[kidx] += c;
-        if (!ok)
-          w->key_thr[kidx] += c;
-      }
-      if (ok) {
-        sh->accepted += c;
-        continue;
-      }
-      sh->throttled += c;
-      sh->out = (uint8_t)outcome_of(m, &v);
-      for (uint32_t q = 0; q < v.n_reasons; q++) {
-        dir_series *dd = &res_of_ptr(m, v.reasons[q].res)->d[v.reasons[q].dir];
-        dd->throttled[v.reasons[q].limit][s2] += (uint32_t)c;
-        dd->total_throttled[v.reasons[q].limit] += c;
-        if (dd->first_throttle_us < 0)
-          dd->first_throttle_us = m->clock.manual_us - m->t0;
-      }
+    qsort(m->slots, n_slots, sizeof(uint64_t), slot_cmp);
+    for (size_t z = 0; z < n_slots; z++) {
+      uint64_t k = m->slots[z] >> 32;
+      m->clock.manual_us = t + (int64_t)((double)(t1 - t) * ((double)k + 0.5) / (double)R);
+      agg_chunk(m, w, ri, write, &shares[m->slots[z] & 0xffffffffu]);
     }
   }
   /* each group's requests: done, retried or resent */
