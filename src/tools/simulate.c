@@ -2014,7 +2014,7 @@ static bool group_same(const agg_group *a, const agg_group *b) {
  * application loop's delay_ms): in the per-request mode they fall on the
  * arrivals' grid (agg_step_items). */
 static bool agg_grid(const sl_sim_client *c) {
-  return c->retry == SL_RETRY_IMMEDIATE;
+  return c->retry == SL_RETRY_IMMEDIATE || c->retry == SL_RETRY_LEGACY;
 }
 
 /* The sends of 'w' due in [t, t1): its retries and resends due then, then
@@ -2232,9 +2232,32 @@ static void agg_resolve(sl_sim *m, wl_state *w, const agg_group *g, agg_share *s
   finish_n(m, w, at, done_ok, true, mean_first, g->held);
 }
 
+/* A chunk's instant in a step: its slot, then the fraction of a slot after
+ * it (2^-32), then its share (the shares' order). */
+struct sl__sim_slot {
+  uint64_t at; /* slot << 32 | fraction */
+  uint32_t share;
+};
+
 static int slot_cmp(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
+  const struct sl__sim_slot *x = a, *y = b;
+  if (x->at != y->at)
+    return x->at < y->at ? -1 : 1;
+  return (x->share > y->share) - (x->share < y->share);
+}
+
+/* Where a retry of a fixed-delay client falls between two arrivals of the
+ * per-request mode's grid ('gap' µs apart): after 'attempts' sends, the sum
+ * of the delays since its first (which fell on the grid), modulo the gap,
+ * as a fraction of it (0: at an arrival's microsecond). */
+static double grid_offset(const sl_sim_client *c, uint32_t attempts, double gap) {
+  if (!attempts || !(gap > 0))
+    return 0;
+  double d = c->retry == SL_RETRY_IMMEDIATE
+                 ? (double)attempts * (double)c->delay_ms * 1000
+                 : 50000 * (ldexp(1, (int)(attempts < 40 ? attempts : 40)) - 1) + attempts;
+  double f = fmod(d, gap) / gap;
+  return f < 0 ? 0 : f < 1 ? f : 0;
 }
 
 /* Chunk number sh->chunk of a share, admitted at the clock's time: on its
@@ -2430,30 +2453,44 @@ static void agg_step_items(sl_sim *m, uint32_t wi, int64_t t, int64_t t1, uint64
     uint64_t R = grid && fresh > rounds ? fresh : rounds;
     if (R > UINT32_MAX)
       R = UINT32_MAX;
+    /* the per-request mode's gap between two arrivals */
+    double rate = grid ? rate_at(m, w, t + (t1 - t) / 2) : 0;
+    double gap = rate > 0 ? 1e6 / rate : 0;
     size_t n_slots = 0;
     for (size_t i = 0; i < n_sh; i++)
       n_slots += shares[i].chunks;
     if (n_slots > m->slots_cap) {
       m->slots_cap = n_slots;
-      m->slots = realloc(m->slots, n_slots * sizeof(uint64_t));
+      m->slots = realloc(m->slots, n_slots * sizeof(*m->slots));
       if (!m->slots)
         abort();
     }
     size_t q = 0;
-    for (size_t i = 0; i < n_sh; i++)
+    for (size_t i = 0; i < n_sh; i++) {
+      uint64_t c = shares[i].chunks, frac = 0;
+      if (grid)
+        frac =
+            (uint64_t)(ldexp(grid_offset(&wl->client, m->send[shares[i].group].attempt, gap), 32));
+      if (frac > UINT32_MAX)
+        frac = UINT32_MAX;
       for (uint32_t j = 0; j < shares[i].chunks; j++) {
-        uint64_t c = shares[i].chunks, k;
+        uint64_t k;
         if (grid)
           k = (uint64_t)(((double)j + rng_unit(&w->jitter)) * (double)R / (double)c);
         else
           k = ((uint64_t)(j + 1) * R + c - 1) / c - 1;
-        m->slots[q++] = (k < R ? k : R - 1) << 32 | (uint64_t)i;
+        m->slots[q++] =
+            (struct sl__sim_slot){.at = (k < R ? k : R - 1) << 32 | frac, .share = (uint32_t)i};
       }
-    qsort(m->slots, n_slots, sizeof(uint64_t), slot_cmp);
+    }
+    qsort(m->slots, n_slots, sizeof(*m->slots), slot_cmp);
     for (size_t z = 0; z < n_slots; z++) {
-      uint64_t k = m->slots[z] >> 32;
-      m->clock.manual_us = t + (int64_t)((double)(t1 - t) * ((double)k + 0.5) / (double)R);
-      agg_chunk(m, w, ri, write, &shares[m->slots[z] & 0xffffffffu]);
+      /* a grid client's instants from the slot's start (a retry at its
+       * fraction of a slot after the arrival), the others' at mid-slot */
+      double k = (double)(m->slots[z].at >> 32) +
+                 (grid ? ldexp((double)(m->slots[z].at & 0xffffffffu), -32) : 0.5);
+      m->clock.manual_us = t + (int64_t)((double)(t1 - t) * k / (double)R);
+      agg_chunk(m, w, ri, write, &shares[m->slots[z].share]);
     }
   }
   /* each group's requests: done, retried or resent */
