@@ -2264,7 +2264,7 @@ static double grid_offset(const sl_sim_client *c, uint32_t attempts, double gap)
  * partition and, for writes, each GSI's share of its items on a GSI key
  * drawn from the index's keys, admitted together, as one write is (GSI
  * back-pressure). */
-static void agg_chunk(sl_sim *m, wl_state *w, uint32_t ri, bool write, agg_share *sh) {
+static inline void agg_chunk(sl_sim *m, wl_state *w, uint32_t ri, bool write, agg_share *sh) {
   const sl_sim_workload *wl = w->w;
   const sl_sim_table *tb = &m->s->tables[wl->table];
   res_state *r = &m->res[ri];
