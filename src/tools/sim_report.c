@@ -639,7 +639,7 @@ void sl__sim_aggregate_note(const sl_sim *m, sl_buf *b) {
                 "transactions, client attempts per request by up to 16 %% (legacy's fixed "
                 "backoff; batches and transactions 13 %%, an application loop and the SDK "
                 "standard modes 4 %%), and the "
-                "adaptive retry mode's successes by 5 %% and its added latency by 30 %% "
+                "adaptive retry mode's successes by 5 %% and its added latency by 6 %% "
                 "(docs/simulate.md, \"The aggregate mode\").",
                 (double)m->s->aggregate_step_us / 1000);
 }

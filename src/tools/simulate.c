@@ -1868,6 +1868,7 @@ struct sl__sim_group {
   uint32_t attempt; /* attempts made */
   uint32_t resends;
   bool held;       /* retry quota held: a success refunds 5 */
+  bool waited;     /* adaptive: sends that waited for tokens, kept apart in their line */
   uint64_t lo, hi; /* hash range, hi exclusive (0: 2^64) */
   uint64_t reqs, items;
   double first_sum;    /* Σ of the requests' first send times (µs since the start) */
@@ -2007,7 +2008,7 @@ static bool pend_take(wl_state *w, agg_group *g, int64_t t, int64_t t1, agg_grou
 
 static bool group_same(const agg_group *a, const agg_group *b) {
   return a->attempt == b->attempt && a->resends == b->resends && a->held == b->held &&
-         a->lo == b->lo && a->hi == b->hi;
+         a->lo == b->lo && a->hi == b->hi && !a->waited && !b->waited;
 }
 
 /* A client whose retries come after a fixed delay (legacy's 50 ms, an
@@ -2064,6 +2065,18 @@ static size_t agg_due(sl_sim *m, wl_state *w, int64_t t, int64_t t1, uint64_t fr
      * step, so the bucket's clock never goes back) */
     ad_refill(w, (double)t / SEC);
     double tokens = w->ad_tokens > 0 ? floor(w->ad_tokens) : 0;
+    /* first come, first served: the sends that have waited longest first,
+     * as botocore's bucket serves its line (the new arrivals last) */
+    for (size_t i = 1; i < m->n_send; i++) {
+      agg_group g = m->send[i];
+      double fg = g.reqs ? g.first_sum / (double)g.reqs : 0;
+      size_t j = i;
+      for (; j > 0 && (m->send[j - 1].reqs ? m->send[j - 1].first_sum / (double)m->send[j - 1].reqs
+                                           : 0) > fg;
+           j--)
+        m->send[j] = m->send[j - 1];
+      m->send[j] = g;
+    }
     for (size_t i = 0; i < m->n_send; i++) {
       agg_group *g = &m->send[i];
       uint64_t n = (double)g->reqs <= tokens ? g->reqs : (uint64_t)tokens;
@@ -2079,6 +2092,7 @@ static size_t agg_due(sl_sim *m, wl_state *w, int64_t t, int64_t t1, uint64_t fr
                        : (uint64_t)llround((double)g->items * (double)wait.reqs / (double)g->reqs);
       wait.first_sum = g->first_sum * (double)wait.reqs / (double)g->reqs;
       wait.t_a = wait.t_b = t1;
+      wait.waited = true;
       pend_push(w, &wait);
       g->reqs = n;
       g->items -= wait.items;
@@ -2185,6 +2199,7 @@ static void agg_resolve(sl_sim *m, wl_state *w, const agg_group *g, agg_share *s
     ng.lo = sh[i].lo;
     ng.hi = sh[i].hi;
     ng.attempt = g->attempt + 1;
+    ng.waited = false;
     /* the failed calls: retried as the policy says */
     uint64_t retry = 0;
     if (Fi && ng.attempt < cl->max_attempts && retryable((sl_sim_retry)cl->retry, o)) {
@@ -2216,6 +2231,7 @@ static void agg_resolve(sl_sim *m, wl_state *w, const agg_group *g, agg_share *s
       rg.hi = sh[i].hi;
       rg.attempt = g->attempt + 1;
       rg.resends = g->resends + 1;
+      rg.waited = false;
       double base = (double)cl->resend_base_ms * 1000 * ldexp(1, (int)rg.resends - 1);
       rg.t_a = at + 1;
       rg.t_b = at + 1 + (int64_t)base;

@@ -297,7 +297,8 @@ def test_internet_scale_zipf_head():
     assert "departs from the per-request mode by at most 0.5 % of accepted units" in \
         report["mode_note"]
     assert "client attempts per request by up to 16 %" in report["mode_note"]
-    assert "adaptive retry mode's successes by 5 %" in report["mode_note"]
+    assert "adaptive retry mode's successes by 5 % and its added latency by 6 %" in \
+        report["mode_note"]
     assert "mode_note" not in simulate("hot-key.json")
 
 
@@ -1007,8 +1008,8 @@ def test_aggregate_mode_retries_batches_transactions():
 
 # The retries example in the aggregate mode (docs/simulate.md's table of client departures,
 # scripts/sim_departures.py): SDK standard's amplification within 5 % of the per-request
-# mode (1.207 vs 1.191 attempts a request), the adaptive client's successes within 6 %
-# (186,369 vs 195,730: its rate cut once a step, at the step's first throttle), the
+# mode (1.207 vs 1.191 attempts a request), the adaptive client's successes within 5 %
+# (187,095 vs 195,730: its rate cut once a step, at the step's first throttle), the
 # application loop's successes within 1 %, its attempts a request within 2 % (6.196 vs
 # 6.216; 4.04 before its retries were placed on the per-request grid) and its backoff
 # latency within 2 ms at p99.
@@ -1022,9 +1023,15 @@ def test_aggregate_mode_retries_example():
     assert near(ex["standard"]["attempts_per_request"], ag["standard"]["attempts_per_request"],
                 0.05)
     assert near(ex["standard"]["succeeded"], ag["standard"]["succeeded"], 0.01)
-    assert near(ex["adaptive"]["succeeded"], ag["adaptive"]["succeeded"], 0.06)
+    assert near(ex["adaptive"]["succeeded"], ag["adaptive"]["succeeded"], 0.05)
     assert near(ex["adaptive"]["attempts_per_request"], ag["adaptive"]["attempts_per_request"],
-                0.06)
+                0.05)
+    # its waiting sends served oldest first (28.2 -> 29.0 s mean, 54.0 -> 57.0 s p99; 19.6 s
+    # and 38.6 s when the waiting groups were merged)
+    assert near(ex["adaptive"]["latency_added_ms"]["mean"],
+                ag["adaptive"]["latency_added_ms"]["mean"], 0.05)
+    assert near(ex["adaptive"]["latency_added_ms"]["p99"],
+                ag["adaptive"]["latency_added_ms"]["p99"], 0.07)
     assert near(ex["loop"]["succeeded"], ag["loop"]["succeeded"], 0.01)
     assert near(ex["loop"]["attempts_per_request"], ag["loop"]["attempts_per_request"], 0.02)
     assert abs(ex["loop"]["latency_added_ms"]["p99"] - ag["loop"]["latency_added_ms"]["p99"]) <= 2
