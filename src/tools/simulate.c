@@ -2112,6 +2112,19 @@ static size_t agg_due(sl_sim *m, wl_state *w, int64_t t, int64_t t1, uint64_t fr
       m->send[j] = m->send[j - 1];
     m->send[j] = g;
   }
+  /* transactions: in time order (each chunk is admitted at its own time,
+   * agg_step_txn), at one microsecond the oldest first, as the per-request
+   * mode's heap serves them; the pending array's order would move the
+   * clock back and forth */
+  for (size_t i = 1; txn && i < m->n_send; i++) {
+    agg_group g = m->send[i];
+    size_t j = i;
+    for (; j > 0 && (m->send[j - 1].t_a > g.t_a ||
+                     (m->send[j - 1].t_a == g.t_a && m->send[j - 1].attempt < g.attempt));
+         j--)
+      m->send[j] = m->send[j - 1];
+    m->send[j] = g;
+  }
   size_t st = step_of(m, t);
   for (size_t i = 0; i < m->n_send; i++) {
     w->attempts += m->send[i].reqs;

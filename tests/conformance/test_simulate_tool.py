@@ -996,9 +996,11 @@ def test_aggregate_mode_retries_batches_transactions():
     assert near(ex["batch"]["unprocessed_resends"], ag["batch"]["unprocessed_resends"], 0.3)
     assert near(ex["batch"]["attempts"], ag["batch"]["attempts"], 0.25)
     assert ag["batch"]["failed"] > 0.5 * ag["batch"]["requests"]
-    # transactions retried by an application loop: successes -0.4 %, attempts -13 %
-    assert near(ex["txn"]["succeeded"], ag["txn"]["succeeded"], 0.03)
-    assert near(ex["txn"]["attempts"], ag["txn"]["attempts"], 0.2)
+    # transactions retried by an application loop: one a chunk, admitted in time order, the
+    # oldest first at one microsecond, they replay the per-request mode (0 %; before they
+    # went in the pending array's order: successes -0.4 %, attempts -13 %)
+    assert near(ex["txn"]["succeeded"], ag["txn"]["succeeded"], 0.005)
+    assert near(ex["txn"]["attempts"], ag["txn"]["attempts"], 0.01)
     assert ag["txn"]["errors"].get("TransactionCanceledException", 0) > 0
     # BatchGetItem with the 2026 policy: nearly every batch fails whole on the hot key
     assert abs(ex["bget"]["succeeded"] - ag["bget"]["succeeded"]) <= 10
