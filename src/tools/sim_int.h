@@ -165,6 +165,8 @@ struct sl_sim {
   size_t n_send, send_cap;
   struct sl__sim_share *shares;
   size_t shares_cap;
+  struct sl__sim_slot *slots; /* a step's chunks, by instant */
+  size_t slots_cap;
   /* one attempt's charges */
   sl_cap_charge charges[MAX_CHARGES];
   uint32_t charge_res[MAX_CHARGES];

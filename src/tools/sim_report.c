@@ -636,9 +636,10 @@ void sl__sim_aggregate_note(const sl_sim *m, sl_buf *b) {
                 "Aggregate mode: requests counted per partition and %g ms step, not one by one. "
                 "On the seed scenarios it departs from the per-request mode by at most 0.5 %% "
                 "of accepted units and 0.3 s of the first throttle; with retries, batches and "
-                "transactions, client attempts per request by up to 35 %% (an application "
-                "loop retrying within milliseconds; the SDK modes within 20 %%), and the "
-                "adaptive retry mode's successes by 5 %% and its added latency by 30 %% "
+                "transactions, client attempts per request by up to 16 %% (legacy's fixed "
+                "backoff; batches 12 %%, an application loop and the SDK standard modes 4 %%), "
+                "and the "
+                "adaptive retry mode's successes by 5 %% and its added latency by 6 %% "
                 "(docs/simulate.md, \"The aggregate mode\").",
                 (double)m->s->aggregate_step_us / 1000);
 }

@@ -517,6 +517,7 @@ void sl_sim_free(sl_sim *m) {
   }
   free(m->send);
   free(m->shares);
+  free(m->slots);
   for (size_t i = 0; i < m->n_cp; i++) {
     free(m->cp[i].what);
     free(m->cp[i].error);
@@ -1877,6 +1878,7 @@ struct sl__sim_group {
   uint32_t attempt; /* attempts made */
   uint32_t resends;
   bool held;       /* retry quota held: a success refunds 5 */
+  bool waited;     /* adaptive: sends that waited for tokens, kept apart in their line */
   uint64_t lo, hi; /* hash range, hi exclusive (0: 2^64) */
   uint64_t reqs, items;
   double first_sum;    /* Σ of the requests' first send times (µs since the start) */
@@ -1892,8 +1894,7 @@ struct sl__sim_share {
   uint64_t count, accepted, throttled;
   uint64_t per_chunk;
   uint32_t chunks, chunk;
-  uint32_t next_round; /* the round of its next chunk */
-  uint8_t out;         /* the outcome of its throttles */
+  uint8_t out; /* the outcome of its throttles */
 };
 typedef struct sl__sim_share agg_share;
 
@@ -2017,7 +2018,14 @@ static bool pend_take(wl_state *w, agg_group *g, int64_t t, int64_t t1, agg_grou
 
 static bool group_same(const agg_group *a, const agg_group *b) {
   return a->attempt == b->attempt && a->resends == b->resends && a->held == b->held &&
-         a->lo == b->lo && a->hi == b->hi;
+         a->lo == b->lo && a->hi == b->hi && !a->waited && !b->waited;
+}
+
+/* A client whose retries come after a fixed delay (legacy's 50 ms, an
+ * application loop's delay_ms): in the per-request mode they fall on the
+ * arrivals' grid (agg_step_items). */
+static bool agg_grid(const sl_sim_client *c) {
+  return c->retry == SL_RETRY_IMMEDIATE || c->retry == SL_RETRY_LEGACY;
 }
 
 /* The sends of 'w' due in [t, t1): its retries and resends due then, then
@@ -2067,6 +2075,18 @@ static size_t agg_due(sl_sim *m, wl_state *w, int64_t t, int64_t t1, uint64_t fr
      * step, so the bucket's clock never goes back) */
     ad_refill(w, (double)t / SEC);
     double tokens = w->ad_tokens > 0 ? floor(w->ad_tokens) : 0;
+    /* first come, first served: the sends that have waited longest first,
+     * as botocore's bucket serves its line (the new arrivals last) */
+    for (size_t i = 1; i < m->n_send; i++) {
+      agg_group g = m->send[i];
+      double fg = g.reqs ? g.first_sum / (double)g.reqs : 0;
+      size_t j = i;
+      for (; j > 0 && (m->send[j - 1].reqs ? m->send[j - 1].first_sum / (double)m->send[j - 1].reqs
+                                           : 0) > fg;
+           j--)
+        m->send[j] = m->send[j - 1];
+      m->send[j] = g;
+    }
     for (size_t i = 0; i < m->n_send; i++) {
       agg_group *g = &m->send[i];
       uint64_t n = (double)g->reqs <= tokens ? g->reqs : (uint64_t)tokens;
@@ -2082,11 +2102,38 @@ static size_t agg_due(sl_sim *m, wl_state *w, int64_t t, int64_t t1, uint64_t fr
                        : (uint64_t)llround((double)g->items * (double)wait.reqs / (double)g->reqs);
       wait.first_sum = g->first_sum * (double)wait.reqs / (double)g->reqs;
       wait.t_a = wait.t_b = t1;
+      wait.waited = true;
       pend_push(w, &wait);
       g->reqs = n;
       g->items -= wait.items;
       g->first_sum -= wait.first_sum;
     }
+  }
+  /* a client retrying after a fixed delay: the oldest first (most attempts
+   * made, then most resends; the new arrivals last): of the chunks at one instant the first on a
+   * partition takes what its bucket holds, as, in the per-request mode, the send queued first does
+   * among those due at the same microsecond */
+  for (size_t i = 1; !txn && agg_grid(&w->w->client) && i < m->n_send; i++) {
+    agg_group g = m->send[i];
+    size_t j = i;
+    for (; j > 0 && (m->send[j - 1].attempt < g.attempt ||
+                     (m->send[j - 1].attempt == g.attempt && m->send[j - 1].resends < g.resends));
+         j--)
+      m->send[j] = m->send[j - 1];
+    m->send[j] = g;
+  }
+  /* transactions: in time order (each chunk is admitted at its own time,
+   * agg_step_txn), at one microsecond the oldest first, as the per-request
+   * mode's heap serves them; the pending array's order would move the
+   * clock back and forth */
+  for (size_t i = 1; txn && i < m->n_send; i++) {
+    agg_group g = m->send[i];
+    size_t j = i;
+    for (; j > 0 && (m->send[j - 1].t_a > g.t_a ||
+                     (m->send[j - 1].t_a == g.t_a && m->send[j - 1].attempt < g.attempt));
+         j--)
+      m->send[j] = m->send[j - 1];
+    m->send[j] = g;
   }
   size_t st = step_of(m, t);
   for (size_t i = 0; i < m->n_send; i++) {
@@ -2175,6 +2222,7 @@ static void agg_resolve(sl_sim *m, wl_state *w, const agg_group *g, agg_share *s
     ng.lo = sh[i].lo;
     ng.hi = sh[i].hi;
     ng.attempt = g->attempt + 1;
+    ng.waited = false;
     /* the failed calls: retried as the policy says */
     uint64_t retry = 0;
     if (Fi && ng.attempt < cl->max_attempts && retryable((sl_sim_retry)cl->retry, o)) {
@@ -2206,6 +2254,7 @@ static void agg_resolve(sl_sim *m, wl_state *w, const agg_group *g, agg_share *s
       rg.hi = sh[i].hi;
       rg.attempt = g->attempt + 1;
       rg.resends = g->resends + 1;
+      rg.waited = false;
       double base = (double)cl->resend_base_ms * 1000 * ldexp(1, (int)rg.resends - 1);
       rg.t_a = at + 1;
       rg.t_b = at + 1 + (int64_t)base;
@@ -2220,6 +2269,108 @@ static void agg_resolve(sl_sim *m, wl_state *w, const agg_group *g, agg_share *s
   }
   ad_responses(w, now, g->reqs - thr_responses, thr_responses);
   finish_n(m, w, at, done_ok, true, mean_first, g->held);
+}
+
+/* A chunk's instant in a step: its slot, then the fraction of a slot after
+ * it (2^-32), then its share (the shares' order). */
+struct sl__sim_slot {
+  uint64_t at; /* slot << 32 | fraction */
+  uint32_t share;
+};
+
+static int slot_cmp(const void *a, const void *b) {
+  const struct sl__sim_slot *x = a, *y = b;
+  if (x->at != y->at)
+    return x->at < y->at ? -1 : 1;
+  return (x->share > y->share) - (x->share < y->share);
+}
+
+/* Where a retry of a fixed-delay client falls between two arrivals of the
+ * per-request mode's grid ('gap' µs apart): after 'attempts' sends, the sum
+ * of the delays since its first (which fell on the grid), modulo the gap,
+ * as a fraction of it (0: at an arrival's microsecond). */
+static double grid_offset(const sl_sim_client *c, uint32_t attempts, double gap) {
+  if (!attempts || !(gap > 0))
+    return 0;
+  double d = c->retry == SL_RETRY_IMMEDIATE
+                 ? (double)attempts * (double)c->delay_ms * 1000
+                 : 50000 * (ldexp(1, (int)(attempts < 40 ? attempts : 40)) - 1) + attempts;
+  double f = fmod(d, gap) / gap;
+  return f < 0 ? 0 : f < 1 ? f : 0;
+}
+
+/* Chunk number sh->chunk of a share, admitted at the clock's time: on its
+ * partition and, for writes, each GSI's share of its items on a GSI key
+ * drawn from the index's keys, admitted together, as one write is (GSI
+ * back-pressure). */
+static inline void agg_chunk(sl_sim *m, wl_state *w, uint32_t ri, bool write, agg_share *sh) {
+  const sl_sim_workload *wl = w->w;
+  const sl_sim_table *tb = &m->s->tables[wl->table];
+  res_state *r = &m->res[ri];
+  uint64_t done = (uint64_t)sh->chunk * sh->per_chunk;
+  uint64_t c = sh->count - done < sh->per_chunk ? sh->count - done : sh->per_chunk;
+  sh->chunk++;
+  uint64_t kidx;
+  sl_cap_charge ch[1 + SL_SIM_MAX_GSIS];
+  uint32_t ch_res[1 + SL_SIM_MAX_GSIS];
+  uint64_t ch_items[1 + SL_SIM_MAX_GSIS];
+  size_t nch = 1;
+  ch[0] = (sl_cap_charge){.res = r->res, .dir = write ? SL_CAP_WRITE : SL_CAP_READ};
+  ch[0].hash = mass_draw(w, &w->jitter, sh->ma, sh->mb, sh->lo, sh->hi, &kidx);
+  ch[0].cost_mu = llround(w->agg_mu * (double)c);
+  ch_res[0] = ri;
+  ch_items[0] = c;
+  if (wl->index >= 0)
+    kidx = UINT64_MAX; /* the index's keys, not the workload's */
+  for (uint32_t g = 0; write && g < tb->n_gsis; g++) {
+    const sl_sim_gsi *x = &tb->gsis[g];
+    uint64_t cg = c;
+    if (x->share < 1)
+      cg = (uint64_t)floor((double)c * x->share + rng_unit(&w->jitter));
+    if (!cg)
+      continue;
+    ch[nch] = (sl_cap_charge){
+        .res = m->res[m->gsi_res[wl->table][g]].res,
+        .dir = SL_CAP_WRITE,
+        .hash = sl__sim_key_hash(&x->keys, key_draw(&x->keys, &w->jitter, w->item_seq)),
+        .cost_mu = llround(w->agg_gsi_mu[g] * (double)cg)};
+    ch_res[nch] = m->gsi_res[wl->table][g];
+    ch_items[nch++] = cg;
+  }
+  w->item_seq += c;
+  sl_cap_verdict v;
+  bool ok = sl_cap_admit(m->cap, ch, nch, &v);
+  size_t s2 = step_of(m, m->clock.manual_us);
+  for (size_t q = 0; q < nch; q++) {
+    dir_series *dq = &m->res[ch_res[q]].d[ch[q].dir];
+    dq->offered_mu[s2] += ch[q].cost_mu;
+    dq->total_offered_mu += ch[q].cost_mu;
+    if (!ok)
+      continue;
+    consumed(m, ch_res[q], ch[q].dir, m->clock.manual_us, ch[q].cost_mu);
+    dq->accepted_mu[s2] += ch[q].cost_mu;
+    dq->total_accepted_mu += ch[q].cost_mu;
+    dq->accepted[s2] += (uint32_t)ch_items[q];
+    dq->total_accepted += ch_items[q];
+  }
+  if (kidx != UINT64_MAX && w->key_req && kidx < w->n_keys) {
+    w->key_req[kidx] += c;
+    if (!ok)
+      w->key_thr[kidx] += c;
+  }
+  if (ok) {
+    sh->accepted += c;
+    return;
+  }
+  sh->throttled += c;
+  sh->out = (uint8_t)outcome_of(m, &v);
+  for (uint32_t q = 0; q < v.n_reasons; q++) {
+    dir_series *dd = &res_of_ptr(m, v.reasons[q].res)->d[v.reasons[q].dir];
+    dd->throttled[v.reasons[q].limit][s2] += (uint32_t)c;
+    dd->total_throttled[v.reasons[q].limit] += c;
+    if (dd->first_throttle_us < 0)
+      dd->first_throttle_us = m->clock.manual_us - m->t0;
+  }
 }
 
 /* One aggregate step of a workload of single items, pages or batches. */
@@ -2314,92 +2465,71 @@ static void agg_step_items(sl_sim *m, uint32_t wi, int64_t t, int64_t t1, uint64
       rounds = shares[i].chunks > rounds ? shares[i].chunks : rounds;
     }
   }
-  /* (a client that does not react to throttles: each share's chunks in the
-   * first rounds, which the engine admits faster) */
-  for (size_t i = 0; i < n_sh; i++)
-    if (shares[i].chunks && fine)
-      shares[i].next_round =
-          (uint32_t)(((uint64_t)rounds + shares[i].chunks - 1) / shares[i].chunks - 1);
-  /* chunks in rounds, the clock moving forward through the step */
-  for (uint32_t k = 0; k < rounds; k++) {
-    m->clock.manual_us = t + (int64_t)((double)(t1 - t) * ((double)k + 0.5) / rounds);
+  if (!fine) {
+    /* a client that does not react to throttles: each share's chunks in
+     * the first rounds, which the engine admits faster */
+    for (uint32_t k = 0; k < rounds; k++) {
+      m->clock.manual_us = t + (int64_t)((double)(t1 - t) * ((double)k + 0.5) / rounds);
+      for (size_t i = 0; i < n_sh; i++)
+        if (shares[i].chunk < shares[i].chunks && shares[i].chunk == k)
+          agg_chunk(m, w, ri, write, &shares[i]);
+    }
+  } else {
+    /* A client that retries: a share's chunks spread evenly over R
+     * instants of the step, so that retries and new requests on one
+     * partition interleave in time; chunks at one instant in the shares'
+     * order. With jittered backoff, chunk j of C at instant
+     * ceil((j + 1) R / C) - 1 of R = the most chunks of a share. A client
+     * that retries after a fixed delay (an application loop, legacy) sends
+     * its retries on the per-request mode's arrival grid: a retry due at an
+     * arrival's microsecond goes before it, the older retry first (the
+     * heap's order). So its shares come oldest first (agg_due), R is at
+     * least one instant a new arrival, and chunk j at an instant drawn
+     * from the j-th C-th of the step, so that which shares meet at an
+     * instant is drawn too (evenly spread shares of equal counts would
+     * otherwise always meet, or never). */
+    bool grid = agg_grid(&wl->client);
+    uint64_t R = grid && fresh > rounds ? fresh : rounds;
+    if (R > UINT32_MAX)
+      R = UINT32_MAX;
+    /* the per-request mode's gap between two arrivals */
+    double rate = grid ? rate_at(m, w, t + (t1 - t) / 2) : 0;
+    double gap = rate > 0 ? 1e6 / rate : 0;
+    size_t n_slots = 0;
+    for (size_t i = 0; i < n_sh; i++)
+      n_slots += shares[i].chunks;
+    if (n_slots > m->slots_cap) {
+      m->slots_cap = n_slots;
+      m->slots = realloc(m->slots, n_slots * sizeof(*m->slots));
+      if (!m->slots)
+        abort();
+    }
+    size_t q = 0;
     for (size_t i = 0; i < n_sh; i++) {
-      agg_share *sh = &shares[i];
-      /* for a client that retries, a share's chunks spread evenly over the
-       * rounds, so that retries and new requests on one partition
-       * interleave in time: chunk j in round ceil((j + 1) R / C) - 1 */
-      if (sh->chunk >= sh->chunks || sh->next_round != k)
-        continue;
-      sh->next_round =
-          fine ? (uint32_t)(((uint64_t)(sh->chunk + 2) * rounds + sh->chunks - 1) / sh->chunks - 1)
-               : sh->chunk + 1;
-      uint64_t done = (uint64_t)sh->chunk * sh->per_chunk;
-      uint64_t c = sh->count - done < sh->per_chunk ? sh->count - done : sh->per_chunk;
-      sh->chunk++;
-      uint64_t kidx;
-      /* the chunk on its partition and, for writes, each GSI's share of
-       * its items on a GSI key drawn from the index's keys: admitted
-       * together, as one write is (GSI back-pressure) */
-      sl_cap_charge ch[1 + SL_SIM_MAX_GSIS];
-      uint32_t ch_res[1 + SL_SIM_MAX_GSIS];
-      uint64_t ch_items[1 + SL_SIM_MAX_GSIS];
-      size_t nch = 1;
-      ch[0] = (sl_cap_charge){.res = r->res, .dir = write ? SL_CAP_WRITE : SL_CAP_READ};
-      ch[0].hash = mass_draw(w, &w->jitter, sh->ma, sh->mb, sh->lo, sh->hi, &kidx);
-      ch[0].cost_mu = llround(w->agg_mu * (double)c);
-      ch_res[0] = ri;
-      ch_items[0] = c;
-      if (wl->index >= 0)
-        kidx = UINT64_MAX; /* the index's keys, not the workload's */
-      for (uint32_t g = 0; write && g < tb->n_gsis; g++) {
-        const sl_sim_gsi *x = &tb->gsis[g];
-        uint64_t cg = c;
-        if (x->share < 1)
-          cg = (uint64_t)floor((double)c * x->share + rng_unit(&w->jitter));
-        if (!cg)
-          continue;
-        ch[nch] = (sl_cap_charge){
-            .res = m->res[m->gsi_res[wl->table][g]].res,
-            .dir = SL_CAP_WRITE,
-            .hash = sl__sim_key_hash(&x->keys, key_draw(&x->keys, &w->jitter, w->item_seq)),
-            .cost_mu = llround(w->agg_gsi_mu[g] * (double)cg)};
-        ch_res[nch] = m->gsi_res[wl->table][g];
-        ch_items[nch++] = cg;
+      uint64_t c = shares[i].chunks, frac = 0;
+      if (grid)
+        frac =
+            (uint64_t)(ldexp(grid_offset(&wl->client, m->send[shares[i].group].attempt, gap), 32));
+      if (frac > UINT32_MAX)
+        frac = UINT32_MAX;
+      for (uint32_t j = 0; j < shares[i].chunks; j++) {
+        uint64_t k;
+        if (grid)
+          k = (uint64_t)(((double)j + rng_unit(&w->jitter)) * (double)R / (double)c);
+        else
+          k = ((uint64_t)(j + 1) * R + c - 1) / c - 1;
+        m->slots[q++] =
+            (struct sl__sim_slot){.at = (k < R ? k : R - 1) << 32 | frac, .share = (uint32_t)i};
       }
-      w->item_seq += c;
-      sl_cap_verdict v;
-      bool ok = sl_cap_admit(m->cap, ch, nch, &v);
-      size_t s2 = step_of(m, m->clock.manual_us);
-      for (size_t q = 0; q < nch; q++) {
-        dir_series *dq = &m->res[ch_res[q]].d[ch[q].dir];
-        dq->offered_mu[s2] += ch[q].cost_mu;
-        dq->total_offered_mu += ch[q].cost_mu;
-        if (!ok)
-          continue;
-        consumed(m, ch_res[q], ch[q].dir, m->clock.manual_us, ch[q].cost_mu);
-        dq->accepted_mu[s2] += ch[q].cost_mu;
-        dq->total_accepted_mu += ch[q].cost_mu;
-        dq->accepted[s2] += (uint32_t)ch_items[q];
-        dq->total_accepted += ch_items[q];
-      }
-      if (kidx != UINT64_MAX && w->key_req && kidx < w->n_keys) {
-        w->key_req[kidx] += c;
-        if (!ok)
-          w->key_thr[kidx] += c;
-      }
-      if (ok) {
-        sh->accepted += c;
-        continue;
-      }
-      sh->throttled += c;
-      sh->out = (uint8_t)outcome_of(m, &v);
-      for (uint32_t q = 0; q < v.n_reasons; q++) {
-        dir_series *dd = &res_of_ptr(m, v.reasons[q].res)->d[v.reasons[q].dir];
-        dd->throttled[v.reasons[q].limit][s2] += (uint32_t)c;
-        dd->total_throttled[v.reasons[q].limit] += c;
-        if (dd->first_throttle_us < 0)
-          dd->first_throttle_us = m->clock.manual_us - m->t0;
-      }
+    }
+    qsort(m->slots, n_slots, sizeof(*m->slots), slot_cmp);
+    for (size_t z = 0; z < n_slots; z++) {
+      /* a grid client's instants from the slot's start (a retry at its
+       * fraction of a slot after the arrival), the others' at mid-slot */
+      double k = (double)(m->slots[z].at >> 32) +
+                 (grid ? ldexp((double)(m->slots[z].at & 0xffffffffu), -32) : 0.5);
+      m->clock.manual_us = t + (int64_t)((double)(t1 - t) * k / (double)R);
+      agg_chunk(m, w, ri, write, &shares[m->slots[z].share]);
     }
   }
   /* each group's requests: done, retried or resent */
