@@ -181,10 +181,11 @@ static bool step(sl_env *env, sl_table *t, sl_index *x, int64_t now_ms) {
   end = end && done == n;
   /* Every item is copied but the backfill lasts at least until
    * backfill_until_ms (--delays realistic): nothing to save until then. */
-  if (end && done == 0 && now_ms < (int64_t)x->backfill_until_ms)
-    goto out;
-  if (end && now_ms < (int64_t)x->backfill_until_ms)
+  if (end && now_ms < (int64_t)x->backfill_until_ms) {
+    if (done == 0)
+      goto out;
     end = false;
+  }
   /* Stage the new cursor on the installed table; undone if the commit fails. */
   sl_index saved = *x;
   if (done) {

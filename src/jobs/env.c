@@ -5,6 +5,10 @@
 
 uint64_t sl_env_random(sl_env *env) { return sl_rng_next(&env->rng); }
 
+int64_t sl_env_index_with_table_ms(sl_env *env, int64_t table_ms) {
+  return env->delays_realistic ? table_ms : sl_cap_params_of(env->cap)->index_create_delay_ms;
+}
+
 int64_t sl_env_delay_ms(sl_env *env, sl_delay_kind kind) {
   const sl_cap_params *p = sl_cap_params_of(env->cap);
   int64_t instant = 0, lo = 0, hi = 0;

@@ -62,5 +62,9 @@ uint64_t sl_env_random(sl_env *env);
 
 /* The delay of a control-plane transition starting now, in ms (above). */
 int64_t sl_env_delay_ms(sl_env *env, sl_delay_kind kind);
+/* The CREATING time of a GSI created with its table (CreateTable, restores),
+ * whose own is 'table_ms': with --delays realistic the same, as they become
+ * ACTIVE together (DDB-TABLE-148), else index_create_delay_ms. */
+int64_t sl_env_index_with_table_ms(sl_env *env, int64_t table_ms);
 
 #endif

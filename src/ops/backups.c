@@ -377,7 +377,7 @@ sl_err sl_restore_table_from_backup(sl_req *req, sl_str target, sl_str arn,
   t->created_ms = (uint64_t)req->now_ms;
   t->status = SL_STATUS_CREATING;
   int64_t delay = sl_env_delay_ms(req->env, SL_DELAY_TABLE_CREATE);
-  int64_t index_delay = req->env->delays_realistic ? delay : p->index_create_delay_ms;
+  int64_t index_delay = sl_env_index_with_table_ms(req->env, delay);
   t->status_until_ms = (uint64_t)(req->now_ms + delay);
   /* The units in effect at the backup are restored, not a change pending. */
   t->tp.pending_rcu = t->tp.pending_wcu = 0;

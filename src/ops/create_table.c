@@ -28,7 +28,7 @@ sl_err sl_create_table(sl_req *req, sl_table *t) {
    * with it (jobs/env.h; DDB-TABLE-148: "everything flips to ACTIVE
    * together"). */
   int64_t delay = sl_env_delay_ms(req->env, SL_DELAY_TABLE_CREATE);
-  int64_t index_delay = req->env->delays_realistic ? delay : p->index_create_delay_ms;
+  int64_t index_delay = sl_env_index_with_table_ms(req->env, delay);
   t->status_until_ms = (uint64_t)(req->now_ms + delay);
   for (uint32_t i = 0; i < t->n_indexes; i++) {
     t->indexes[i].status = SL_STATUS_CREATING;

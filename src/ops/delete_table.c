@@ -6,11 +6,8 @@
 
 sl_err sl_delete_table(sl_req *req, sl_table *t, sl_table **out) {
   sl_err err;
-  if (t->status == SL_STATUS_CREATING || t->status == SL_STATUS_DELETING)
-    return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   "Attempt to change a resource which is still in use: Table is being %s: %.*s",
-                   t->status == SL_STATUS_CREATING ? "created" : "deleted", SL_STR_FMT(t->name));
-  if ((err = sl_indexes_check_delete_table(req, t)) != SL_OK)
+  if ((err = sl_tables_check_settled(req, t)) != SL_OK ||
+      (err = sl_indexes_check_delete_table(req, t)) != SL_OK)
     return err;
   /* A table UPDATING for a throughput, billing, stream or class change
    * (ACKQ DDB-TABLE-370 and -369, live; the DDB-TABLE-444 catalogue). Sluice's
@@ -20,8 +17,7 @@ sl_err sl_delete_table(sl_req *req, sl_table *t, sl_table **out) {
   if (t->status == SL_STATUS_UPDATING &&
       (t->update_cause || t->tp.pending_rcu > 0 || t->tp.pending_wcu > 0))
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   "Attempt to change a resource which is still in use: Table: %.*s is in the "
-                   "process of being updated.",
+                   SL_IN_USE "Table: %.*s is in the process of being updated.",
                    SL_STR_FMT(t->name));
   if (t->deletion_protection)
     return sl_fail(req, SL_E_VALIDATION,

@@ -14,8 +14,6 @@
 static const char msg_one_online[] =
     "Subscriber limit exceeded: Only 1 online index can be created "
     "or deleted simultaneously per table";
-#define IN_USE "Attempt to change a resource which is still in use: "
-
 static const char msg_no_defs[] = "One or more parameter values were invalid: "
                                   "AttributeDefinitions is not specified for index: %.*s";
 
@@ -51,29 +49,29 @@ sl_err sl_indexes_check_table_update(sl_req *req, const sl_table *old, bool thro
    * analogy (no capture). Pinned by tests/conformance/test_update_table_rules.py. */
   if (stream && (creating.len || deleting.len))
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   IN_USE "Can't change stream status when an index is being %s. Table: %.*s "
-                          "Indexes: [%.*s]",
+                   SL_IN_USE "Can't change stream status when an index is being %s. Table: %.*s "
+                             "Indexes: [%.*s]",
                    creating.len ? "created" : "deleted", SL_STR_FMT(old->name),
                    SL_STR_FMT(creating.len ? creating : deleting));
   if (throughput && deleting.len)
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   IN_USE "Can't change table IOPS when an index is being deleted. Table: %.*s "
-                          "Indexes: [%.*s]",
+                   SL_IN_USE "Can't change table IOPS when an index is being deleted. Table: %.*s "
+                             "Indexes: [%.*s]",
                    SL_STR_FMT(old->name), SL_STR_FMT(deleting));
   if (throughput && creating.len)
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   IN_USE "Can't change table IOPS when an index is being created. Table: %.*s "
-                          "Indexes: [%.*s]",
+                   SL_IN_USE "Can't change table IOPS when an index is being created. Table: %.*s "
+                             "Indexes: [%.*s]",
                    SL_STR_FMT(old->name), SL_STR_FMT(creating));
   if (on_demand && deleting.len)
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   IN_USE
+                   SL_IN_USE
                    "OnDemandThroughput cannot be updated while index deletion is in progress "
                    "for indexes: [%.*s]",
                    SL_STR_FMT(deleting));
   if (on_demand && creating.len)
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   IN_USE
+                   SL_IN_USE
                    "OnDemandThroughput cannot be updated while index creation is in progress "
                    "for indexes: [%.*s]",
                    SL_STR_FMT(creating));
@@ -144,12 +142,13 @@ static sl_err check_online_state(sl_req *req, const sl_table *old, sl_gsi_action
   const sl_index *target = sl_table_index(old, name);
   if (target && target->status == SL_STATUS_DELETING)
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   IN_USE "Index is being deleted. Table: %.*s Index: %.*s", SL_STR_FMT(old->name),
-                   SL_STR_FMT(name));
+                   SL_IN_USE "Index is being deleted. Table: %.*s Index: %.*s",
+                   SL_STR_FMT(old->name), SL_STR_FMT(name));
   if (kind == SL_GSI_DELETE && target && allocating(target))
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   IN_USE "Index creation is in resource allocation phase. Retry deletion during "
-                          "backfilling phase or when the index is active. Table: %.*s Index: %.*s",
+                   SL_IN_USE
+                   "Index creation is in resource allocation phase. Retry deletion during "
+                   "backfilling phase or when the index is active. Table: %.*s Index: %.*s",
                    SL_STR_FMT(old->name), SL_STR_FMT(name));
   for (uint32_t i = 0; i < old->n_indexes; i++) {
     const sl_index *x = &old->indexes[i];
@@ -227,11 +226,11 @@ static sl_err apply_update(sl_req *req, const sl_table *old, sl_table *t, const 
                    SL_STR_FMT(name));
   if (x->status == SL_STATUS_DELETING)
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   IN_USE "Index is being deleted. Table: %.*s Index: %.*s", SL_STR_FMT(t->name),
+                   SL_IN_USE "Index is being deleted. Table: %.*s Index: %.*s", SL_STR_FMT(t->name),
                    SL_STR_FMT(name));
   if (allocating(x))
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   IN_USE
+                   SL_IN_USE
                    "Index is being created but is not backfilling yet. Table: %.*s Index: %.*s",
                    SL_STR_FMT(t->name), SL_STR_FMT(name));
   /* A second Update while the first is UPDATING the index (ACKQ DDB-TABLE-444
@@ -239,7 +238,7 @@ static sl_err apply_update(sl_req *req, const sl_table *old, sl_table *t, const 
    * Pinned by tests/conformance/test_update_table_rules.py. */
   if (x->status == SL_STATUS_UPDATING)
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   IN_USE "Index is being updated. Table: %.*s Index: %.*s", SL_STR_FMT(t->name),
+                   SL_IN_USE "Index is being updated. Table: %.*s Index: %.*s", SL_STR_FMT(t->name),
                    SL_STR_FMT(name));
   bool changed = false;
   sl_err err;
@@ -545,7 +544,7 @@ sl_err sl_indexes_check_delete_table(sl_req *req, const sl_table *t) {
   for (uint32_t i = 0; i < t->n_indexes; i++)
     if (t->indexes[i].global && t->indexes[i].status != SL_STATUS_ACTIVE)
       return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                     IN_USE "Cannot delete table while indexes are being created, updated, or "
-                            "deleted.");
+                     SL_IN_USE "Cannot delete table while indexes are being created, updated, or "
+                               "deleted.");
   return SL_OK;
 }

@@ -111,6 +111,13 @@ static sl_err check_resource_arn(sl_req *req, sl_str arn, sl_str *label) {
                  SL_STR_FMT(arn));
 }
 
+sl_err sl_tables_check_settled(sl_req *req, const sl_table *t) {
+  if (t->status != SL_STATUS_CREATING && t->status != SL_STATUS_DELETING)
+    return SL_OK;
+  return sl_fail(req, SL_E_RESOURCE_IN_USE, SL_IN_USE "Table is being %s: %.*s",
+                 t->status == SL_STATUS_CREATING ? "created" : "deleted", SL_STR_FMT(t->name));
+}
+
 sl_err sl_tables_resource_not_found(sl_req *req, sl_str arn) {
   return sl_fail(req, SL_E_RESOURCE_NOT_FOUND,
                  "Requested resource not found: ResourcArn: %.*s not found", SL_STR_FMT(arn));

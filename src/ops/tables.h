@@ -36,6 +36,12 @@ typedef struct {
 sl_err sl_tables_by_arn(sl_req *req, sl_str arn, sl_table **out, sl_stream_ref *stream);
 /* ResourceNotFoundException for a ResourceArn. */
 sl_err sl_tables_resource_not_found(sl_req *req, sl_str arn);
+/* The service's prefix of every ResourceInUseException about a change. */
+#define SL_IN_USE "Attempt to change a resource which is still in use: "
+/* Refuses a change to a table being created or deleted (UpdateTable,
+ * DeleteTable, TagResource): ResourceInUseException "Table is being
+ * created|deleted: <T>". */
+sl_err sl_tables_check_settled(sl_req *req, const sl_table *t);
 /* Saves and installs 't', a changed clone of 'old'. On failure 't' is the
  * caller's to free. */
 sl_err sl_tables_commit_version(sl_req *req, sl_table *old, sl_table *t);

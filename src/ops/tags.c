@@ -83,11 +83,8 @@ sl_err sl_tag_resource(sl_req *req, sl_str arn, const sl_tag *tags, uint32_t n) 
   /* A table being created or deleted cannot be tagged yet (ACKQ DDB-TABLE-444
    * catalogue: the CreateTable/UpdateTable texts, TagResource among their
    * operations). Pinned by tests/conformance/test_tags.py. */
-  if (old->status == SL_STATUS_CREATING || old->status == SL_STATUS_DELETING)
-    return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   "Attempt to change a resource which is still in use: Table is being %s: %.*s",
-                   old->status == SL_STATUS_CREATING ? "created" : "deleted",
-                   SL_STR_FMT(old->name));
+  if ((err = sl_tables_check_settled(req, old)) != SL_OK)
+    return err;
   sl_table *t = sl_table_clone(old);
   if ((err = sl_tables_merge_tags(req, t, tags, n)) != SL_OK ||
       (err = sl_tables_commit_version(req, old, t)) != SL_OK) {

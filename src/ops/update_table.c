@@ -125,8 +125,6 @@ static sl_err check_request(sl_req *req, const sl_update_table_in *in) {
   return err;
 }
 
-#define IN_USE "Attempt to change a resource which is still in use: "
-
 /* A change to a table still UPDATING for an earlier UpdateTable: refused
  * with a text naming what is being updated, ResourceInUseException (ACKQ
  * DDB-TABLE-444 catalogue of the service's texts; DDB-TABLE-369 and -370
@@ -163,38 +161,40 @@ static sl_err check_while_updating(sl_req *req, const sl_update_table_in *in, co
   if (cause & SL_UPDATE_IOPS) {
     if (iops)
       return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                     IN_USE "Table IOPS are currently being updated. Table: %.*s",
+                     SL_IN_USE "Table IOPS are currently being updated. Table: %.*s",
                      SL_STR_FMT(old->name));
     if (in->stream.present)
       return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                     IN_USE "Can't enable or disable stream while table IOPS are being updated. "
-                            "Table: %.*s",
+                     SL_IN_USE "Can't enable or disable stream while table IOPS are being updated. "
+                               "Table: %.*s",
                      SL_STR_FMT(old->name));
     if (in->od.present && (cause & SL_UPDATE_BILLING))
       return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                     IN_USE "OnDemandThroughput cannot be updated while BillingMode update is in "
-                            "progress");
+                     SL_IN_USE
+                     "OnDemandThroughput cannot be updated while BillingMode update is in "
+                     "progress");
     if (in->table_class.p || (in->gsi.present && in->gsi.n > 0) || in->od.present)
       return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                     IN_USE "Table IOPS are currently being updated. Table: %.*s",
+                     SL_IN_USE "Table IOPS are currently being updated. Table: %.*s",
                      SL_STR_FMT(old->name));
     return SL_OK;
   }
   if (cause & SL_UPDATE_STREAM) {
     if (iops)
       return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                     IN_USE "Can't change table IOPS when stream status is being updated. Table: "
-                            "%.*s Stream: %.*s Operation: %s",
+                     SL_IN_USE
+                     "Can't change table IOPS when stream status is being updated. Table: "
+                     "%.*s Stream: %.*s Operation: %s",
                      SL_STR_FMT(old->name), SL_STR_FMT(old->stream_label), op);
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   IN_USE "A stream status change is currently in progress. Table: %.*s Stream: "
-                          "%.*s Operation: %s",
+                   SL_IN_USE "A stream status change is currently in progress. Table: %.*s Stream: "
+                             "%.*s Operation: %s",
                    SL_STR_FMT(old->name), SL_STR_FMT(old->stream_label), op);
   }
   if (cause & SL_UPDATE_CLASS)
     return sl_fail(req, SL_E_RESOURCE_IN_USE,
-                   IN_USE "Can't update table class when a table class update is in progress. "
-                          "Table: %.*s TableClassUpdateInProgress: %s",
+                   SL_IN_USE "Can't update table class when a table class update is in progress. "
+                             "Table: %.*s TableClassUpdateInProgress: %s",
                    SL_STR_FMT(old->name),
                    old->table_class ? "STANDARD_INFREQUENT_ACCESS" : "STANDARD");
   return SL_OK;
@@ -324,10 +324,8 @@ sl_err sl_update_table(sl_req *req, const sl_update_table_in *in, sl_update_tabl
       in->billing.len &&
       !sl_str_eq_c(in->billing,
                    old->tp.billing == SL_BILLING_PROVISIONED ? "PROVISIONED" : "PAY_PER_REQUEST");
-  if (old->status == SL_STATUS_CREATING || old->status == SL_STATUS_DELETING)
-    return sl_fail(req, SL_E_RESOURCE_IN_USE, IN_USE "Table is being %s: %.*s",
-                   old->status == SL_STATUS_CREATING ? "created" : "deleted",
-                   SL_STR_FMT(old->name));
+  if ((err = sl_tables_check_settled(req, old)) != SL_OK)
+    return err;
   /* A table UPDATING only for an index being created or deleted takes the
    * index rules of ops/indexes.h instead. */
   if (old->status == SL_STATUS_UPDATING && !index_work(old) &&
