@@ -1061,9 +1061,9 @@ static void on_check(uv_check_t *h) {
   s->syncing = true;
   s->sync_work.data = s;
   /* With one connection open (or none) there is nothing to serve while the
-   * sync runs: the hand-off to a pool thread and back would only add its
-   * wake-ups to every answer, so the sync runs here. So it does without a
-   * pool. */
+   * sync runs, and the hand-off to a pool thread and back would only add
+   * its wake-ups to every answer: the sync runs here, as it does when there
+   * is no pool. */
   if (s->n_conns <= 1 || uv_queue_work(s->loop, &s->sync_work, sync_run, sync_ended) != 0) {
     sync_run(&s->sync_work);
     sync_ended(&s->sync_work, 0);
