@@ -26,6 +26,7 @@ struct sl_store {
   bool durable;
   bool group;       /* durable with group commit: commits wait for sl_store_sync */
   bool dirty;       /* a commit since the last sync began */
+  MDB_txn *pending; /* group commit: the open parent of every write (store.h) */
   unsigned syncing; /* syncs begun (sl_store_sync_begin) and not ended */
   sl_txn read;      /* the reusable read transaction; reset (renewable) when not live */
   bool read_live;   /* read.txn is in use */
@@ -253,11 +254,27 @@ out:
   return err;
 }
 
+/* Group commit: the pending group's commits written to the file (LMDB's
+ * top-level commit; MDB_NOSYNC, so no fsync). Their answers have been
+ * formed and are held (sl_store_dirty): a failure here cannot be reported to
+ * them, and none of them may be acknowledged, so it stops the server, as a
+ * failed fsync does (nothing acknowledged is lost). */
+static void flush_pending(sl_store *st) {
+  if (!st->pending)
+    return;
+  SL_ASSERT(!st->write.txn);
+  int rc = mdb_txn_commit(st->pending);
+  st->pending = NULL;
+  if (rc != 0)
+    sl_panic("cannot write committed writes to storage: %s", mdb_strerror(rc));
+}
+
 void sl_store_close(sl_store *st) {
   if (!st)
     return;
   if (st->read.txn)
     mdb_txn_abort(st->read.txn);
+  flush_pending(st);
   if (st->dirty) {
     int rc = mdb_env_sync(st->env, 1);
     if (rc != 0)
@@ -284,8 +301,14 @@ unsigned sl_store_page_size(const sl_store *st) {
 bool sl_store_dirty(const sl_store *st) { return st->dirty || st->syncing; }
 
 bool sl_store_sync_begin(sl_store *st) {
-  if (!st->dirty)
+  if (!st->dirty) {
+    if (st->pending && !st->write.txn) { /* its writes all aborted: nothing to keep */
+      mdb_txn_abort(st->pending);
+      st->pending = NULL;
+    }
     return false;
+  }
+  flush_pending(st);
   st->dirty = false;
   st->syncing++;
   return true;
@@ -319,7 +342,9 @@ sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
   int rc;
   if (write) {
     SL_ASSERT(st->write.txn == NULL);
-    if ((rc = mdb_txn_begin(st->env, NULL, 0, &st->write.txn)) != 0)
+    if (st->group && !st->pending && (rc = mdb_txn_begin(st->env, NULL, 0, &st->pending)) != 0)
+      return storage_error(f, rc, "begin");
+    if ((rc = mdb_txn_begin(st->env, st->pending, 0, &st->write.txn)) != 0)
       return storage_error(f, rc, "begin");
     st->write.st = st;
     st->write.write = true;
@@ -327,6 +352,11 @@ sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
     return SL_OK;
   }
   SL_ASSERT(!st->read_live);
+  /* A read sees every commit before it: the group's go to the file first
+   * (no fsync). A read begun inside a write (none today) would see the
+   * file's state without the group's commits. */
+  if (!st->write.txn)
+    flush_pending(st);
   if (st->read.txn)
     rc = mdb_txn_renew(st->read.txn);
   else

@@ -52,16 +52,30 @@
  *    map is at most the free space of that file system at open: a write into
  *    the sparse file past it would be a SIGBUS, where a full map is the
  *    handled "storage is full" error (space others take later is not seen).
- *  - durable (data_dir set): every commit reaches the file (kill -9 loses
- *    nothing committed); the LMDB lock file keeps a second sluice off the same
- *    directory. Power loss: group commit: a commit is not synced by itself — LMDB's MDB_NOSYNC —
- * but marks the store dirty, and the owner calls sl_store_sync once for all the commits of a loop
- *    iteration before it answers any request that saw them (net/server.h
- *    sl_server_set_barrier), so one fsync acknowledges many concurrent
- *    writes and no answer precedes the sync of what it reports. The fsync
- *    runs on a libuv pool thread while the loop serves the next requests
- *    (sl_store_sync_begin / _run / _end): their commits wait for the next
- *    sync, and any answer given while a sync is under way waits too.
+ *  - durable (data_dir set): the LMDB lock file keeps a second sluice off
+ *    the same directory. Group commit: the writes of the requests served
+ *    between two syncs form one group, an LMDB transaction left open (the
+ *    pending parent) of which each write transaction is a nested child: a
+ *    request's commit merges its child into the group, its abort drops only
+ *    its own changes, and the group reaches the file (one top-level commit,
+ *    MDB_NOSYNC: written, not synced) when a sync begins
+ *    (sl_store_sync_begin) or a read transaction begins (a read sees every
+ *    commit before it). So the B-tree's path pages, the free list and the
+ *    meta page are written once per group instead of once per write. A commit
+ *    marks the store dirty, and the owner syncs (sl_store_sync, or
+ *    sl_store_sync_begin / _run / _end with the fsync on a libuv pool thread
+ *    while the loop serves the next requests) before it answers any request
+ *    that saw it (net/server.h sl_server_set_barrier), so one fsync
+ *    acknowledges many concurrent writes and no answer precedes the sync of
+ *    what it reports; any answer given while the store is dirty or a sync is
+ *    under way waits too. kill -9 loses nothing acknowledged: a group that
+ *    had not reached the file was answered to nobody. A failure of the
+ *    group's top-level commit or of the fsync ends the process (the answers
+ *    are formed and cannot be told), so nothing unsynced is acknowledged.
+ *    Power loss: an acknowledged write was fsynced; but with MDB_NOSYNC the
+ *    file system may write a group's pages in any order, so a system crash
+ *    during a later sync can leave the file unreadable on a file system that
+ *    does not keep write order (LMDB's own caveat for MDB_NOSYNC).
  *
  * Transactions: one write transaction at a time (the loop thread runs one
  * request at a time). Read transactions reuse one handle (reset/renew), so a

@@ -2,8 +2,10 @@
  * directory written by another format is refused with a message naming both,
  * never misread; one of format 1 is upgraded in place), of its page size (a
  * new environment gets SL_STORE_PAGE_SIZE pages from meta pages written as
- * LMDB writes them; an existing one keeps its own), and of the write
- * funnel's change-capture hook (store/items.h: every item change, in its
+ * LMDB writes them; an existing one keeps its own), of group commit (each
+ * write a nested child of the open group: an abort drops only its own
+ * changes, a read and a sync see the group), and of the write funnel's
+ * change-capture hook (store/items.h: every item change, in its
  * transaction). */
 #include "harness.h"
 #include "store/items.h"
@@ -214,9 +216,71 @@ static void test_page_size(void) {
   CHECK_INT(system(cmd), 0);
 }
 
+static bool has_meta(sl_store *st, const char *key, sl_failure *f) {
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, false, f, &txn), SL_OK);
+  sl_str v;
+  bool found = sl_store_get(txn, SL_DB_META, sl_str_c(key), &v);
+  sl_store_abort(txn);
+  return found;
+}
+
+static void test_group_commit(void) {
+  char dir[] = "/tmp/sluice-test-store-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  sl_arena a;
+  sl_arena_init(&a);
+  sl_failure f;
+  sl_failure_init(&f, &a);
+  sl_store *st = open_dir(dir, &f);
+  CHECK(st != NULL);
+  CHECK(!sl_store_dirty(st));
+  /* Two writes of one group, and an aborted one between them. */
+  put_meta(st, "a", "1", 1, &f);
+  CHECK(sl_store_dirty(st));
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  CHECK_INT(sl_store_put(txn, SL_DB_META, SL_STR("b"), SL_STR("2"), &f), SL_OK);
+  sl_str v;
+  CHECK(sl_store_get(txn, SL_DB_META, SL_STR("a"), &v)); /* a write sees the group */
+  sl_store_abort(txn);
+  put_meta(st, "c", "3", 1, &f);
+  /* A read sees the group's commits, not the aborted write. */
+  CHECK(has_meta(st, "a", &f));
+  CHECK(!has_meta(st, "b", &f));
+  CHECK(has_meta(st, "c", &f));
+  /* A write after the read starts the next group. */
+  put_meta(st, "d", "4", 1, &f);
+  CHECK(sl_store_sync_begin(st));
+  CHECK_INT(sl_store_sync_run(st), 0);
+  CHECK_INT(sl_store_sync_end(st, 0, &f), SL_OK);
+  CHECK(!sl_store_dirty(st));
+  CHECK(!sl_store_sync_begin(st)); /* nothing since */
+  /* A group of aborted writes only: nothing to sync, nothing kept. */
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  CHECK_INT(sl_store_put(txn, SL_DB_META, SL_STR("e"), SL_STR("5"), &f), SL_OK);
+  sl_store_abort(txn);
+  CHECK(!sl_store_dirty(st));
+  CHECK(!sl_store_sync_begin(st));
+  sl_store_close(st);
+  st = open_dir(dir, &f);
+  CHECK(st != NULL);
+  CHECK(has_meta(st, "a", &f));
+  CHECK(!has_meta(st, "b", &f));
+  CHECK(has_meta(st, "c", &f));
+  CHECK(has_meta(st, "d", &f));
+  CHECK(!has_meta(st, "e", &f));
+  sl_store_close(st);
+  sl_arena_destroy(&a);
+  char cmd[400];
+  snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+  CHECK_INT(system(cmd), 0);
+}
+
 int main(void) {
   RUN(test_format_version);
   RUN(test_page_size);
+  RUN(test_group_commit);
   RUN(test_capture_hook);
   return DONE();
 }
