@@ -39,7 +39,7 @@ def measure(binary, port, seconds, conns_list, durable=True):
         rows = []
         for c in conns_list:
             rps, errors, p99, cpu_us = wrk(port, "put.lua", c, seconds, p.p.pid)
-            rows.append((c, rps, errors, p99))
+            rows.append((c, rps, errors, p99, cpu_us))
         return rows
     finally:
         p.stop()
@@ -57,13 +57,18 @@ def main():
     a = ap.parse_args()
     if a.ab:
         rates = {b: [] for b in a.ab}
+        cpus = {b: [] for b in a.ab}
         for _ in range(a.rounds):
             for i, b in enumerate(a.ab):
-                rates[b].append(measure(b, 8190 + i, a.seconds, [a.conns])[0][1])
+                row = measure(b, 8190 + i, a.seconds, [a.conns])[0]
+                rates[b].append(row[1])
+                cpus[b].append(row[4] or 0.0)
         for b, v in rates.items():
             v.sort()
+            c = sorted(cpus[b])
             print(f"{b}: {a.conns} connection(s) PutItem/s {[round(x) for x in v]} "
-                  f"median {v[len(v) // 2]:.0f}")
+                  f"median {v[len(v) // 2]:.0f}; server CPU µs/request median "
+                  f"{c[len(c) // 2]:.1f}")
         return
     conns = [1, 8, 32]
     results = {"sluice": measure(a.sluice, 8190, a.seconds, conns)}
@@ -73,10 +78,10 @@ def main():
     results["memory"] = measure(a.sluice, 8192, a.seconds, [1, 32], durable=False)
     print(f"{'build':8} {'conns':>5} {'PutItem/s':>10} {'errors':>7} {'wrk p99':>8}")
     for name, rows in results.items():
-        for c, rps, errors, p99 in rows:
+        for c, rps, errors, p99, _ in rows:
             print(f"{name:8} {c:5d} {rps:10.0f} {errors:7d} {p99:>8}")
     if a.other:
-        for (c, r1, _, _), (_, r2, _, _) in zip(results["sluice"], results["other"]):
+        for (c, r1, *_), (_, r2, *_) in zip(results["sluice"], results["other"]):
             print(f"ratio sluice/other at {c} connections: {r1 / r2:.2f}" if r2 else "")
     d1, d32 = results["sluice"][0][1], results["sluice"][-1][1]
     m32 = results["memory"][-1][1]

@@ -16,9 +16,9 @@
  * steady state a request allocates nothing.
  *
  * Held responses (group commit, server.h sl_server_barrier) wait in 'out'
- * for a sync, which runs on a libuv pool thread: the one work item the
- * server queues; everything else stays on the loop thread. A connection
- * whose answer is held is not idle (its timer waits).
+ * for a sync, which runs on a libuv pool thread (up to two at once): the
+ * one work item the server queues; everything else stays on the loop
+ * thread. A connection whose answer is held is not idle (its timer waits).
  *
  * Timeouts use one timer per connection and a deadline: moving the deadline
  * later (the common case, after every request) costs no timer operation; the
@@ -48,6 +48,16 @@ enum {
 };
 
 enum { OPEN, DRAINING, SHUTTING, LINGER, CLOSING };
+
+/* One sync of the group commit, on a libuv pool thread (server.h). */
+enum { SYNCS_MAX = 2 };
+typedef struct {
+  uv_work_t work;
+  struct sl_server *srv;
+  uint64_t gen; /* the sync's number */
+  int rc;       /* what barrier.run returned */
+  bool busy;
+} sync_job;
 
 typedef struct conn conn;
 struct conn {
@@ -100,17 +110,17 @@ struct sl_server {
   every *timers;
   sl_server_barrier barrier; /* group commit, see server.h */
   bool has_barrier;
-  uv_check_t check;    /* begins a sync after each loop iteration's I/O */
-  uv_work_t sync_work; /* the sync under way, on a pool thread */
-  bool syncing;        /* sync_work is queued or running */
-  bool want_sync;      /* sl_server_sync_soon: a sync though nothing is held */
-  int sync_rc;         /* what barrier.run returned */
-  uint64_t gen_begun;  /* syncs begun, numbered from 1 */
-  uv_prepare_t turn;   /* before each poll: a new turn's accept budget */
-  uv_idle_t resume;    /* a deferred accept, on the next turn */
-  unsigned accepted;   /* connections accepted in this loop turn */
-  bool deferred;       /* a connection waits in libuv for uv_accept */
-  size_t n_held;       /* connections with held responses */
+  uv_check_t check; /* begins a sync after each loop iteration's I/O */
+  sync_job jobs[SYNCS_MAX];
+  unsigned syncing;   /* jobs queued or running */
+  bool want_sync;     /* sl_server_sync_soon: a sync though nothing is held */
+  uint64_t gen_begun; /* syncs begun, numbered from 1 */
+  uint64_t gen_done;  /* the latest sync ended: every one before it is covered */
+  uv_prepare_t turn;  /* before each poll: a new turn's accept budget */
+  uv_idle_t resume;   /* a deferred accept, on the next turn */
+  unsigned accepted;  /* connections accepted in this loop turn */
+  bool deferred;      /* a connection waits in libuv for uv_accept */
+  size_t n_held;      /* connections with held responses */
   bool stopping, done;
   sl_http_request req;
   sl_http_response resp;
@@ -1012,13 +1022,16 @@ static void on_failed_close(uv_handle_t *h) { free(h->data); }
 /* Group commit, in generations: a sync begins (barrier.begin, loop thread)
  * for the responses held so far, runs on a libuv pool thread (barrier.run:
  * the fsync) while the loop serves the next requests, and ends on the loop
- * (barrier.end); then the responses it covers go out. Responses held
- * meanwhile wait for the next sync, which begins after the loop iteration
- * in which this one ended. One sync at a time; with a single connection
- * open it runs on the loop (on_check). */
+ * (barrier.end); then the responses it covers go out. A sync covers every
+ * commit before its begin, so the end of sync N releases every response
+ * held for N or earlier, even if an earlier sync is still running. Up to
+ * SYNCS_MAX run at once: responses held while one runs get the next at the
+ * end of the same loop iteration instead of waiting for it to end (which
+ * made each write wait for up to two fsyncs). With a single connection open
+ * the sync runs on the loop (on_check). */
 static void sync_run(uv_work_t *w) {
-  sl_server *s = w->data;
-  s->sync_rc = s->barrier.run(s->barrier.ctx);
+  sync_job *j = (sync_job *)w;
+  j->rc = j->srv->barrier.run(j->srv->barrier.ctx);
 }
 
 /* The held responses of syncs up to 'gen' go out. */
@@ -1037,36 +1050,56 @@ static void release_held(sl_server *s, uint64_t gen) {
 
 static void sync_ended(uv_work_t *w, int status) {
   (void)status; /* never cancelled: the work is not */
-  sl_server *s = w->data;
-  s->syncing = false;
-  s->barrier.end(s->barrier.ctx, s->sync_rc);
-  release_held(s, s->gen_begun);
+  sync_job *j = (sync_job *)w;
+  sl_server *s = j->srv;
+  j->busy = false;
+  s->syncing--;
+  s->barrier.end(s->barrier.ctx, j->rc);
+  if (j->gen > s->gen_done)
+    s->gen_done = j->gen;
+  release_held(s, s->gen_done);
 }
 
 /* After the loop's I/O: a sync for every response held in this iteration
- * (and before), unless one is under way. */
+ * (and before) that no sync under way covers, if fewer than SYNCS_MAX run. */
 static void on_check(uv_check_t *h) {
   sl_server *s = h->data;
-  if ((!s->n_held && !s->want_sync) || s->syncing)
+  if ((!s->n_held && !s->want_sync) || s->syncing >= SYNCS_MAX)
     return;
+  bool fresh = s->want_sync;
+  for (conn *c = s->conns; c && !fresh; c = c->next)
+    fresh = c->held && !c->held_gen;
+  if (!fresh)
+    return; /* every held response waits for a sync under way */
   s->want_sync = false;
+  if (!s->barrier.begin(s->barrier.ctx)) {
+    /* Nothing committed since the last sync began: what is held waits for
+     * the syncs under way, or for none. */
+    for (conn *c = s->conns; c; c = c->next)
+      if (c->held && !c->held_gen)
+        c->held_gen = s->syncing ? s->gen_begun : 1;
+    if (!s->syncing)
+      release_held(s, UINT64_MAX);
+    return;
+  }
   uint64_t gen = ++s->gen_begun;
   for (conn *c = s->conns; c; c = c->next)
     if (c->held && !c->held_gen)
       c->held_gen = gen;
-  if (!s->barrier.begin(s->barrier.ctx)) {
-    release_held(s, gen); /* nothing committed since the last sync began */
-    return;
-  }
-  s->syncing = true;
-  s->sync_work.data = s;
+  sync_job *j = &s->jobs[0];
+  while (j->busy)
+    j++;
+  j->busy = true;
+  j->srv = s;
+  j->gen = gen;
+  s->syncing++;
   /* With one connection open (or none) there is nothing to serve while the
    * sync runs, and the hand-off to a pool thread and back would only add
    * its wake-ups to every answer: the sync runs here, as it does when there
    * is no pool. */
-  if (s->n_conns <= 1 || uv_queue_work(s->loop, &s->sync_work, sync_run, sync_ended) != 0) {
-    sync_run(&s->sync_work);
-    sync_ended(&s->sync_work, 0);
+  if (s->n_conns <= 1 || uv_queue_work(s->loop, &j->work, sync_run, sync_ended) != 0) {
+    sync_run(&j->work);
+    sync_ended(&j->work, 0);
   }
 }
 

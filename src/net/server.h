@@ -145,16 +145,18 @@ int sl_server_port(const sl_server *s);
 size_t sl_server_connections(const sl_server *s);
 /* Group commit: a response with 'hold' set, and every response queued
  * behind it on its connection, waits for a sync that begins after it was
- * queued. After each loop iteration in which something is held, unless a
- * sync is under way, the server begins one: 'begin' on the loop thread
- * (false: nothing to sync, the held responses go at once), then 'run' on a
- * libuv pool thread (the fsync) while the loop serves the next requests,
- * then 'end' on the loop thread with run's result, after which the
- * responses held before the begin are written, in order, also on a
- * connection that closes after them. One sync at a time; responses held
- * meanwhile wait for the next. With a single connection open, 'run' is
- * called on the loop thread (nothing to serve meanwhile). With no barrier,
- * 'hold' is ignored. */
+ * queued. After each loop iteration in which a response is held that no
+ * sync under way covers, the server begins one, if fewer than two are
+ * under way: 'begin' on the loop thread (false: nothing committed since
+ * the last begin; the held responses wait for the syncs under way, or go
+ * at once if there are none), then 'run' on a libuv pool thread (the
+ * fsync) while the loop serves the next requests, then 'end' on the loop
+ * thread with run's result, after which the responses held before this
+ * begin or an earlier one are written, in order, also on a connection that
+ * closes after them. A sync must therefore cover everything committed
+ * before its begin, whatever the order in which the runs finish. With a
+ * single connection open, 'run' is called on the loop thread (nothing to
+ * serve meanwhile). With no barrier, 'hold' is ignored. */
 typedef struct {
   bool (*begin)(void *ctx);
   int (*run)(void *ctx);

@@ -515,6 +515,43 @@ static void test_sync_off_the_loop(void) {
   client_close(&b);
 }
 
+/* Two syncs run at once: a response held while one (1 s) is under way gets
+ * its own at once instead of waiting for the first to end; a third waits
+ * until one of them has ended. Each answer follows a sync begun after it. */
+static void test_syncs_overlap(void) {
+  client a, b, c;
+  client_open(&a);
+  client_open(&b);
+  client_open(&c);
+  __atomic_store_n(&sync_ms, 1000, __ATOMIC_SEQ_CST);
+  int before = barriers_now();
+  int begun = __atomic_load_n(&begins, __ATOMIC_SEQ_CST);
+  send_str(&a, "GET /hold HTTP/1.1\r\n\r\n");
+  for (int i = 0; i < 3000 && __atomic_load_n(&begins, __ATOMIC_SEQ_CST) == begun; i++)
+    nanosleep(&(struct timespec){0, 1000000}, NULL);
+  send_str(&b, "GET /hold HTTP/1.1\r\n\r\n");
+  for (int i = 0; i < 3000 && __atomic_load_n(&begins, __ATOMIC_SEQ_CST) == begun + 1; i++)
+    nanosleep(&(struct timespec){0, 1000000}, NULL);
+  CHECK_INT(__atomic_load_n(&begins, __ATOMIC_SEQ_CST), begun + 2);
+  CHECK_INT(barriers_now(), before); /* the second began while the first ran */
+  send_str(&c, "GET /hold HTTP/1.1\r\n\r\n");
+  nanosleep(&(struct timespec){0, 100000000}, NULL);
+  CHECK_INT(__atomic_load_n(&begins, __ATOMIC_SEQ_CST), begun + 2);
+  /* The second sync covers the first's commits too: if its run ends first
+   * (pool threads may start them in either order), it releases both. */
+  CHECK(read_response(&a));
+  CHECK(barriers_now() >= before + 1);
+  CHECK(read_response(&b));
+  CHECK(barriers_now() >= before + 1);
+  CHECK(read_response(&c));
+  CHECK_INT(__atomic_load_n(&begins, __ATOMIC_SEQ_CST), begun + 3);
+  CHECK(barriers_now() >= before + 2);
+  __atomic_store_n(&sync_ms, 0, __ATOMIC_SEQ_CST);
+  client_close(&a);
+  client_close(&b);
+  client_close(&c);
+}
+
 /* A HEAD response has the length of the body it would have, and no body:
  * the next response follows its head directly. */
 static void test_head_has_no_body(void) {
@@ -1070,6 +1107,7 @@ int main(void) {
   RUN(test_pipelined);
   RUN(test_held_responses);
   RUN(test_sync_off_the_loop);
+  RUN(test_syncs_overlap);
   RUN(test_delayed_response);
   RUN(test_delay_lower_bound);
   RUN(test_reset_response);
