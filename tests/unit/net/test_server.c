@@ -66,6 +66,14 @@ static void barrier_end(void *ctx, int rc) {
 
 static int barriers_now(void) { return __atomic_load_n(&barriers, __ATOMIC_SEQ_CST); }
 
+static int begins_now(void) { return __atomic_load_n(&begins, __ATOMIC_SEQ_CST); }
+
+/* Waits (3 s at most) until more than 'n' syncs have begun. */
+static void wait_begins_past(int n) {
+  for (int i = 0; i < 3000 && begins_now() <= n; i++)
+    nanosleep(&(struct timespec){0, 1000000}, NULL);
+}
+
 /* Echoes "METHOD target\n" and the body. "/big?N" answers N bytes, "/stop"
  * stops the server, "/close" asks for the connection to close, "/hold" holds
  * the response for the barrier (and "/hold-close" closes after it), "/sleep"
@@ -494,13 +502,12 @@ static void test_sync_off_the_loop(void) {
   client_open(&b);
   __atomic_store_n(&sync_ms, 1000, __ATOMIC_SEQ_CST);
   int before = barriers_now();
-  int begun = __atomic_load_n(&begins, __ATOMIC_SEQ_CST);
+  int begun = begins_now();
   send_str(&a, "GET /hold HTTP/1.1\r\n\r\n");
   /* Once the sync for a's answer has begun, b's plain request is answered
    * while it runs. */
-  for (int i = 0; i < 3000 && __atomic_load_n(&begins, __ATOMIC_SEQ_CST) == begun; i++)
-    nanosleep(&(struct timespec){0, 1000000}, NULL);
-  CHECK_INT(__atomic_load_n(&begins, __ATOMIC_SEQ_CST), begun + 1);
+  wait_begins_past(begun);
+  CHECK_INT(begins_now(), begun + 1);
   send_str(&b, "GET /plain HTTP/1.1\r\n\r\n");
   CHECK(read_response(&b));
   CHECK_BODY("GET /plain\n");
@@ -525,18 +532,16 @@ static void test_syncs_overlap(void) {
   client_open(&c);
   __atomic_store_n(&sync_ms, 1000, __ATOMIC_SEQ_CST);
   int before = barriers_now();
-  int begun = __atomic_load_n(&begins, __ATOMIC_SEQ_CST);
+  int begun = begins_now();
   send_str(&a, "GET /hold HTTP/1.1\r\n\r\n");
-  for (int i = 0; i < 3000 && __atomic_load_n(&begins, __ATOMIC_SEQ_CST) == begun; i++)
-    nanosleep(&(struct timespec){0, 1000000}, NULL);
+  wait_begins_past(begun);
   send_str(&b, "GET /hold HTTP/1.1\r\n\r\n");
-  for (int i = 0; i < 3000 && __atomic_load_n(&begins, __ATOMIC_SEQ_CST) == begun + 1; i++)
-    nanosleep(&(struct timespec){0, 1000000}, NULL);
-  CHECK_INT(__atomic_load_n(&begins, __ATOMIC_SEQ_CST), begun + 2);
+  wait_begins_past(begun + 1);
+  CHECK_INT(begins_now(), begun + 2);
   CHECK_INT(barriers_now(), before); /* the second began while the first ran */
   send_str(&c, "GET /hold HTTP/1.1\r\n\r\n");
   nanosleep(&(struct timespec){0, 100000000}, NULL);
-  CHECK_INT(__atomic_load_n(&begins, __ATOMIC_SEQ_CST), begun + 2);
+  CHECK_INT(begins_now(), begun + 2);
   /* The second sync covers the first's commits too: if its run ends first
    * (pool threads may start them in either order), it releases both. */
   CHECK(read_response(&a));
@@ -544,7 +549,7 @@ static void test_syncs_overlap(void) {
   CHECK(read_response(&b));
   CHECK(barriers_now() >= before + 1);
   CHECK(read_response(&c));
-  CHECK_INT(__atomic_load_n(&begins, __ATOMIC_SEQ_CST), begun + 3);
+  CHECK_INT(begins_now(), begun + 3);
   CHECK(barriers_now() >= before + 2);
   __atomic_store_n(&sync_ms, 0, __ATOMIC_SEQ_CST);
   client_close(&a);
