@@ -4,6 +4,7 @@ beside the canned-body server at the same rate.
 
     bench/openloop.py [--sluice build/sluice] [--micro-http build/bench/micro_http]
                       [--seconds 5] [--repeats 2] [--conns 32] [--rt]
+                      [--load-items 0 --load-seconds 150]
 
 Closed-loop, 32 connections (bench/latc with CONNS 32) measure each server's maximum
 rate: the canned-body server (bench/micro_http), sluice's GetItem and PutItem
@@ -11,12 +12,15 @@ rate: the canned-body server (bench/micro_http), sluice's GetItem and PutItem
 request timed from when it was due, so queueing behind a stall counts): sluice at half
 its own maximum for each operation, and the canned-body server at that same rate, each
 --repeats times, interleaved. The issue's goal: sluice's p99 within 2× of the
-canned-body server's p99 at the same rate. --rt as in bench/tail.py (servers on CPU 1,
+canned-body server's p99 at the same rate. --load-items N first grows the table with
+N more items (PutItem at 32 connections, fresh keys, as bench/tail.py's load; at most
+--load-seconds), so that the rows run against a large table. --rt as in bench/tail.py (servers on CPU 1,
 latc, one process driving every connection on epoll, on CPU 0, SCHED_FIFO 50). A measurement, never an assertion.
 """
 import argparse
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tail  # noqa: E402  bench/tail.py: latc, the servers, the preload
@@ -39,6 +43,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--conns", type=int, default=32)
     ap.add_argument("--rt", action="store_true")
+    ap.add_argument("--load-items", type=int, default=0)
+    ap.add_argument("--load-seconds", type=int, default=150)
     a = ap.parse_args()
     tail.build_latc(a.micro_http)
     if a.rt:
@@ -51,6 +57,15 @@ def main():
         wait_port(cport)
         wait_port(sport)
         tail.bench_table(sport)
+        loaded, chunk, t0 = 0, 0, time.monotonic()
+        while loaded < a.load_items and time.monotonic() - t0 < a.load_seconds:
+            left = a.load_seconds - (time.monotonic() - t0)
+            r = tail.wrk(sport, 32, max(1, min(10, int(left))), f"load{chunk}-")
+            chunk += 1
+            loaded += r["requests"] - r["errors"]
+        if a.load_items:
+            print(f"-- the table holds {10000 + loaded:,} items ({loaded:,} loaded in "
+                  f"{time.monotonic() - t0:.1f} s)")
         print(f"open loop at {a.conns} connections, {a.seconds} s rows, {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.2f}{', real-time priority, pinned' if a.rt else ''}")
         print(f"{'':<44}{'offered':>9}{'req/s':>9}{'p50 us':>8}{'p99 ms':>9}{'p99.9':>9}"
