@@ -1233,41 +1233,65 @@ static sl_err reconcile(sl_streams *s, sl_txn *txn, sl_arena *a, sl_catalog *cat
   return err;
 }
 
-/* Deletes the records of shard 'sh' made before 'horizon', oldest first, at
- * most *budget of them (counted down): one walk of the shard's index finds
- * them, one range delete takes their index entries and each record goes from
- * "records" by its number. *trim becomes the number after the last one. */
-static sl_err trim_shard(sl_txn *txn, sl_arena *a, const sl_stream *st, sl_stream_shard *sh,
-                         int64_t horizon, size_t *budget, uint64_t *trim, sl_failure *f) {
-  uint8_t lo[17], hi[17], cut[17];
-  record_key(lo, st->id, sh->no, 0);
-  record_key(hi, st->id, sh->no + 1, 0);
-  uint64_t *seqs = SL_NEW_ARRAY(a, uint64_t, *budget ? *budget : 1);
+/* The number below which every record of "records" is trimmed by this tick:
+ * the oldest records, made before 'horizon', at most *budget of them
+ * (counted down). Numbers follow commit order and records are made in clock
+ * order, so they are a prefix of "records" and of each shard's index. */
+static uint64_t trim_cut(sl_txn *txn, int64_t horizon, size_t *budget) {
+  uint64_t cut = 0;
   size_t n = 0;
-  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
-  sl_str k, val, rv;
-  for (bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &val);
-       ok && n < *budget && sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0;
-       ok = sl_cursor_next(c, &k, &val)) {
-    if (k.len != 17 || !record_value(txn, k, val, &rv) || rv.len < RECORD_HDR ||
-        (int64_t)rd64((const uint8_t *)rv.p + 8) >= horizon)
-      break; /* records are made in clock order: the rest are younger */
-    seqs[n++] = rd64be((const uint8_t *)k.p + 9);
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_RECORDS);
+  sl_str k, v;
+  for (bool ok = sl_cursor_first(c, &k, &v); ok && n < *budget; ok = sl_cursor_next(c, &k, &v)) {
+    if (k.len != 8 || v.len < RECORD_HDR || (int64_t)rd64((const uint8_t *)v.p + 8) >= horizon)
+      break;
+    cut = rd64be((const uint8_t *)k.p) + 1;
+    n++;
   }
   sl_cursor_close(c);
-  if (n == 0)
-    return SL_OK;
-  record_key(cut, st->id, sh->no, seqs[n - 1] + 1);
-  sl_err err = sl_store_del_range(txn, SL_DB_STREAMS, sl_str_make((char *)lo, 17),
-                                  sl_str_make((char *)cut, 17), NULL, f);
-  for (size_t i = 0; i < n && err == SL_OK; i++) {
-    uint8_t rk[8];
-    sl_be64(rk, seqs[i]);
-    err = sl_store_del(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8), f);
+  *budget -= n;
+  return cut;
+}
+
+/* Deletes the index entries of shard 'sh' of the records trimmed (numbers
+ * below 'cut'), and the records an index of an older directory holds itself
+ * when made before 'horizon' (at most *budget of those, counted down): the
+ * oldest entries, in one range delete. *trim becomes the number after the
+ * last one. */
+static sl_err trim_shard(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
+                         int64_t horizon, uint64_t cut, size_t *budget, uint64_t *trim,
+                         sl_failure *f) {
+  uint8_t lo[17], hi[17], end[17];
+  record_key(lo, st->id, sh->no, 0);
+  record_key(hi, st->id, sh->no + 1, 0);
+  uint64_t last = 0;
+  size_t n = 0;
+  bool any = false;
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  sl_str k, val;
+  for (bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &val);
+       ok && sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0; ok = sl_cursor_next(c, &k, &val)) {
+    if (k.len != 17)
+      break;
+    uint64_t seq = rd64be((const uint8_t *)k.p + 9);
+    if (val.len == 0 ? seq >= cut
+                     : n == *budget || val.len < RECORD_HDR ||
+                           (int64_t)rd64((const uint8_t *)val.p + 8) >= horizon)
+      break; /* the rest are younger */
+    if (val.len)
+      n++;
+    last = seq;
+    any = true;
   }
+  sl_cursor_close(c);
+  if (!any)
+    return SL_OK;
+  record_key(end, st->id, sh->no, last + 1);
+  sl_err err = sl_store_del_range(txn, SL_DB_STREAMS, sl_str_make((char *)lo, 17),
+                                  sl_str_make((char *)end, 17), NULL, f);
   if (err == SL_OK) {
     *budget -= n;
-    *trim = seqs[n - 1] + 1;
+    *trim = last + 1;
   }
   return err;
 }
@@ -1288,11 +1312,12 @@ bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure 
   sl_arena_init(&a);
   bool changed = false;
   size_t budget = TRIM_PER_CALL;
+  uint64_t cut = trim_cut(txn, horizon, &budget);
   sl_err err = SL_OK;
   sl_stream *v;
   size_t n;
   sl_streams_list(txn, &a, (sl_str){0}, &v, &n);
-  for (size_t i = 0; i < n && err == SL_OK && budget > 0; i++) {
+  for (size_t i = 0; i < n && err == SL_OK; i++) {
     sl_stream *st = &v[i];
     if (st->enabled) {
       bool moved = false;
@@ -1304,10 +1329,10 @@ bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure 
     size_t ns;
     sl_streams_shards(txn, &a, st, &shards, &ns);
     size_t kept = 0;
-    for (size_t j = 0; j < ns && err == SL_OK && budget > 0; j++) {
+    for (size_t j = 0; j < ns && err == SL_OK; j++) {
       sl_stream_shard *sh = &shards[j];
       uint64_t trim = sh->trim_seq;
-      if ((err = trim_shard(txn, &a, st, sh, horizon, &budget, &trim, f)) != SL_OK)
+      if ((err = trim_shard(txn, st, sh, horizon, cut, &budget, &trim, f)) != SL_OK)
         break;
       if (trim != sh->trim_seq) {
         sh->trim_seq = trim;
@@ -1337,6 +1362,14 @@ bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure 
         err = sl_store_del(txn, SL_DB_STREAMS, tags_key(&a, st->table_name, st->label), f);
       changed = true;
     }
+  }
+  if (err == SL_OK && cut > 0) {
+    /* The records themselves: every one numbered below the cut. */
+    uint8_t hi[8];
+    sl_be64(hi, cut);
+    err = sl_store_del_range(txn, SL_DB_RECORDS, (sl_str){"", 0}, sl_str_make((char *)hi, 8), NULL,
+                             f);
+    changed = true;
   }
   sl_arena_destroy(&a);
   if (err != SL_OK || !changed) {
