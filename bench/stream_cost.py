@@ -210,7 +210,7 @@ def main():
     ap.add_argument("--conns", type=int, default=8)
     ap.add_argument("--no-rt", action="store_true", help="no chrt/taskset")
     ap.add_argument("--views", default="NEW_AND_OLD_IMAGES",
-                    help="stream view types, comma-separated")
+                    help="stream view types, comma-separated (none: plain runs only)")
     ap.add_argument("--workloads", default="fresh",
                     help="fresh, put, update (comma-separated; see the header)")
     ap.add_argument("--keys", type=int, default=10000,
@@ -221,7 +221,7 @@ def main():
     ap.add_argument("--steady-rate", type=int, default=20000, metavar="K",
                     help="--steady: writes per second of the manual clock")
     a = ap.parse_args()
-    views = [v for v in a.views.split(",") if v]
+    views = [v for v in a.views.split(",") if v and v != "none"]
     workloads = [w for w in a.workloads.split(",") if w]
     for w in workloads:
         if w not in ("fresh", "put", "update"):
@@ -246,6 +246,13 @@ def main():
             base = statistics.median(res[(a.binaries[0], w, "plain", ph)])
             for b in a.binaries:
                 p = statistics.median(res[(b, w, "plain", ph)])
+                # No stream: this binary's plain runs against the first binary's, round by round.
+                mine = [x / y for x, y in zip(res[(b, w, "plain", ph)],
+                                              res[(a.binaries[0], w, "plain", ph)])]
+                print(json.dumps({"binary": b, "workload": w, "phase": ph, "view": "plain",
+                                  "plain_us": round(p, 1), "plain_over_first": round(p / base, 3),
+                                  "median_round_ratio_to_first": round(statistics.median(mine), 3),
+                                  "round_ratios_to_first": [round(x, 2) for x in mine]}))
                 for v in views:
                     s = statistics.median(res[(b, w, v, ph)])
                     pairs = [x / y for x, y in zip(res[(b, w, v, ph)], res[(b, w, "plain", ph)])]
