@@ -2,8 +2,9 @@
 """What a DynamoDB stream costs per PutItem: server CPU µs per request, interleaved.
 
     bench/stream_cost.py [--rounds 5] [--seconds 3] [--conns 8]
-                         [--views NEW_AND_OLD_IMAGES,KEYS_ONLY]
-                         [--workloads fresh,put,update] [--keys 10000] BIN [BIN ...]
+                         [--views NEW_AND_OLD_IMAGES,KEYS_ONLY|none]
+                         [--workloads fresh,put,update] [--keys 10000]
+                         [--steady N [--steady-rate K]] BIN [BIN ...]
 
 For each round, for each binary, for each workload, short runs on a fresh
 in-memory server each (`--profile unlimited`) into a table without a stream
@@ -18,6 +19,20 @@ NEW_AND_OLD_IMAGES). The workloads (--workloads, default fresh):
   update  UpdateItem SET of one number attribute of those ~1 KB items.
 The items of put and update are written (BatchWriteItem) before the CPU count
 starts, in the same table, so their INSERT records are not counted either.
+
+--steady N measures a server that has run longer than the 24 h retention as
+well as one in its first minutes. Each run's server is on the manual clock
+(--clock manual, from T0), and wrk writes two batches of exactly N writes,
+advancing the clock a second (POST /_sluice/clock) after every K writes
+(--steady-rate, default 20,000 a second): "first" from T0 + 1 s, then, with
+the clock set to T0 + 1 day + 1 s, "steady", during which each second of the
+clock puts one more second of the first batch's records past the retention,
+so the server trims one old record per new one, as it does after a day, and
+the trimming's CPU (the ticks before the requests) is inside the count. At
+the end the oldest record kept must be of the second batch, else the run
+says that the first batch was not all trimmed (a server whose trimming
+falls behind). The records of the items put and update write over (made at
+T0) are trimmed before the second count starts.
 Runs of every binary, workload and view alternate within a round,
 so a change of the machine's load hits all of them alike. Prints each run and
 the median CPU µs per request of each (binary, workload), the stream/plain
