@@ -244,9 +244,9 @@ static void test_del_range(void) {
   }
   CHECK_INT(sl_store_commit(txn, &f), SL_OK);
   /* [lo, hi) in key numbers; 0 for lo means "", UINT64_MAX for hi means 9 bytes of 0xff */
-  static const uint64_t ranges[][2] = {
-      {0, 500}, {501, 2001}, {7777, 7777}, {7777, 7778}, {20000, 30001}, {39000, UINT64_MAX},
-      {0, UINT64_MAX}};
+  static const uint64_t ranges[][2] = {{0, 500},       {501, 2001},    {7777, 7777},
+                                       {7777, 7778},   {20000, 30001}, {39000, UINT64_MAX},
+                                       {0, UINT64_MAX}};
   for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
     uint8_t lo[8], hi[9];
     sl_be64(lo, ranges[r][0]);
