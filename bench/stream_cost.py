@@ -2,8 +2,9 @@
 """What a DynamoDB stream costs per PutItem: server CPU µs per request, interleaved.
 
     bench/stream_cost.py [--rounds 5] [--seconds 3] [--conns 8]
-                         [--views NEW_AND_OLD_IMAGES,KEYS_ONLY]
-                         [--workloads fresh,put,update] [--keys 10000] BIN [BIN ...]
+                         [--views NEW_AND_OLD_IMAGES,KEYS_ONLY|none]
+                         [--workloads fresh,put,update] [--keys 10000]
+                         [--steady N [--steady-rate K]] BIN [BIN ...]
 
 For each round, for each binary, for each workload, short runs on a fresh
 in-memory server each (`--profile unlimited`) into a table without a stream
@@ -18,6 +19,20 @@ NEW_AND_OLD_IMAGES). The workloads (--workloads, default fresh):
   update  UpdateItem SET of one number attribute of those ~1 KB items.
 The items of put and update are written (BatchWriteItem) before the CPU count
 starts, in the same table, so their INSERT records are not counted either.
+
+--steady N measures a server that has run longer than the 24 h retention as
+well as one in its first minutes. Each run's server is on the manual clock
+(--clock manual, from T0), and wrk writes two batches of exactly N writes,
+advancing the clock a second (POST /_sluice/clock) after every K writes
+(--steady-rate, default 20,000 a second): "first" from T0 + 1 s, then, with
+the clock set to T0 + 1 day + 1 s, "steady", during which each second of the
+clock puts one more second of the first batch's records past the retention,
+so the server trims one old record per new one, as it does after a day, and
+the trimming's CPU (the ticks before the requests) is inside the count. At
+the end the oldest record kept must be of the second batch, else the run
+says that the first batch was not all trimmed (a server whose trimming
+falls behind). The records of the items put and update write over (made at
+T0) are trimmed before the second count starts.
 Runs of every binary, workload and view alternate within a round,
 so a change of the machine's load hits all of them alike. Prints each run and
 the median CPU µs per request of each (binary, workload), the stream/plain
@@ -32,9 +47,12 @@ each run a few seconds. CPU time is the server's utime + stime from
 assertions.
 """
 import argparse
+import calendar
+import http.client
 import json
 import os
 import re
+import signal
 import socket
 import statistics
 import subprocess
@@ -58,11 +76,66 @@ def fill(port, nkeys):
         assert not out.get("UnprocessedItems"), out
 
 
-def one_run(binary, workload, view, port, seconds, conns, rt, nkeys):
+T0 = "2026-11-30T00:00:00.000Z"  # --steady: the manual clock's start
+DAY_MS = 24 * 3600 * 1000
+
+
+def iso(ms_after_t0):
+    t = time.gmtime(calendar.timegm(time.strptime(T0[:19], "%Y-%m-%dT%H:%M:%S")) +
+                    ms_after_t0 // 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", t) + f".{ms_after_t0 % 1000:03d}Z"
+
+
+def admin(port, path, body):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    c.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json"})
+    r = c.getresponse()
+    data = r.read()
+    c.close()
+    if r.status != 200:
+        raise RuntimeError(f"{path} on :{port}: {r.status} {data[:200]!r}")
+    return json.loads(data)
+
+
+def measure(pid, port, script, env, pin_c, seconds, conns):
+    """One wrk batch: (server CPU µs per request, requests/s, faults per request)."""
+    cpu0 = run.cpu_seconds(pid)
+    faults0 = faults(pid)
+    t0 = time.monotonic()
+    stop = env.get("STOP_FILE")
+    if stop and os.path.exists(stop):
+        os.unlink(stop)
+    w = subprocess.Popen(pin_c + ["wrk", "-t1", f"-c{conns}", f"-d{seconds}s", "-s",
+                                  os.path.join(BENCH, script), f"http://127.0.0.1:{port}/"],
+                         stdout=subprocess.PIPE, text=True, env=env)
+    if stop:
+        # STOP_AFTER writes answered: wrk would wait out -d; SIGINT makes it report now.
+        while w.poll() is None and not os.path.exists(stop):
+            time.sleep(0.005)
+        w.send_signal(signal.SIGINT)
+    out = w.communicate()[0]
+    took = time.monotonic() - t0
+    cpu = run.cpu_seconds(pid) - cpu0
+    nflt = faults(pid) - faults0
+    n = re.search(r"(\d+) requests in", out)
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    reqs = int(n.group(1)) if n else 0
+    if not reqs or bad:
+        raise RuntimeError(f"wrk: {out}")
+    return cpu * 1e6 / reqs, reqs / took, nflt / reqs
+
+
+def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady):
+    """{"first": (µs, req/s, faults)} or, with steady (writes, writes per clock second),
+    also {"steady": ...}: the same number of writes a day of the clock later, while the
+    first batch's records are trimmed."""
     pin_s = ["chrt", "-f", "20", "taskset", "-c", "1"] if rt else []
     pin_c = ["chrt", "-f", "20", "taskset", "-c", "0"] if rt else []
     port = free_port()
-    srv = run.Proc(pin_s + [binary, "serve", "--port", str(port), "--profile", "unlimited"])
+    args = [binary, "serve", "--port", str(port), "--profile", "unlimited"]
+    if steady:
+        args += ["--clock", "manual", "--clock-start", T0]
+    srv = run.Proc(pin_s + args)
     try:
         run.wait_port(port)
         if srv.p.poll() is not None:
@@ -84,24 +157,49 @@ def one_run(binary, workload, view, port, seconds, conns, rt, nkeys):
             env["OVER_KEYS"] = str(nkeys)
         # The server process (chrt and taskset exec it, so the pid is the server's).
         pid = srv.p.pid
-        time.sleep(0.2)
-        cpu0 = run.cpu_seconds(pid)
-        faults0 = faults(pid)
-        out = subprocess.run(pin_c + ["wrk", "-t1", f"-c{conns}", f"-d{seconds}s", "-s",
-                                      os.path.join(BENCH, script), f"http://127.0.0.1:{port}/"],
-                             capture_output=True, text=True, env=env).stdout
-        cpu = run.cpu_seconds(pid) - cpu0
-        nflt = faults(pid) - faults0
-        n = re.search(r"(\d+) requests in", out)
-        bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-        reqs = int(n.group(1)) if n else 0
-        if not reqs or bad:
-            raise RuntimeError(f"wrk against {binary}: {out}")
+        res = {}
+        if not steady:
+            time.sleep(0.2)
+            res["first"] = measure(pid, port, script, env, pin_c, seconds, conns)
+        else:
+            # Day 1: the first batch at --steady-rate writes a second of the clock, from
+            # T0 + 1 s on (the items of put and update were written at T0).
+            n, per_s = steady
+            env["CLOCK_EVERY"], env["STOP_AFTER"] = str(per_s), str(n)
+            env["STOP_FILE"] = f"/tmp/stream_cost.{os.getpid()}.stop"
+            admin(port, "/_sluice/clock", {"advance_ms": 1000})
+            time.sleep(0.2)
+            res["first"] = measure(pid, port, script, env, pin_c, 600, conns)
+            # A day later: the items' INSERT records of T0 go first, outside the count.
+            admin(port, "/_sluice/clock", {"set": iso(DAY_MS + 500)})
+            for _ in range(nkeys // 1024 + 2 if workload != "fresh" else 0):
+                run.call(port, "DescribeTable", {"TableName": "bench"})
+            time.sleep(0.2)
+            # Then the second batch: at T0 + 1 day + 1 s the first batch's first second
+            # of records is past the retention, and each second of the clock one more,
+            # so its trimming (the ticks' CPU) is inside this count.
+            admin(port, "/_sluice/clock", {"set": iso(DAY_MS + 1001)})
+            if workload == "fresh":
+                env["PUT_PREFIX"] = "d2-"
+            res["steady"] = measure(pid, port, script, env, pin_c, 600, conns)
+            if view != "plain":
+                # The first batch's records were trimmed: the oldest kept is of the second.
+                c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                c.request("GET", "/_sluice/tables")
+                tables = json.loads(c.getresponse().read())["tables"]
+                c.close()
+                oldest = next(t for t in tables if t["name"] == "bench")["stream"]
+                oldest = oldest["oldest_record_ms"]
+                t0_ms = calendar.timegm(time.strptime(T0[:19], "%Y-%m-%dT%H:%M:%S")) * 1000
+                if oldest is not None and oldest < t0_ms + DAY_MS + 1001:
+                    print(f"  {binary} {workload} {view}: the first batch's records were not "
+                          f"all trimmed (the oldest kept is from {oldest - t0_ms} ms after T0)",
+                          flush=True)
         if view != "plain":
             # The records are there: one per request (a sanity check, not a timing).
             arn = run.call(port, "DescribeTable", {"TableName": "bench"})["Table"]["LatestStreamArn"]
             assert arn
-        return cpu * 1e6 / reqs, reqs / seconds, nflt / reqs
+        return res
     finally:
         srv.stop()
 
@@ -127,42 +225,58 @@ def main():
     ap.add_argument("--conns", type=int, default=8)
     ap.add_argument("--no-rt", action="store_true", help="no chrt/taskset")
     ap.add_argument("--views", default="NEW_AND_OLD_IMAGES",
-                    help="stream view types, comma-separated")
+                    help="stream view types, comma-separated (none: plain runs only)")
     ap.add_argument("--workloads", default="fresh",
                     help="fresh, put, update (comma-separated; see the header)")
     ap.add_argument("--keys", type=int, default=10000,
                     help="items written over by the put and update workloads")
+    ap.add_argument("--steady", type=int, default=0, metavar="N",
+                    help="two batches of N writes a day of the manual clock apart (see the "
+                         "header); 0: one run of --seconds on the real clock")
+    ap.add_argument("--steady-rate", type=int, default=20000, metavar="K",
+                    help="--steady: writes per second of the manual clock")
     a = ap.parse_args()
-    views = [v for v in a.views.split(",") if v]
+    views = [v for v in a.views.split(",") if v and v != "none"]
     workloads = [w for w in a.workloads.split(",") if w]
     for w in workloads:
         if w not in ("fresh", "put", "update"):
             ap.error(f"unknown workload {w}")
+    steady = (a.steady, a.steady_rate) if a.steady else None
+    phases = ["first", "steady"] if steady else ["first"]
     res = {}
     print(f"load average at start: {os.getloadavg()}", flush=True)
     for r in range(a.rounds):
         for b in a.binaries:
             for w in workloads:
                 for v in ["plain"] + views:
-                    us, rps, flt = one_run(b, w, v, None, a.seconds, a.conns, not a.no_rt,
-                                           a.keys)
-                    res.setdefault((b, w, v), []).append(us)
-                    print(f"round {r} {b} {w} {v}: {us:.1f} CPU µs/req, {rps:.0f} req/s, "
-                          f"{flt:.2f} faults/req, load {os.getloadavg()[0]:.1f}", flush=True)
+                    out = one_run(b, w, v, a.seconds, a.conns, not a.no_rt, a.keys, steady)
+                    for ph in phases:
+                        us, rps, flt = out[ph]
+                        res.setdefault((b, w, v, ph), []).append(us)
+                        print(f"round {r} {b} {w} {v} {ph}: {us:.1f} CPU µs/req, {rps:.0f} req/s, "
+                              f"{flt:.2f} faults/req, load {os.getloadavg()[0]:.1f}", flush=True)
     print(f"load average at end: {os.getloadavg()}")
-    for w in workloads:
-        base = statistics.median(res[(a.binaries[0], w, "plain")])
-        for b in a.binaries:
-            p = statistics.median(res[(b, w, "plain")])
-            for v in views:
-                s = statistics.median(res[(b, w, v)])
-                pairs = [x / y for x, y in zip(res[(b, w, v)], res[(b, w, "plain")])]
-                print(json.dumps({"binary": b, "workload": w, "view": v,
-                                  "plain_us": round(p, 1), "stream_us": round(s, 1),
-                                  "stream_over_plain": round(s / p, 3),
-                                  "median_round_ratio": round(statistics.median(pairs), 3),
-                                  "round_ratios": [round(x, 2) for x in pairs],
-                                  "plain_over_first": round(p / base, 3)}))
+    for ph in phases:
+        for w in workloads:
+            base = statistics.median(res[(a.binaries[0], w, "plain", ph)])
+            for b in a.binaries:
+                p = statistics.median(res[(b, w, "plain", ph)])
+                # No stream: this binary's plain runs against the first binary's, round by round.
+                mine = [x / y for x, y in zip(res[(b, w, "plain", ph)],
+                                              res[(a.binaries[0], w, "plain", ph)])]
+                print(json.dumps({"binary": b, "workload": w, "phase": ph, "view": "plain",
+                                  "plain_us": round(p, 1), "plain_over_first": round(p / base, 3),
+                                  "median_round_ratio_to_first": round(statistics.median(mine), 3),
+                                  "round_ratios_to_first": [round(x, 2) for x in mine]}))
+                for v in views:
+                    s = statistics.median(res[(b, w, v, ph)])
+                    pairs = [x / y for x, y in zip(res[(b, w, v, ph)], res[(b, w, "plain", ph)])]
+                    print(json.dumps({"binary": b, "workload": w, "phase": ph, "view": v,
+                                      "plain_us": round(p, 1), "stream_us": round(s, 1),
+                                      "stream_over_plain": round(s / p, 3),
+                                      "median_round_ratio": round(statistics.median(pairs), 3),
+                                      "round_ratios": [round(x, 2) for x in pairs],
+                                      "plain_over_first": round(p / base, 3)}))
 
 
 if __name__ == "__main__":

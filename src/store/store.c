@@ -426,6 +426,12 @@ sl_err sl_store_del(sl_txn *txn, sl_db db, sl_str key, sl_failure *f) {
   return rc == 0 || rc == MDB_NOTFOUND ? SL_OK : storage_error(f, rc, "del");
 }
 
+/* From the highest key down: LMDB keeps a page's nodes from its end towards
+ * its start in the order they were put, so in a page filled in key order
+ * (records appended, an index grown at its end) the highest key is the
+ * last node, and deleting it moves nothing, where deleting the lowest first
+ * moves the rest of the page down each time (a 32 KB memmove per record of
+ * a trimmed stream: bench/README.md, steady state). */
 sl_err sl_store_del_range(sl_txn *txn, sl_db db, sl_str lo, sl_str hi, uint64_t *n_out,
                           sl_failure *f) {
   MDB_cursor *cur = NULL;
@@ -436,19 +442,22 @@ sl_err sl_store_del_range(sl_txn *txn, sl_db db, sl_str lo, sl_str hi, uint64_t 
     err = storage_error(f, rc, "cursor");
     goto out;
   }
-  MDB_val k = to_val(lo), v;
+  MDB_val k = to_val(hi), v;
   rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
+  /* The last key below hi: before the first one at or above it, or the last. */
+  rc = rc == 0              ? mdb_cursor_get(cur, &k, &v, MDB_PREV)
+       : rc == MDB_NOTFOUND ? mdb_cursor_get(cur, &k, &v, MDB_LAST)
+                            : rc;
   while (rc == 0) {
-    if (sl_str_cmp(from_val(k), hi) >= 0)
+    if (sl_str_cmp(from_val(k), lo) < 0)
       break;
     if ((rc = mdb_cursor_del(cur, 0)) != 0) {
       err = storage_error(f, rc, "del");
       goto out;
     }
     n++;
-    rc = mdb_cursor_get(cur, &k, &v, MDB_GET_CURRENT);
-    if (rc == MDB_NOTFOUND || rc == EINVAL)
-      rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT);
+    /* The cursor is now on the key after the deleted one (or past the end). */
+    rc = mdb_cursor_get(cur, &k, &v, MDB_PREV);
   }
   if (rc != 0 && rc != MDB_NOTFOUND)
     err = storage_error(f, rc, "cursor");

@@ -121,6 +121,13 @@
  * Retention: sl_streams_tick (jobs/, on the clock) deletes records older
  * than retention_ms, moving each shard's trim point; closed shards whose
  * records are all gone, and disabled streams past retention, are deleted.
+ * A tick trims at most 1,024 records (one short write transaction before a
+ * request); one that used its whole budget runs again at the next call (the
+ * next request, or 100 ms later) instead of a second of the clock later, so
+ * trimming keeps pace with any write rate, and a server that has run past
+ * the retention trims about one old record per new one, whose pages LMDB
+ * then reuses for new records (tests/conformance/test_streams.py,
+ * test_retention_trim_keeps_pace; bench/README.md, steady state).
  *
  * Ownership: sl_streams_open's caller owns the handle (sl_streams_close).
  * Threads: the loop thread.

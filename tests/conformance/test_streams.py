@@ -818,6 +818,39 @@ def test_retention_trims_records(clocked):
     assert [r["dynamodb"]["Keys"]["pk"]["S"] for r in read_all(st, arn)] == ["new"]
 
 
+# Trimming keeps pace with any write rate (issue 13): a tick trims at most 1,024 records
+# (one short write transaction, so the request it runs before never waits long), and a
+# tick that used its whole budget runs again before the next request instead of a second
+# of the clock later. 5,000 records (more than the 4,096 a tick once trimmed a second),
+# written at 2,000 a second of the clock (under a new on-demand table's throughput), are
+# all gone within (records ever made) / 1,024 + 2 requests after the advance past
+# retention, the clock standing still meanwhile.
+@pytest.mark.sluice_only
+def test_retention_trim_keeps_pace(clocked, manual_server):
+    ddb, st, advance = clocked
+    name, arn = clocked_table(ddb, advance, "KEYS_ONLY")
+    advance(1000)
+
+    def stream():
+        status, body = admin(manual_server.endpoint, "GET", "/_sluice/tables")
+        assert status == 200
+        return next(t for t in body["tables"] if t["name"] == name)["stream"]
+
+    for i in range(0, 5000, 25):
+        if i % 500 == 0:
+            advance(250)
+        out = ddb.batch_write_item(RequestItems={name: [
+            {"PutRequest": {"Item": {"pk": {"S": f"k{j}"}}}} for j in range(i, i + 25)]})
+        assert not out["UnprocessedItems"]
+    assert len(read_all(st, arn)) == 5000
+    made = stream()["next_sequence_number"]
+    advance(24 * 3600_000 + 1000)
+    for _ in range(made // 1024 + 1):
+        ddb.describe_table(TableName=name)
+    assert stream()["oldest_record_ms"] is None
+    assert read_all(st, arn) == []
+
+
 # A disabled stream is kept for 24 hours, then forgotten.
 @pytest.mark.sluice_only
 def test_disabled_stream_expires(clocked):

@@ -4,9 +4,9 @@
  * new environment gets SL_STORE_PAGE_SIZE pages from meta pages written as
  * LMDB writes them; an existing one keeps its own), of group commit (each
  * write a nested child of the open group: an abort drops only its own
- * changes, a read and a sync see the group), and of the write funnel's
+ * changes, a read and a sync see the group), of the write funnel's
  * change-capture hook (store/items.h: every item change, in its
- * transaction). */
+ * transaction), and of sl_store_del_range. */
 #include "harness.h"
 #include "store/items.h"
 #include "store/key.h"
@@ -276,10 +276,92 @@ static void test_group_commit(void) {
   remove_dir(dir);
 }
 
+/* sl_store_del_range deletes exactly [lo, hi) (it goes from the highest key
+ * down): ranges at the start, the middle and the end of a database of many
+ * pages, a range holding no key, and the whole database, each checked key by
+ * key against what was put. */
+static void test_del_range(void) {
+  sl_arena ar;
+  sl_arena_init(&ar);
+  sl_failure f;
+  sl_failure_init(&f, &ar);
+  sl_store_config mem = {.map_size = 64u << 20};
+  sl_store *st = NULL;
+  CHECK_INT(sl_store_open(&mem, &f, &st), SL_OK);
+  enum { N = 20000 };
+  static bool kept[N];
+  char val[300];
+  memset(val, 'v', sizeof(val));
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  for (uint32_t i = 0; i < N; i++) {
+    uint8_t k[8];
+    sl_be64(k, (uint64_t)i * 2 + 10); /* keys 10, 12, ... */
+    /* appended (records) and put (an index) alike: values of varied sizes */
+    sl_str kv = sl_str_make((char *)k, 8), v = sl_str_make(val, 1 + i % 300);
+    CHECK_INT(i % 2 ? sl_store_append(txn, SL_DB_RECORDS, kv, v, &f)
+                    : sl_store_put(txn, SL_DB_RECORDS, kv, v, &f),
+              SL_OK);
+    kept[i] = true;
+  }
+  CHECK_INT(sl_store_commit(txn, &f), SL_OK);
+  /* [lo, hi) in key numbers; 0 for lo means "", UINT64_MAX for hi means 9 bytes of 0xff */
+  static const uint64_t ranges[][2] = {{0, 500},       {501, 2001},    {7777, 7777},
+                                       {7777, 7778},   {20000, 30001}, {39000, UINT64_MAX},
+                                       {0, UINT64_MAX}};
+  for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+    uint8_t lo[8], hi[9];
+    sl_be64(lo, ranges[r][0]);
+    sl_be64(hi, ranges[r][1]);
+    sl_str los = ranges[r][0] ? sl_str_make((char *)lo, 8) : (sl_str){"", 0};
+    sl_str his = sl_str_make((char *)hi, 8);
+    if (ranges[r][1] == UINT64_MAX) {
+      memset(hi, 0xff, 9);
+      his = sl_str_make((char *)hi, 9);
+    }
+    uint64_t want = 0, got = 0;
+    for (uint32_t i = 0; i < N; i++) {
+      uint64_t key = (uint64_t)i * 2 + 10;
+      if (kept[i] && key >= ranges[r][0] && key < ranges[r][1]) {
+        kept[i] = false;
+        want++;
+      }
+    }
+    CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+    CHECK_INT(sl_store_del_range(txn, SL_DB_RECORDS, los, his, &got, &f), SL_OK);
+    CHECK_INT(got, want);
+    CHECK_INT(sl_store_commit(txn, &f), SL_OK);
+    CHECK_INT(sl_store_begin(st, false, &f, &txn), SL_OK);
+    sl_cursor *c = sl_store_cursor(txn, SL_DB_RECORDS);
+    sl_str k, v;
+    uint32_t i = 0;
+    for (bool ok = sl_cursor_first(c, &k, &v); ok; ok = sl_cursor_next(c, &k, &v)) {
+      while (i < N && !kept[i])
+        i++;
+      CHECK(i < N);
+      if (i >= N)
+        break;
+      uint8_t want_k[8];
+      sl_be64(want_k, (uint64_t)i * 2 + 10);
+      CHECK(k.len == 8 && memcmp(k.p, want_k, 8) == 0);
+      CHECK_INT(v.len, 1 + i % 300);
+      i++;
+    }
+    while (i < N && !kept[i])
+      i++;
+    CHECK_INT(i, N); /* nothing kept is missing */
+    sl_cursor_close(c);
+    sl_store_abort(txn);
+  }
+  sl_store_close(st);
+  sl_arena_destroy(&ar);
+}
+
 int main(void) {
   RUN(test_format_version);
   RUN(test_page_size);
   RUN(test_group_commit);
   RUN(test_capture_hook);
+  RUN(test_del_range);
   return DONE();
 }
