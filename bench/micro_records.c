@@ -29,6 +29,7 @@
  *                      is written: the record's bytes without fresh memory.
  * A measurement, never a timed test. */
 #include "base/err.h"
+#include "micro.h"
 #include "store/store.h"
 
 #include <stdio.h>
@@ -39,23 +40,6 @@
 
 enum { ITEM = 1016, RECORD = 1100, N_VARIANTS = 6, BATCH = 64 };
 
-static double cpu_us(clockid_t id) {
-  struct timespec t;
-  clock_gettime(id, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
-static long faults(void) {
-  struct rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_minflt + u.ru_majflt;
-}
-
-static void be64(uint8_t *p, uint64_t v) {
-  for (int i = 7; i >= 0; i--, v >>= 8)
-    p[i] = (uint8_t)v;
-}
-
 static uint64_t rng = 88172645463325252ULL;
 static uint64_t next_rand(void) {
   rng ^= rng << 13;
@@ -64,12 +48,7 @@ static uint64_t next_rand(void) {
   return rng;
 }
 
-static void check(sl_err err, sl_failure *f) {
-  if (err != SL_OK) {
-    fprintf(stderr, "micro_records: %.*s\n", SL_STR_FMT(f->message));
-    exit(1);
-  }
-}
+static void check(sl_err err, sl_failure *f) { micro_check("micro_records", err, f); }
 
 static uint8_t item[ITEM], rec[RECORD];
 
@@ -80,7 +59,7 @@ static void fill_and_free(sl_store *st, uint64_t first, long n, sl_failure *f) {
     check(sl_store_begin(st, true, f, &txn), f);
     for (long i = done; i < n && i < done + 1000; i++) {
       uint8_t rk[8];
-      be64(rk, first + (uint64_t)i);
+      micro_be64(rk, first + (uint64_t)i);
       check(sl_store_append(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8),
                             sl_str_make((char *)rec, RECORD), f),
             f);
@@ -92,7 +71,7 @@ static void fill_and_free(sl_store *st, uint64_t first, long n, sl_failure *f) {
     check(sl_store_begin(st, true, f, &txn), f);
     for (long i = done; i < n && i < done + 1000; i++) {
       uint8_t rk[8];
-      be64(rk, first + (uint64_t)i);
+      micro_be64(rk, first + (uint64_t)i);
       check(sl_store_del(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8), f), f);
     }
     check(sl_store_commit(txn, f), f);
@@ -104,28 +83,26 @@ static void run(int variant, long txns, double *proc_us, double *thread_us, doub
   sl_arena_init(&a);
   sl_failure f;
   sl_failure_init(&f, &a);
-  sl_store_config cfg = {.data_dir = NULL, .map_size = 8ull << 30};
-  sl_store *st = NULL;
-  check(sl_store_open(&cfg, &f, &st), &f);
+  sl_store *st = micro_store("micro_records", &f);
   uint64_t seq = 1;
   if (variant == 4) {
     fill_and_free(st, seq, txns, &f);
     seq += (uint64_t)txns;
   }
   size_t rec_len = variant == 3 ? 16 : RECORD;
-  long fl0 = faults();
-  double p0 = cpu_us(CLOCK_PROCESS_CPUTIME_ID), t0 = cpu_us(CLOCK_THREAD_CPUTIME_ID);
+  long fl0 = micro_faults();
+  double p0 = micro_cpu_us(CLOCK_PROCESS_CPUTIME_ID), t0 = micro_cpu_us(CLOCK_THREAD_CPUTIME_ID);
   for (long i = 0; i < txns; i++, seq++) {
     sl_txn *txn;
     uint8_t key[24], rk[8], ik[17];
-    be64(key, next_rand());
-    be64(key + 8, next_rand());
-    be64(key + 16, (uint64_t)i);
+    micro_be64(key, next_rand());
+    micro_be64(key + 8, next_rand());
+    micro_be64(key + 16, (uint64_t)i);
     check(sl_store_begin(st, true, &f, &txn), &f);
     check(sl_store_put(txn, SL_DB_ITEMS, sl_str_make((char *)key, 24),
                        sl_str_make((char *)item, ITEM), &f),
           &f);
-    be64(rk, seq);
+    micro_be64(rk, seq);
     if (variant >= 1)
       check(sl_store_append(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8),
                             sl_str_make((char *)rec, rec_len), &f),
@@ -133,17 +110,17 @@ static void run(int variant, long txns, double *proc_us, double *thread_us, doub
     if (variant == 2 || (variant == 5 && i % BATCH == BATCH - 1)) {
       for (uint64_t b = variant == 5 ? BATCH : 1; b > 0; b--) {
         ik[0] = 'R';
-        be64(ik + 1, (1ull << 32) | (next_rand() & 3));
-        be64(ik + 9, seq + 1 - b);
+        micro_be64(ik + 1, (1ull << 32) | (next_rand() & 3));
+        micro_be64(ik + 9, seq + 1 - b);
         check(sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)ik, 17), (sl_str){"", 0}, &f),
               &f);
       }
     }
     check(sl_store_commit(txn, &f), &f);
   }
-  *proc_us = (cpu_us(CLOCK_PROCESS_CPUTIME_ID) - p0) / (double)txns;
-  *thread_us = (cpu_us(CLOCK_THREAD_CPUTIME_ID) - t0) / (double)txns;
-  *per_txn = (double)(faults() - fl0) / (double)txns;
+  *proc_us = (micro_cpu_us(CLOCK_PROCESS_CPUTIME_ID) - p0) / (double)txns;
+  *thread_us = (micro_cpu_us(CLOCK_THREAD_CPUTIME_ID) - t0) / (double)txns;
+  *per_txn = (double)(micro_faults() - fl0) / (double)txns;
   sl_store_close(st);
   sl_arena_destroy(&a);
 }

@@ -19,6 +19,7 @@
  * and the deletes, and the page faults per record; the variants alternate
  * in each of ROUNDS rounds (default 3). A measurement, never a timed test. */
 #include "base/err.h"
+#include "micro.h"
 #include "store/store.h"
 
 #include <stdio.h>
@@ -29,37 +30,15 @@
 
 enum { RECORD = 1100, PER_SECOND = 20000, PER_CALL = 1024, SHARDS = 4 };
 
-static double cpu_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
-static long faults(void) {
-  struct rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_minflt + u.ru_majflt;
-}
-
-static void be64(uint8_t *p, uint64_t v) {
-  for (int i = 7; i >= 0; i--, v >>= 8)
-    p[i] = (uint8_t)v;
-}
-
-static void check(sl_err err, sl_failure *f) {
-  if (err != SL_OK) {
-    fprintf(stderr, "micro_trim: %.*s\n", SL_STR_FMT(f->message));
-    exit(1);
-  }
-}
+static void check(sl_err err, sl_failure *f) { micro_check("micro_trim", err, f); }
 
 static uint8_t rec[RECORD];
 
 /* Shard 'shard' of stream 1: record 'seq' is in shard seq % SHARDS. */
 static void shard_key(uint8_t out[17], uint64_t shard, uint64_t seq) {
   out[0] = 'R';
-  be64(out + 1, (1ull << 32) | shard);
-  be64(out + 9, seq);
+  micro_be64(out + 1, (1ull << 32) | shard);
+  micro_be64(out + 9, seq);
 }
 
 static void index_key(uint8_t out[17], uint64_t seq) { shard_key(out, seq % SHARDS, seq); }
@@ -69,7 +48,7 @@ static void write_second(sl_store *st, uint64_t from, uint64_t to, sl_failure *f
   for (uint64_t seq = from; seq < to; seq++) {
     sl_txn *txn;
     uint8_t rk[8], ik[17];
-    be64(rk, seq);
+    micro_be64(rk, seq);
     index_key(ik, seq);
     check(sl_store_begin(st, true, f, &txn), f);
     check(sl_store_append(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8),
@@ -96,7 +75,7 @@ static void trim(sl_store *st, int variant, uint64_t from, uint64_t to, sl_failu
           }
       for (uint64_t seq = lo; seq < hi; seq++) {
         uint8_t rk[8];
-        be64(rk, seq);
+        micro_be64(rk, seq);
         check(sl_store_del(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8), f), f);
       }
     } else {
@@ -110,8 +89,8 @@ static void trim(sl_store *st, int variant, uint64_t from, uint64_t to, sl_failu
               f);
       }
       uint8_t a[8], b[8];
-      be64(a, lo);
-      be64(b, hi);
+      micro_be64(a, lo);
+      micro_be64(b, hi);
       check(sl_store_del_range(txn, SL_DB_RECORDS, sl_str_make((char *)a, 8),
                                sl_str_make((char *)b, 8), NULL, f),
             f);
@@ -125,27 +104,25 @@ static void run(int variant, long n, double *write_us, double *trim_us, double *
   sl_arena_init(&a);
   sl_failure f;
   sl_failure_init(&f, &a);
-  sl_store_config cfg = {.data_dir = NULL, .map_size = 8ull << 30};
-  sl_store *st = NULL;
-  check(sl_store_open(&cfg, &f, &st), &f);
+  sl_store *st = micro_store("micro_trim", &f);
   uint64_t seq = 1;
   write_second(st, seq, seq + PER_SECOND, &f); /* the first day's second, untimed */
   seq += PER_SECOND;
   double w = 0, t = 0;
-  long fl0 = faults();
+  long fl0 = micro_faults();
   for (long done = 0; done < n; done += PER_SECOND) {
-    double c0 = cpu_us();
+    double c0 = micro_cpu_us(CLOCK_PROCESS_CPUTIME_ID);
     trim(st, variant, seq - PER_SECOND, seq, &f);
-    double c1 = cpu_us();
+    double c1 = micro_cpu_us(CLOCK_PROCESS_CPUTIME_ID);
     write_second(st, seq, seq + PER_SECOND, &f);
     seq += PER_SECOND;
-    w += cpu_us() - c1;
+    w += micro_cpu_us(CLOCK_PROCESS_CPUTIME_ID) - c1;
     t += c1 - c0;
   }
   long written = (long)(seq - 1 - PER_SECOND);
   *write_us = w / (double)written;
   *trim_us = t / (double)written;
-  *flt = (double)(faults() - fl0) / (double)written;
+  *flt = (double)(micro_faults() - fl0) / (double)written;
   /* Only the last second's records and index entries are left. */
   sl_txn *txn;
   check(sl_store_begin(st, false, &f, &txn), &f);

@@ -764,6 +764,13 @@ def test_readers_per_shard_flag():
         srv.stop()
 
 
+def admin_stream(endpoint, name):
+    """The table's stream as the admin API lists it."""
+    status, body = admin(endpoint, "GET", "/_sluice/tables")
+    assert status == 200
+    return next(t for t in body["tables"] if t["name"] == name)["stream"]
+
+
 # The admin API shows a table's stream with what a reader's lag needs: the time of the
 # oldest record kept (the clock's ms; null before any) and the next sequence number.
 @pytest.mark.sluice_only
@@ -772,19 +779,14 @@ def test_admin_stream_lag_fields(clocked, manual_server):
     name, arn = clocked_table(ddb, advance, "KEYS_ONLY")
     advance(1000)
 
-    def stream():
-        status, body = admin(manual_server.endpoint, "GET", "/_sluice/tables")
-        assert status == 200
-        return next(t for t in body["tables"] if t["name"] == name)["stream"]
-
-    assert stream()["oldest_record_ms"] is None
+    assert admin_stream(manual_server.endpoint, name)["oldest_record_ms"] is None
     ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
     at = st.get_records(ShardIterator=st.get_shard_iterator(
         StreamArn=arn, ShardId=shard_with(st, arn, "a"),
         ShardIteratorType="TRIM_HORIZON")["ShardIterator"])["Records"][0]
     advance(5000)
     ddb.put_item(TableName=name, Item={"pk": {"S": "b"}})
-    s = stream()
+    s = admin_stream(manual_server.endpoint, name)
     assert s["oldest_record_ms"] // 1000 == int(at["dynamodb"]["ApproximateCreationDateTime"]
                                                 .timestamp())
     assert s["next_sequence_number"] == int(at["dynamodb"]["SequenceNumber"]) + 2
@@ -831,11 +833,6 @@ def test_retention_trim_keeps_pace(clocked, manual_server):
     name, arn = clocked_table(ddb, advance, "KEYS_ONLY")
     advance(1000)
 
-    def stream():
-        status, body = admin(manual_server.endpoint, "GET", "/_sluice/tables")
-        assert status == 200
-        return next(t for t in body["tables"] if t["name"] == name)["stream"]
-
     for i in range(0, 5000, 25):
         if i % 500 == 0:
             advance(250)
@@ -843,11 +840,11 @@ def test_retention_trim_keeps_pace(clocked, manual_server):
             {"PutRequest": {"Item": {"pk": {"S": f"k{j}"}}}} for j in range(i, i + 25)]})
         assert not out["UnprocessedItems"]
     assert len(read_all(st, arn)) == 5000
-    made = stream()["next_sequence_number"]
+    made = admin_stream(manual_server.endpoint, name)["next_sequence_number"]
     advance(24 * 3600_000 + 1000)
     for _ in range(made // 1024 + 1):
         ddb.describe_table(TableName=name)
-    assert stream()["oldest_record_ms"] is None
+    assert admin_stream(manual_server.endpoint, name)["oldest_record_ms"] is None
     assert read_all(st, arn) == []
 
 
