@@ -1066,26 +1066,30 @@ static void on_check(uv_check_t *h) {
   sl_server *s = h->data;
   if ((!s->n_held && !s->want_sync) || s->syncing >= SYNCS_MAX)
     return;
-  bool fresh = s->want_sync;
-  for (conn *c = s->conns; c && !fresh; c = c->next)
-    fresh = c->held && !c->held_gen;
-  if (!fresh)
+  /* The responses no sync under way covers get the one about to begin. */
+  uint64_t gen = s->gen_begun + 1;
+  size_t fresh = 0;
+  for (conn *c = s->conns; c; c = c->next)
+    if (c->held && !c->held_gen) {
+      c->held_gen = gen;
+      fresh++;
+    }
+  if (!fresh && !s->want_sync)
     return; /* every held response waits for a sync under way */
   s->want_sync = false;
   if (!s->barrier.begin(s->barrier.ctx)) {
     /* Nothing committed since the last sync began: what is held waits for
      * the syncs under way, or for none. */
-    for (conn *c = s->conns; c; c = c->next)
-      if (c->held && !c->held_gen)
-        c->held_gen = s->syncing ? s->gen_begun : 1;
-    if (!s->syncing)
+    if (!s->syncing) {
       release_held(s, UINT64_MAX);
+      return;
+    }
+    for (conn *c = s->conns; c; c = c->next)
+      if (c->held && c->held_gen == gen)
+        c->held_gen = s->gen_begun;
     return;
   }
-  uint64_t gen = ++s->gen_begun;
-  for (conn *c = s->conns; c; c = c->next)
-    if (c->held && !c->held_gen)
-      c->held_gen = gen;
+  s->gen_begun = gen;
   sync_job *j = &s->jobs[0];
   while (j->busy)
     j++;
