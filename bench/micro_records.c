@@ -54,28 +54,20 @@ static uint8_t item[ITEM], rec[RECORD];
 
 /* Appends records first..first+n-1 and deletes them, 1,000 a transaction. */
 static void fill_and_free(sl_store *st, uint64_t first, long n, sl_failure *f) {
-  for (long done = 0; done < n; done += 1000) {
-    sl_txn *txn;
-    check(sl_store_begin(st, true, f, &txn), f);
-    for (long i = done; i < n && i < done + 1000; i++) {
-      uint8_t rk[8];
-      micro_be64(rk, first + (uint64_t)i);
-      check(sl_store_append(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8),
-                            sl_str_make((char *)rec, RECORD), f),
-            f);
+  for (int del = 0; del < 2; del++)
+    for (long done = 0; done < n; done += 1000) {
+      sl_txn *txn;
+      check(sl_store_begin(st, true, f, &txn), f);
+      for (long i = done; i < n && i < done + 1000; i++) {
+        uint8_t rk[8];
+        micro_be64(rk, first + (uint64_t)i);
+        sl_str key = sl_str_make((char *)rk, 8);
+        check(del ? sl_store_del(txn, SL_DB_RECORDS, key, f)
+                  : sl_store_append(txn, SL_DB_RECORDS, key, sl_str_make((char *)rec, RECORD), f),
+              f);
+      }
+      check(sl_store_commit(txn, f), f);
     }
-    check(sl_store_commit(txn, f), f);
-  }
-  for (long done = 0; done < n; done += 1000) {
-    sl_txn *txn;
-    check(sl_store_begin(st, true, f, &txn), f);
-    for (long i = done; i < n && i < done + 1000; i++) {
-      uint8_t rk[8];
-      micro_be64(rk, first + (uint64_t)i);
-      check(sl_store_del(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8), f), f);
-    }
-    check(sl_store_commit(txn, f), f);
-  }
 }
 
 static void run(int variant, long txns, double *proc_us, double *thread_us, double *per_txn) {
