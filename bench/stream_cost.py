@@ -4,7 +4,7 @@
     bench/stream_cost.py [--rounds 5] [--seconds 3] [--conns 8]
                          [--views NEW_AND_OLD_IMAGES,KEYS_ONLY|none]
                          [--workloads fresh,put,update] [--keys 10000]
-                         [--steady N [--steady-rate K]] BIN [BIN ...]
+                         [--steady N [--steady-rate K]] [--durable DIR] BIN [BIN ...]
 
 For each round, for each binary, for each workload, short runs on a fresh
 in-memory server each (`--profile unlimited`) into a table without a stream
@@ -33,6 +33,11 @@ the end the oldest record kept must be of the second batch, else the run
 says that the first batch was not all trimmed (a server whose trimming
 falls behind). The records of the items put and update write over (made at
 T0) are trimmed before the second count starts.
+--durable DIR runs each server with --data-dir, a fresh directory under DIR
+(removed after its run; put DIR on the disk to be measured, not on a tmpfs),
+so every write waits for its group's fdatasync and a record is written in the
+same LMDB transaction as its item; the CPU counted is then the loop's and the
+sync threads', and the request rate is bounded by the syncs.
 Runs of every binary, workload and view alternate within a round,
 so a change of the machine's load hits all of them alike. Prints each run and
 the median CPU µs per request of each (binary, workload), the stream/plain
@@ -52,11 +57,13 @@ import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -125,7 +132,7 @@ def measure(pid, port, script, env, pin_c, seconds, conns):
     return cpu * 1e6 / reqs, reqs / took, nflt / reqs
 
 
-def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady):
+def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady, durable=None):
     """{"first": (µs, req/s, faults)} or, with steady (writes, writes per clock second),
     also {"steady": ...}: the same number of writes a day of the clock later, while the
     first batch's records are trimmed."""
@@ -135,6 +142,9 @@ def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady):
     args = [binary, "serve", "--port", str(port), "--profile", "unlimited"]
     if steady:
         args += ["--clock", "manual", "--clock-start", T0]
+    data = tempfile.mkdtemp(prefix="stream_cost.", dir=durable) if durable else None
+    if data:
+        args += ["--data-dir", data]
     srv = run.Proc(pin_s + args)
     try:
         run.wait_port(port)
@@ -202,6 +212,8 @@ def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady):
         return res
     finally:
         srv.stop()
+        if data:
+            shutil.rmtree(data, ignore_errors=True)
 
 
 def free_port():
@@ -235,6 +247,8 @@ def main():
                          "header); 0: one run of --seconds on the real clock")
     ap.add_argument("--steady-rate", type=int, default=20000, metavar="K",
                     help="--steady: writes per second of the manual clock")
+    ap.add_argument("--durable", metavar="DIR",
+                    help="each server with --data-dir, a fresh directory under DIR")
     a = ap.parse_args()
     views = [v for v in a.views.split(",") if v and v != "none"]
     workloads = [w for w in a.workloads.split(",") if w]
@@ -249,7 +263,8 @@ def main():
         for b in a.binaries:
             for w in workloads:
                 for v in ["plain"] + views:
-                    out = one_run(b, w, v, a.seconds, a.conns, not a.no_rt, a.keys, steady)
+                    out = one_run(b, w, v, a.seconds, a.conns, not a.no_rt, a.keys, steady,
+                                  a.durable)
                     for ph in phases:
                         us, rps, flt = out[ph]
                         res.setdefault((b, w, v, ph), []).append(us)
