@@ -35,6 +35,13 @@ static sl_err find_stream(sl_req *req, sl_txn *txn, sl_str arn, sl_stream *out) 
                  "Requested resource not found: Stream: %.*s not found", SL_STR_FMT(arn));
 }
 
+/* The request's snapshot for reading shards: their index up to date first
+ * (streams/streams.h, "the index"). */
+static sl_err shards_snapshot(sl_req *req, sl_txn **out) {
+  sl_err err = sl_streams_index(req->env->streams, &req->fail);
+  return err == SL_OK ? sl_req_snapshot(req, out) : err;
+}
+
 sl_err sl_list_streams(sl_req *req, const sl_list_streams_req *in, sl_list_streams_res *out) {
   sl_txn *txn;
   sl_err err = sl_req_snapshot(req, &txn);
@@ -88,7 +95,7 @@ sl_err sl_describe_stream(sl_req *req, const sl_describe_stream_req *in,
                    "ShardFilter and ExclusiveStartShardId both should not be specified in the "
                    "request.");
   sl_txn *txn;
-  sl_err err = sl_req_snapshot(req, &txn);
+  sl_err err = shards_snapshot(req, &txn);
   if (err != SL_OK)
     return err;
   memset(out, 0, sizeof(*out));
@@ -183,7 +190,7 @@ sl_err sl_get_shard_iterator(sl_req *req, const sl_get_shard_iterator_req *in, s
     too_large = true;
   }
   sl_txn *txn;
-  sl_err err = sl_req_snapshot(req, &txn);
+  sl_err err = shards_snapshot(req, &txn);
   if (err != SL_OK)
     return err;
   sl_stream st;
@@ -233,7 +240,7 @@ sl_err sl_get_records(sl_req *req, const sl_get_records_req *in, sl_get_records_
   if (!sl_streams_iter_parse(in->iterator, &it))
     return sl_fail(req, SL_E_VALIDATION, "Invalid ShardIterator");
   sl_txn *txn;
-  sl_err err = sl_req_snapshot(req, &txn);
+  sl_err err = shards_snapshot(req, &txn);
   if (err != SL_OK)
     return err;
   if (!sl_streams_get_by_id(txn, req->arena, it.stream_id, &out->stream))

@@ -267,7 +267,7 @@ static void table_stream(sl_app *app, sl_http_request *req, sl_str name, sl_http
   sl_jw_key_c(&w, "now_ms");
   sl_jw_int(&w, now);
   sl_jw_key_c(&w, "stream");
-  if (!t->stream_enabled || !app->env.streams ||
+  if (!t->stream_enabled || !app->env.streams || sl_streams_index(app->env.streams, &f) != SL_OK ||
       sl_store_begin(app->env.store, false, &f, &txn) != SL_OK) {
     sl_jw_null(&w);
     sl_jw_obj_end(&w);
@@ -482,7 +482,8 @@ static void write_stream(sl_app *app, const sl_table *t, sl_jw *w) {
   sl_failure_init(&f, &app->arena);
   sl_txn *txn = NULL;
   sl_stream st;
-  if (!t->stream_enabled || sl_store_begin(app->env.store, false, &f, &txn) != SL_OK) {
+  if (!t->stream_enabled || sl_streams_index(app->env.streams, &f) != SL_OK ||
+      sl_store_begin(app->env.store, false, &f, &txn) != SL_OK) {
     sl_jw_null(w);
     return;
   }

@@ -208,8 +208,8 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
     uint32_t v = 0;
     if (fv.mv_size == 4)
       memcpy(&v, fv.mv_data, 4);
-    if (fv.mv_size == 4 && v == 1) {
-      /* Format 1 is a subset of format 2 (store.h): upgrade the record. */
+    if (fv.mv_size == 4 && (v == 1 || v == 2)) {
+      /* Formats 1 and 2 are subsets of format 3 (store.h): upgrade the record. */
       v = SL_STORE_FORMAT;
       fv = (MDB_val){4, &v};
       if ((rc = mdb_put(txn, st->dbi[SL_DB_META], &fk, &fv, 0)) != 0) {

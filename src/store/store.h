@@ -21,10 +21,14 @@
  * store/key.h, the item encoding of store/item.h, the catalog records of
  * store/catalog.h; 2: format 1 plus multi-attribute GSI keys, whose catalog
  * records carry "attrs" and whose index entries hold key tuples, backups
- * (store/backups.h) and the tables' point-in-time-recovery setting). A format 1
- * directory is valid format 2 (single-attribute keys encode identically), so
- * sl_store_open upgrades its record to 2 in place; a sluice of format 1 then
- * refuses it rather than misread tuple keys. sl_store_open refuses a directory
+ * (store/backups.h) and the tables' point-in-time-recovery setting; 3:
+ * format 2 plus change records that carry their stream and shard, indexed
+ * in batches (streams/streams.h, "the index")). A format 1 directory is
+ * valid format 2 (single-attribute keys encode identically), and format 2
+ * is valid format 3 (its records are all indexed and still read), so
+ * sl_store_open upgrades the record in place; an older sluice then refuses
+ * the directory rather than misread tuple keys or crash on a record it
+ * does not know. sl_store_open refuses a directory
  * of any other format with a message naming both; a change to any of those
  * layouts bumps it (and brings a migration or the refusal).
  * Pages: a new environment gets 32 KB pages (SL_STORE_PAGE_SIZE, LMDB 0.9's
@@ -119,7 +123,7 @@ void sl_store_set_capture(sl_store *st, sl_store_capture_fn fn, void *ctx);
 /* Inside store/ only: the write funnel (items.c) calls the registered hook. */
 sl_err sl__store_capture_call(sl_txn *txn, const sl_store_change *c, sl_arena *a, sl_failure *f);
 
-#define SL_STORE_FORMAT 2u
+#define SL_STORE_FORMAT 3u
 #define SL_STORE_PAGE_SIZE 32768u
 
 typedef struct {

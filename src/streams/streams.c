@@ -37,6 +37,10 @@ struct sl_streams {
   } readers[SL_STREAMS_READER_SLOTS];
   bool dirty;  /* a stream needs its shards: the next tick runs at once */
   bool behind; /* the last tick ran out of its trim budget: the next runs at once */
+  /* Records captured since the shards' index was last brought up to date
+   * (streams.h, "the index"; counts aborted ones too: a hint, never a
+   * truth; 0 only after a commit that indexed everything). */
+  uint32_t unindexed;
   struct stream_cache {
     uint64_t gen;
     uint32_t table_id, stream_id;
@@ -49,7 +53,11 @@ struct sl_streams {
 
 #define STREAM_HDR 50 /* fixed part of a stream value, before the key names */
 #define SHARD_LEN 72
-#define RECORD_HDR 16
+#define RECORD_HDR 16  /* the fixed part of a format 1 record */
+#define RECORD_HDR2 24 /* format 2: + u32 stream id, u32 shard */
+/* Records captured before a tick brings the index up to date without
+ * waiting for the second of the clock (one short write transaction). */
+#define INDEX_BATCH 1024
 /* Records trimmed per sl_streams_tick call at most (one write transaction of
  * ~1-3 ms here), so that the request before which a tick runs never waits
  * for more. A tick that uses it all runs again at the next call (before the
@@ -581,6 +589,77 @@ static sl_err high_water_put(sl_txn *txn, uint64_t seq, sl_failure *f) {
   return sl_store_put(txn, SL_DB_STREAMS, SL_STR("Q"), sl_str_make((char *)v, 8), f);
 }
 
+/* The index mark (streams.h, "the index"): every record numbered below it
+ * has its shard's index entry. */
+static uint64_t indexed_get(sl_txn *txn) {
+  sl_str v;
+  return sl_store_get(txn, SL_DB_STREAMS, SL_STR("I"), &v) && v.len == 8
+             ? rd64((const uint8_t *)v.p)
+             : 0;
+}
+
+static sl_err indexed_put(sl_txn *txn, uint64_t seq, sl_failure *f) {
+  uint8_t v[8];
+  le64(v, seq);
+  return sl_store_put(txn, SL_DB_STREAMS, SL_STR("I"), sl_str_make((char *)v, 8), f);
+}
+
+/* In 'txn': gives every record from the index mark ("I") on its entry in
+ * its shard's index, and moves the mark past them. *did: whether it wrote. */
+static sl_err index_pending(sl_streams *s, sl_txn *txn, bool *did, sl_failure *f) {
+  *did = false;
+  if (!s->unindexed)
+    return SL_OK;
+  uint64_t from = indexed_get(txn), last = 0;
+  uint8_t lo[8];
+  sl_be64(lo, from);
+  sl_err err = SL_OK;
+  bool any = false;
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_RECORDS);
+  sl_str k, v;
+  for (bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 8), &k, &v); ok && err == SL_OK;
+       ok = sl_cursor_next(c, &k, &v)) {
+    const uint8_t *p = (const uint8_t *)v.p;
+    if (k.len != 8)
+      continue;
+    last = rd64be((const uint8_t *)k.p);
+    any = true;
+    if (v.len < RECORD_HDR2 || p[0] != 2)
+      continue; /* format 1: its index entry was written with it */
+    uint8_t rk[17];
+    record_key(rk, rd32(p + 16), rd32(p + 20), last);
+    /* A cursor's put into another database leaves this one's place. */
+    err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)rk, 17), (sl_str){"", 0}, f);
+  }
+  sl_cursor_close(c);
+  if (err == SL_OK && any)
+    err = indexed_put(txn, last + 1, f);
+  *did = any;
+  return err;
+}
+
+sl_err sl_streams_index(sl_streams *s, sl_failure *f) {
+  if (!s || !s->unindexed)
+    return SL_OK;
+  sl_txn *txn;
+  sl_err err = sl_store_begin(s->store, true, f, &txn);
+  if (err != SL_OK)
+    return err;
+  bool did;
+  if ((err = index_pending(s, txn, &did, f)) != SL_OK) {
+    sl_store_abort(txn);
+    return err;
+  }
+  if (!did) {
+    sl_store_abort(txn);
+    s->unindexed = 0;
+    return SL_OK;
+  }
+  if ((err = sl_store_commit(txn, f)) == SL_OK)
+    s->unindexed = 0;
+  return err;
+}
+
 sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p, sl_failure *f,
                        sl_streams **out) {
   sl_txn *txn;
@@ -614,7 +693,20 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
       k.len == 8 && rd64be((const uint8_t *)k.p) + 1 > next)
     next = rd64be((const uint8_t *)k.p) + 1;
   sl_cursor_close(c);
+  bool marked = sl_store_get(txn, SL_DB_STREAMS, SL_STR("I"), &v);
   sl_store_abort(txn);
+  if (!marked) {
+    /* A new directory, or one whose every record was indexed as it was
+     * written (streams.h, "the index"): the mark starts at the next. */
+    if ((err = sl_store_begin(st, true, f, &txn)) != SL_OK)
+      return err;
+    if ((err = indexed_put(txn, next, f)) != SL_OK) {
+      sl_store_abort(txn);
+      return err;
+    }
+    if ((err = sl_store_commit(txn, f)) != SL_OK)
+      return err;
+  }
   sl_streams *s = calloc(1, sizeof(*s));
   SL_ASSERT(s);
   s->gen = 1;
@@ -623,6 +715,7 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
   s->clock = clock;
   s->p = *p;
   s->next_seq = next;
+  s->unindexed = 1; /* records after the mark may wait since the last run */
   s->rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)sl_clock_now_us(clock);
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
@@ -758,8 +851,10 @@ sl_err sl_streams_sync(sl_streams *s, sl_txn *txn, const sl_table *old, sl_table
   s->gen++;
   sl_arena a;
   sl_arena_init(&a);
-  sl_err err = SL_OK;
-  if (had)
+  bool indexed;
+  /* A closed shard's range ends at its last record: every record indexed. */
+  sl_err err = index_pending(s, txn, &indexed, f);
+  if (err == SL_OK && had)
     err = stream_disable(txn, old, now_ms, &a, f);
   if (err == SL_OK && has)
     err = stream_create(s, txn, t, now_ms, &a, f);
@@ -888,9 +983,14 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
                 (want_old ? sl_item_size(c->old) : 0);
   sl_buf b;
   sl_buf_init(&b, a);
-  sl_buf_reserve(&b, RECORD_HDR + 64 + (want_new ? c->item_enc.len + 4 : 0) +
+  sl_buf_reserve(&b, RECORD_HDR2 + 64 + (want_new ? c->item_enc.len + 4 : 0) +
                          (want_old ? size + 64 : 0));
-  uint8_t hdr[RECORD_HDR] = {1,
+  uint32_t shard;
+  if (!route(txn, a, t, c->key, sc.stream_id, &shard))
+    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
+                    "Internal server error: the stream of table %.*s has no open shard",
+                    SL_STR_FMT(t->name));
+  uint8_t hdr[RECORD_HDR2] = {2,
                              (uint8_t)(!c->old    ? 1
                                        : !c->item ? 3
                                                   : 2),
@@ -898,7 +998,9 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
                              (uint8_t)((want_new ? 1 : 0) | (want_old ? 2 : 0))};
   le32(hdr + 4, (uint32_t)size);
   le64(hdr + 8, (uint64_t)now_ms);
-  sl_buf_append(&b, hdr, RECORD_HDR);
+  le32(hdr + 16, sc.stream_id);
+  le32(hdr + 20, shard);
+  sl_buf_append(&b, hdr, RECORD_HDR2);
   put_image(&b, &kit);
   if (want_new && !c->item_enc.len) {
     put_image(&b, c->item);
@@ -911,22 +1013,16 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
   }
   if (want_old)
     put_image(&b, c->old);
-  uint32_t shard;
-  if (!route(txn, a, t, c->key, sc.stream_id, &shard))
-    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
-                    "Internal server error: the stream of table %.*s has no open shard",
-                    SL_STR_FMT(t->name));
-  /* The record goes to the end of "records" (its number is the highest yet),
-   * and its shard's index gets the number. */
-  uint8_t k[17], rk[8];
-  record_key(k, sc.stream_id, shard, s->next_seq);
+  /* The record goes to the end of "records" (its number is the highest
+   * yet); its shard's index gets the number later, with others (streams.h,
+   * "the index"). */
+  uint8_t rk[8];
   sl_be64(rk, s->next_seq);
   sl_err err = sl_store_append(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8), sl_buf_str(&b), f);
-  if (err == SL_OK)
-    err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 17), (sl_str){"", 0}, f);
   if (err != SL_OK)
     return err;
   s->next_seq++; /* a number lost to an aborted transaction leaves a gap, never a repeat */
+  s->unindexed++;
   return SL_OK;
 }
 
@@ -945,7 +1041,7 @@ static bool take_image(const uint8_t **p, const uint8_t *end, sl_arena *a, sl_it
 
 static bool record_decode(sl_arena *a, uint64_t seq, sl_str v, sl_stream_record *out) {
   const uint8_t *p = (const uint8_t *)v.p, *end = p + v.len;
-  if (v.len < RECORD_HDR || p[0] != 1)
+  if (v.len < RECORD_HDR || (p[0] != 1 && (p[0] != 2 || v.len < RECORD_HDR2)))
     return false;
   memset(out, 0, sizeof(*out));
   out->seq = seq;
@@ -955,7 +1051,7 @@ static bool record_decode(sl_arena *a, uint64_t seq, sl_str v, sl_stream_record 
   out->has_old = (p[3] & 2) != 0;
   out->size_bytes = rd32(p + 4);
   out->created_ms = (int64_t)rd64(p + 8);
-  p += RECORD_HDR;
+  p += p[0] == 1 ? RECORD_HDR : RECORD_HDR2;
   return take_image(&p, end, a, &out->keys) &&
          (!out->has_new || take_image(&p, end, a, &out->new_image)) &&
          (!out->has_old || take_image(&p, end, a, &out->old_image));
@@ -1299,8 +1395,12 @@ static sl_err trim_shard(sl_txn *txn, const sl_stream *st, const sl_stream_shard
 bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure *f) {
   /* Once per second of the clock (a tick comes every 100 ms and before every
    * request), and at once when a stream needs its shards. */
-  if (!s->dirty && !s->behind && now_ms >= s->trim_ms && now_ms - s->trim_ms < 1000)
+  if (!s->dirty && !s->behind && now_ms >= s->trim_ms && now_ms - s->trim_ms < 1000) {
+    /* Between seconds, only the index, once a batch of records waits. */
+    if (s->unindexed >= INDEX_BATCH && sl_streams_index(s, f) != SL_OK)
+      sl_warn("cannot index stream records: %.*s", SL_STR_FMT(f->message));
     return false;
+  }
   s->trim_ms = now_ms;
   s->dirty = false;
   s->behind = false;
@@ -1311,9 +1411,10 @@ bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure 
   sl_arena a;
   sl_arena_init(&a);
   bool changed = false;
+  /* Shards are closed and trimmed by their index: it comes up to date first. */
+  sl_err err = index_pending(s, txn, &changed, f);
   size_t budget = TRIM_PER_CALL;
   uint64_t cut = trim_cut(txn, horizon, &budget);
-  sl_err err = SL_OK;
   sl_stream *v;
   size_t n;
   sl_streams_list(txn, &a, (sl_str){0}, &v, &n);
@@ -1374,9 +1475,14 @@ bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure 
   sl_arena_destroy(&a);
   if (err != SL_OK || !changed) {
     sl_store_abort(txn);
+    if (err == SL_OK)
+      s->unindexed = 0; /* nothing was waiting: the records counted were aborted */
     return false;
   }
   s->behind = budget == 0;
   s->gen++; /* the capture hook's cache (above) */
-  return sl_store_commit(txn, f) == SL_OK;
+  if (sl_store_commit(txn, f) != SL_OK)
+    return false;
+  s->unindexed = 0;
+  return true;
 }

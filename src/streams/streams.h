@@ -22,6 +22,24 @@
  * one, the hook reads the stream from a small cache (streams.c) and reuses
  * the new item's encoding the funnel made (sl_store_change.item_enc).
  *
+ * The index: each shard keeps an index of its records' numbers ('R' below),
+ * written in batches, not by the hook: a record carries its stream and shard,
+ * and the index mark ('I') says below which number every record is indexed.
+ * sl_streams_index brings the index up to the last record, in a write
+ * transaction of its own; every reader of shards calls it before its
+ * snapshot (the Streams API's DescribeStream, GetShardIterator and
+ * GetRecords, ops/streams.c; the admin pages, server/admin.c), and so do the
+ * tick, before it closes or trims shards, once INDEX_BATCH (1,024) records
+ * wait between its seconds, and sl_streams_sync, before it closes a stream's
+ * shards. A write then costs its record alone: an index entry per write
+ * dirtied a leaf of the "streams" database per shard, copied once per write
+ * transaction in memory and written to the file once per group with
+ * --data-dir (about 30 KB a write there; bench/README.md, "the index in
+ * batches"). The records after the mark are durable with their items, so a
+ * restart indexes them (tests/conformance/test_streams.py,
+ * test_unindexed_records_survive_kill); a directory without the mark, new
+ * or written when every record was indexed as it was made, gets it at open.
+ *
  * Shards follow the capacity engine's partitions of the table (cap/cap.h,
  * sl_cap_part_ref): one open shard per partition, found by the 'P' route of
  * the partition's id. sl_streams_tick, once a second of the clock and at once
@@ -91,6 +109,7 @@
  *        in "records" (a directory written before "records" existed holds
  *        the record itself here, which is read as such)
  *   key 'Q'                                      u64 sequence high-water mark
+ *   key 'I'                                      u64 the index mark (above)
  *   key 'T' | table name | 0x00 | label        a stream's own tags (TagResource
  *        on its ARN; absent: none): u32 count, then per tag u32 key length,
  *        the key, u32 value length, the value; deleted with the stream
@@ -102,13 +121,15 @@
  * of 4 partitions, one fresh page per two ~1 KB records instead of one per
  * three, and a fresh page is the largest part of a record's cost on a VM
  * where a page fault costs ~12 us (bench/README.md).
- *     0  u8   format (1)
+ *     0  u8   format (2; 1: written with its index entry, without the two
+ *             fields at 16, which Keys then takes)
  *     1  u8   event: 1 INSERT, 2 MODIFY, 3 REMOVE
  *     2  u8   flags: bit 0 the change was the service's own (TTL)
  *     3  u8   images: bit 0 NewImage, bit 1 OldImage
  *     4  u32  SizeBytes
  *     8  u64  created_ms
- *    16  Keys, then NewImage and OldImage when present: each u32 length +
+ *    16  u32  stream id, u32 shard (the index entry the record needs)
+ *    24  Keys, then NewImage and OldImage when present: each u32 length +
  *        the item encoding of store/item.h
  *
  * Iterators (GetShardIterator, NextShardIterator) are text: "v2|" stream id
@@ -236,6 +257,10 @@ bool sl_streams_shard_bounds(sl_txn *txn, const sl_stream *st, const sl_stream_s
  * hold none (one lookup per shard). */
 bool sl_streams_oldest(sl_txn *txn, const sl_stream *st, const sl_stream_shard *shards, size_t n,
                        int64_t *created_ms);
+/* Brings every shard's index up to the last record (streams.h, "the
+ * index"), in a write transaction of its own when records wait; a reader of
+ * shards calls it before its snapshot. */
+sl_err sl_streams_index(sl_streams *s, sl_failure *f);
 /* The sequence number the next record will get. */
 uint64_t sl_streams_next_seq(const sl_streams *s);
 
