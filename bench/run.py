@@ -19,6 +19,14 @@ time per request, the ratios sluice/peer, p50/p99/p99.9 at one connection,
 resident memory after the load, and the time from process start to the first
 answer.
 
+The stream's cost has a second row, its steady state: a day of the real clock
+does not fit in a bench, so two more sluice servers run on the manual clock
+(bench/stream_cost.py --steady, 32 connections, fresh keys), one without a
+stream and one with a NEW_AND_OLD_IMAGES stream. Each takes a batch of writes
+on its first day, then, a day later, a second batch during which it trims the
+first day's records as it writes; the row gives the ratio of the servers' CPU
+per request in each batch.
+
 Numbers are measurements, never assertions: nothing here fails a build.
 """
 import argparse
@@ -232,6 +240,17 @@ def latency(port, op, seconds, nkeys=1000):
     return {k: float(v) for k, v in (kv.split("=") for kv in m.group(1).split())}
 
 
+def stream_steady(binary, conns, writes):
+    """(first day, steady state): the CPU per PutItem with a NEW_AND_OLD_IMAGES stream over
+    that without one, on the manual clock (bench/stream_cost.py --steady)."""
+    import stream_cost
+    us = {}
+    for view in ("plain", "NEW_AND_OLD_IMAGES"):
+        r = stream_cost.one_run(binary, "fresh", view, 0, conns, False, 0, (writes, 20000))
+        us[view] = (r["first"][0], r["steady"][0])
+    return tuple(s / p for s, p in zip(us["NEW_AND_OLD_IMAGES"], us["plain"]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", default=os.path.join(ROOT, "build", "sluice"))
@@ -297,6 +316,9 @@ def main():
     finally:
         for proc in procs.values():
             proc.stop()
+    steady_writes = 10000 if quick else 40000
+    if "putstream" in a.only.split(","):
+        results["stream_steady"] = stream_steady(a.sluice, 32, steady_writes)
 
     names = [n for n, _, _ in servers]
     peers = names[1:]
@@ -321,6 +343,11 @@ def main():
         if p and ps and p[3] and ps[3]:
             print(f"stream cost, {conns} conn: PutItem with a stream / without = "
                   f"{ps[3] / p[3]:.2f}x CPU per request, {ps[0] / p[0]:.2f}x requests/s")
+    if "stream_steady" in results:
+        first, steady = results["stream_steady"]
+        print(f"stream cost on the manual clock, 32 conn, {steady_writes:,} writes a batch: "
+              f"{first:.2f}x CPU per request on the first day, {steady:.2f}x a day later "
+              f"while the first day's records are trimmed")
     if ceiling_label:
         c1 = results.get(("ceiling", 1), (0, 0, "?", None))
         c32 = results.get(("ceiling", 32), (0, 0, "?", None))
