@@ -16,13 +16,16 @@
  *                      (sl_store_append), as streams/streams.h writes one
  *                      of a ~1 KB item with NEW_AND_OLD_IMAGES;
  *   + record + index   and the shard index entry (17-byte key, empty value,
- *                      one of 4 shards' ranges of "streams");
+ *                      one of 4 shards' ranges of "streams"), in the same
+ *                      transaction (how streams.c wrote it before the index
+ *                      was written in batches);
  *   + 16-byte record   a record of 16 bytes, no index: the records tree's
  *                      own work without the record's bytes;
  *   + rec, batch index  + record + index, but the index entries written
- *                      64 at a time in every 64th transaction (the price of
- *                      an index the tick would write; not what streams.c
- *                      does);
+ *                      64 at a time in every 64th transaction (streams.c
+ *                      now writes them in batches of up to 1,024 and at
+ *                      every read of shards: streams/streams.h, "the
+ *                      index");
  *   + record, reused   + record, after TXNS records were appended and
  *                      deleted (untimed), so the records reuse freed pages
  *                      as they do once retention trims as fast as a stream

@@ -6,7 +6,8 @@
  * On a fresh in-memory store (store/store.h: /dev/shm, 32 KB pages), each
  * "second" appends 20,000 records of 1,100 bytes to "records" (one write
  * transaction each, with its 17-byte entry in one of 4 shards' index ranges
- * of "streams", as streams/streams.c writes them), and from the second
+ * of "streams"; streams/streams.c now writes those entries in batches, which
+ * trimming does not see), and from the second
  * second on deletes the previous second's records and index entries, 1,024
  * of each a transaction (streams.c's TRIM_PER_CALL), in one of two orders:
  *   forward   each key by sl_store_del, lowest first (how sl_streams_tick

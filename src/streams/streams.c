@@ -991,11 +991,11 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
                     "Internal server error: the stream of table %.*s has no open shard",
                     SL_STR_FMT(t->name));
   uint8_t hdr[RECORD_HDR2] = {2,
-                             (uint8_t)(!c->old    ? 1
-                                       : !c->item ? 3
-                                                  : 2),
-                             (uint8_t)(c->by_service ? 1 : 0),
-                             (uint8_t)((want_new ? 1 : 0) | (want_old ? 2 : 0))};
+                              (uint8_t)(!c->old    ? 1
+                                        : !c->item ? 3
+                                                   : 2),
+                              (uint8_t)(c->by_service ? 1 : 0),
+                              (uint8_t)((want_new ? 1 : 0) | (want_old ? 2 : 0))};
   le32(hdr + 4, (uint32_t)size);
   le64(hdr + 8, (uint64_t)now_ms);
   le32(hdr + 16, sc.stream_id);

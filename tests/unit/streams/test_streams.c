@@ -1,9 +1,15 @@
 /* Unit tests of streams/streams.h's codecs: iterators round-trip and refuse
  * anything sluice did not write (a changed byte, a truncation), sequence
- * numbers are written with 21 digits and parsed back, view type names. */
+ * numbers are written with 21 digits and parsed back, view type names; and
+ * the oldest record layout (a record as its index entry's value, format 1)
+ * is read beside records of today's and trimmed past the retention. */
 #include "harness.h"
 #include "base/crc32.h"
+#include "store/catalog.h"
+#include "store/items.h"
 #include "streams/streams.h"
+
+#include <stdlib.h>
 
 static sl_arena A;
 
@@ -64,12 +70,186 @@ static void test_view_names(void) {
   CHECK(strcmp(sl_stream_view_name(SL_STREAM_OLD_IMAGE), "OLD_IMAGE") == 0);
 }
 
+/* ---- the oldest layout ---- */
+
+enum { OLD_N = 10 };
+static const int64_t T0_MS = 1796169600000; /* 2026-12-01T00:00:00Z */
+
+static void put_n(sl_store *st, sl_table *t, int n, sl_arena *a, sl_failure *f) {
+  char pk[16];
+  snprintf(pk, sizeof(pk), "k%d", n);
+  char num[16];
+  snprintf(num, sizeof(num), "%d", n);
+  /* Attributes in name order (store/item.h). */
+  sl_attr attrs[2] = {{SL_STR("n"), {.type = SL_AV_N, .s = sl_arena_strdup(a, sl_str_c(num))}},
+                      {SL_STR("pk"), {.type = SL_AV_S, .s = sl_arena_strdup(a, sl_str_c(pk))}}};
+  sl_item item = {attrs, 2};
+  sl_keyvals kv = {.hash = &attrs[1].v};
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, true, f, &txn), SL_OK);
+  sl_store_change c = {.t = t, .key = &kv, .item = &item};
+  CHECK_INT(sl_store_apply(txn, &c, a, f), SL_OK);
+  CHECK_INT(sl_store_commit(txn, f), SL_OK);
+}
+
+/* Rewrites every record in "records" as a directory written before
+ * "records" existed held it: format 1 (no stream and shard fields), as the
+ * value of its shard's index entry; and drops the index mark. */
+static void to_oldest_layout(sl_store *st, sl_arena *a, sl_failure *f) {
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, true, f, &txn), SL_OK);
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_RECORDS);
+  sl_str k, v;
+  sl_str keys[OLD_N], vals[OLD_N];
+  size_t n = 0;
+  for (bool ok = sl_cursor_first(c, &k, &v); ok && n < OLD_N; ok = sl_cursor_next(c, &k, &v)) {
+    keys[n] = sl_arena_strdup(a, k);
+    vals[n++] = sl_arena_strdup(a, v);
+  }
+  sl_cursor_close(c);
+  CHECK_INT(n, OLD_N);
+  for (size_t i = 0; i < n; i++) {
+    const uint8_t *p = (const uint8_t *)vals[i].p;
+    CHECK(vals[i].len > 24 && p[0] == 2);
+    uint8_t *old = sl_arena_alloc(a, vals[i].len - 8);
+    memcpy(old, p, 16);
+    old[0] = 1;
+    memcpy(old + 16, p + 24, vals[i].len - 24);
+    /* 'R', the stream id and the shard (little-endian in the record,
+     * big-endian in the key), the record's number. */
+    uint8_t rk[17] = {'R'};
+    for (int j = 0; j < 4; j++) {
+      rk[1 + j] = p[19 - j];
+      rk[5 + j] = p[23 - j];
+    }
+    memcpy(rk + 9, keys[i].p, 8);
+    CHECK_INT(sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)rk, 17),
+                           sl_str_make((char *)old, vals[i].len - 8), f),
+              SL_OK);
+    CHECK_INT(sl_store_del(txn, SL_DB_RECORDS, keys[i], f), SL_OK);
+  }
+  CHECK_INT(sl_store_del(txn, SL_DB_STREAMS, SL_STR("I"), f), SL_OK);
+  CHECK_INT(sl_store_commit(txn, f), SL_OK);
+}
+
+static size_t count_db(sl_store *st, sl_db db, char first, sl_failure *f) {
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, false, f, &txn), SL_OK);
+  sl_cursor *c = sl_store_cursor(txn, db);
+  sl_str k, v;
+  size_t n = 0;
+  for (bool ok = sl_cursor_first(c, &k, &v); ok; ok = sl_cursor_next(c, &k, &v))
+    n += !first || (k.len && k.p[0] == first);
+  sl_cursor_close(c);
+  sl_store_abort(txn);
+  return n;
+}
+
+/* The records of the table's shards, oldest shard first: their "n"
+ * attributes. */
+static size_t read_ns(sl_streams *s, sl_store *st, sl_arena *a, int *ns, size_t max,
+                      sl_failure *f) {
+  CHECK_INT(sl_streams_index(s, f), SL_OK);
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, false, f, &txn), SL_OK);
+  sl_stream *v;
+  size_t n;
+  sl_streams_list(txn, a, SL_STR("t"), &v, &n);
+  CHECK_INT(n, 1);
+  sl_stream_shard *sh;
+  size_t nsh, got = 0;
+  sl_streams_shards(txn, a, &v[0], &sh, &nsh);
+  for (size_t k = 0; k < nsh; k++) {
+    sl_stream_record *r;
+    size_t nr;
+    uint64_t next;
+    sl_streams_read(txn, a, &v[0], &sh[k], 0, 1000, 1u << 20, &r, &nr, &next);
+    for (size_t i = 0; i < nr && got < max; i++) {
+      ns[got] = -1;
+      CHECK(r[i].has_new && r[i].event == 1);
+      for (uint32_t j = 0; j < r[i].new_image.n; j++)
+        if (sl_str_eq(r[i].new_image.attrs[j].name, SL_STR("n")))
+          ns[got] = atoi(sl_arena_strdup(a, r[i].new_image.attrs[j].v.s).p);
+      got++;
+    }
+  }
+  sl_store_abort(txn);
+  return got;
+}
+
+static void test_oldest_layout(void) {
+  sl_arena a;
+  sl_arena_init(&a);
+  sl_failure f;
+  sl_failure_init(&f, &a);
+  sl_store_config cfg = {.map_size = 16u << 20};
+  sl_store *st = NULL;
+  CHECK_INT(sl_store_open(&cfg, &f, &st), SL_OK);
+  sl_clock clock;
+  sl_clock_init(&clock, SL_CLOCK_MANUAL, 1, T0_MS);
+  sl_streams_params p;
+  sl_streams_params_default(&p);
+  sl_streams *s = NULL;
+  CHECK_INT(sl_streams_open(st, &clock, &p, &f, &s), SL_OK);
+  sl_catalog *cat = sl_catalog_new();
+  sl_table *t = sl_table_new();
+  t->id = 7;
+  t->name = SL_STR("t");
+  t->key.hash = SL_STR("pk");
+  t->key.hash_type = SL_AV_S;
+  t->stream_enabled = true;
+  t->stream_view_type = SL_STR("NEW_IMAGE");
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  CHECK_INT(sl_streams_sync(s, txn, NULL, t, T0_MS, &f), SL_OK);
+  CHECK_INT(sl_store_commit(txn, &f), SL_OK);
+  sl_catalog_install(cat, t);
+  sl_streams_tick(s, cat, T0_MS, &f); /* opens the shard */
+  for (int i = 0; i < OLD_N; i++)
+    put_n(st, t, i, &a, &f);
+  sl_streams_close(s);
+  to_oldest_layout(st, &a, &f);
+  CHECK_INT(count_db(st, SL_DB_RECORDS, 0, &f), 0);
+  CHECK_INT(count_db(st, SL_DB_STREAMS, 'R', &f), OLD_N);
+
+  /* Reopened: the old records read as they are, and the writes after them
+   * follow in today's layout, indexed in a batch. */
+  CHECK_INT(sl_streams_open(st, &clock, &p, &f, &s), SL_OK);
+  sl_clock_advance(&clock, 1000);
+  for (int i = OLD_N; i < 2 * OLD_N; i++)
+    put_n(st, t, i, &a, &f);
+  int ns[4 * OLD_N];
+  CHECK_INT(read_ns(s, st, &a, ns, 4 * OLD_N, &f), 2 * OLD_N);
+  for (int i = 0; i < 2 * OLD_N; i++)
+    CHECK_INT(ns[i], i);
+  CHECK_INT(count_db(st, SL_DB_RECORDS, 0, &f), OLD_N);
+  CHECK_INT(count_db(st, SL_DB_STREAMS, 'R', &f), 2 * OLD_N);
+
+  /* Past the retention of the old ones only: they go, the new ones stay. */
+  sl_clock_set(&clock, T0_MS + p.retention_ms + 500);
+  sl_streams_tick(s, cat, sl_clock_now_ms(&clock), &f);
+  CHECK_INT(read_ns(s, st, &a, ns, 4 * OLD_N, &f), OLD_N);
+  CHECK_INT(ns[0], OLD_N);
+  CHECK_INT(count_db(st, SL_DB_STREAMS, 'R', &f), OLD_N);
+  /* And past theirs, nothing is left. */
+  sl_clock_set(&clock, T0_MS + p.retention_ms + 2000);
+  sl_streams_tick(s, cat, sl_clock_now_ms(&clock), &f);
+  CHECK_INT(count_db(st, SL_DB_STREAMS, 'R', &f), 0);
+  CHECK_INT(count_db(st, SL_DB_RECORDS, 0, &f), 0);
+
+  sl_streams_close(s);
+  sl_catalog_free(cat);
+  sl_store_close(st);
+  sl_arena_destroy(&a);
+}
+
 int main(void) {
   sl_arena_init(&A);
   RUN(test_iterator_roundtrip);
   RUN(test_iterator_refused);
   RUN(test_sequence_numbers);
   RUN(test_view_names);
+  RUN(test_oldest_layout);
   sl_arena_destroy(&A);
   return DONE();
 }
