@@ -8,6 +8,7 @@
  * change-capture hook (store/items.h: every item change, in its
  * transaction), and of sl_store_del_range. */
 #include "harness.h"
+#include "store_fixture.h"
 #include "store/items.h"
 #include "store/key.h"
 
@@ -113,15 +114,10 @@ static void test_capture_hook(void) {
   sl_arena_init(&a);
   sl_failure f;
   sl_failure_init(&f, &a);
-  sl_store_config cfg = {.map_size = 16u << 20};
-  sl_store *st = NULL;
-  CHECK_INT(sl_store_open(&cfg, &f, &st), SL_OK);
+  sl_store *st = fixture_store(&f);
   capture cp = {0};
   sl_store_set_capture(st, on_change, &cp);
-  sl_table *t = sl_table_new();
-  t->id = 7;
-  t->key.hash = SL_STR("pk");
-  t->key.hash_type = SL_AV_S;
+  sl_table *t = fixture_table();
   sl_attr attr = {SL_STR("pk"), {.type = SL_AV_S, .s = SL_STR("k")}};
   sl_item item = {&attr, 1};
   sl_keyvals kv = {.hash = &attr.v};

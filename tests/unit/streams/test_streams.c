@@ -4,6 +4,7 @@
  * the oldest record layout (a record as its index entry's value, format 1)
  * is read beside records of today's and trimmed past the retention. */
 #include "harness.h"
+#include "store_fixture.h"
 #include "base/crc32.h"
 #include "store/catalog.h"
 #include "store/items.h"
@@ -182,9 +183,7 @@ static void test_oldest_layout(void) {
   sl_arena_init(&a);
   sl_failure f;
   sl_failure_init(&f, &a);
-  sl_store_config cfg = {.map_size = 16u << 20};
-  sl_store *st = NULL;
-  CHECK_INT(sl_store_open(&cfg, &f, &st), SL_OK);
+  sl_store *st = fixture_store(&f);
   sl_clock clock;
   sl_clock_init(&clock, SL_CLOCK_MANUAL, 1, T0_MS);
   sl_streams_params p;
@@ -192,11 +191,7 @@ static void test_oldest_layout(void) {
   sl_streams *s = NULL;
   CHECK_INT(sl_streams_open(st, &clock, &p, &f, &s), SL_OK);
   sl_catalog *cat = sl_catalog_new();
-  sl_table *t = sl_table_new();
-  t->id = 7;
-  t->name = SL_STR("t");
-  t->key.hash = SL_STR("pk");
-  t->key.hash_type = SL_AV_S;
+  sl_table *t = fixture_table();
   t->stream_enabled = true;
   t->stream_view_type = SL_STR("NEW_IMAGE");
   sl_txn *txn;

@@ -1,0 +1,33 @@
+/*
+ * store_fixture.h — a fresh in-memory store and a table keyed by one string
+ * attribute, for the unit tests of store/ and of the layers above it
+ * (tests/unit/store/test_store.c, tests/unit/streams/test_streams.c).
+ */
+#ifndef SL_TESTS_STORE_FIXTURE_H
+#define SL_TESTS_STORE_FIXTURE_H
+
+#include "harness.h"
+#include "store/item.h"
+#include "store/schema.h"
+#include "store/store.h"
+
+/* A 16 MB in-memory store (store/store.h), NULL when it cannot be opened. */
+static inline sl_store *fixture_store(sl_failure *f) {
+  sl_store_config cfg = {.map_size = 16u << 20};
+  sl_store *st = NULL;
+  CHECK_INT(sl_store_open(&cfg, f, &st), SL_OK);
+  return st;
+}
+
+/* Table "t", storage id 7, partition key "pk" (S); the caller frees it or
+ * hands it to a catalog. */
+static inline sl_table *fixture_table(void) {
+  sl_table *t = sl_table_new();
+  t->id = 7;
+  t->name = SL_STR("t");
+  t->key.hash = SL_STR("pk");
+  t->key.hash_type = SL_AV_S;
+  return t;
+}
+
+#endif
