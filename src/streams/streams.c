@@ -583,25 +583,24 @@ bool sl_streams_iter_parse(sl_str s, sl_stream_iter *out) {
 
 /* ---- opening ---- */
 
-static sl_err high_water_put(sl_txn *txn, uint64_t seq, sl_failure *f) {
-  uint8_t v[8];
-  le64(v, seq);
-  return sl_store_put(txn, SL_DB_STREAMS, SL_STR("Q"), sl_str_make((char *)v, 8), f);
-}
-
-/* The index mark (streams.h, "the index"): every record numbered below it
- * has its shard's index entry. */
-static uint64_t indexed_get(sl_txn *txn) {
+/* The two numbers kept in "streams" under a one-letter key (streams.h): the
+ * sequence high-water mark 'Q' and the index mark 'I'. */
+static bool mark_get(sl_txn *txn, const char *key, uint64_t *out) {
   sl_str v;
-  return sl_store_get(txn, SL_DB_STREAMS, SL_STR("I"), &v) && v.len == 8
-             ? rd64((const uint8_t *)v.p)
-             : 0;
+  if (!sl_store_get(txn, SL_DB_STREAMS, sl_str_c(key), &v) || v.len != 8)
+    return false;
+  *out = rd64((const uint8_t *)v.p);
+  return true;
 }
 
-static sl_err indexed_put(sl_txn *txn, uint64_t seq, sl_failure *f) {
+static sl_err mark_put(sl_txn *txn, const char *key, uint64_t seq, sl_failure *f) {
   uint8_t v[8];
   le64(v, seq);
-  return sl_store_put(txn, SL_DB_STREAMS, SL_STR("I"), sl_str_make((char *)v, 8), f);
+  return sl_store_put(txn, SL_DB_STREAMS, sl_str_c(key), sl_str_make((char *)v, 8), f);
+}
+
+static sl_err high_water_put(sl_txn *txn, uint64_t seq, sl_failure *f) {
+  return mark_put(txn, "Q", seq, f);
 }
 
 /* In 'txn': gives every record from the index mark ("I") on its entry in
@@ -610,7 +609,9 @@ static sl_err index_pending(sl_streams *s, sl_txn *txn, bool *did, sl_failure *f
   *did = false;
   if (!s->unindexed)
     return SL_OK;
-  uint64_t from = indexed_get(txn), last = 0;
+  /* The index mark: every record numbered below it has its entry. */
+  uint64_t from = 0, last = 0;
+  mark_get(txn, "I", &from);
   uint8_t lo[8];
   sl_be64(lo, from);
   sl_err err = SL_OK;
@@ -633,7 +634,7 @@ static sl_err index_pending(sl_streams *s, sl_txn *txn, bool *did, sl_failure *f
   }
   sl_cursor_close(c);
   if (err == SL_OK && any)
-    err = indexed_put(txn, last + 1, f);
+    err = mark_put(txn, "I", last + 1, f);
   *did = any;
   return err;
 }
@@ -646,16 +647,11 @@ sl_err sl_streams_index(sl_streams *s, sl_failure *f) {
   if (err != SL_OK)
     return err;
   bool did;
-  if ((err = index_pending(s, txn, &did, f)) != SL_OK) {
-    sl_store_abort(txn);
-    return err;
-  }
-  if (!did) {
-    sl_store_abort(txn);
-    s->unindexed = 0;
-    return SL_OK;
-  }
-  if ((err = sl_store_commit(txn, f)) == SL_OK)
+  if ((err = index_pending(s, txn, &did, f)) != SL_OK || !did)
+    sl_store_abort(txn); /* !did: the records counted were aborted */
+  else
+    err = sl_store_commit(txn, f);
+  if (err == SL_OK)
     s->unindexed = 0;
   return err;
 }
@@ -666,10 +662,9 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
   sl_err err = sl_store_begin(st, false, f, &txn);
   if (err != SL_OK)
     return err;
-  uint64_t next = 1;
+  uint64_t next = 1, mark;
+  mark_get(txn, "Q", &next);
   sl_str v;
-  if (sl_store_get(txn, SL_DB_STREAMS, SL_STR("Q"), &v) && v.len == 8)
-    next = rd64((const uint8_t *)v.p);
   /* The highest record of every shard (records are keyed by shard). */
   sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
   sl_str k;
@@ -693,14 +688,14 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
       k.len == 8 && rd64be((const uint8_t *)k.p) + 1 > next)
     next = rd64be((const uint8_t *)k.p) + 1;
   sl_cursor_close(c);
-  bool marked = sl_store_get(txn, SL_DB_STREAMS, SL_STR("I"), &v);
+  bool marked = mark_get(txn, "I", &mark);
   sl_store_abort(txn);
   if (!marked) {
     /* A new directory, or one whose every record was indexed as it was
      * written (streams.h, "the index"): the mark starts at the next. */
     if ((err = sl_store_begin(st, true, f, &txn)) != SL_OK)
       return err;
-    if ((err = indexed_put(txn, next, f)) != SL_OK) {
+    if ((err = mark_put(txn, "I", next, f)) != SL_OK) {
       sl_store_abort(txn);
       return err;
     }
