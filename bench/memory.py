@@ -9,9 +9,10 @@ For each mode it starts a fresh sluice (`--profile unlimited`; in memory, or wit
 fresh --data-dir under /tmp), loads N items with BatchWriteItem (25 a request), and
 reads from /proc:
   - resident: the process's VmRSS (heap + the mapped storage pages it has touched);
-  - mapped: the storage file's allocated bytes (st_blocks of LMDB's data.mdb: in
-    memory mode the unlinked tmpfs file, i.e. the RAM the table data holds; in
-    --data-dir mode the file on disk, whose pages the kernel may also cache);
+  - mapped: the table data's bytes: in memory mode the resident pages of LMDB's map
+    (anonymous memory, bench/procmem.py), i.e. the RAM the table data holds; in
+    --data-dir mode the allocated bytes of the file on disk (st_blocks of data.mdb),
+    whose pages the kernel may also cache;
   - raw: the sum of the items' DynamoDB sizes (dynamodb-facts.md §2.1: attribute name
     bytes + value bytes; a Number ~1 byte per two significant digits + 1), which
     DescribeTable's TableSizeBytes reports too.
@@ -39,6 +40,7 @@ import sys
 import tempfile
 import time
 
+import procmem  # bench/procmem.py: the table data's resident pages
 from run import AMZ_DATE, AUTH, wait_port  # bench/run.py: the shared helpers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -155,8 +157,12 @@ def run_sluice(a, mode):
         raw, table_size, el = load(PORT, a.items, a.keys, "x" * a.pad)
         st = status(p.pid)
         mapped, apparent = storage_file(p.pid)
-        extra = (f"   (idle {idle / 2**20:.1f} MB; heap {st.get('RssAnon', 0) / 2**20:.1f} MB; "
-                 f"TableSizeBytes {table_size / a.items:.0f}/item; file size "
+        data = procmem.storage_kb(p.pid) * 1024
+        heap = st.get("RssAnon", 0)
+        if mode == "memory":  # the map is anonymous memory, no longer the (emptied) file
+            mapped, heap = data, st.get("VmRSS", 0) - data
+        extra = (f"   (idle {idle / 2**20:.1f} MB; heap {heap / 2**20:.1f}"
+                 f" MB; TableSizeBytes {table_size / a.items:.0f}/item; file size "
                  f"{apparent / 2**30:.0f} GiB sparse; loaded in {el:.0f} s)")
         report(f"sluice {mode}", a.items, raw, st, mapped, extra)
     finally:

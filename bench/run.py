@@ -42,6 +42,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import procmem  # noqa: E402  (bench/procmem.py)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 AUTH = ("AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/aws4_request, "
@@ -79,9 +82,9 @@ def wait_port(port, timeout=60.0, path="/"):
 
 
 def rss_mb(pid):
-    """Resident memory of a process and its children, in MB: (total, shared-memory
-    part). sluice's in-memory storage is a tmpfs file mapped by LMDB: its pages
-    show as RssShmem and are the table data itself, not the server's footprint."""
+    """Resident memory of a process and its children, in MB: (total, storage part).
+    The storage part is sluice's in-memory table data (bench/procmem.py), the table
+    data itself rather than the server's footprint."""
     total = 0
     shmem = 0
     pids = [pid]
@@ -96,10 +99,9 @@ def rss_mb(pid):
                 for line in f:
                     if line.startswith("VmRSS:"):
                         total += int(line.split()[1])
-                    if line.startswith("RssShmem:"):
-                        shmem += int(line.split()[1])
         except OSError:
             pass
+        shmem += procmem.storage_kb(p)
     return total / 1024.0, shmem / 1024.0
 
 
@@ -381,7 +383,7 @@ def main():
         total, shmem = results[(n, "rss")]
         idle, _ = results[(n, "rss_idle")]
         print(f"{n}: resident memory {idle:.1f} MB at start, {total:.1f} MB after the load "
-              f"({shmem:.1f} MB of it shared memory: sluice's in-memory table data), "
+              f"({shmem:.1f} MB of it sluice's in-memory table data), "
               f"start to first answer {results[(n, 'startup')] * 1000:.1f} ms")
 
 

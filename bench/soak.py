@@ -19,8 +19,9 @@ keys, so the table reaches a steady size during warm-up; item sizes vary from 10
 to 4 KB.
 
 Every 10 s it samples the server's resident memory (VmRSS), its heap-and-stack part
-(VmRSS minus the mapped storage, RssShmem in memory mode), the storage file's allocated
-bytes, the item count, the request counts and errors. At the end it prints the samples
+(VmRSS minus the table data's resident pages, bench/procmem.py, in memory mode; minus
+RssFile with --data-dir), the table data's bytes (in memory: resident, procmem.py; with
+--data-dir: the storage file's allocated bytes), the item count, the request counts and errors. At the end it prints the samples
 and the verdict: any error (an HTTP status other than 200, or a DynamoDB error other
 than the designed ConditionalCheckFailedException) fails the run; memory is "flat"
 when the largest sample after warm-up is within 5 % (or 2 MB) of the first one after
@@ -41,6 +42,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from memory import Conn, storage_file, status  # bench/memory.py  # noqa: E402
+import procmem  # bench/procmem.py  # noqa: E402
 from run import wait_port  # bench/run.py  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -219,12 +221,12 @@ def main():
         print(f"soak: {a.minutes:g} min at {a.rate:g} requests/s on {a.threads} connections, "
               f"{a.keys:,} × 4 keys, {'--data-dir' if a.data_dir else 'in memory'}", flush=True)
         print(f"{'min':>6} {'requests':>9} {'errors':>6} {'cond':>6} {'items':>7} "
-              f"{'RSS MB':>7} {'heap MB':>7} {'file MB':>7} {'load':>5}", flush=True)
+              f"{'RSS MB':>7} {'heap MB':>7} {'data MB':>7} {'load':>5}", flush=True)
         while time.monotonic() < deadline:
             time.sleep(min(10, max(0.1, deadline - time.monotonic())))
             st = status(srv.pid)
-            rss, shm = st.get("VmRSS", 0), st.get("RssShmem", 0)
-            alloc, _ = storage_file(srv.pid)
+            rss, shm = st.get("VmRSS", 0), procmem.storage_kb(srv.pid) * 1024
+            alloc = storage_file(srv.pid)[0] if a.data_dir else shm
             heap = rss - shm if not a.data_dir else rss - min(rss, st.get("RssFile", 0))
             items = c.call("DescribeTable", {"TableName": T})["Table"]["ItemCount"]
             m = (time.monotonic() - t0) / 60
@@ -244,7 +246,7 @@ def main():
             print("  error:", e)
         verdicts = []
         if len(after) >= 2:
-            for i, what in ((1, "resident"), (2, "heap (resident minus storage)"), (3, "storage file")):
+            for i, what in ((1, "resident"), (2, "heap (resident minus storage)"), (3, "table data")):
                 good, text = flat([s[i] for s in after], what)
                 verdicts.append(good)
                 print(text)

@@ -177,10 +177,10 @@ def main():
         row(f"while {a.conns:,} connections open and ask", PORT, a.seconds, pid)
         th.join()
         after = tail.proc_sample(pid)
-        heap = (after["rss"] - after["shmem"]) - (before["rss"] - before["shmem"])
+        heap = (after["rss"] - after["storage"]) - (before["rss"] - before["storage"])
         print(f"  -> {a.conns:,} connections answered in {storm.seconds:.2f} s: {storm.status}"
               f", connect errors {storm.connect_errors}; server resident "
-              f"{after['rss'] / 1024:.0f} MB ({after['shmem'] / 1024:.0f} MB of it the table),"
+              f"{after['rss'] / 1024:.0f} MB ({after['storage'] / 1024:.0f} MB of it the table),"
               f" {heap * 1024 / max(len(storm.open), 1):,.0f} bytes more per open connection")
         row(f"with {len(storm.open):,} idle connections open", PORT, a.seconds, pid)
         storm.close()

@@ -44,6 +44,7 @@ import sys
 import tempfile
 import time
 
+import procmem  # bench/procmem.py: the table data's part of the resident memory
 from run import AUTH, Proc, call, wait_port  # bench/run.py: the shared client and process helpers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -76,7 +77,7 @@ def proc_sample(pid):
             st[k] = v.split()[0] if v.split() else "0"
     return {"cpu": run, "delay": delay, "minflt": minflt, "majflt": majflt, "other": other,
             "vcsw": int(st.get("voluntary_ctxt_switches", 0)),
-            "rss": int(st.get("VmRSS", 0)), "shmem": int(st.get("RssShmem", 0))}
+            "rss": int(st.get("VmRSS", 0)), "storage": procmem.storage_kb(pid)}
 
 
 def wrk(port, conns, seconds, prefix):
@@ -233,8 +234,8 @@ def main():
         el = time.monotonic() - t0
         print(f"-- loaded {loaded:,} items with PutItem at 32 connections in {el:.1f} s "
               f"({loaded / el:,.0f}/s; server minor faults {after['minflt'] - before['minflt']:,},"
-              f" resident {after['rss'] / 1024:.0f} MB of which shared memory "
-              f"{after['shmem'] / 1024:.0f} MB)")
+              f" resident {after['rss'] / 1024:.0f} MB of which table data "
+              f"{after['storage'] / 1024:.0f} MB)")
         n_items = 10000 + loaded
         for i in range(a.repeats):
             measure(f"GetItem, {n_items:,} items #{i + 1}", pid, PORT, a.seconds, "get", a.rate)

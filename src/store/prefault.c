@@ -66,7 +66,7 @@ static void *prefaulter(void *arg) {
       break;
     uint64_t from = done > p->from ? done : p->from, to = p->target;
     pthread_mutex_unlock(&p->lock);
-    bool ok = from >= to || fallocate(p->fd, 0, (off_t)from, (off_t)(to - from)) == 0;
+    bool ok = from >= to || p->fd < 0 || fallocate(p->fd, 0, (off_t)from, (off_t)(to - from)) == 0;
     for (uint64_t off = from; ok && off < to; off += OS_PAGE)
       __atomic_fetch_add((uint64_t *)(void *)(p->map + off), 0, __ATOMIC_RELAXED);
     pthread_mutex_lock(&p->lock);

@@ -1,21 +1,24 @@
 /*
  * prefault.h — pages of the in-memory map made present before LMDB writes them.
  *
- * Design: in memory mode the map is a sparse file on /dev/shm, and the first
+ * Design: in memory mode the map is anonymous memory (store.h, "Memory
+ * mode"; or, where that is refused, a sparse file on /dev/shm), and the first
  * write to one of its pages allocates it. On this machine (a virtual machine
  * whose host backs guest memory lazily) that first write costs 30-40 µs a 4 KB
- * page, a 32 KB LMDB page 8 of them: ~0.3 ms inside the one request whose
- * transaction grew the map (a leaf split, a new page of stream records), where
- * a write to a page written before costs nanoseconds (bench/README.md, "Fresh
- * pages"). A PutItem that splits a leaf was the slowest percent of PutItems.
+ * page of the file, a 32 KB LMDB page 8 of them: ~0.3 ms inside the one
+ * request whose transaction grew the map (a leaf split, a new page of stream
+ * records), where a write to a page written before costs nanoseconds
+ * (bench/README.md, "Fresh pages"); a 2 MB huge page of anonymous memory
+ * costs one fault and its zeroing, 0.1-3 ms. A PutItem that splits a leaf was
+ * the slowest percent of PutItems.
  *
  * A prefaulter keeps a reserve past LMDB's last page (SL_PREFAULT_RESERVE,
  * refilled when less than half of it is left) allocated and written once, on
  * a thread of its own, so that the loop thread's writes find the pages
  * present:
- *  - allocated first with fallocate, so a file system that filled up since
- *    the map was sized answers ENOSPC (the prefaulter stops, LMDB's own map
- *    limit still holds) rather than SIGBUS;
+ *  - for a file's map ('fd' not -1), allocated first with fallocate, so a
+ *    file system that filled up since the map was sized answers ENOSPC (the
+ *    prefaulter stops, LMDB's own map limit still holds) rather than SIGBUS;
  *  - then written: an atomic add of 0 to one word of each OS page, a write
  *    that changes no byte even if LMDB writes the same page at that moment
  *    (it may: the reserve is ahead of LMDB only as long as the thread keeps
@@ -28,7 +31,8 @@
  * bytes LMDB uses (its last page); it takes a lock and signals only when the
  * reserve runs low, at most once per half reserve.
  *
- * Cost: the reserve is in the map's allocated bytes (at most 2 MB more).
+ * Cost: the reserve is in the map's allocated bytes (at most 2 MB more; with
+ * huge pages, up to the next 2 MB boundary past it).
  * Durable mode (--data-dir) writes through the file, not the map, and has no
  * prefaulter. Tests: tests/unit/store/test_store.c (test_prefault).
  *
@@ -49,8 +53,9 @@ enum { SL_PREFAULT_RESERVE = 2 << 20 };
  * /proc/self/maps; NULL when there is none. */
 void *sl_prefault_find_map(int fd, uint64_t len);
 
-/* Starts the prefaulter of 'map' ('map_size' bytes, the file 'fd') with
- * 'used' bytes in use; NULL when the thread cannot be started. */
+/* Starts the prefaulter of 'map' ('map_size' bytes; the map of the file 'fd',
+ * or anonymous memory when 'fd' is -1) with 'used' bytes in use; NULL when
+ * the thread cannot be started. */
 sl_prefault *sl_prefault_start(int fd, void *map, uint64_t map_size, uint64_t used);
 
 /* LMDB now uses the first 'used' bytes of the map. */

@@ -8,6 +8,9 @@
 #include <lmdb.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -32,6 +35,7 @@ struct sl_store {
   bool read_live;   /* read.txn is in use */
   sl_txn write;
   sl_prefault *prefault; /* in memory mode: the map's pages ahead of LMDB */
+  bool anonymous;        /* in memory mode: the map is anonymous memory (store.h) */
   unsigned page_size;
 };
 
@@ -108,13 +112,53 @@ static uint64_t map_used(sl_store *st) {
   return ((uint64_t)info.me_last_pgno + 1) * st->page_size;
 }
 
-/* In memory mode (prefault.h). Without the map's address or a thread, the
- * pages fault in where LMDB writes them, as before. */
-static void start_prefault(sl_store *st, uint64_t map_size) {
+#ifndef PR_SET_VMA /* Linux 5.17's names of anonymous mappings */
+#define PR_SET_VMA 0x53564d41
+#define PR_SET_VMA_ANON_NAME 0
+#endif
+
+/* In memory mode (store.h, "Memory mode"): LMDB's shared map of the unlinked
+ * file is replaced, at the same address, by private anonymous memory holding
+ * the same bytes, asking for transparent huge pages; the file is emptied.
+ * false (the file's map stays, as before) when the map is not found or the
+ * memory is refused. */
+static bool map_anonymous(void *map, uint64_t map_size, uint64_t used, int fd) {
+  char *copy = malloc(used);
+  if (!copy)
+    return false;
+  memcpy(copy, map, used);
+  void *m = mmap(map, map_size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) {
+    /* MAP_FIXED failed before unmapping anything (mmap(2)): LMDB's map is
+     * still the file's. */
+    free(copy);
+    return false;
+  }
+  (void)madvise(m, map_size, MADV_HUGEPAGE); /* refused where THP is off: 4 KB pages */
+  (void)prctl(PR_SET_VMA, PR_SET_VMA_ANON_NAME, (unsigned long)m, (unsigned long)map_size,
+              (unsigned long)SL_STORE_MAP_NAME); /* refused without CONFIG_ANON_VMA_NAME */
+  memcpy(m, copy, used);
+  free(copy);
+  if (ftruncate(fd, 0) != 0)
+    sl_debug("in-memory storage: cannot empty the file: %s", strerror(errno));
+  return true;
+}
+
+/* In memory mode: the map in anonymous memory, then its prefaulter
+ * (prefault.h). Without the map's address or a thread, the pages fault in
+ * where LMDB writes them. */
+static void start_memory(sl_store *st, uint64_t map_size) {
   mdb_filehandle_t fd;
   void *map;
-  if (mdb_env_get_fd(st->env, &fd) != 0 || !(map = sl_prefault_find_map(fd, map_size)) ||
-      !(st->prefault = sl_prefault_start(fd, map, map_size, map_used(st))))
+  if (mdb_env_get_fd(st->env, &fd) != 0 || !(map = sl_prefault_find_map(fd, map_size))) {
+    sl_debug("in-memory storage: the map is not found; it stays the file's");
+    return;
+  }
+  st->anonymous = map_anonymous(map, map_size, map_used(st), fd);
+  if (!st->anonymous)
+    sl_debug("in-memory storage: anonymous memory refused; the map stays the file's");
+  if (!(st->prefault = sl_prefault_start(st->anonymous ? -1 : fd, map, map_size, map_used(st))))
     sl_debug("in-memory storage: pages are not prefaulted");
 }
 
@@ -188,7 +232,7 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
     unlink(path);
     rmdir(tmpdir);
     tmpdir[0] = 0;
-    start_prefault(st, map_size);
+    start_memory(st, map_size);
   }
   MDB_txn *txn;
   if ((rc = mdb_txn_begin(st->env, NULL, 0, &txn)) != 0)
@@ -292,6 +336,8 @@ struct sl_prefault *sl__store_prefault(const sl_store *st) {
 }
 
 uint64_t sl__store_map_used(sl_store *st) { return map_used(st); }
+
+bool sl__store_map_anonymous(const sl_store *st) { return st->anonymous; }
 
 unsigned sl_store_page_size(const sl_store *st) {
   MDB_stat s;

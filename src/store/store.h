@@ -50,12 +50,26 @@
  * SL_E_INTERNAL_SERVER_ERROR "storage is full", a handled, reported error).
  *
  * Modes:
- *  - in memory (data_dir NULL): a file in a fresh temporary directory (on
- *    /dev/shm when it exists), unlinked right after opening, so nothing is
- *    left behind even after kill -9; no locking, no fsync, MDB_WRITEMAP. The
- *    map is at most the free space of that file system at open: a write into
- *    the sparse file past it would be a SIGBUS, where a full map is the
- *    handled "storage is full" error (space others take later is not seen).
+ *  - in memory (data_dir NULL): LMDB opens a file in a fresh temporary
+ *    directory (on /dev/shm when it exists), unlinked right after opening,
+ *    so nothing is left behind even after kill -9; no locking, no fsync,
+ *    MDB_WRITEMAP. The map is at most the free space of that file system at
+ *    open (half the RAM for a default /dev/shm), so that filling it is the
+ *    handled "storage is full" error, not the memory running out.
+ *    Memory mode: right after the open, the map becomes private anonymous
+ *    memory, at the same address and with the same bytes, and the file is
+ *    emptied. With MDB_WRITEMAP, MDB_NOSYNC and MDB_NOMETASYNC, LMDB 0.9
+ *    reads and writes an open environment only through its map (pages and
+ *    meta pages; the descriptor serves the open and msync, which these flags
+ *    skip), so nothing else changes for it. The memory asks for transparent
+ *    huge pages (madvise), which a tmpfs file gets only when its mount says
+ *    so (Debian's does not): a page fault costs ~10 µs on this VM whatever
+ *    the page's size, and the file's 4 KB pages took one in every request
+ *    that wrote a fresh page (0.2-0.4 faults a PutItem at 32 connections),
+ *    where 2 MB pages take one per ~2,000 PutItems (bench/README.md, "The
+ *    map in anonymous memory"). The map is named SL_STORE_MAP_NAME in
+ *    /proc/PID/smaps, so tools still tell the table data from the heap.
+ *    When the memory is refused (strict overcommit), the file's map stays.
  *  - durable (data_dir set): the LMDB lock file keeps a second sluice off
  *    the same directory. Group commit: the writes of the requests served
  *    between two syncs form one group, an LMDB transaction left open (the
@@ -89,7 +103,8 @@
  *
  * Prefaulting: in memory mode a thread of store/prefault.h keeps the map's
  * pages past LMDB's last page present, so that a write transaction that
- * grows the map does not take the first-write faults itself.
+ * grows the map does not take the first-write faults itself (with huge
+ * pages: the zeroing of 2 MB, 0.1-3 ms on this VM).
  *
  * Ownership: sl_store_open's caller owns the store and calls sl_store_close.
  * Threads: the loop thread only (the prefaulter's thread touches pages of the
@@ -146,6 +161,12 @@ int sl__store_preformat(const char *file, unsigned page_size, uint64_t map_size,
  * the bytes of the map LMDB uses (its last page's end). */
 struct sl_prefault *sl__store_prefault(const sl_store *st);
 uint64_t sl__store_map_used(sl_store *st);
+/* Inside store/ (and its unit tests): whether the in-memory map is
+ * anonymous memory ("Memory mode" above); false in durable mode. */
+bool sl__store_map_anonymous(const sl_store *st);
+/* The name of the in-memory map in /proc/PID/maps and smaps
+ * ("[anon:sluice-storage]"), where the bench tools find its resident bytes. */
+#define SL_STORE_MAP_NAME "sluice-storage"
 /* Group commit (durable stores): whether some commit is not durable yet
  * (committed since the last sync began, or covered by a sync begun and not
  * ended), and the sync that makes every commit so far durable (one fsync).

@@ -1,8 +1,9 @@
 /* Unit tests of store/prefault.h: the prefaulter finds a shared mapping by its
  * file, makes the reserve past the used bytes present (allocated in the file,
  * resident in the map) without changing a byte of it, follows the used bytes
- * as they grow, never passes the map's end, and stops; and an in-memory store
- * keeps it ahead of LMDB's last page as items are written. Waits are on a
+ * as they grow, never passes the map's end, and stops; does the same for
+ * anonymous memory; and an in-memory store, its map moved to anonymous
+ * memory, keeps it ahead of LMDB's last page as items are written. Waits are on a
  * condition, bounded (5 s), never a sleep of a guessed length. */
 #include "harness.h"
 #include "store/prefault.h"
@@ -88,12 +89,33 @@ static void test_module(void) {
   close(fd);
 }
 
+/* Anonymous memory ('fd' -1, the in-memory store's map): the reserve is made
+ * present, bytes unchanged, with nothing to allocate in a file. */
+static void test_anonymous(void) {
+  uint64_t size = 16u << 20;
+  char *map =
+      mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  CHECK(map != MAP_FAILED);
+  memset(map, 0x33, 2 * PAGE);
+  sl_prefault *p = sl_prefault_start(-1, map, size, 2 * PAGE);
+  CHECK(p != NULL);
+  CHECK(wait_ready(p, 2 * PAGE + SL_PREFAULT_RESERVE));
+  CHECK_INT(resident(map, 2 * PAGE, SL_PREFAULT_RESERVE), SL_PREFAULT_RESERVE / PAGE);
+  CHECK_INT(map[2 * PAGE - 1], 0x33);
+  CHECK_INT(map[2 * PAGE + 5], 0);
+  sl_prefault_stop(p);
+  munmap(map, size);
+}
+
 static void test_store_keeps_ahead(void) {
   sl_store_config cfg = {.map_size = 64u << 20};
   sl_failure f = {0};
   sl_store *st = NULL;
   CHECK_INT(sl_store_open(&cfg, &f, &st), SL_OK);
   CHECK(sl__store_prefault(st) != NULL);
+  /* The map moved to anonymous memory (store.h, "Memory mode"): LMDB's meta
+   * pages came along, so the store writes and reads as before. */
+  CHECK(sl__store_map_anonymous(st));
   /* ~4 MB of values: LMDB's last page moves past the first reserve. */
   char val[1000];
   memset(val, 'v', sizeof(val));
@@ -110,6 +132,12 @@ static void test_store_keeps_ahead(void) {
   }
   uint64_t used = sl__store_map_used(st);
   CHECK(used > SL_PREFAULT_RESERVE);
+  sl_txn *rd;
+  CHECK_INT(sl_store_begin(st, false, &f, &rd), SL_OK);
+  sl_str got;
+  CHECK(sl_store_get(rd, SL_DB_META, sl_str_c("k00003999"), &got));
+  CHECK(got.len == sizeof(val) && memcmp(got.p, val, sizeof(val)) == 0);
+  sl_store_abort(rd);
   CHECK(wait_ready(sl__store_prefault(st), used + SL_PREFAULT_RESERVE / 2));
   sl_store_close(st);
 
@@ -119,6 +147,7 @@ static void test_store_keeps_ahead(void) {
   sl_store_config dcfg = {.data_dir = dir, .map_size = 16u << 20};
   CHECK_INT(sl_store_open(&dcfg, &f, &st), SL_OK);
   CHECK(sl__store_prefault(st) == NULL);
+  CHECK(!sl__store_map_anonymous(st));
   sl_store_close(st);
   char path[128];
   snprintf(path, sizeof(path), "%s/data.mdb", dir);
@@ -130,6 +159,7 @@ static void test_store_keeps_ahead(void) {
 
 int main(void) {
   RUN(test_module);
+  RUN(test_anonymous);
   RUN(test_store_keeps_ahead);
   return DONE();
 }
