@@ -50,4 +50,11 @@ static inline void micro_be64(uint8_t *p, uint64_t v) {
     p[i] = (uint8_t)v;
 }
 
+static inline uint64_t micro_rd64be(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++)
+    v = v << 8 | p[i];
+  return v;
+}
+
 #endif

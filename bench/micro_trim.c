@@ -14,7 +14,23 @@
  *             deleted records before: every delete moves the rest of its
  *             page's nodes);
  *   range     sl_store_del_range, which deletes from the highest key down
- *             (what sl_streams_tick does now).
+ *             (what sl_streams_tick does now);
+ *   bucket    each second's records go to a database of their own (two
+ *             take turns: the store's empty "items" and "catalog"), emptied
+ *             whole by sl_store_empty (mdb_drop) a second later, the index
+ *             entries range-deleted as in "range";
+ *   bucket+ix the same with the index entries in the bucket too (the
+ *             records' keys then start with 0xFF, after the index's 'R',
+ *             so that they are still appended), so that trimming is one
+ *             sl_store_empty and nothing else (a design for time-bucketed
+ *             records, not built in streams.c);
+ *   lazy ix   as "range", but each shard's index entries are deleted only
+ *             once LAZY_IX numbers (about 8 of its 32 KB pages) wait below
+ *             the cut: a trimmed prefix of a page is its oldest nodes, at the
+ *             page's end, and deleting one moves every newer node of the
+ *             page, so index entries deleted a quarter page at a time cost a
+ *             memmove each, where whole pages deleted from the top move
+ *             nothing.
  * RECORDS (default 100,000) are written after a first untimed second. It
  * prints the process CPU time per record written, split into the appends
  * and the deletes, and the page faults per record; the variants alternate
@@ -29,7 +45,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-enum { RECORD = 1100, PER_SECOND = 20000, PER_CALL = 1024, SHARDS = 4 };
+enum { RECORD = 1100, PER_SECOND = 20000, PER_CALL = 1024, SHARDS = 4, LAZY_IX = 32768 };
 
 static void check(sl_err err, sl_failure *f) { micro_check("micro_trim", err, f); }
 
@@ -44,24 +60,54 @@ static void shard_key(uint8_t out[17], uint64_t shard, uint64_t seq) {
 
 static void index_key(uint8_t out[17], uint64_t seq) { shard_key(out, seq % SHARDS, seq); }
 
-/* Appends records [from, to), one transaction each. */
-static void write_second(sl_store *st, uint64_t from, uint64_t to, sl_failure *f) {
+/* Appends records [from, to) to 'rdb' with their index entries in 'idb',
+ * one transaction each; the records' keys are 0xFF + the number when the two
+ * share a database. */
+static void write_second(sl_store *st, sl_db rdb, sl_db idb, uint64_t from, uint64_t to,
+                         sl_failure *f) {
+  size_t tag = rdb == idb;
   for (uint64_t seq = from; seq < to; seq++) {
     sl_txn *txn;
-    uint8_t rk[8], ik[17];
-    micro_be64(rk, seq);
+    uint8_t rk[9] = {0xFF}, ik[17];
+    micro_be64(rk + tag, seq);
     index_key(ik, seq);
     check(sl_store_begin(st, true, f, &txn), f);
-    check(sl_store_append(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8),
+    check(sl_store_append(txn, rdb, sl_str_make((char *)rk, 8 + tag),
                           sl_str_make((char *)rec, RECORD), f),
           f);
-    check(sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)ik, 17), (sl_str){"", 0}, f), f);
+    check(sl_store_put(txn, idb, sl_str_make((char *)ik, 17), (sl_str){"", 0}, f), f);
     check(sl_store_commit(txn, f), f);
   }
 }
 
-/* Deletes records [from, to) and their index entries, PER_CALL a transaction. */
-static void trim(sl_store *st, int variant, uint64_t from, uint64_t to, sl_failure *f) {
+static const sl_db buckets[2] = {SL_DB_ITEMS, SL_DB_CATALOG};
+
+/* Deletes each shard's index entries numbered [lo, hi). */
+static void trim_index(sl_txn *txn, uint64_t lo, uint64_t hi, sl_failure *f) {
+  for (uint32_t s = 0; s < SHARDS; s++) {
+    uint8_t a[17], b[17];
+    shard_key(a, s, lo);
+    shard_key(b, s, hi);
+    check(sl_store_del_range(txn, SL_DB_STREAMS, sl_str_make((char *)a, 17),
+                             sl_str_make((char *)b, 17), NULL, f),
+          f);
+  }
+}
+
+static uint64_t ix_lo; /* lazy ix: the lowest index entry not deleted */
+
+/* Deletes records [from, to) of second 'sec' and their index entries,
+ * PER_CALL a transaction (a bucket: one transaction). */
+static void trim(sl_store *st, int variant, long sec, uint64_t from, uint64_t to, sl_failure *f) {
+  if (variant == 2 || variant == 3) {
+    sl_txn *txn;
+    check(sl_store_begin(st, true, f, &txn), f);
+    check(sl_store_empty(txn, buckets[sec & 1], f), f);
+    if (variant == 2)
+      trim_index(txn, from, to, f);
+    check(sl_store_commit(txn, f), f);
+    return;
+  }
   for (uint64_t lo = from; lo < to; lo += PER_CALL) {
     uint64_t hi = lo + PER_CALL < to ? lo + PER_CALL : to;
     sl_txn *txn;
@@ -81,13 +127,11 @@ static void trim(sl_store *st, int variant, uint64_t from, uint64_t to, sl_failu
       }
     } else {
       /* Per shard, its entries in [lo, hi) are one key range. */
-      for (uint32_t s = 0; s < SHARDS; s++) {
-        uint8_t a[17], b[17];
-        shard_key(a, s, lo);
-        shard_key(b, s, hi);
-        check(sl_store_del_range(txn, SL_DB_STREAMS, sl_str_make((char *)a, 17),
-                                 sl_str_make((char *)b, 17), NULL, f),
-              f);
+      if (variant == 1)
+        trim_index(txn, lo, hi, f);
+      else if (hi - ix_lo >= LAZY_IX) {
+        trim_index(txn, ix_lo, hi, f);
+        ix_lo = hi;
       }
       uint8_t a[8], b[8];
       micro_be64(a, lo);
@@ -107,15 +151,21 @@ static void run(int variant, long n, double *write_us, double *trim_us, double *
   sl_failure_init(&f, &a);
   sl_store *st = micro_store("micro_trim", &f);
   uint64_t seq = 1;
-  write_second(st, seq, seq + PER_SECOND, &f); /* the first day's second, untimed */
+  long sec = 0;
+  ix_lo = 1;
+  /* Second 'sec' goes to these databases. */
+#define RDB (variant == 2 || variant == 3 ? buckets[sec & 1] : SL_DB_RECORDS)
+#define IDB (variant == 3 ? buckets[sec & 1] : SL_DB_STREAMS)
+  write_second(st, RDB, IDB, seq, seq + PER_SECOND, &f); /* the first day's second, untimed */
   seq += PER_SECOND;
   double w = 0, t = 0;
   long fl0 = micro_faults();
   for (long done = 0; done < n; done += PER_SECOND) {
     double c0 = micro_cpu_us(CLOCK_PROCESS_CPUTIME_ID);
-    trim(st, variant, seq - PER_SECOND, seq, &f);
+    trim(st, variant, sec, seq - PER_SECOND, seq, &f);
     double c1 = micro_cpu_us(CLOCK_PROCESS_CPUTIME_ID);
-    write_second(st, seq, seq + PER_SECOND, &f);
+    sec++;
+    write_second(st, RDB, IDB, seq, seq + PER_SECOND, &f);
     seq += PER_SECOND;
     w += micro_cpu_us(CLOCK_PROCESS_CPUTIME_ID) - c1;
     t += c1 - c0;
@@ -128,11 +178,14 @@ static void run(int variant, long n, double *write_us, double *trim_us, double *
   sl_txn *txn;
   check(sl_store_begin(st, false, &f, &txn), &f);
   for (int db = 0; db < 2; db++) {
-    sl_cursor *c = sl_store_cursor(txn, db ? SL_DB_STREAMS : SL_DB_RECORDS);
+    sl_cursor *c = sl_store_cursor(txn, db ? IDB : RDB);
     sl_str k, v;
     long left = 0;
     for (bool ok = sl_cursor_first(c, &k, &v); ok; ok = sl_cursor_next(c, &k, &v))
-      left += db == 0 || (k.len == 17 && k.p[0] == 'R');
+      left += db == 0 ? k.len == 8 + (size_t)(variant == 3)
+                      : k.len == 17 && k.p[0] == 'R' &&
+                            (variant != 4 ||
+                             micro_rd64be((const uint8_t *)k.p + 9) >= seq - PER_SECOND);
     sl_cursor_close(c);
     if (left != PER_SECOND) {
       fprintf(stderr, "micro_trim: %ld %s left, not %d\n", left, db ? "index entries" : "records",
@@ -140,6 +193,8 @@ static void run(int variant, long n, double *write_us, double *trim_us, double *
       exit(1);
     }
   }
+#undef RDB
+#undef IDB
   sl_store_abort(txn);
   sl_store_close(st);
   sl_arena_destroy(&a);
@@ -153,12 +208,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   memset(rec, 'y', sizeof(rec));
-  static const char *const names[2] = {"forward", "range"};
+  static const char *const names[5] = {"forward", "range", "bucket", "bucket+ix", "lazy ix"};
   printf("micro_trim: %ld records a variant, one trimmed per one written, %d rounds; CPU µs a "
          "record: writing, trimming; page faults a record\n",
          n, rounds);
   for (int r = 0; r < rounds; r++)
-    for (int v = 0; v < 2; v++) {
+    for (int v = 0; v < 5; v++) {
       double w, t, fl;
       run(v, n, &w, &t, &fl);
       printf("round %d  %-8s %6.2f  %6.2f  %.2f faults\n", r, names[v], w, t, fl);

@@ -515,6 +515,11 @@ out:
   return err;
 }
 
+sl_err sl_store_empty(sl_txn *txn, sl_db db, sl_failure *f) {
+  int rc = mdb_drop(txn->txn, txn->st->dbi[db], 0);
+  return rc == 0 ? SL_OK : storage_error(f, rc, "drop");
+}
+
 sl_cursor *sl_store_cursor(sl_txn *txn, sl_db db) {
   sl_cursor *c = malloc(sizeof(*c));
   if (!c)

@@ -201,6 +201,9 @@ sl_err sl_store_del(sl_txn *txn, sl_db db, sl_str key, sl_failure *f);
 /* Deletes every key in [lo, hi); *n_out counts them (may be NULL). */
 sl_err sl_store_del_range(sl_txn *txn, sl_db db, sl_str lo, sl_str hi, uint64_t *n_out,
                           sl_failure *f);
+/* Deletes every key of 'db', freeing its pages whole (mdb_drop: the leaves
+ * are not visited when they hold no overflow pages); the database stays. */
+sl_err sl_store_empty(sl_txn *txn, sl_db db, sl_failure *f);
 
 /* Cursors: positioned reads in key order. Each positioning call returns true
  * and sets key/val when it lands on an entry. */

@@ -355,11 +355,72 @@ static void test_del_range(void) {
   sl_arena_destroy(&ar);
 }
 
+/* Counts the keys of 'db'. */
+static uint32_t count_keys(sl_store *st, sl_db db) {
+  sl_failure f;
+  sl_arena ar;
+  sl_arena_init(&ar);
+  sl_failure_init(&f, &ar);
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, false, &f, &txn), SL_OK);
+  sl_cursor *c = sl_store_cursor(txn, db);
+  sl_str k, v;
+  uint32_t n = 0;
+  for (bool ok = sl_cursor_first(c, &k, &v); ok; ok = sl_cursor_next(c, &k, &v))
+    n++;
+  sl_cursor_close(c);
+  sl_store_abort(txn);
+  sl_arena_destroy(&ar);
+  return n;
+}
+
+/* sl_store_empty: every key of one database goes, its pages freed whole;
+ * the others keep theirs, the emptied one takes new keys, and an abort
+ * keeps what it held. */
+static void test_empty(void) {
+  sl_arena ar;
+  sl_arena_init(&ar);
+  sl_failure f;
+  sl_failure_init(&f, &ar);
+  sl_store_config mem = {.map_size = 64u << 20};
+  sl_store *st = NULL;
+  CHECK_INT(sl_store_open(&mem, &f, &st), SL_OK);
+  char val[1100];
+  memset(val, 'r', sizeof(val));
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  for (uint32_t i = 0; i < 5000; i++) {
+    uint8_t k[8];
+    sl_be64(k, i);
+    CHECK_INT(sl_store_append(txn, SL_DB_RECORDS, sl_str_make((char *)k, 8),
+                              sl_str_make(val, sizeof(val)), &f),
+              SL_OK);
+    if (i < 10)
+      CHECK_INT(sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 8), (sl_str){"", 0}, &f),
+                SL_OK);
+  }
+  CHECK_INT(sl_store_commit(txn, &f), SL_OK);
+  CHECK_INT(count_keys(st, SL_DB_RECORDS), 5000);
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  CHECK_INT(sl_store_empty(txn, SL_DB_RECORDS, &f), SL_OK);
+  sl_store_abort(txn);
+  CHECK_INT(count_keys(st, SL_DB_RECORDS), 5000);
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  CHECK_INT(sl_store_empty(txn, SL_DB_RECORDS, &f), SL_OK);
+  CHECK_INT(sl_store_put(txn, SL_DB_RECORDS, sl_str_make("k", 1), sl_str_make("v", 1), &f), SL_OK);
+  CHECK_INT(sl_store_commit(txn, &f), SL_OK);
+  CHECK_INT(count_keys(st, SL_DB_RECORDS), 1);
+  CHECK_INT(count_keys(st, SL_DB_STREAMS), 10);
+  sl_store_close(st);
+  sl_arena_destroy(&ar);
+}
+
 int main(void) {
   RUN(test_format_version);
   RUN(test_page_size);
   RUN(test_group_commit);
   RUN(test_capture_hook);
   RUN(test_del_range);
+  RUN(test_empty);
   return DONE();
 }
