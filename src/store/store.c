@@ -2,10 +2,13 @@
 #include "store/store.h"
 #include "base/log.h"
 #include "store/prefault.h"
+#include "store/redo.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <lmdb.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +40,15 @@ struct sl_store {
   sl_prefault *prefault; /* in memory mode: the map's pages ahead of LMDB */
   bool anonymous;        /* in memory mode: the map is anonymous memory (store.h) */
   unsigned page_size;
+  /* Durable mode: the redo log (redo.h) and its checkpoints. */
+  sl_redo *redo;
+  size_t redo_mark; /* the group's ops before the write transaction under way */
+  struct checkpoint {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool started, want, busy, stop; /* under mu */
+  } ckpt;
 };
 
 struct sl_cursor {
@@ -162,6 +174,164 @@ static void start_memory(sl_store *st, uint64_t map_size) {
     sl_debug("in-memory storage: pages are not prefaulted");
 }
 
+/* ---- durable mode's redo log (redo.h) ---- */
+
+static const MDB_val redo_key = {4, "redo"}; /* meta: the last group the file holds */
+
+static int replay_op(void *ctx, sl_redo_kind kind, uint8_t db, sl_str a, sl_str b) {
+  sl_txn *txn = ctx;
+  if (db >= 5)
+    return EBADMSG;
+  MDB_dbi dbi = txn->st->dbi[db];
+  MDB_val k = to_val(a), v = to_val(b);
+  int rc;
+  sl_arena ar;
+  sl_failure f;
+  switch (kind) {
+  case SL_REDO_PUT:
+    return mdb_put(txn->txn, dbi, &k, &v, 0);
+  case SL_REDO_DEL:
+    rc = mdb_del(txn->txn, dbi, &k, NULL);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+  case SL_REDO_DEL_RANGE:
+    sl_arena_init(&ar);
+    sl_failure_init(&f, &ar);
+    rc = sl_store_del_range(txn, (sl_db)db, a, b, NULL, &f) == SL_OK ? 0 : EIO;
+    sl_arena_destroy(&ar);
+    return rc;
+  case SL_REDO_EMPTY:
+    return mdb_drop(txn->txn, dbi, 0);
+  }
+  return EBADMSG;
+}
+
+/* The checkpoint thread: an fsync of the LMDB file each time one is asked
+ * for (sl_store_sync_begin), so that the log file before it may be reused.
+ * The file's dirty pages are first written in pieces of CHECKPOINT_PIECE,
+ * waiting for each, so that a log fsync queued behind the checkpoint waits
+ * for one piece, not for all of them (bench/README.md, "the redo log"). A
+ * failed checkpoint ends the process: the log file it was to release would
+ * otherwise be overwritten with its groups not in the synced file. */
+#define CHECKPOINT_PIECE (2u << 20)
+
+static void *checkpoint_main(void *arg) {
+  sl_store *st = arg;
+  struct checkpoint *c = &st->ckpt;
+  mdb_filehandle_t fd = -1;
+  (void)mdb_env_get_fd(st->env, &fd);
+  pthread_mutex_lock(&c->mu);
+  for (;;) {
+    while (!c->want && !c->stop)
+      pthread_cond_wait(&c->cv, &c->mu);
+    if (!c->want)
+      break;
+    c->want = false;
+    pthread_mutex_unlock(&c->mu);
+    struct stat sb;
+    if (fd >= 0 && fstat(fd, &sb) == 0)
+      for (off_t o = 0; o < sb.st_size; o += CHECKPOINT_PIECE)
+        (void)sync_file_range(fd, o, CHECKPOINT_PIECE,
+                              SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                                  SYNC_FILE_RANGE_WAIT_AFTER);
+    int rc = mdb_env_sync(st->env, 1);
+    if (rc != 0)
+      sl_panic("cannot checkpoint storage: %s", mdb_strerror(rc));
+    pthread_mutex_lock(&c->mu);
+    c->busy = false;
+  }
+  pthread_mutex_unlock(&c->mu);
+  return NULL;
+}
+
+/* Opens the log, replays what the LMDB file lacks (redo.h) in one
+ * transaction, syncs the file (so that every record of the log is now in
+ * it and may be overwritten) and starts the checkpoint thread. */
+static sl_err open_redo(sl_store *st, const char *dir, uint64_t limit, sl_failure *f) {
+  sl_redo *r;
+  int rc = sl_redo_open(dir, limit ? limit : SL_STORE_REDO_LIMIT, &r);
+  if (rc != 0)
+    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot open the redo log in %s: %s", dir,
+                    strerror(rc));
+  MDB_txn *t;
+  if ((rc = mdb_txn_begin(st->env, NULL, 0, &t)) != 0) {
+    sl_redo_close(r);
+    return storage_error(f, rc, "begin");
+  }
+  uint64_t after = 0, last = 0;
+  MDB_val v;
+  if (mdb_get(t, st->dbi[SL_DB_META], (MDB_val *)&redo_key, &v) == 0 && v.mv_size == 8)
+    memcpy(&after, v.mv_data, 8);
+  sl_txn txn = {.txn = t, .st = st, .write = true};
+  /* st->redo is still NULL: the replay's own changes are not logged again. */
+  rc = sl_redo_replay(r, after, replay_op, &txn, &last);
+  if (rc == 0 && last != after) {
+    v = (MDB_val){8, &last};
+    rc = mdb_put(t, st->dbi[SL_DB_META], (MDB_val *)&redo_key, &v, 0);
+  }
+  if (rc != 0) {
+    mdb_txn_abort(t);
+    sl_redo_close(r);
+    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot replay the redo log in %s: %s", dir,
+                    rc == EBADMSG ? "a group is missing or unreadable" : strerror(rc));
+  }
+  if (last != after)
+    sl_info("storage: replayed %llu groups of writes from the redo log",
+            (unsigned long long)(last - after));
+  if ((rc = mdb_txn_commit(t)) != 0 || (rc = mdb_env_sync(st->env, 1)) != 0) {
+    sl_redo_close(r);
+    return storage_error(f, rc, "replay");
+  }
+  st->redo = r;
+  struct checkpoint *c = &st->ckpt;
+  pthread_mutex_init(&c->mu, NULL);
+  pthread_cond_init(&c->cv, NULL);
+  /* With every signal blocked: they are the loop's (net/server.c). */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  rc = pthread_create(&c->thread, NULL, checkpoint_main, st);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (rc != 0)
+    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot start the checkpoint thread");
+  c->started = true;
+  return SL_OK;
+}
+
+static void stop_checkpoints(sl_store *st) {
+  struct checkpoint *c = &st->ckpt;
+  if (!c->started)
+    return;
+  pthread_mutex_lock(&c->mu);
+  c->stop = true;
+  pthread_cond_signal(&c->cv);
+  pthread_mutex_unlock(&c->mu);
+  pthread_join(c->thread, NULL);
+  pthread_mutex_destroy(&c->mu);
+  pthread_cond_destroy(&c->cv);
+  c->started = false;
+}
+
+/* After a group was written to the log: once its file is past the limit
+ * and the last checkpoint has ended, the file is synced, the other one
+ * becomes current and a checkpoint begins (redo.h, "Files"). */
+static void maybe_checkpoint(sl_store *st) {
+  struct checkpoint *c = &st->ckpt;
+  if (!sl_redo_full(st->redo))
+    return;
+  pthread_mutex_lock(&c->mu);
+  bool busy = c->busy;
+  pthread_mutex_unlock(&c->mu);
+  if (busy)
+    return; /* the current file grows past the limit until it ends */
+  int rc = sl_redo_switch(st->redo);
+  if (rc != 0)
+    sl_panic("cannot sync the redo log: %s", strerror(rc));
+  pthread_mutex_lock(&c->mu);
+  c->want = c->busy = true;
+  pthread_cond_signal(&c->cv);
+  pthread_mutex_unlock(&c->mu);
+}
+
 sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) {
   sl_store *st = calloc(1, sizeof(*st));
   char tmpdir[256] = "";
@@ -252,8 +422,8 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
     uint32_t v = 0;
     if (fv.mv_size == 4)
       memcpy(&v, fv.mv_data, 4);
-    if (fv.mv_size == 4 && (v == 1 || v == 2)) {
-      /* Formats 1 and 2 are subsets of format 3 (store.h): upgrade the record. */
+    if (fv.mv_size == 4 && v >= 1 && v < SL_STORE_FORMAT) {
+      /* Formats 1 to 3 are subsets of format 4 (store.h): upgrade the record. */
       v = SL_STORE_FORMAT;
       fv = (MDB_val){4, &v};
       if ((rc = mdb_put(txn, st->dbi[SL_DB_META], &fk, &fv, 0)) != 0) {
@@ -281,6 +451,8 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
   }
   if ((rc = mdb_txn_commit(txn)) != 0)
     goto fail;
+  if (st->durable && (err = open_redo(st, cfg->data_dir, cfg->redo_limit, f)) != SL_OK)
+    goto out;
   *out = st;
   return SL_OK;
 fail:
@@ -292,6 +464,7 @@ out:
     rmdir(tmpdir);
   }
   sl_prefault_stop(st->prefault);
+  sl_redo_close(st->redo);
   if (st->env)
     mdb_env_close(st->env);
   free(st);
@@ -318,12 +491,21 @@ void sl_store_close(sl_store *st) {
     return;
   if (st->read.txn)
     mdb_txn_abort(st->read.txn);
-  flush_pending(st);
-  if (st->dirty) {
+  if (st->redo) {
+    /* The last group to the log, then the file synced: a checkpoint that
+     * leaves nothing to replay. */
+    if (sl_store_sync_begin(st))
+      st->syncing--;
+    stop_checkpoints(st);
+  } else {
+    flush_pending(st);
+  }
+  if (st->durable) {
     int rc = mdb_env_sync(st->env, 1);
     if (rc != 0)
       sl_error("lmdb sync at close: %s", mdb_strerror(rc));
   }
+  sl_redo_close(st->redo);
   sl_prefault_stop(st->prefault);
   mdb_env_close(st->env);
   free(st);
@@ -354,17 +536,38 @@ bool sl_store_sync_begin(sl_store *st) {
     }
     return false;
   }
+  if (!st->redo) {
+    flush_pending(st);
+    st->dirty = false;
+    st->syncing++;
+    return true;
+  }
+  /* The group's number goes into its last LMDB commit (redo.h): a file
+   * that holds that commit holds the whole group. */
+  int rc = 0;
+  if (!st->pending)
+    rc = mdb_txn_begin(st->env, NULL, 0, &st->pending);
+  uint64_t no = sl_redo_next(st->redo);
+  MDB_val v = {8, &no};
+  if (rc == 0)
+    rc = mdb_put(st->pending, st->dbi[SL_DB_META], (MDB_val *)&redo_key, &v, 0);
+  if (rc != 0)
+    sl_panic("cannot write committed writes to storage: %s", mdb_strerror(rc));
   flush_pending(st);
+  if ((rc = sl_redo_write(st->redo)) != 0)
+    sl_panic("cannot write the redo log: %s", strerror(rc));
+  maybe_checkpoint(st);
   st->dirty = false;
   st->syncing++;
   return true;
 }
 
-/* Any thread: LMDB's sync of a durable environment (no MDB_WRITEMAP) is an
- * fdatasync of its file, which commits on the loop thread meanwhile do not
- * disturb (what they write may or may not be in it: they are not reported
- * durable by this sync). */
-int sl_store_sync_run(sl_store *st) { return mdb_env_sync(st->env, 1); }
+/* Any thread: the fdatasync of the redo log's current file, which writes on
+ * the loop thread meanwhile do not disturb (what they write may or may not
+ * be in it: they are not reported durable by this sync). */
+int sl_store_sync_run(sl_store *st) {
+  return st->redo ? sl_redo_sync(st->redo) : mdb_env_sync(st->env, 1);
+}
 
 sl_err sl_store_sync_end(sl_store *st, int rc, sl_failure *f) {
   SL_ASSERT(st->syncing > 0);
@@ -392,6 +595,8 @@ sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
       return storage_error(f, rc, "begin");
     if ((rc = mdb_txn_begin(st->env, st->pending, 0, &st->write.txn)) != 0)
       return storage_error(f, rc, "begin");
+    if (st->redo)
+      st->redo_mark = sl_redo_mark(st->redo);
     st->write.st = st;
     st->write.write = true;
     *out = &st->write;
@@ -440,6 +645,8 @@ void sl_store_abort(sl_txn *txn) {
   }
   mdb_txn_abort(txn->txn);
   txn->txn = NULL;
+  if (st->redo)
+    sl_redo_rewind(st->redo, st->redo_mark); /* its ops go with it */
 }
 
 bool sl_store_txn_writable(const sl_txn *txn) { return txn->write; }
@@ -455,6 +662,8 @@ bool sl_store_get(sl_txn *txn, sl_db db, sl_str key, sl_str *val) {
 sl_err sl_store_put(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f) {
   MDB_val k = to_val(key), v = to_val(val);
   int rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, 0);
+  if (rc == 0 && txn->st->redo)
+    sl_redo_op(txn->st->redo, SL_REDO_PUT, (uint8_t)db, key, val);
   return rc == 0 ? SL_OK : storage_error(f, rc, "put");
 }
 
@@ -463,12 +672,16 @@ sl_err sl_store_append(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure
   int rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, MDB_APPEND);
   if (rc == MDB_KEYEXIST) /* not after the last key: an ordinary put */
     rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, 0);
+  if (rc == 0 && txn->st->redo)
+    sl_redo_op(txn->st->redo, SL_REDO_PUT, (uint8_t)db, key, val);
   return rc == 0 ? SL_OK : storage_error(f, rc, "put");
 }
 
 sl_err sl_store_del(sl_txn *txn, sl_db db, sl_str key, sl_failure *f) {
   MDB_val k = to_val(key);
   int rc = mdb_del(txn->txn, txn->st->dbi[db], &k, NULL);
+  if (rc == 0 && txn->st->redo)
+    sl_redo_op(txn->st->redo, SL_REDO_DEL, (uint8_t)db, key, (sl_str){"", 0});
   return rc == 0 || rc == MDB_NOTFOUND ? SL_OK : storage_error(f, rc, "del");
 }
 
@@ -507,6 +720,8 @@ sl_err sl_store_del_range(sl_txn *txn, sl_db db, sl_str lo, sl_str hi, uint64_t 
   }
   if (rc != 0 && rc != MDB_NOTFOUND)
     err = storage_error(f, rc, "cursor");
+  if (err == SL_OK && n && txn->st->redo)
+    sl_redo_op(txn->st->redo, SL_REDO_DEL_RANGE, (uint8_t)db, lo, hi);
 out:
   if (cur)
     mdb_cursor_close(cur);
@@ -517,6 +732,8 @@ out:
 
 sl_err sl_store_empty(sl_txn *txn, sl_db db, sl_failure *f) {
   int rc = mdb_drop(txn->txn, txn->st->dbi[db], 0);
+  if (rc == 0 && txn->st->redo)
+    sl_redo_op(txn->st->redo, SL_REDO_EMPTY, (uint8_t)db, (sl_str){"", 0}, (sl_str){"", 0});
   return rc == 0 ? SL_OK : storage_error(f, rc, "drop");
 }
 

@@ -6,8 +6,10 @@
  *   "catalog" one record per table (store/catalog.h), keyed by table name;
  *   "meta"    counters (next resource id), backup records (store/backups.h),
  *             the Application Auto Scaling registry (ops/autoscaling.h),
- *             the capacity engine's partition layouts (jobs/tables.h)
- *             and the format version;
+ *             the capacity engine's partition layouts (jobs/tables.h),
+ *             the format version and, with --data-dir, key "redo": u64
+ *             little-endian, the last redo log group the file holds
+ *             (store/redo.h);
  *   "streams" DynamoDB Streams' streams, shards and each shard's index of
  *             its change records, laid out by streams/streams.h;
  *   "records" the change records themselves, keyed by their sequence
@@ -23,21 +25,22 @@
  * records carry "attrs" and whose index entries hold key tuples, backups
  * (store/backups.h) and the tables' point-in-time-recovery setting; 3:
  * format 2 plus change records that carry their stream and shard, indexed
- * in batches (streams/streams.h, "the index")). A format 1 directory is
- * valid format 2 (single-attribute keys encode identically), and format 2
- * is valid format 3 (its records are all indexed and still read), so
- * sl_store_open upgrades the record in place; an older sluice then refuses
- * the directory rather than misread tuple keys or crash on a record it
- * does not know. sl_store_open refuses a directory
- * of any other format with a message naming both; a change to any of those
- * layouts bumps it (and brings a migration or the refusal).
- * Pages: a new environment gets 32 KB pages (SL_STORE_PAGE_SIZE, LMDB 0.9's
- * largest), not the OS's 4 KB. Entries of about 1 KB fit at most three to a
- * 4 KB page and a split leaves two on each side, so ~1 KB items cost 2.1×
- * their size in the map; 32 KB pages hold 31 and fill like any B-tree's
- * (about 70 %), about 1.57× (bench/README.md, "Memory per item"). Items up
- * to ~16 KB stay in the leaf instead of taking 4 KB overflow pages of their
- * own from 2 KB on. The cost is copying 32 KB instead of 4 KB per page a
+ * in batches (streams/streams.h, "the index"); 4: format 3 plus the redo
+ * log of a --data-dir, files redo.0 and redo.1 beside data.mdb and meta
+ * "redo"). A format 1 directory is valid format 2 (single-attribute keys
+ * encode identically), format 2 is valid format 3 (its records are all
+ * indexed and still read), and format 3 is valid format 4 (a directory
+ * without a log has nothing to replay), so sl_store_open upgrades the
+ * record in place; an older sluice then refuses the directory rather than
+ * misread tuple keys, crash on a record it does not know, or open a
+ * directory whose acknowledged writes are in a log it would not replay. sl_store_open refuses a
+ * directory of any other format with a message naming both; a change to any of those layouts bumps
+ * it (and brings a migration or the refusal). Pages: a new environment gets 32 KB pages
+ * (SL_STORE_PAGE_SIZE, LMDB 0.9's largest), not the OS's 4 KB. Entries of about 1 KB fit at most
+ * three to a 4 KB page and a split leaves two on each side, so ~1 KB items cost 2.1× their size in
+ * the map; 32 KB pages hold 31 and fill like any B-tree's (about 70 %), about 1.57×
+ * (bench/README.md, "Memory per item"). Items up to ~16 KB stay in the leaf instead of taking 4 KB
+ * overflow pages of their own from 2 KB on. The cost is copying 32 KB instead of 4 KB per page a
  * write transaction dirties (about 1 µs a PutItem in memory), and tables of
  * 2-4 KB items that churn (deletes, shrinking updates) hold more than with 4
  * KB pages, whose overflow pages are fuller than half-empty leaves (both
@@ -86,14 +89,28 @@
  *    that saw it (net/server.h sl_server_set_barrier), so one fsync
  *    acknowledges many concurrent writes and no answer precedes the sync of
  *    what it reports; any answer given while the store is dirty or a sync is
- *    under way waits too. kill -9 loses nothing acknowledged: a group that
- *    had not reached the file was answered to nobody. A failure of the
- *    group's top-level commit or of the fsync ends the process (the answers
- *    are formed and cannot be told), so nothing unsynced is acknowledged.
- *    Power loss: an acknowledged write was fsynced; but with MDB_NOSYNC the
- *    file system may write a group's pages in any order, so a system crash
- *    during a later sync can leave the file unreadable on a file system that
- *    does not keep write order (LMDB's own caveat for MDB_NOSYNC).
+ *    under way waits too. The fsync is not the LMDB file's: every change a
+ *    write makes is also an op of the group's record in the redo log
+ *    (store/redo.h; an abort drops its ops), appended when the sync begins,
+ *    and the sync is the log's fdatasync, one contiguous append of about
+ *    the bytes the group wrote instead of ~27 scattered 32 KB pages. The
+ *    LMDB file is fsynced by checkpoints only: when a log file passes
+ *    redo_limit (SL_STORE_REDO_LIMIT, 32 MB), it is synced, the other of the
+ *    two files becomes current, and the checkpoint thread fsyncs the LMDB
+ *    file; a log file is reused only after the checkpoint that followed its
+ *    last group. Meta "redo" holds the last group the file committed, and
+ *    sl_store_open replays every later group of the log onto the file and
+ *    syncs it; sl_store_close leaves nothing to replay. kill -9 loses
+ *    nothing acknowledged: a group that had not reached the log was answered
+ *    to nobody. A failure of the group's top-level commit, of the log's
+ *    write or fsync, or of a checkpoint ends the process (the answers are
+ *    formed and cannot be told), so nothing unsynced is acknowledged.
+ *    Power loss: an acknowledged write is in the fsynced log and replayed
+ *    onto the file as of its last checkpoint; but with MDB_NOSYNC the file
+ *    system may write the LMDB file's pages in any order between
+ *    checkpoints, so a system crash can leave that file unreadable on a file
+ *    system that does not keep write order (LMDB's own caveat for
+ *    MDB_NOSYNC), which the log cannot repair.
  *
  * Transactions: one write transaction at a time (the loop thread runs one
  * request at a time). Read transactions reuse one handle (reset/renew), so a
@@ -108,7 +125,8 @@
  *
  * Ownership: sl_store_open's caller owns the store and calls sl_store_close.
  * Threads: the loop thread only (the prefaulter's thread touches pages of the
- * map past LMDB's last page, nothing else).
+ * map past LMDB's last page, nothing else; sl_store_sync_run runs on any
+ * thread; the checkpoint thread only fsyncs the LMDB file).
  */
 #ifndef SL_STORE_STORE_H
 #define SL_STORE_STORE_H
@@ -138,13 +156,16 @@ void sl_store_set_capture(sl_store *st, sl_store_capture_fn fn, void *ctx);
 /* Inside store/ only: the write funnel (items.c) calls the registered hook. */
 sl_err sl__store_capture_call(sl_txn *txn, const sl_store_change *c, sl_arena *a, sl_failure *f);
 
-#define SL_STORE_FORMAT 3u
+#define SL_STORE_FORMAT 4u
 #define SL_STORE_PAGE_SIZE 32768u
 
 typedef struct {
   const char *data_dir; /* NULL: in memory */
   uint64_t map_size;    /* bytes of address space; default 64 GiB */
+  uint64_t redo_limit;  /* durable: bytes of a redo log file before a checkpoint
+                           (0: SL_STORE_REDO_LIMIT) */
 } sl_store_config;
+#define SL_STORE_REDO_LIMIT (32ull << 20)
 
 sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out);
 void sl_store_close(sl_store *st);

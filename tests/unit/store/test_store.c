@@ -6,7 +6,10 @@
  * write a nested child of the open group: an abort drops only its own
  * changes, a read and a sync see the group), of the write funnel's
  * change-capture hook (store/items.h: every item change, in its
- * transaction), and of sl_store_del_range. */
+ * transaction), of sl_store_del_range and sl_store_empty, and of durable
+ * mode's redo log (store/redo.h): every acknowledged group replayed onto an
+ * LMDB file that lost what was not checkpointed, across both log files, a
+ * torn last record ignored, a group missing refused. */
 #include "harness.h"
 #include "store_fixture.h"
 #include "store/items.h"
@@ -17,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static sl_store *open_dir(const char *dir, sl_failure *f) {
@@ -57,10 +61,10 @@ static void test_format_version(void) {
   memcpy(&format, v.p, 4);
   CHECK_INT(format, SL_STORE_FORMAT);
   sl_store_abort(txn);
-  /* Format 1 (before multi-attribute GSI keys) and format 2 (before stream
-   * records carried their shard) are subsets of format 3: each opens and is
-   * upgraded in place. */
-  for (uint32_t old = 1; old <= 2; old++) {
+  /* Format 1 (before multi-attribute GSI keys), format 2 (before stream
+   * records carried their shard) and format 3 (before the redo log) are
+   * subsets of format 4: each opens and is upgraded in place. */
+  for (uint32_t old = 1; old <= 3; old++) {
     put_meta(st, "format", &old, 4, &f);
     sl_store_close(st);
     sl_failure_init(&f, &a);
@@ -70,7 +74,7 @@ static void test_format_version(void) {
     CHECK(sl_store_get(txn, SL_DB_META, SL_STR("format"), &v));
     format = 0;
     memcpy(&format, v.p, v.len == 4 ? 4 : 0);
-    CHECK_INT(format, 3);
+    CHECK_INT(format, 4);
     sl_store_abort(txn);
   }
   /* Written by a format that does not exist yet: refused. */
@@ -415,6 +419,155 @@ static void test_empty(void) {
   sl_arena_destroy(&ar);
 }
 
+static void sync_all(sl_store *st, sl_failure *f) {
+  if (sl_store_sync_begin(st)) {
+    int rc = sl_store_sync_run(st);
+    CHECK_INT(sl_store_sync_end(st, rc, f), SL_OK);
+  }
+}
+
+static void copy_file(const char *from, const char *to) {
+  char cmd[700];
+  snprintf(cmd, sizeof(cmd), "cp %s %s", from, to);
+  CHECK_INT(system(cmd), 0);
+}
+
+/* The writes of the crashed child of test_redo_replay, each group synced
+ * (acknowledged) on its own: 120 puts of 1 KB values (over 64 KB of log,
+ * so the log switches files once, at its 64 KB limit), a delete, a range
+ * delete, a database emptied and refilled, and an aborted write. */
+static void crash_after_writes(const char *dir) {
+  sl_arena a;
+  sl_arena_init(&a);
+  sl_failure f;
+  sl_failure_init(&f, &a);
+  sl_store_config cfg = {.data_dir = dir, .map_size = 16u << 20, .redo_limit = 64u << 10};
+  sl_store *st = NULL;
+  if (sl_store_open(&cfg, &f, &st) != SL_OK)
+    _exit(3);
+  char val[1000];
+  memset(val, 'v', sizeof(val));
+  sl_txn *txn;
+  for (int i = 0; i < 120; i++) {
+    char k[16];
+    snprintf(k, sizeof(k), "k%03d", i);
+    put_meta(st, k, val, sizeof(val), &f);
+    if (i == 7) { /* an aborted write in a group of one committed one */
+      CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+      CHECK_INT(sl_store_put(txn, SL_DB_META, SL_STR("x"), SL_STR("1"), &f), SL_OK);
+      sl_store_abort(txn);
+    }
+    sync_all(st, &f);
+  }
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  CHECK_INT(sl_store_del(txn, SL_DB_META, SL_STR("k005"), &f), SL_OK);
+  CHECK_INT(sl_store_del_range(txn, SL_DB_META, SL_STR("k010"), SL_STR("k020"), NULL, &f), SL_OK);
+  CHECK_INT(sl_store_put(txn, SL_DB_RECORDS, SL_STR("r1"), SL_STR("1"), &f), SL_OK);
+  CHECK_INT(sl_store_commit(txn, &f), SL_OK);
+  sync_all(st, &f);
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  CHECK_INT(sl_store_empty(txn, SL_DB_RECORDS, &f), SL_OK);
+  CHECK_INT(sl_store_put(txn, SL_DB_RECORDS, SL_STR("r2"), SL_STR("2"), &f), SL_OK);
+  CHECK_INT(sl_store_commit(txn, &f), SL_OK);
+  sync_all(st, &f);
+  _exit(sl_t_failures ? 1 : 0); /* no close: the process dies */
+}
+
+static void check_replayed(sl_store *st, sl_failure *f) {
+  int present = 0;
+  for (int i = 0; i < 120; i++) {
+    char k[16];
+    snprintf(k, sizeof(k), "k%03d", i);
+    bool want = i != 5 && (i < 10 || i >= 20);
+    CHECK(has_meta(st, k, f) == want);
+    present += has_meta(st, k, f);
+  }
+  CHECK_INT(present, 109);
+  CHECK(has_meta(st, "before", f));
+  CHECK(!has_meta(st, "x", f));
+  CHECK_INT(count_keys(st, SL_DB_RECORDS), 1);
+  sl_txn *txn;
+  sl_str v;
+  CHECK_INT(sl_store_begin(st, false, f, &txn), SL_OK);
+  CHECK(sl_store_get(txn, SL_DB_RECORDS, SL_STR("r2"), &v) && sl_str_eq_c(v, "2"));
+  sl_store_abort(txn);
+}
+
+/* Power loss, simulated: the LMDB file goes back to its last checkpoint
+ * (the copy taken after a clean close), the log keeps what its fsyncs
+ * made durable, and the open replays the log onto the file. */
+static void test_redo_replay(void) {
+  char dir[] = "/tmp/sluice-test-store-XXXXXX", data[200], saved[200], log0[200];
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(data, sizeof(data), "%s/data.mdb", dir);
+  snprintf(saved, sizeof(saved), "%s/saved.mdb", dir);
+  snprintf(log0, sizeof(log0), "%s/redo.0", dir);
+  sl_arena a;
+  sl_arena_init(&a);
+  sl_failure f;
+  sl_failure_init(&f, &a);
+  sl_store *st = open_dir(dir, &f);
+  CHECK(st != NULL);
+  put_meta(st, "before", "1", 1, &f);
+  sync_all(st, &f);
+  sl_store_close(st);
+  copy_file(data, saved);
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0)
+    crash_after_writes(dir);
+  int status = 0;
+  CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  struct stat sb;
+  char log1[200];
+  snprintf(log1, sizeof(log1), "%s/redo.1", dir);
+  CHECK(stat(log1, &sb) == 0 && sb.st_size > 0); /* the log switched files */
+  /* Keep the log as the crash left it, for the second case below. */
+  char keep0[200], keep1[200];
+  snprintf(keep0, sizeof(keep0), "%s/keep.0", dir);
+  snprintf(keep1, sizeof(keep1), "%s/keep.1", dir);
+  copy_file(log0, keep0);
+  copy_file(log1, keep1);
+
+  /* 1. The file as of the checkpoint, a torn write at the log's end. */
+  copy_file(saved, data);
+  FILE *lf = fopen(log1, "ab");
+  CHECK(lf != NULL);
+  static const unsigned char torn[] = {'S', 'L', 'R', 'D', 0xff, 0xff, 0, 0, 9};
+  fwrite(torn, 1, sizeof(torn), lf);
+  fclose(lf);
+  st = open_dir(dir, &f);
+  CHECK(st != NULL);
+  if (st) {
+    check_replayed(st, &f);
+    sl_store_close(st);
+  }
+  /* The close checkpointed: the next open has nothing to replay and the
+   * same contents. */
+  st = open_dir(dir, &f);
+  CHECK(st != NULL);
+  if (st) {
+    check_replayed(st, &f);
+    sl_store_close(st);
+  }
+
+  /* 2. The same crash, with a record of the first file damaged: the groups
+   * after it (in the second file) cannot be replayed without it. */
+  copy_file(saved, data);
+  copy_file(keep0, log0);
+  copy_file(keep1, log1);
+  FILE *df = fopen(log0, "r+b");
+  CHECK(df != NULL);
+  CHECK(fseek(df, 40, SEEK_SET) == 0); /* in the first record's payload */
+  fputc('#', df);
+  fclose(df);
+  sl_failure_init(&f, &a);
+  CHECK(open_dir(dir, &f) == NULL);
+  CHECK(memmem(f.message.p, f.message.len, "cannot replay the redo log", 26) != NULL);
+  sl_arena_destroy(&a);
+  remove_dir(dir);
+}
+
 int main(void) {
   RUN(test_format_version);
   RUN(test_page_size);
@@ -422,5 +575,6 @@ int main(void) {
   RUN(test_capture_hook);
   RUN(test_del_range);
   RUN(test_empty);
+  RUN(test_redo_replay);
   return DONE();
 }
