@@ -386,9 +386,7 @@ static void test_empty(void) {
   sl_arena_init(&ar);
   sl_failure f;
   sl_failure_init(&f, &ar);
-  sl_store_config mem = {.map_size = 64u << 20};
-  sl_store *st = NULL;
-  CHECK_INT(sl_store_open(&mem, &f, &st), SL_OK);
+  sl_store *st = fixture_store(&f);
   char val[1100];
   memset(val, 'r', sizeof(val));
   sl_txn *txn;
