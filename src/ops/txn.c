@@ -1,5 +1,6 @@
 /* What the two transaction operations share; see txn.h. */
 #include "ops/txn.h"
+#include "base/bytes.h"
 #include "base/log.h"
 
 sl_str sl_transact_take_failure(sl_req *req, const sl_failure *saved) {
@@ -154,18 +155,6 @@ uint32_t sl_transact_tables_slot(sl_transact_tables *tt, sl_table *t, sl_str giv
 static const char token_prefix[] = "txn/token/";
 static const char expiry_prefix[] = "txn/expiry/";
 
-static void put_le64(uint8_t *p, uint64_t v) {
-  for (int i = 0; i < 8; i++)
-    p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_le64(const uint8_t *p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; i++)
-    v |= (uint64_t)p[i] << (8 * i);
-  return v;
-}
-
 static void put_be64(uint8_t *p, uint64_t v) {
   for (int i = 0; i < 8; i++)
     p[i] = (uint8_t)(v >> (56 - 8 * i));
@@ -235,7 +224,7 @@ sl_err sl_transact_token_lookup(sl_req *req, sl_txn *txn, sl_str token, const ui
   sl_str val;
   if (!sl_store_get(txn, SL_DB_META, token_key(req, token), &val) || val.len != 24)
     return SL_OK;
-  if ((int64_t)get_le64((const uint8_t *)val.p) <= req->now_ms)
+  if ((int64_t)sl_rd64((const uint8_t *)val.p) <= req->now_ms)
     return SL_OK;
   if (memcmp(val.p + 8, fp, 16) != 0)
     /* DynamoDB Local sends an empty message; the live text is not on
@@ -251,13 +240,13 @@ sl_err sl_transact_token_record(sl_req *req, sl_txn *txn, sl_str token, const ui
   sl_err err;
   if (sl_store_get(txn, SL_DB_META, tk, &val) && val.len == 24) {
     /* An expired record not purged yet: drop its place in expiry order. */
-    uint64_t old = get_le64((const uint8_t *)val.p);
+    uint64_t old = sl_rd64((const uint8_t *)val.p);
     if ((err = sl_store_del(txn, SL_DB_META, expiry_key(req, old, token), &req->fail)) != SL_OK)
       return err;
   }
   uint64_t expiry = (uint64_t)(req->now_ms + SL_TRANSACT_TOKEN_MS);
   uint8_t *rec = sl_arena_alloc(req->arena, 24);
-  put_le64(rec, expiry);
+  sl_le64(rec, expiry);
   memcpy(rec + 8, fp, 16);
   if ((err = sl_store_put(txn, SL_DB_META, tk, sl_str_make((const char *)rec, 24), &req->fail)) !=
       SL_OK)

@@ -1,5 +1,6 @@
 /* The redo log of durable mode; see redo.h. */
 #include "store/redo.h"
+#include "base/bytes.h"
 #include "base/crc32.h"
 #include "base/log.h"
 
@@ -23,19 +24,6 @@ struct sl_redo {
   uint8_t *buf;  /* HDR bytes for the header, then the group's ops */
   size_t len, cap;
 };
-
-static void le32(uint8_t *p, uint32_t v) {
-  for (int i = 0; i < 4; i++)
-    p[i] = (uint8_t)(v >> (8 * i));
-}
-static void le64(uint8_t *p, uint64_t v) {
-  le32(p, (uint32_t)v);
-  le32(p + 4, (uint32_t)(v >> 32));
-}
-static uint32_t rd32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
 int sl_redo_open(const char *dir, uint64_t limit, sl_redo **out) {
   sl_redo *r = calloc(1, sizeof(*r));
@@ -99,13 +87,13 @@ static bool chain(int fd, uint8_t **map, size_t *map_len, group_ref **v, size_t 
   *map = m;
   const uint8_t *p = m, *end = p + *map_len;
   uint64_t prev = 0;
-  while (end - p >= HDR && rd32(p) == MAGIC) {
-    uint32_t len = rd32(p + 4);
-    uint64_t no = rd64(p + 8);
+  while (end - p >= HDR && sl_rd32(p) == MAGIC) {
+    uint32_t len = sl_rd32(p + 4);
+    uint64_t no = sl_rd64(p + 8);
     if ((size_t)(end - p - HDR) < len || (prev && no != prev + 1))
       break;
     uint32_t crc = sl_crc32(0, p + 4, 12);
-    if (sl_crc32(crc, p + HDR, len) != rd32(p + 16))
+    if (sl_crc32(crc, p + HDR, len) != sl_rd32(p + 16))
       break;
     if (*n == *cap) {
       *cap = *cap ? *cap * 2 : 256;
@@ -147,8 +135,9 @@ int sl_redo_replay(sl_redo *r, uint64_t after,
     const uint8_t *p = v[i].p, *end = p + v[i].len;
     while (rc == 0 && p < end) {
       uint32_t alen, blen;
-      if (end - p < 6 || (alen = rd32(p + 2)) > (size_t)(end - p - 6) || end - p - 6 - alen < 4 ||
-          (blen = rd32(p + 6 + alen)) > (size_t)(end - p - 10 - alen)) {
+      if (end - p < 6 || (alen = sl_rd32(p + 2)) > (size_t)(end - p - 6) ||
+          end - p - 6 - alen < 4 ||
+          (blen = sl_rd32(p + 6 + alen)) > (size_t)(end - p - 10 - alen)) {
         rc = EBADMSG; /* a whole record with a CRC that holds, but ops that do not parse */
         break;
       }
@@ -186,10 +175,10 @@ void sl_redo_op(sl_redo *r, sl_redo_kind kind, uint8_t db, sl_str a, sl_str b) {
   uint8_t *p = r->buf + r->len;
   p[0] = (uint8_t)kind;
   p[1] = db;
-  le32(p + 2, (uint32_t)a.len);
+  sl_le32(p + 2, (uint32_t)a.len);
   if (a.len)
     memcpy(p + 6, a.p, a.len);
-  le32(p + 6 + a.len, (uint32_t)b.len);
+  sl_le32(p + 6 + a.len, (uint32_t)b.len);
   if (b.len)
     memcpy(p + 10 + a.len, b.p, b.len);
   r->len += 10 + a.len + b.len;
@@ -201,11 +190,11 @@ uint64_t sl_redo_next(const sl_redo *r) { return r->next; }
 
 int sl_redo_write(sl_redo *r) {
   uint32_t len = (uint32_t)(r->len - HDR);
-  le32(r->buf, MAGIC);
-  le32(r->buf + 4, len);
-  le64(r->buf + 8, r->next);
-  le32(r->buf + 16, sl_crc32(sl_crc32(0, r->buf + 4, 12), r->buf + HDR, len));
-  le32(r->buf + 20, 0);
+  sl_le32(r->buf, MAGIC);
+  sl_le32(r->buf + 4, len);
+  sl_le64(r->buf + 8, r->next);
+  sl_le32(r->buf + 16, sl_crc32(sl_crc32(0, r->buf + 4, 12), r->buf + HDR, len));
+  sl_le32(r->buf + 20, 0);
   size_t done = 0;
   while (done < r->len) {
     ssize_t w = pwrite(r->fd[r->cur], r->buf + done, r->len - done, (off_t)(r->off + done));

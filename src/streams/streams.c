@@ -1,6 +1,7 @@
 /* DynamoDB Streams' records, shards, iterators and retention; see streams.h.
  * Pinned by tests/conformance/test_streams.py and tests/unit/streams/test_streams.c. */
 #include "streams/streams.h"
+#include "base/bytes.h"
 #include "base/crc32.h"
 #include "base/log.h"
 #include "store/key.h"
@@ -147,19 +148,6 @@ static uint32_t random_tag(sl_streams *s);
 
 /* ---- little-endian fields ---- */
 
-static void le32(uint8_t *p, uint32_t v) {
-  for (int i = 0; i < 4; i++)
-    p[i] = (uint8_t)(v >> (8 * i));
-}
-static void le64(uint8_t *p, uint64_t v) {
-  for (int i = 0; i < 8; i++)
-    p[i] = (uint8_t)(v >> (8 * i));
-}
-static uint32_t rd32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static uint32_t be32r(const uint8_t *p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
@@ -222,15 +210,15 @@ static bool stream_decode(sl_arena *a, sl_str key, sl_str v, sl_stream *out) {
   out->label = sl_arena_strdup(a, sl_str_make(zero + 1, key.len - (size_t)(zero + 1 - key.p)));
   out->enabled = p[1] == 1;
   out->view = p[2] & 3;
-  out->id = rd32(p + 4);
-  out->open_shard = rd32(p + 8);
-  out->n_shards_made = rd32(p + 12);
-  out->created_ms = rd64(p + 16);
-  out->disabled_ms = rd64(p + 24);
-  out->table_id = rd32(p + 40);
+  out->id = sl_rd32(p + 4);
+  out->open_shard = sl_rd32(p + 8);
+  out->n_shards_made = sl_rd32(p + 12);
+  out->created_ms = sl_rd64(p + 16);
+  out->disabled_ms = sl_rd64(p + 24);
+  out->table_id = sl_rd32(p + 40);
   out->key.hash_type = p[44];
   out->key.range_type = p[45];
-  uint16_t hl = rd16(p + 46), rl = rd16(p + 48);
+  uint16_t hl = sl_rd16(p + 46), rl = sl_rd16(p + 48);
   if (v.len < (size_t)STREAM_HDR + hl + rl)
     return false;
   out->key.hash = sl_arena_strdup(a, sl_str_make(v.p + STREAM_HDR, hl));
@@ -244,13 +232,13 @@ static sl_str stream_encode(sl_arena *a, const sl_stream *st, uint64_t open_crea
   p[0] = 1;
   p[1] = st->enabled ? 1 : 0;
   p[2] = st->view;
-  le32(p + 4, st->id);
-  le32(p + 8, st->open_shard);
-  le32(p + 12, st->n_shards_made);
-  le64(p + 16, st->created_ms);
-  le64(p + 24, st->disabled_ms);
-  le64(p + 32, open_created_ms);
-  le32(p + 40, st->table_id);
+  sl_le32(p + 4, st->id);
+  sl_le32(p + 8, st->open_shard);
+  sl_le32(p + 12, st->n_shards_made);
+  sl_le64(p + 16, st->created_ms);
+  sl_le64(p + 24, st->disabled_ms);
+  sl_le64(p + 32, open_created_ms);
+  sl_le32(p + 40, st->table_id);
   p[44] = st->key.hash_type;
   p[45] = st->key.range_type;
   p[46] = (uint8_t)st->key.hash.len;
@@ -289,15 +277,15 @@ void sl_streams_tags(sl_txn *txn, sl_arena *a, sl_str name, sl_str label, sl_tag
   if (!sl_store_get(txn, SL_DB_STREAMS, tags_key(a, name, label), &v) || v.len < 4)
     return;
   const uint8_t *p = (const uint8_t *)v.p, *end = p + v.len;
-  uint32_t n = rd32(p), got = 0;
+  uint32_t n = sl_rd32(p), got = 0;
   p += 4;
   sl_tag *t = SL_NEW_ARRAY(a, sl_tag, n + 1);
   while (got < n) {
     sl_str part[2];
     for (int i = 0; i < 2; i++) {
-      if (end - p < 4 || (size_t)(end - p - 4) < rd32(p))
+      if (end - p < 4 || (size_t)(end - p - 4) < sl_rd32(p))
         goto done; /* a damaged record keeps what it could read */
-      uint32_t len = rd32(p);
+      uint32_t len = sl_rd32(p);
       part[i] = sl_arena_strdup(a, sl_str_make((const char *)p + 4, len));
       p += 4 + len;
     }
@@ -386,17 +374,17 @@ static bool shard_decode(uint32_t no, sl_str v, sl_stream_shard *out) {
     return false;
   memset(out, 0, sizeof(*out));
   out->no = no;
-  uint32_t parent = rd32(p);
+  uint32_t parent = sl_rd32(p);
   out->parent = parent ? (int64_t)parent - 1 : -1;
-  out->created_ms = rd64(p + 8);
-  out->start_seq = rd64(p + 16);
-  out->end_seq = rd64(p + 24);
-  out->closed_ms = rd64(p + 32);
-  out->trim_seq = rd64(p + 40);
-  out->partition = rd32(p + 48);
-  out->lo_hash = rd64(p + 56);
-  out->epoch = rd64(p + 64);
-  out->tag = rd32(p + 4);
+  out->created_ms = sl_rd64(p + 8);
+  out->start_seq = sl_rd64(p + 16);
+  out->end_seq = sl_rd64(p + 24);
+  out->closed_ms = sl_rd64(p + 32);
+  out->trim_seq = sl_rd64(p + 40);
+  out->partition = sl_rd32(p + 48);
+  out->lo_hash = sl_rd64(p + 56);
+  out->epoch = sl_rd64(p + 64);
+  out->tag = sl_rd32(p + 4);
   shard_id_format(out, out->tag, out->id);
   return true;
 }
@@ -404,16 +392,16 @@ static bool shard_decode(uint32_t no, sl_str v, sl_stream_shard *out) {
 static sl_err shard_put(sl_txn *txn, uint32_t stream_id, const sl_stream_shard *sh, sl_failure *f) {
   uint8_t k[9], p[SHARD_LEN] = {0};
   shard_key(k, stream_id, sh->no);
-  le32(p, sh->parent >= 0 ? (uint32_t)sh->parent + 1 : 0);
-  le32(p + 4, sh->tag);
-  le64(p + 8, sh->created_ms);
-  le64(p + 16, sh->start_seq);
-  le64(p + 24, sh->end_seq);
-  le64(p + 32, sh->closed_ms);
-  le64(p + 40, sh->trim_seq);
-  le32(p + 48, sh->partition);
-  le64(p + 56, sh->lo_hash);
-  le64(p + 64, sh->epoch);
+  sl_le32(p, sh->parent >= 0 ? (uint32_t)sh->parent + 1 : 0);
+  sl_le32(p + 4, sh->tag);
+  sl_le64(p + 8, sh->created_ms);
+  sl_le64(p + 16, sh->start_seq);
+  sl_le64(p + 24, sh->end_seq);
+  sl_le64(p + 32, sh->closed_ms);
+  sl_le64(p + 40, sh->trim_seq);
+  sl_le32(p + 48, sh->partition);
+  sl_le64(p + 56, sh->lo_hash);
+  sl_le64(p + 64, sh->epoch);
   return sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9),
                       sl_str_make((char *)p, SHARD_LEN), f);
 }
@@ -495,7 +483,7 @@ bool sl_streams_oldest(sl_txn *txn, const sl_stream *st, const sl_stream_shard *
         sl_str_cmp(k, sl_str_make((char *)hi, 17)) >= 0 || !record_value(txn, k, v, &rv) ||
         rv.len < RECORD_HDR)
       continue;
-    int64_t at = (int64_t)rd64((const uint8_t *)rv.p + 8);
+    int64_t at = (int64_t)sl_rd64((const uint8_t *)rv.p + 8);
     if (!any || at < *created_ms)
       *created_ms = at;
     any = true;
@@ -589,13 +577,13 @@ static bool mark_get(sl_txn *txn, const char *key, uint64_t *out) {
   sl_str v;
   if (!sl_store_get(txn, SL_DB_STREAMS, sl_str_c(key), &v) || v.len != 8)
     return false;
-  *out = rd64((const uint8_t *)v.p);
+  *out = sl_rd64((const uint8_t *)v.p);
   return true;
 }
 
 static sl_err mark_put(sl_txn *txn, const char *key, uint64_t seq, sl_failure *f) {
   uint8_t v[8];
-  le64(v, seq);
+  sl_le64(v, seq);
   return sl_store_put(txn, SL_DB_STREAMS, sl_str_c(key), sl_str_make((char *)v, 8), f);
 }
 
@@ -628,7 +616,7 @@ static sl_err index_pending(sl_streams *s, sl_txn *txn, bool *did, sl_failure *f
     if (v.len < RECORD_HDR2 || p[0] != 2)
       continue; /* format 1: its index entry was written with it */
     uint8_t rk[17];
-    record_key(rk, rd32(p + 16), rd32(p + 20), last);
+    record_key(rk, sl_rd32(p + 16), sl_rd32(p + 20), last);
     /* A cursor's put into another database leaves this one's place. */
     err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)rk, 17), (sl_str){"", 0}, f);
   }
@@ -753,7 +741,7 @@ static sl_err shard_open(sl_streams *s, sl_txn *txn, const sl_stream *st, uint32
                         .tag = random_tag(s)};
   uint8_t k[9], v[4];
   part_key(k, st->id, part->id);
-  le32(v, no);
+  sl_le32(v, no);
   sl_err err = shard_put(txn, st->id, &sh, f);
   if (err == SL_OK)
     err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), sl_str_make((char *)v, 4), f);
@@ -773,7 +761,7 @@ static sl_err shard_close(sl_txn *txn, const sl_stream *st, sl_stream_shard *sh,
   sl_str v;
   sl_err err = SL_OK;
   if (sl_store_get(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), &v) && v.len == 4 &&
-      rd32((const uint8_t *)v.p) == sh->no)
+      sl_rd32((const uint8_t *)v.p) == sh->no)
     err = sl_store_del(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), f);
   return err == SL_OK ? shard_put(txn, st->id, sh, f) : err;
 }
@@ -873,7 +861,7 @@ static void put_image(sl_buf *b, const sl_item *it) {
   uint8_t len[4] = {0};
   sl_buf_append(b, len, 4);
   sl_item_encode(b, it);
-  le32((uint8_t *)b->p + at, (uint32_t)(b->len - at - 4));
+  sl_le32((uint8_t *)b->p + at, (uint32_t)(b->len - at - 4));
 }
 
 /* The hot path's view of a table's enabled stream, cached (see the struct). */
@@ -894,7 +882,7 @@ static bool open_stream(sl_streams *s, sl_txn *txn, const sl_table *t, sl_arena 
   out->gen = s->gen;
   out->table_id = t->id;
   out->view = p[2] & 3;
-  out->stream_id = rd32(p + 4);
+  out->stream_id = sl_rd32(p + 4);
   out->label_len = 0;
   if (t->stream_label.len <= sizeof(out->label)) {
     memcpy(out->label, t->stream_label.p, t->stream_label.len);
@@ -934,7 +922,7 @@ static bool route(sl_txn *txn, sl_arena *a, const sl_table *t, const sl_keyvals 
   part_key(k, id, ref.id);
   sl_str v;
   if (sl_store_get(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), &v) && v.len == 4) {
-    *out = rd32((const uint8_t *)v.p);
+    *out = sl_rd32((const uint8_t *)v.p);
     return true;
   }
   sl_stream st = {.id = id};
@@ -991,10 +979,10 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
                                                    : 2),
                               (uint8_t)(c->by_service ? 1 : 0),
                               (uint8_t)((want_new ? 1 : 0) | (want_old ? 2 : 0))};
-  le32(hdr + 4, (uint32_t)size);
-  le64(hdr + 8, (uint64_t)now_ms);
-  le32(hdr + 16, sc.stream_id);
-  le32(hdr + 20, shard);
+  sl_le32(hdr + 4, (uint32_t)size);
+  sl_le64(hdr + 8, (uint64_t)now_ms);
+  sl_le32(hdr + 16, sc.stream_id);
+  sl_le32(hdr + 20, shard);
   sl_buf_append(&b, hdr, RECORD_HDR2);
   put_image(&b, &kit);
   if (want_new && !c->item_enc.len) {
@@ -1002,7 +990,7 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
   } else if (want_new) {
     /* The funnel has encoded the new item already (store/items.h). */
     uint8_t len[4];
-    le32(len, (uint32_t)c->item_enc.len);
+    sl_le32(len, (uint32_t)c->item_enc.len);
     sl_buf_append(&b, len, 4);
     sl_buf_puts(&b, c->item_enc);
   }
@@ -1026,7 +1014,7 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
 static bool take_image(const uint8_t **p, const uint8_t *end, sl_arena *a, sl_item *out) {
   if (end - *p < 4)
     return false;
-  uint32_t len = rd32(*p);
+  uint32_t len = sl_rd32(*p);
   *p += 4;
   if ((size_t)(end - *p) < len || !sl_item_decode(a, *p, len, out, NULL))
     return false;
@@ -1044,8 +1032,8 @@ static bool record_decode(sl_arena *a, uint64_t seq, sl_str v, sl_stream_record 
   out->service = p[2] & 1;
   out->has_new = p[3] & 1;
   out->has_old = (p[3] & 2) != 0;
-  out->size_bytes = rd32(p + 4);
-  out->created_ms = (int64_t)rd64(p + 8);
+  out->size_bytes = sl_rd32(p + 4);
+  out->created_ms = (int64_t)sl_rd64(p + 8);
   p += p[0] == 1 ? RECORD_HDR : RECORD_HDR2;
   return take_image(&p, end, a, &out->keys) &&
          (!out->has_new || take_image(&p, end, a, &out->new_image)) &&
@@ -1102,7 +1090,7 @@ sl_stream_count sl_streams_count(sl_txn *txn, const sl_stream *st, const sl_stre
       out.capped = true;
       break;
     }
-    int64_t t = (int64_t)rd64((const uint8_t *)rv.p + 8);
+    int64_t t = (int64_t)sl_rd64((const uint8_t *)rv.p + 8);
     if (out.oldest_ms < 0)
       out.oldest_ms = t;
     out.newest_ms = t;
@@ -1125,7 +1113,7 @@ sl_stream_count sl_streams_count_since(sl_txn *txn, const sl_stream *st, const s
     sl_str rv;
     if (k.len != 17 || !record_value(txn, k, val, &rv) || rv.len < RECORD_HDR)
       continue;
-    int64_t t = (int64_t)rd64((const uint8_t *)rv.p + 8);
+    int64_t t = (int64_t)sl_rd64((const uint8_t *)rv.p + 8);
     if (t < since_ms)
       break;
     if (out.n == cap) {
@@ -1334,7 +1322,7 @@ static uint64_t trim_cut(sl_txn *txn, int64_t horizon, size_t *budget) {
   sl_cursor *c = sl_store_cursor(txn, SL_DB_RECORDS);
   sl_str k, v;
   for (bool ok = sl_cursor_first(c, &k, &v); ok && n < *budget; ok = sl_cursor_next(c, &k, &v)) {
-    if (k.len != 8 || v.len < RECORD_HDR || (int64_t)rd64((const uint8_t *)v.p + 8) >= horizon)
+    if (k.len != 8 || v.len < RECORD_HDR || (int64_t)sl_rd64((const uint8_t *)v.p + 8) >= horizon)
       break;
     cut = rd64be((const uint8_t *)k.p) + 1;
     n++;
@@ -1367,7 +1355,7 @@ static sl_err trim_shard(sl_txn *txn, const sl_stream *st, const sl_stream_shard
     uint64_t seq = rd64be((const uint8_t *)k.p + 9);
     if (val.len == 0 ? seq >= cut
                      : n == *budget || val.len < RECORD_HDR ||
-                           (int64_t)rd64((const uint8_t *)val.p + 8) >= horizon)
+                           (int64_t)sl_rd64((const uint8_t *)val.p + 8) >= horizon)
       break; /* the rest are younger */
     if (val.len)
       n++;
