@@ -486,20 +486,36 @@ static void flush_pending(sl_store *st) {
     sl_panic("cannot write committed writes to storage: %s", mdb_strerror(rc));
 }
 
+/* Durable mode: the group to the LMDB file, with its number in its last
+ * commit (redo.h: a file that holds that commit holds the whole group), then
+ * to the log (no fsync); failures end the process, as flush_pending's do. */
+static void write_group(sl_store *st) {
+  int rc = 0;
+  if (!st->pending)
+    rc = mdb_txn_begin(st->env, NULL, 0, &st->pending);
+  uint64_t no = sl_redo_next(st->redo);
+  MDB_val v = {8, &no};
+  if (rc == 0)
+    rc = mdb_put(st->pending, st->dbi[SL_DB_META], (MDB_val *)&redo_key, &v, 0);
+  if (rc != 0)
+    sl_panic("cannot write committed writes to storage: %s", mdb_strerror(rc));
+  flush_pending(st);
+  if ((rc = sl_redo_write(st->redo)) != 0)
+    sl_panic("cannot write the redo log: %s", strerror(rc));
+  maybe_checkpoint(st);
+}
+
 void sl_store_close(sl_store *st) {
   if (!st)
     return;
   if (st->read.txn)
     mdb_txn_abort(st->read.txn);
-  if (st->redo) {
-    /* The last group to the log, then the file synced: a checkpoint that
-     * leaves nothing to replay. */
-    if (sl_store_sync_begin(st))
-      st->syncing--;
-    stop_checkpoints(st);
-  } else {
-    flush_pending(st);
-  }
+  /* Durable: the last group, then the file synced (after any checkpoint
+   * under way), which leaves nothing to replay. */
+  if (st->redo && st->dirty)
+    write_group(st);
+  flush_pending(st);
+  stop_checkpoints(st);
   if (st->durable) {
     int rc = mdb_env_sync(st->env, 1);
     if (rc != 0)
@@ -536,27 +552,10 @@ bool sl_store_sync_begin(sl_store *st) {
     }
     return false;
   }
-  if (!st->redo) {
+  if (st->redo)
+    write_group(st);
+  else
     flush_pending(st);
-    st->dirty = false;
-    st->syncing++;
-    return true;
-  }
-  /* The group's number goes into its last LMDB commit (redo.h): a file
-   * that holds that commit holds the whole group. */
-  int rc = 0;
-  if (!st->pending)
-    rc = mdb_txn_begin(st->env, NULL, 0, &st->pending);
-  uint64_t no = sl_redo_next(st->redo);
-  MDB_val v = {8, &no};
-  if (rc == 0)
-    rc = mdb_put(st->pending, st->dbi[SL_DB_META], (MDB_val *)&redo_key, &v, 0);
-  if (rc != 0)
-    sl_panic("cannot write committed writes to storage: %s", mdb_strerror(rc));
-  flush_pending(st);
-  if ((rc = sl_redo_write(st->redo)) != 0)
-    sl_panic("cannot write the redo log: %s", strerror(rc));
-  maybe_checkpoint(st);
   st->dirty = false;
   st->syncing++;
   return true;
