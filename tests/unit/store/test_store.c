@@ -254,6 +254,26 @@ static void test_group_commit(void) {
   CHECK(has_meta(st, "c", &f));
   /* A write after the read starts the next group. */
   put_meta(st, "d", "4", 1, &f);
+  /* An aborted write that changed what the file holds and what the group
+   * holds: both stay. */
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  CHECK_INT(sl_store_del(txn, SL_DB_META, SL_STR("a"), &f), SL_OK);
+  CHECK_INT(sl_store_del(txn, SL_DB_META, SL_STR("d"), &f), SL_OK);
+  CHECK_INT(sl_store_put(txn, SL_DB_META, SL_STR("x"), SL_STR("9"), &f), SL_OK);
+  sl_store_abort(txn);
+  CHECK(sl_store_dirty(st));
+  CHECK(has_meta(st, "a", &f));
+  CHECK(has_meta(st, "d", &f));
+  CHECK(!has_meta(st, "x", &f));
+  /* The same before any read: the group holds "e" only, and keeps it. */
+  put_meta(st, "e", "5", 1, &f);
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  CHECK_INT(sl_store_del(txn, SL_DB_META, SL_STR("e"), &f), SL_OK);
+  sl_store_abort(txn);
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  CHECK(sl_store_get(txn, SL_DB_META, SL_STR("e"), &v)); /* the next write sees it */
+  sl_store_abort(txn);
+  CHECK(has_meta(st, "e", &f));
   CHECK(sl_store_sync_begin(st));
   CHECK_INT(sl_store_sync_run(st), 0);
   CHECK_INT(sl_store_sync_end(st, 0, &f), SL_OK);
@@ -261,7 +281,7 @@ static void test_group_commit(void) {
   CHECK(!sl_store_sync_begin(st)); /* nothing since */
   /* A group of aborted writes only: nothing to sync, nothing kept. */
   CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
-  CHECK_INT(sl_store_put(txn, SL_DB_META, SL_STR("e"), SL_STR("5"), &f), SL_OK);
+  CHECK_INT(sl_store_put(txn, SL_DB_META, SL_STR("z"), SL_STR("5"), &f), SL_OK);
   sl_store_abort(txn);
   CHECK(!sl_store_dirty(st));
   CHECK(!sl_store_sync_begin(st));
@@ -272,7 +292,9 @@ static void test_group_commit(void) {
   CHECK(!has_meta(st, "b", &f));
   CHECK(has_meta(st, "c", &f));
   CHECK(has_meta(st, "d", &f));
-  CHECK(!has_meta(st, "e", &f));
+  CHECK(has_meta(st, "e", &f));
+  CHECK(!has_meta(st, "x", &f));
+  CHECK(!has_meta(st, "z", &f));
   sl_store_close(st);
   sl_arena_destroy(&a);
   remove_dir(dir);
