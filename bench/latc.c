@@ -24,6 +24,12 @@
  * cannot exceed the run's length (a check on the clock; wrk's latency table
  * on this machine failed it, see bench/README.md).
  *
+ * Environment: LATC_TABLE, the table (default "bench"); LATC_CLOCK_EVERY=K:
+ * after every K requests, one POST /_sluice/clock {"advance_ms":1000} in
+ * the next slot (of the rate, open loop), for a server on
+ * --clock manual (bench/stream_cost.py --rate --steady: K writes a second of
+ * its clock); those requests are in the counts, one in K + 1.
+ *
  * Built by bench/tail.py (cc -O2); a measurement tool, never a timed test. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -113,19 +119,27 @@ typedef struct {
 /* Request i of a run into req; its length. */
 static int build_request(char *req, size_t cap, bool put, uint64_t i, long nkeys, unsigned run) {
   static char pad[961];
+  static const char *table;
+  static long clock_every = -1;
   char body[2048];
-  if (!pad[0])
+  if (!pad[0]) {
     memset(pad, 'x', 960);
+    table = getenv("LATC_TABLE") ? getenv("LATC_TABLE") : "bench";
+    clock_every = getenv("LATC_CLOCK_EVERY") ? atol(getenv("LATC_CLOCK_EVERY")) : 0;
+  }
+  if (clock_every > 0 && i % (uint64_t)(clock_every + 1) == (uint64_t)clock_every)
+    return snprintf(req, cap,
+                    "POST /_sluice/clock HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                    "application/json\r\nContent-Length: 19\r\n\r\n{\"advance_ms\":1000}");
   int blen;
   if (put)
     blen = snprintf(body, sizeof(body),
-                    "{\"TableName\":\"bench\",\"Item\":{\"pk\":{\"S\":\"latc%u-%llu\"},"
+                    "{\"TableName\":\"%s\",\"Item\":{\"pk\":{\"S\":\"latc%u-%llu\"},"
                     "\"pad\":{\"S\":\"%s\"}}}",
-                    run, (unsigned long long)i, pad);
+                    table, run, (unsigned long long)i, pad);
   else
-    blen =
-        snprintf(body, sizeof(body), "{\"TableName\":\"bench\",\"Key\":{\"pk\":{\"S\":\"g%ld\"}}}",
-                 (long)((i * 7919 + run) % (uint64_t)nkeys));
+    blen = snprintf(body, sizeof(body), "{\"TableName\":\"%s\",\"Key\":{\"pk\":{\"S\":\"g%ld\"}}}",
+                    table, (long)((i * 7919 + run) % (uint64_t)nkeys));
   return snprintf(req, cap,
                   "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
                   "application/x-amz-json-1.0\r\nX-Amz-Target: DynamoDB_20120810.%s\r\n"

@@ -4,7 +4,8 @@
     bench/stream_cost.py [--rounds 5] [--seconds 3] [--conns 8]
                          [--views NEW_AND_OLD_IMAGES,KEYS_ONLY|none]
                          [--workloads fresh,put,update] [--keys 10000]
-                         [--steady N [--steady-rate K]] [--durable DIR] BIN [BIN ...]
+                         [--steady N [--steady-rate K]] [--durable DIR]
+                         [--rate R] BIN [BIN ...]
 
 For each round, for each binary, for each workload, short runs on a fresh
 in-memory server each (`--profile unlimited`) into a table without a stream
@@ -38,6 +39,15 @@ T0) are trimmed before the second count starts.
 so every write waits for its group's fdatasync and a record is written in the
 same LMDB transaction as its item; the CPU counted is then the loop's and the
 sync threads', and the request rate is bounded by the syncs.
+--rate R drives the fresh workload open loop at R PutItems a second instead
+(bench/latc, --conns connections sharing the rate; with --steady, N writes
+take N / R seconds and latc advances the clock), so that the server with a
+stream and the one without serve the same request rate. Closed loop (wrk),
+the slower server (the one with a stream) gets fewer requests per turn of
+its loop (fewer per read, per epoll wakeup, per answer written), which
+costs it CPU per request that is not the stream's; at the same rate both
+get the same requests at the same times. R must be below both servers'
+maximum (each run checks that its rate was served).
 Runs of every binary, workload and view alternate within a round,
 so a change of the machine's load hits all of them alike. Prints each run and
 the median CPU µs per request of each (binary, workload), the stream/plain
@@ -68,6 +78,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (call, wait_port, cpu_seconds, Proc)
+import tail  # noqa: E402  (build_latc, LATC: --rate)
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 
@@ -132,7 +143,28 @@ def measure(pid, port, script, env, pin_c, seconds, conns):
     return cpu * 1e6 / reqs, reqs / took, nflt / reqs
 
 
-def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady, durable=None):
+def measure_open(pid, port, rate, seconds, env, pin_c, conns):
+    """One open-loop batch by bench/latc at 'rate' PutItems a second (fresh keys, the
+    table "bench"): (server CPU µs per request, requests/s, faults per request)."""
+    cpu0 = run.cpu_seconds(pid)
+    faults0 = faults(pid)
+    t0 = time.monotonic()
+    out = subprocess.run(pin_c + [tail.LATC, str(port), "put", str(seconds), str(rate), "1",
+                                  str(conns)], capture_output=True, text=True, env=env).stdout
+    took = time.monotonic() - t0
+    cpu = run.cpu_seconds(pid) - cpu0
+    nflt = faults(pid) - faults0
+    m = re.search(r"RESULT (.*)", out)
+    if not m:
+        raise RuntimeError(f"latc: {out!r}")
+    r = {k: float(v) for k, v in (kv.split("=") for kv in m.group(1).split())}
+    reqs = r["requests"]
+    if r["errors"] or reqs < 0.98 * rate * seconds:
+        raise RuntimeError(f"latc at {rate}/s for {seconds} s: {out!r} (the rate was not served)")
+    return cpu * 1e6 / reqs, reqs / took, nflt / reqs
+
+
+def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady, durable=None, rate=0):
     """{"first": (µs, req/s, faults)} or, with steady (writes, writes per clock second),
     also {"steady": ...}: the same number of writes a day of the clock later, while the
     first batch's records are trimmed."""
@@ -168,7 +200,20 @@ def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady, durable=N
         # The server process (chrt and taskset exec it, so the pid is the server's).
         pid = srv.p.pid
         res = {}
-        if not steady:
+        if rate:
+            # Open loop (--rate): the first batch, then, with --steady, the second.
+            if steady:
+                n, per_s = steady
+                env["LATC_CLOCK_EVERY"] = str(per_s)
+                seconds = n / rate
+                admin(port, "/_sluice/clock", {"advance_ms": 1000})
+            time.sleep(0.2)
+            res["first"] = measure_open(pid, port, rate, seconds, env, pin_c, conns)
+            if steady:
+                admin(port, "/_sluice/clock", {"set": iso(DAY_MS + 1001)})
+                time.sleep(0.2)
+                res["steady"] = measure_open(pid, port, rate, seconds, env, pin_c, conns)
+        elif not steady:
             time.sleep(0.2)
             res["first"] = measure(pid, port, script, env, pin_c, seconds, conns)
         else:
@@ -192,19 +237,19 @@ def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady, durable=N
             if workload == "fresh":
                 env["PUT_PREFIX"] = "d2-"
             res["steady"] = measure(pid, port, script, env, pin_c, 600, conns)
-            if view != "plain":
-                # The first batch's records were trimmed: the oldest kept is of the second.
-                c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-                c.request("GET", "/_sluice/tables")
-                tables = json.loads(c.getresponse().read())["tables"]
-                c.close()
-                oldest = next(t for t in tables if t["name"] == "bench")["stream"]
-                oldest = oldest["oldest_record_ms"]
-                t0_ms = calendar.timegm(time.strptime(T0[:19], "%Y-%m-%dT%H:%M:%S")) * 1000
-                if oldest is not None and oldest < t0_ms + DAY_MS + 1001:
-                    print(f"  {binary} {workload} {view}: the first batch's records were not "
-                          f"all trimmed (the oldest kept is from {oldest - t0_ms} ms after T0)",
-                          flush=True)
+        if steady and view != "plain":
+            # The first batch's records were trimmed: the oldest kept is of the second.
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            c.request("GET", "/_sluice/tables")
+            tables = json.loads(c.getresponse().read())["tables"]
+            c.close()
+            oldest = next(t for t in tables if t["name"] == "bench")["stream"]
+            oldest = oldest["oldest_record_ms"]
+            t0_ms = calendar.timegm(time.strptime(T0[:19], "%Y-%m-%dT%H:%M:%S")) * 1000
+            if oldest is not None and oldest < t0_ms + DAY_MS + 1001:
+                print(f"  {binary} {workload} {view}: the first batch's records were not "
+                      f"all trimmed (the oldest kept is from {oldest - t0_ms} ms after T0)",
+                      flush=True)
         if view != "plain":
             # The records are there: one per request (a sanity check, not a timing).
             arn = run.call(port, "DescribeTable", {"TableName": "bench"})["Table"]["LatestStreamArn"]
@@ -249,12 +294,18 @@ def main():
                     help="--steady: writes per second of the manual clock")
     ap.add_argument("--durable", metavar="DIR",
                     help="each server with --data-dir, a fresh directory under DIR")
+    ap.add_argument("--rate", type=int, default=0, metavar="R",
+                    help="open loop at R PutItems a second (bench/latc; fresh workload only)")
     a = ap.parse_args()
     views = [v for v in a.views.split(",") if v and v != "none"]
     workloads = [w for w in a.workloads.split(",") if w]
     for w in workloads:
         if w not in ("fresh", "put", "update"):
             ap.error(f"unknown workload {w}")
+    if a.rate:
+        if workloads != ["fresh"]:
+            ap.error("--rate drives the fresh workload only")
+        tail.build_latc(os.path.join(os.path.dirname(BENCH), "build", "bench", "micro_http"))
     steady = (a.steady, a.steady_rate) if a.steady else None
     phases = ["first", "steady"] if steady else ["first"]
     res = {}
@@ -264,7 +315,7 @@ def main():
             for w in workloads:
                 for v in ["plain"] + views:
                     out = one_run(b, w, v, a.seconds, a.conns, not a.no_rt, a.keys, steady,
-                                  a.durable)
+                                  a.durable, a.rate)
                     for ph in phases:
                         us, rps, flt = out[ph]
                         res.setdefault((b, w, v, ph), []).append(us)
