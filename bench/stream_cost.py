@@ -46,8 +46,10 @@ stream and the one without serve the same request rate. Closed loop (wrk),
 the slower server (the one with a stream) gets fewer requests per turn of
 its loop (fewer per read, per epoll wakeup, per answer written), which
 costs it CPU per request that is not the stream's; at the same rate both
-get the same requests at the same times. R must be below both servers'
-maximum (each run checks that its rate was served).
+get the same requests at the same times. Open loop every request costs
+more (fewer of them a turn), so compare the extra µs, not only the ratio
+(bench/README.md, "Eleventh pass"). R must be below both servers' maximum
+(each run checks that its rate was served).
 Runs of every binary, workload and view alternate within a round,
 so a change of the machine's load hits all of them alike. Prints each run and
 the median CPU µs per request of each (binary, workload), the stream/plain
