@@ -5,13 +5,16 @@ then the first binary in memory at 1 and 32 connections (the issue's yardstick).
 
     bench/durable.py [--sluice build/sluice] [--other OLD_BINARY] [--seconds 5]
     bench/durable.py --ab B1 B2 ... [--conns 1] [--rounds 4] [--seconds 3] [--view V]
+                     [--script mixed.lua]
 
 --ab measures only the durable rate at one connection count, the binaries alternating
 round by round (so a machine's drift falls on all of them), and prints each one's
 rates and median, with the server's bytes written to its files per request
 (/proc/PID/io). --view gives the table a stream of that view type
 (NEW_AND_OLD_IMAGES, KEYS_ONLY, ...), so each write also appends its change record
-in the same group.
+in the same group. --script names another wrk script of bench/ (mixed.lua: a PutItem
+and a GetItem of its key in turn, so that reads come between the writes of a group);
+the rates are then of all its requests.
 
 Each write is acknowledged only once it is on disk; the number to watch is requests/s
 per connection count (and, with --other, the ratio between two builds in the same
@@ -33,7 +36,7 @@ def written(pid):
         return int(next(ln for ln in f if ln.startswith("wchar:")).split()[1])
 
 
-def measure(binary, port, seconds, conns_list, durable=True, view=None):
+def measure(binary, port, seconds, conns_list, durable=True, view=None, script="put.lua"):
     """[(conns, req/s, errors, p99, CPU µs/req, bytes written/req)]"""
     d = tempfile.mkdtemp(prefix="sluice-durable-")
     p = Proc([binary, "serve", "--port", str(port), "--profile", "unlimited"]
@@ -50,7 +53,7 @@ def measure(binary, port, seconds, conns_list, durable=True, view=None):
         rows = []
         for c in conns_list:
             w0 = written(p.p.pid)
-            rps, errors, p99, cpu_us = wrk(port, "put.lua", c, seconds, p.p.pid)
+            rps, errors, p99, cpu_us = wrk(port, script, c, seconds, p.p.pid)
             nreq = rps * seconds
             rows.append((c, rps, errors, p99, cpu_us,
                          (written(p.p.pid) - w0) / nreq if nreq else 0.0))
@@ -69,6 +72,7 @@ def main():
     ap.add_argument("--conns", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--view", help="--ab: the table has a stream of this view type")
+    ap.add_argument("--script", default="put.lua", help="--ab: the wrk script of bench/")
     a = ap.parse_args()
     if a.ab:
         rates = {b: [] for b in a.ab}
@@ -76,14 +80,15 @@ def main():
         wrote = {b: [] for b in a.ab}
         for _ in range(a.rounds):
             for i, b in enumerate(a.ab):
-                row = measure(b, 8190 + i, a.seconds, [a.conns], view=a.view)[0]
+                row = measure(b, 8190 + i, a.seconds, [a.conns], view=a.view, script=a.script)[0]
                 rates[b].append(row[1])
                 cpus[b].append(row[4] or 0.0)
                 wrote[b].append(row[5])
         for b, v in rates.items():
             v.sort()
             c, w = sorted(cpus[b]), sorted(wrote[b])
-            print(f"{b}: {a.conns} connection(s) PutItem/s {[round(x) for x in v]} "
+            what = "PutItem/s" if a.script == "put.lua" else f"{a.script} requests/s"
+            print(f"{b}: {a.conns} connection(s) {what} {[round(x) for x in v]} "
                   f"median {v[len(v) // 2]:.0f}; server CPU µs/request median "
                   f"{c[len(c) // 2]:.1f}; KB written/request median {w[len(w) // 2] / 1e3:.1f}")
         return

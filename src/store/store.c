@@ -35,7 +35,8 @@ struct sl_store {
   MDB_txn *pending; /* group commit: the open parent of every write (store.h) */
   unsigned syncing; /* syncs begun (sl_store_sync_begin) and not ended */
   sl_txn read;      /* the reusable read transaction; reset (renewable) when not live */
-  bool read_live;   /* read.txn is in use */
+  sl_txn in_group;  /* durable: a read inside the pending group's transaction */
+  bool read_live;   /* read.txn or in_group is in use */
   sl_txn write;
   sl_prefault *prefault; /* in memory mode: the map's pages ahead of LMDB */
   bool anonymous;        /* in memory mode: the map is anonymous memory (store.h) */
@@ -479,7 +480,7 @@ out:
 static void flush_pending(sl_store *st) {
   if (!st->pending)
     return;
-  SL_ASSERT(!st->write.txn);
+  SL_ASSERT(!st->write.txn && !st->in_group.txn);
   int rc = mdb_txn_commit(st->pending);
   st->pending = NULL;
   if (rc != 0)
@@ -590,6 +591,8 @@ sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
   int rc;
   if (write) {
     SL_ASSERT(st->write.txn == NULL);
+    /* LMDB: a transaction with a live child serves nothing but it. */
+    SL_ASSERT(!st->in_group.txn);
     if (st->group && !st->pending && (rc = mdb_txn_begin(st->env, NULL, 0, &st->pending)) != 0)
       return storage_error(f, rc, "begin");
     if ((rc = mdb_txn_begin(st->env, st->pending, 0, &st->write.txn)) != 0)
@@ -602,11 +605,16 @@ sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
     return SL_OK;
   }
   SL_ASSERT(!st->read_live);
-  /* A read sees every commit before it: the group's go to the file first
-   * (no fsync). A read begun inside a write (none today) would see the
-   * file's state without the group's commits. */
-  if (!st->write.txn)
-    flush_pending(st);
+  /* A read sees every commit before it. Durable: inside the group's open
+   * transaction, which holds them all (the file does not yet). A read begun
+   * inside a write (none today) would see the file's state without the
+   * group's commits. */
+  if (st->pending && !st->write.txn) {
+    st->in_group = (sl_txn){.txn = st->pending, .st = st, .write = false};
+    st->read_live = true;
+    *out = &st->in_group;
+    return SL_OK;
+  }
   if (st->read.txn)
     rc = mdb_txn_renew(st->read.txn);
   else
@@ -638,7 +646,10 @@ sl_err sl_store_commit(sl_txn *txn, sl_failure *f) {
 void sl_store_abort(sl_txn *txn) {
   sl_store *st = txn->st;
   if (!txn->write) {
-    mdb_txn_reset(txn->txn);
+    if (txn == &st->in_group)
+      txn->txn = NULL; /* the group's, which goes on */
+    else
+      mdb_txn_reset(txn->txn);
     st->read_live = false;
     return;
   }
@@ -659,6 +670,7 @@ bool sl_store_get(sl_txn *txn, sl_db db, sl_str key, sl_str *val) {
 }
 
 sl_err sl_store_put(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f) {
+  SL_ASSERT(txn->write); /* a read may be inside the group's transaction */
   MDB_val k = to_val(key), v = to_val(val);
   int rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, 0);
   if (rc == 0 && txn->st->redo)
@@ -667,6 +679,7 @@ sl_err sl_store_put(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f
 }
 
 sl_err sl_store_append(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f) {
+  SL_ASSERT(txn->write); /* a read may be inside the group's transaction */
   MDB_val k = to_val(key), v = to_val(val);
   int rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, MDB_APPEND);
   if (rc == MDB_KEYEXIST) /* not after the last key: an ordinary put */
@@ -677,6 +690,7 @@ sl_err sl_store_append(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure
 }
 
 sl_err sl_store_del(sl_txn *txn, sl_db db, sl_str key, sl_failure *f) {
+  SL_ASSERT(txn->write); /* a read may be inside the group's transaction */
   MDB_val k = to_val(key);
   int rc = mdb_del(txn->txn, txn->st->dbi[db], &k, NULL);
   if (rc == 0 && txn->st->redo)
@@ -692,6 +706,7 @@ sl_err sl_store_del(sl_txn *txn, sl_db db, sl_str key, sl_failure *f) {
  * a trimmed stream: bench/README.md, steady state). */
 sl_err sl_store_del_range(sl_txn *txn, sl_db db, sl_str lo, sl_str hi, uint64_t *n_out,
                           sl_failure *f) {
+  SL_ASSERT(txn->write);
   MDB_cursor *cur = NULL;
   uint64_t n = 0;
   sl_err err = SL_OK;
@@ -730,6 +745,7 @@ out:
 }
 
 sl_err sl_store_empty(sl_txn *txn, sl_db db, sl_failure *f) {
+  SL_ASSERT(txn->write); /* a read may be inside the group's transaction */
   int rc = mdb_drop(txn->txn, txn->st->dbi[db], 0);
   if (rc == 0 && txn->st->redo)
     sl_redo_op(txn->st->redo, SL_REDO_EMPTY, (uint8_t)db, (sl_str){"", 0}, (sl_str){"", 0});

@@ -80,9 +80,14 @@
  *    request's commit merges its child into the group, its abort drops only
  *    its own changes, and the group reaches the file (one top-level commit,
  *    MDB_NOSYNC: written, not synced) when a sync begins
- *    (sl_store_sync_begin) or a read transaction begins (a read sees every
- *    commit before it). So the B-tree's path pages, the free list and the
- *    meta page are written once per group instead of once per write. A commit
+ *    (sl_store_sync_begin). A read begun while a group is open is served
+ *    inside the group's transaction (a read sees every commit before it, and
+ *    the file does not hold the group's yet), so reads between the writes
+ *    of a group do not write it to the file either: the B-tree's path pages,
+ *    the free list and the meta page are written once per group instead of
+ *    once per write, or once per read that follows a write. Such a read
+ *    must end before the next write begins (LMDB: a transaction with a live
+ *    child serves only the child; asserted). A commit
  *    marks the store dirty, and the owner syncs (sl_store_sync, or
  *    sl_store_sync_begin / _run / _end with the fsync on a libuv pool thread
  *    while the loop serves the next requests) before it answers any request
@@ -113,8 +118,9 @@
  *    MDB_NOSYNC), which the log cannot repair.
  *
  * Transactions: one write transaction at a time (the loop thread runs one
- * request at a time). Read transactions reuse one handle (reset/renew), so a
- * read-only request costs no allocation. Slices returned by get/cursors point
+ * request at a time). Read transactions reuse one handle (reset/renew), or,
+ * durable, the open group's (above), so a read-only request costs no
+ * allocation. Slices returned by get/cursors point
  * into the map and are valid until the transaction ends (STYLE.md: decode
  * into the arena first).
  *

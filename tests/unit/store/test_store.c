@@ -252,7 +252,7 @@ static void test_group_commit(void) {
   CHECK(has_meta(st, "a", &f));
   CHECK(!has_meta(st, "b", &f));
   CHECK(has_meta(st, "c", &f));
-  /* A write after the read starts the next group. */
+  /* A write after the read joins the same group (the read was inside it). */
   put_meta(st, "d", "4", 1, &f);
   /* An aborted write that changed what the file holds and what the group
    * holds: both stay. */
