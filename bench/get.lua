@@ -1,11 +1,8 @@
 -- wrk script: GetItem of ~1 KB items among 1,000 preloaded keys (bench/run.sh).
 local n = 0
+local ddb = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "ddb.lua")
 function init(args)
-  wrk.method = "POST"
-  wrk.headers["Content-Type"] = "application/x-amz-json-1.0"
-  wrk.headers["X-Amz-Target"] = "DynamoDB_20120810.GetItem"
-  wrk.headers["Authorization"] = "AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0"
-  wrk.headers["X-Amz-Date"] = "20261130T000000Z"
+  ddb.init("GetItem")
 end
 function request()
   n = n + 1

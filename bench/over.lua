@@ -9,13 +9,9 @@ local op = os.getenv("OVER_OP") or "put"
 local nkeys = tonumber(os.getenv("OVER_KEYS") or "10000")
 local n = 0
 local batch = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "batch.lua")
+local ddb = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "ddb.lua")
 function init(args)
-  wrk.method = "POST"
-  wrk.headers["Content-Type"] = "application/x-amz-json-1.0"
-  wrk.headers["X-Amz-Target"] = op == "update" and "DynamoDB_20120810.UpdateItem"
-    or "DynamoDB_20120810.PutItem"
-  wrk.headers["Authorization"] = "AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0"
-  wrk.headers["X-Amz-Date"] = "20261130T000000Z"
+  ddb.init(op == "update" and "UpdateItem" or "PutItem")
 end
 function request()
   local clock = batch.clock_request()

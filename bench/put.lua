@@ -3,22 +3,15 @@
 local pad = string.rep("x", 960)
 local n = 0
 local batch = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "batch.lua")
-local thread_id = 0
+local ddb = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "ddb.lua")
 -- PUT_PREFIX: another key prefix ("k" by default), so that successive runs add items
 -- instead of overwriting those of the run before (bench/tail.py).
 local prefix = os.getenv("PUT_PREFIX") or "k"
 -- PUT_TABLE: the table written ("bench"; "benchs" has a stream, bench/run.py's putstream).
 local table_name = os.getenv("PUT_TABLE") or "bench"
-function setup(thread)
-  thread:set("id", thread_id)
-  thread_id = thread_id + 1
-end
+setup = ddb.setup
 function init(args)
-  wrk.method = "POST"
-  wrk.headers["Content-Type"] = "application/x-amz-json-1.0"
-  wrk.headers["X-Amz-Target"] = "DynamoDB_20120810.PutItem"
-  wrk.headers["Authorization"] = "AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0"
-  wrk.headers["X-Amz-Date"] = "20261130T000000Z"
+  ddb.init("PutItem")
 end
 function request()
   local clock = batch.clock_request()

@@ -3,11 +3,9 @@
 -- to more than the run's length, yet on this machine they do.
 --   wrk -t1 -c1 -d5s -s bench/wrk_sum.lua http://127.0.0.1:PORT/
 local n = 0
+local ddb = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "ddb.lua")
 function init(args)
-  wrk.method = "POST"
-  wrk.headers["Content-Type"] = "application/x-amz-json-1.0"
-  wrk.headers["X-Amz-Target"] = "DynamoDB_20120810.GetItem"
-  wrk.headers["Authorization"] = "AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0"
+  ddb.init("GetItem")
 end
 function request()
   n = n + 1
