@@ -155,18 +155,6 @@ uint32_t sl_transact_tables_slot(sl_transact_tables *tt, sl_table *t, sl_str giv
 static const char token_prefix[] = "txn/token/";
 static const char expiry_prefix[] = "txn/expiry/";
 
-static void put_be64(uint8_t *p, uint64_t v) {
-  for (int i = 0; i < 8; i++)
-    p[i] = (uint8_t)(v >> (56 - 8 * i));
-}
-
-static uint64_t get_be64(const uint8_t *p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; i++)
-    v = v << 8 | p[i];
-  return v;
-}
-
 static sl_str token_key(sl_req *req, sl_str token) {
   sl_buf b;
   sl_buf_init(&b, req->arena);
@@ -179,7 +167,7 @@ static sl_str expiry_key(sl_req *req, uint64_t expiry_ms, sl_str token) {
   sl_buf b;
   sl_buf_init(&b, req->arena);
   uint8_t be[8];
-  put_be64(be, expiry_ms);
+  sl_be64(be, expiry_ms);
   sl_buf_puts(&b, SL_STR(expiry_prefix));
   sl_buf_append(&b, be, 8);
   sl_buf_puts(&b, token);
@@ -197,7 +185,7 @@ static sl_err purge_expired(sl_req *req, sl_txn *txn) {
        ok = sl_cursor_next(c, &k, &v)) {
     if (!sl_str_starts_with(k, prefix) || k.len < prefix.len + 8)
       break;
-    if ((int64_t)get_be64((const uint8_t *)k.p + prefix.len) > req->now_ms)
+    if ((int64_t)sl_rd64be((const uint8_t *)k.p + prefix.len) > req->now_ms)
       break;
     char *copy = sl_arena_alloc(req->arena, k.len);
     memcpy(copy, k.p, k.len);

@@ -128,10 +128,4 @@ void sl_key_successor(sl_buf *b) {
   }
 }
 
-uint64_t sl_key_hash_of(const void *key) {
-  const uint8_t *p = (const uint8_t *)key + 4;
-  uint64_t h = 0;
-  for (int i = 0; i < 8; i++)
-    h = h << 8 | p[i];
-  return h;
-}
+uint64_t sl_key_hash_of(const void *key) { return sl_rd64be((const uint8_t *)key + 4); }

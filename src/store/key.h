@@ -67,6 +67,7 @@
 #ifndef SL_STORE_KEY_H
 #define SL_STORE_KEY_H
 
+#include "base/bytes.h" /* sl_be32, sl_be64 */
 #include "store/item.h"
 #include "store/schema.h"
 
@@ -116,17 +117,5 @@ void sl_key_successor(sl_buf *b);
 
 /* Reads the big-endian hash of a key (after its resource id). */
 uint64_t sl_key_hash_of(const void *key);
-
-static inline void sl_be32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)(v >> 24);
-  p[1] = (uint8_t)(v >> 16);
-  p[2] = (uint8_t)(v >> 8);
-  p[3] = (uint8_t)v;
-}
-
-static inline void sl_be64(uint8_t *p, uint64_t v) {
-  sl_be32(p, (uint32_t)(v >> 32));
-  sl_be32(p + 4, (uint32_t)v);
-}
 
 #endif

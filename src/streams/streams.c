@@ -146,14 +146,6 @@ const char *sl_stream_view_name(sl_stream_view v) { return view_names[v & 3]; }
 
 static uint32_t random_tag(sl_streams *s);
 
-/* ---- little-endian fields ---- */
-
-static uint32_t be32r(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
-static uint64_t rd64be(const uint8_t *p) { return (uint64_t)be32r(p) << 32 | be32r(p + 4); }
-
 /* ---- keys ---- */
 
 static sl_str stream_key(sl_arena *a, sl_str name, sl_str label) {
@@ -430,7 +422,7 @@ void sl_streams_shards(sl_txn *txn, sl_arena *a, const sl_stream *st, sl_stream_
       v = sl_arena_realloc(a, v, cap * sizeof(*v), 2 * cap * sizeof(*v));
       cap *= 2;
     }
-    if (shard_decode(be32r((const uint8_t *)k.p + 5), val, &v[n]))
+    if (shard_decode(sl_rd32be((const uint8_t *)k.p + 5), val, &v[n]))
       n++;
   }
   sl_cursor_close(c);
@@ -461,10 +453,10 @@ bool sl_streams_shard_bounds(sl_txn *txn, const sl_stream *st, const sl_stream_s
   bool any = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &v) &&
              sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0 && k.len == 17;
   if (any) {
-    *first = rd64be((const uint8_t *)k.p + 9);
+    *first = sl_rd64be((const uint8_t *)k.p + 9);
     bool ok = sl_cursor_seek_last_before(c, sl_str_make((char *)hi, 17), &k, &v);
     SL_ASSERT(ok && k.len == 17);
-    *last = rd64be((const uint8_t *)k.p + 9);
+    *last = sl_rd64be((const uint8_t *)k.p + 9);
   }
   sl_cursor_close(c);
   return any;
@@ -611,7 +603,7 @@ static sl_err index_pending(sl_streams *s, sl_txn *txn, bool *did, sl_failure *f
     const uint8_t *p = (const uint8_t *)v.p;
     if (k.len != 8)
       continue;
-    last = rd64be((const uint8_t *)k.p);
+    last = sl_rd64be((const uint8_t *)k.p);
     any = true;
     if (v.len < RECORD_HDR2 || p[0] != 2)
       continue; /* format 1: its index entry was written with it */
@@ -659,11 +651,11 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
   for (bool ok = sl_cursor_seek(c, SL_STR("H"), &k, &v); ok && k.len == 9 && k.p[0] == 'H';
        ok = sl_cursor_next(c, &k, &v)) {
     sl_stream_shard sh;
-    if (!shard_decode(be32r((const uint8_t *)k.p + 5), v, &sh))
+    if (!shard_decode(sl_rd32be((const uint8_t *)k.p + 5), v, &sh))
       continue;
     if (sh.start_seq > next)
       next = sh.start_seq;
-    sl_stream fake = {.id = be32r((const uint8_t *)k.p + 1)};
+    sl_stream fake = {.id = sl_rd32be((const uint8_t *)k.p + 1)};
     uint64_t first, last;
     /* A second cursor: this one keeps its place among the shards. */
     if (sl_streams_shard_bounds(txn, &fake, &sh, &first, &last) && last + 1 > next)
@@ -673,8 +665,8 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
   /* And the highest record kept. */
   c = sl_store_cursor(txn, SL_DB_RECORDS);
   if (sl_cursor_seek_last_before(c, SL_STR("\xff\xff\xff\xff\xff\xff\xff\xff\xff"), &k, &v) &&
-      k.len == 8 && rd64be((const uint8_t *)k.p) + 1 > next)
-    next = rd64be((const uint8_t *)k.p) + 1;
+      k.len == 8 && sl_rd64be((const uint8_t *)k.p) + 1 > next)
+    next = sl_rd64be((const uint8_t *)k.p) + 1;
   sl_cursor_close(c);
   bool marked = mark_get(txn, "I", &mark);
   sl_store_abort(txn);
@@ -1056,7 +1048,7 @@ void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_str
        ok = sl_cursor_next(c, &k, &val)) {
     if (k.len != 17)
       continue;
-    uint64_t seq = rd64be((const uint8_t *)k.p + 9);
+    uint64_t seq = sl_rd64be((const uint8_t *)k.p + 9);
     sl_stream_record r;
     sl_str rv;
     if (!record_value(txn, k, val, &rv) || !record_decode(a, seq, sl_arena_strdup(a, rv), &r))
@@ -1324,7 +1316,7 @@ static uint64_t trim_cut(sl_txn *txn, int64_t horizon, size_t *budget) {
   for (bool ok = sl_cursor_first(c, &k, &v); ok && n < *budget; ok = sl_cursor_next(c, &k, &v)) {
     if (k.len != 8 || v.len < RECORD_HDR || (int64_t)sl_rd64((const uint8_t *)v.p + 8) >= horizon)
       break;
-    cut = rd64be((const uint8_t *)k.p) + 1;
+    cut = sl_rd64be((const uint8_t *)k.p) + 1;
     n++;
   }
   sl_cursor_close(c);
@@ -1352,7 +1344,7 @@ static sl_err trim_shard(sl_txn *txn, const sl_stream *st, const sl_stream_shard
        ok && sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0; ok = sl_cursor_next(c, &k, &val)) {
     if (k.len != 17)
       break;
-    uint64_t seq = rd64be((const uint8_t *)k.p + 9);
+    uint64_t seq = sl_rd64be((const uint8_t *)k.p + 9);
     if (val.len == 0 ? seq >= cut
                      : n == *budget || val.len < RECORD_HDR ||
                            (int64_t)sl_rd64((const uint8_t *)val.p + 8) >= horizon)
