@@ -117,11 +117,24 @@ def admin(port, path, body):
     return json.loads(data)
 
 
-def measure(pid, port, script, env, pin_c, seconds, conns):
-    """One wrk batch: (server CPU µs per request, requests/s, faults per request)."""
+def counted(pid, drive):
+    """Runs drive() (which returns the number of requests it sent) and returns
+    (server CPU µs per request, requests/s, faults per request)."""
     cpu0 = run.cpu_seconds(pid)
     faults0 = faults(pid)
     t0 = time.monotonic()
+    reqs = drive()
+    took = time.monotonic() - t0
+    cpu = run.cpu_seconds(pid) - cpu0
+    return cpu * 1e6 / reqs, reqs / took, (faults(pid) - faults0) / reqs
+
+
+def measure(pid, port, script, env, pin_c, seconds, conns):
+    """One wrk batch: (server CPU µs per request, requests/s, faults per request)."""
+    return counted(pid, lambda: run_wrk(port, script, env, pin_c, seconds, conns))
+
+
+def run_wrk(port, script, env, pin_c, seconds, conns):
     stop = env.get("STOP_FILE")
     if stop and os.path.exists(stop):
         os.unlink(stop)
@@ -134,36 +147,23 @@ def measure(pid, port, script, env, pin_c, seconds, conns):
             time.sleep(0.005)
         w.send_signal(signal.SIGINT)
     out = w.communicate()[0]
-    took = time.monotonic() - t0
-    cpu = run.cpu_seconds(pid) - cpu0
-    nflt = faults(pid) - faults0
     n = re.search(r"(\d+) requests in", out)
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     reqs = int(n.group(1)) if n else 0
     if not reqs or bad:
         raise RuntimeError(f"wrk: {out}")
-    return cpu * 1e6 / reqs, reqs / took, nflt / reqs
+    return reqs
 
 
 def measure_open(pid, port, rate, seconds, env, pin_c, conns):
     """One open-loop batch by bench/latc at 'rate' PutItems a second (fresh keys, the
     table "bench"): (server CPU µs per request, requests/s, faults per request)."""
-    cpu0 = run.cpu_seconds(pid)
-    faults0 = faults(pid)
-    t0 = time.monotonic()
-    out = subprocess.run(pin_c + [tail.LATC, str(port), "put", str(seconds), str(rate), "1",
-                                  str(conns)], capture_output=True, text=True, env=env).stdout
-    took = time.monotonic() - t0
-    cpu = run.cpu_seconds(pid) - cpu0
-    nflt = faults(pid) - faults0
-    m = re.search(r"RESULT (.*)", out)
-    if not m:
-        raise RuntimeError(f"latc: {out!r}")
-    r = {k: float(v) for k, v in (kv.split("=") for kv in m.group(1).split())}
-    reqs = r["requests"]
-    if r["errors"] or reqs < 0.98 * rate * seconds:
-        raise RuntimeError(f"latc at {rate}/s for {seconds} s: {out!r} (the rate was not served)")
-    return cpu * 1e6 / reqs, reqs / took, nflt / reqs
+    def drive():
+        r = tail.latc(port, seconds, "put", rate, conns, client=pin_c, env=env)
+        if r["errors"] or r["requests"] < 0.98 * rate * seconds:
+            raise RuntimeError(f"latc at {rate}/s for {seconds} s: {r} (the rate was not served)")
+        return r["requests"]
+    return counted(pid, drive)
 
 
 def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady, durable=None, rate=0):

@@ -97,11 +97,13 @@ RT_SERVER = []  # --rt: the command prefix of measured servers
 RT_CLIENT = []  # --rt: latc's
 
 
-def latc(port, seconds, op, rate, conns=1):
+def latc(port, seconds, op, rate, conns=1, client=None, env=None):
     """Timed by bench/latc.c (see there; wrk's latencies fail its sum check): one
-    connection, or 'conns' of them sharing the rate."""
-    out = subprocess.run(RT_CLIENT + [LATC, str(port), op, str(seconds), str(rate), "10000",
-                                      str(conns)], capture_output=True, text=True).stdout
+    connection, or 'conns' of them sharing the rate. 'client': the command prefix
+    (default RT_CLIENT); 'env': latc's environment (LATC_TABLE, LATC_CLOCK_EVERY)."""
+    prefix = RT_CLIENT if client is None else client
+    out = subprocess.run(prefix + [LATC, str(port), op, str(seconds), str(rate), "10000",
+                                   str(conns)], capture_output=True, text=True, env=env).stdout
     m = re.search(r"RESULT (.*)", out)
     if not m:
         raise RuntimeError(f"latc: {out!r}")
