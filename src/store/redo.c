@@ -14,23 +14,25 @@
 #include <unistd.h>
 
 enum { MAGIC = 0x44524c53 /* "SLRD" */, HDR = 24 };
+/* Zeros written ahead of the records (redo.h, "Files"): a group that would
+ * come within AHEAD_MIN of a file's end first writes AHEAD_CHUNK more. */
+enum { AHEAD_MIN = 256 << 10, AHEAD_CHUNK = 1 << 20 };
 
 struct sl_redo {
   int fd[2];
   int cur;      /* the current file; read by sl_redo_sync on another thread */
   uint64_t off; /* where the next record goes in it */
-  uint64_t limit;
+  uint64_t size[2]; /* the files' sizes: records, then zeros */
   uint64_t next; /* the next group's number */
   uint8_t *buf;  /* HDR bytes for the header, then the group's ops */
   size_t len, cap;
 };
 
-int sl_redo_open(const char *dir, uint64_t limit, sl_redo **out) {
+int sl_redo_open(const char *dir, sl_redo **out) {
   sl_redo *r = calloc(1, sizeof(*r));
   if (!r)
     sl_panic("out of memory");
   r->fd[0] = r->fd[1] = -1;
-  r->limit = limit;
   r->next = 1;
   r->cap = 64 << 10;
   r->len = HDR;
@@ -44,6 +46,15 @@ int sl_redo_open(const char *dir, uint64_t limit, sl_redo **out) {
       sl_redo_close(r);
       return e;
     }
+  }
+  for (int i = 0; i < 2; i++) {
+    struct stat sb;
+    if (fstat(r->fd[i], &sb) != 0) {
+      int e = errno;
+      sl_redo_close(r);
+      return e;
+    }
+    r->size[i] = (uint64_t)sb.st_size;
   }
   /* The files' names are durable before anything depends on them. */
   int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -188,7 +199,31 @@ size_t sl_redo_mark(const sl_redo *r) { return r->len; }
 void sl_redo_rewind(sl_redo *r, size_t mark) { r->len = mark; }
 uint64_t sl_redo_next(const sl_redo *r) { return r->next; }
 
+/* Zeros from the current file's end until AHEAD_MIN past 'end' and at
+ * least AHEAD_CHUNK more; 0 or an errno. */
+static int write_ahead(sl_redo *r, uint64_t end) {
+  static const uint8_t zeros[64 << 10];
+  uint64_t to = r->size[r->cur] + AHEAD_CHUNK;
+  if (to < end + AHEAD_MIN)
+    to = end + AHEAD_MIN;
+  while (r->size[r->cur] < to) {
+    uint64_t n = to - r->size[r->cur] < sizeof(zeros) ? to - r->size[r->cur] : sizeof(zeros);
+    ssize_t w = pwrite(r->fd[r->cur], zeros, (size_t)n, (off_t)r->size[r->cur]);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return w < 0 ? errno : EIO;
+    r->size[r->cur] += (uint64_t)w;
+  }
+  return 0;
+}
+
 int sl_redo_write(sl_redo *r) {
+  if (r->off + r->len + AHEAD_MIN > r->size[r->cur]) {
+    int rc = write_ahead(r, r->off + r->len);
+    if (rc != 0)
+      return rc;
+  }
   uint32_t len = (uint32_t)(r->len - HDR);
   sl_le32(r->buf, MAGIC);
   sl_le32(r->buf + 4, len);
@@ -205,6 +240,8 @@ int sl_redo_write(sl_redo *r) {
     done += (size_t)w;
   }
   r->off += r->len;
+  if (r->off > r->size[r->cur])
+    r->size[r->cur] = r->off;
   r->next++;
   r->len = HDR;
   return 0;
@@ -215,7 +252,7 @@ int sl_redo_sync(sl_redo *r) {
   return fdatasync(r->fd[cur]) == 0 ? 0 : errno;
 }
 
-bool sl_redo_full(const sl_redo *r) { return r->off >= r->limit; }
+uint64_t sl_redo_written(const sl_redo *r) { return r->off; }
 
 int sl_redo_switch(sl_redo *r) {
   if (fdatasync(r->fd[r->cur]) != 0)

@@ -1,15 +1,17 @@
 """Storage anomalies: a durable server (--data-dir) keeps every acknowledged write
-across kill -9, and a full store is a reported error, not a crash. sluice-only:
+across kill -9, refuses a directory another sluice has open, leaves nothing to replay
+after a clean stop, and a full store is a reported error, not a crash. sluice-only:
 these start their own servers."""
 import os
 import random
 import signal
+import subprocess
 import threading
 import time
 
 import pytest
 
-from conftest import Server, make_client
+from conftest import ROOT, Server, make_client
 
 pytestmark = pytest.mark.sluice_only
 
@@ -159,11 +161,70 @@ def test_kill_9_under_load_restarted_loses_no_acknowledged_write(tmp_path):
         srv.stop()
 
 
+# A second sluice on a --data-dir in use would write the same files as the first: it
+# refuses to start, naming the directory, and the first goes on serving.
+def test_data_dir_in_use_is_refused(tmp_path):
+    data = str(tmp_path / "data")
+    srv = Server(["--data-dir", data])
+    try:
+        binary = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+        p = subprocess.run([binary, "serve", "--port", "0", "--data-dir", data],
+                           capture_output=True, text=True, timeout=30)
+        assert p.returncode != 0
+        assert f"{data} is in use by another sluice" in p.stderr
+        ddb = make_client(srv.endpoint)
+        create(ddb, "still")
+        assert ddb.describe_table(TableName="still")["Table"]["TableStatus"] == "ACTIVE"
+    finally:
+        srv.stop()
+    # Once the first has stopped, the directory opens again.
+    srv = Server(["--data-dir", data])
+    try:
+        assert make_client(srv.endpoint).list_tables()["TableNames"] == ["still"]
+    finally:
+        srv.stop()
+
+
+# A clean stop writes a last checkpoint (data.mdb, the whole store): the next start has
+# nothing to replay, and a checkpoint cut short by kill -9 (data.mdb.tmp left behind) is
+# never read as the store.
+def test_clean_stop_leaves_nothing_to_replay(tmp_path):
+    data = tmp_path / "data"
+    srv = Server(["--data-dir", str(data)])
+    ddb = make_client(srv.endpoint)
+    create(ddb, "clean")
+    for i in range(50):
+        ddb.put_item(TableName="clean", Item={"pk": {"S": f"k{i}"}, "g": {"S": "g"}})
+    srv.stop()
+    assert (data / "data.mdb").stat().st_size > 0
+    (data / "data.mdb.tmp").write_bytes(b"a checkpoint cut short")
+    binary = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+    p = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", str(data)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = p.stdout.readline()
+        assert "listening on " in line
+        endpoint = line.split("listening on ", 1)[1].split()[0].rstrip("/")
+        assert make_client(endpoint).describe_table(TableName="clean")["Table"]["ItemCount"] == 50
+        assert not (data / "data.mdb.tmp").exists()
+    finally:
+        p.send_signal(signal.SIGTERM)
+        err = p.communicate(timeout=30)[1]
+    assert p.returncode in (0, -signal.SIGTERM)
+    assert "replayed" not in err
+
+
 # A store that is full answers the write with InternalServerError (retryable) and keeps
-# serving reads and smaller writes; nothing half-written remains. Capacity is off: 300 KB
-# writes to one index key exceed a partition's 1,000 WCU/s, which is not what this tests.
-def test_storage_full_is_reported(tmp_path):
-    srv = Server(["--map-size", str(4 * 1024 * 1024), "--profile", "unlimited"])
+# serving reads and smaller writes; nothing half-written remains, in memory and in a
+# --data-dir (whose store lives in memory too: store/store.h), where what was written
+# before is there after a restart. Capacity is off: 300 KB writes to one index key exceed
+# a partition's 1,000 WCU/s, which is not what this tests.
+@pytest.mark.parametrize("durable", [False, True], ids=["memory", "data-dir"])
+def test_storage_full_is_reported(tmp_path, durable):
+    args = ["--map-size", str(4 * 1024 * 1024), "--profile", "unlimited"]
+    if durable:
+        args += ["--data-dir", str(tmp_path / "data")]
+    srv = Server(args)
     try:
         ddb = make_client(srv.endpoint)
         create(ddb, "small")
@@ -185,3 +246,11 @@ def test_storage_full_is_reported(tmp_path):
         assert ddb.describe_table(TableName="small")["Table"]["ItemCount"] == i
     finally:
         srv.stop()
+    if durable:
+        srv = Server(args)
+        try:
+            ddb = make_client(srv.endpoint)
+            assert ddb.describe_table(TableName="small")["Table"]["ItemCount"] == i
+            assert ddb.get_item(TableName="small", Key={"pk": {"S": "k0"}})["Item"]["g"] == {"S": "g"}
+        finally:
+            srv.stop()
