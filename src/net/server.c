@@ -1060,12 +1060,11 @@ static void sync_ended(uv_work_t *w, int status) {
   release_held(s, s->gen_done);
 }
 
-/* After the loop's I/O: a sync for every response held in this iteration
- * (and before) that no sync under way covers, if fewer than SYNCS_MAX run. */
-static void on_check(uv_check_t *h) {
-  sl_server *s = h->data;
-  if ((!s->n_held && !s->want_sync) || s->syncing >= SYNCS_MAX)
-    return;
+/* A sync for every response held that no sync under way covers: begun on
+ * the loop, run on a pool thread, or, when 'here', on the loop thread now
+ * (a single connection open, nothing to serve meanwhile; or the server
+ * stopping). */
+static void begin_sync(sl_server *s, bool here) {
   /* The responses no sync under way covers get the one about to begin. */
   uint64_t gen = s->gen_begun + 1;
   size_t fresh = 0;
@@ -1090,21 +1089,33 @@ static void on_check(uv_check_t *h) {
     return;
   }
   s->gen_begun = gen;
-  sync_job *j = &s->jobs[0];
-  while (j->busy)
-    j++;
+  sync_job here_job = {0}, *j = &here_job;
+  if (!here) {
+    j = &s->jobs[0];
+    while (j->busy)
+      j++;
+  }
   j->busy = true;
   j->srv = s;
   j->gen = gen;
   s->syncing++;
-  /* With one connection open (or none) there is nothing to serve while the
-   * sync runs, and the hand-off to a pool thread and back would only add
-   * its wake-ups to every answer: the sync runs here, as it does when there
-   * is no pool. */
-  if (s->n_conns <= 1 || uv_queue_work(s->loop, &j->work, sync_run, sync_ended) != 0) {
+  if (here || uv_queue_work(s->loop, &j->work, sync_run, sync_ended) != 0) {
     sync_run(&j->work);
     sync_ended(&j->work, 0);
   }
+}
+
+/* After the loop's I/O: a sync for every response held in this iteration
+ * (and before) that no sync under way covers, if fewer than SYNCS_MAX run.
+ * With one connection open (or none) there is nothing to serve while the
+ * sync runs, and the hand-off to a pool thread and back would only add its
+ * wake-ups to every answer: the sync runs here, as it does when there is no
+ * pool. */
+static void on_check(uv_check_t *h) {
+  sl_server *s = h->data;
+  if ((!s->n_held && !s->want_sync) || s->syncing >= SYNCS_MAX)
+    return;
+  begin_sync(s, s->n_conns <= 1);
 }
 
 void sl_server_set_barrier(sl_server *s, const sl_server_barrier *b) {
@@ -1210,6 +1221,12 @@ void sl_server_stop(sl_server *s) {
   if (s->stopping)
     return;
   s->stopping = true;
+  /* The check handle that begins syncs closes now: the responses held for a
+   * sync not begun yet get one last sync here, on the loop thread (held
+   * ones re-armed their deadlines while waiting, so the server never
+   * stopped). Those of a sync under way go out when it ends, as before. */
+  if (s->has_barrier && s->n_held)
+    begin_sync(s, true);
   uv_close((uv_handle_t *)&s->listener, on_server_handle_closed);
   uv_close((uv_handle_t *)&s->check, on_server_handle_closed);
   uv_close((uv_handle_t *)&s->turn, on_server_handle_closed);

@@ -156,7 +156,10 @@ size_t sl_server_connections(const sl_server *s);
  * closes after them. A sync must therefore cover everything committed
  * before its begin, whatever the order in which the runs finish. With a
  * single connection open, 'run' is called on the loop thread (nothing to
- * serve meanwhile). With no barrier, 'hold' is ignored. */
+ * serve meanwhile), and so it is at sl_server_stop for the responses held
+ * for a sync not begun yet (tests/conformance/test_durability.py,
+ * test_sigterm_with_answers_held_stops_and_keeps_them). With no barrier,
+ * 'hold' is ignored. */
 typedef struct {
   bool (*begin)(void *ctx);
   int (*run)(void *ctx);
