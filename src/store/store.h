@@ -98,13 +98,14 @@
  *    every group: bench/README.md, "The snapshot design"). Any answer given
  *    while the store is dirty or a sync is under way waits too.
  *    Checkpoints: once the current log file passes the larger of redo_limit
- *    (SL_STORE_REDO_LIMIT, 32 MB) and the map's used bytes (so that a
- *    checkpoint never writes more than the log did since the one before;
- *    an explicit redo_limit is taken as it is), the file is synced, the
- *    other one becomes current, meta "redo" gets the number of the last
- *    group written, and the checkpoint thread copies the environment
- *    (mdb_env_copyfd2, under a read transaction of its own: the loop goes
- *    on writing, and no page of the copy is reused meanwhile) to
+ *    (SL_STORE_REDO_LIMIT, 32 MB) and the last snapshot's size (so that a
+ *    checkpoint writes about what the log did since the one before, not
+ *    the whole store per 32 MB; an explicit redo_limit is taken as it is),
+ *    the file is synced, the other one becomes current, meta "redo" gets
+ *    the number of the last group written, and the checkpoint thread copies
+ *    the environment (mdb_env_copyfd2, compacted, with O_DIRECT where the
+ *    file system takes it, under a read transaction of its own: the loop
+ *    goes on writing, and no page of the copy is reused meanwhile) to
  *    data.mdb.tmp, fdatasyncs it, renames it over data.mdb and fsyncs the
  *    directory. A log file is reused only after the checkpoint that
  *    followed its last group has ended. A copy may also hold writes after
