@@ -20,11 +20,11 @@ enum { AHEAD_MIN = 256 << 10, AHEAD_CHUNK = 1 << 20 };
 
 struct sl_redo {
   int fd[2];
-  int cur;      /* the current file; read by sl_redo_sync on another thread */
-  uint64_t off; /* where the next record goes in it */
+  int cur;          /* the current file; read by sl_redo_sync on another thread */
+  uint64_t off;     /* where the next record goes in it */
   uint64_t size[2]; /* the files' sizes: records, then zeros */
-  uint64_t next; /* the next group's number */
-  uint8_t *buf;  /* HDR bytes for the header, then the group's ops */
+  uint64_t next;    /* the next group's number */
+  uint8_t *buf;     /* HDR bytes for the header, then the group's ops */
   size_t len, cap;
 };
 

@@ -399,8 +399,8 @@ static sl_err open_redo(sl_store *st, bool had_snapshot, sl_failure *f) {
   if (rc != 0) {
     mdb_txn_abort(t);
     sl_redo_close(r);
-    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot replay the redo log in %s: %s",
-                    st->dir, rc == EBADMSG ? "a group is missing or unreadable" : strerror(rc));
+    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot replay the redo log in %s: %s", st->dir,
+                    rc == EBADMSG ? "a group is missing or unreadable" : strerror(rc));
   }
   if ((rc = mdb_txn_commit(t)) != 0) {
     sl_redo_close(r);
@@ -414,8 +414,8 @@ static sl_err open_redo(sl_store *st, bool had_snapshot, sl_failure *f) {
   if (last != after || !had_snapshot) {
     mark_group(st);
     if ((rc = snapshot_write(st, &st->snap_bytes)) != 0)
-      return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot checkpoint storage in %s: %s",
-                      st->dir, mdb_strerror(rc));
+      return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot checkpoint storage in %s: %s", st->dir,
+                      mdb_strerror(rc));
   }
   struct checkpoint *c = &st->ckpt;
   pthread_mutex_init(&c->mu, NULL);
@@ -555,8 +555,7 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
         sl_warn("--map-size %llu exceeds the %llu bytes free in %s; storage is limited to those",
                 (unsigned long long)cfg->map_size, (unsigned long long)avail, base);
       else
-        sl_debug("storage limited to the %llu bytes free in %s", (unsigned long long)avail,
-                 base);
+        sl_debug("storage limited to the %llu bytes free in %s", (unsigned long long)avail, base);
       map_size = avail;
     }
   }
