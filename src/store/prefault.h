@@ -1,8 +1,8 @@
 /*
  * prefault.h — pages of the in-memory map made present before LMDB writes them.
  *
- * Design: the map is anonymous memory (store.h, "Memory mode"; or, where
- * that is refused, a sparse file on /dev/shm), and the first
+ * Design: in memory mode the map is anonymous memory (store.h, "Memory
+ * mode"; or, where that is refused, a sparse file on /dev/shm), and the first
  * write to one of its pages allocates it. On this machine (a virtual machine
  * whose host backs guest memory lazily) that first write costs 30-40 µs a 4 KB
  * page of the file, a 32 KB LMDB page 8 of them: ~0.3 ms inside the one
@@ -33,9 +33,8 @@
  *
  * Cost: the reserve is in the map's allocated bytes (at most 2 MB more; with
  * huge pages, up to the next 2 MB boundary past it).
- * Durable mode (--data-dir) keeps its environment in the same memory
- * (store.h, "Modes") and has a prefaulter too. Tests:
- * tests/unit/store/test_prefault.c.
+ * Durable mode (--data-dir) writes through the file, not the map, and has no
+ * prefaulter. Tests: tests/unit/store/test_store.c (test_prefault).
  *
  * Threads: sl_prefault_start, _need and _stop on the owner's thread (the
  * loop's); the prefaulter's own thread runs until sl_prefault_stop.

@@ -23,16 +23,18 @@ struct sl_redo {
   int cur;          /* the current file; read by sl_redo_sync on another thread */
   uint64_t off;     /* where the next record goes in it */
   uint64_t size[2]; /* the files' sizes: records, then zeros */
-  uint64_t next;    /* the next group's number */
-  uint8_t *buf;     /* HDR bytes for the header, then the group's ops */
+  uint64_t limit;
+  uint64_t next; /* the next group's number */
+  uint8_t *buf;  /* HDR bytes for the header, then the group's ops */
   size_t len, cap;
 };
 
-int sl_redo_open(const char *dir, sl_redo **out) {
+int sl_redo_open(const char *dir, uint64_t limit, sl_redo **out) {
   sl_redo *r = calloc(1, sizeof(*r));
   if (!r)
     sl_panic("out of memory");
   r->fd[0] = r->fd[1] = -1;
+  r->limit = limit;
   r->next = 1;
   r->cap = 64 << 10;
   r->len = HDR;
@@ -252,7 +254,7 @@ int sl_redo_sync(sl_redo *r) {
   return fdatasync(r->fd[cur]) == 0 ? 0 : errno;
 }
 
-uint64_t sl_redo_written(const sl_redo *r) { return r->off; }
+bool sl_redo_full(const sl_redo *r) { return r->off >= r->limit; }
 
 int sl_redo_switch(sl_redo *r) {
   if (fdatasync(r->fd[r->cur]) != 0)

@@ -9,30 +9,29 @@
  * mark taken at its begin). When a sync begins, the group is written to the
  * log as one record (sl_redo_write: a pwrite, no fsync), numbered one more
  * than the last; the sync that acknowledges the group is the fdatasync of
- * the log file (sl_redo_sync). The environment itself lives in memory, and
- * a checkpoint (store.c) writes a snapshot of it, data.mdb, after which the
- * log records it holds are no longer needed.
+ * the log file (sl_redo_sync). The LMDB file is written as before (its
+ * commits with MDB_NOSYNC) and fsynced only by a checkpoint (store.c), after
+ * which the log records it holds are no longer needed.
  *
  * Every op is a blind write: it sets keys to values, or removes them,
  * whatever they held. So replaying, in order, every group after one that
  * the LMDB file is known to hold gives the state the log describes, even on
  * a file that holds some later changes too (each key ends as the last op on
- * it says). The store writes the number of the last group a snapshot holds
- * into it (meta "redo"), and at open replays the groups after it.
+ * it says). The store keeps the number of the last group it committed in
+ * the LMDB file (meta "redo"), and at open replays the groups after it.
  *
  * Files: two, "redo.0" and "redo.1" in the data directory, taking turns. A
- * group is appended to the current file; once it is past the store's limit
- * (sl_redo_written) the store fsyncs it, switches (sl_redo_switch: later
- * groups go to the other file from its start) and begins a checkpoint. The
- * other file is switched to only when the checkpoint that followed its last
- * use has ended, so its records are all in the synced snapshot and may be
- * overwritten. The files are kept written with zeros ahead of their records
- * (at least 256 KB, 1 MB at a time, by the group that comes near the end),
- * so that a group overwrites blocks its file already has, and the
- * fdatasync that acknowledges it writes no change of the file's size (an
- * inode write on top of the data): 4,835 against 5,790 PutItems/s at one
- * connection, 32,856 against 37,805 at 32 (bench/README.md, "The snapshot
- * design"). A zero, like a torn record, ends a file's chain at replay.
+ * group is appended to the current file; once it is past 'limit' bytes the
+ * store fsyncs it, switches (sl_redo_switch: later groups go to the other
+ * file from its start) and begins a checkpoint. The other file is switched
+ * to only when the checkpoint that followed its last use has ended, so its
+ * records are all in the synced LMDB file and may be overwritten. The files
+ * are kept written with zeros ahead of their records (at least 256 KB, 1 MB
+ * at a time, by the group that comes near the end), so that a group
+ * overwrites blocks its file already has, and the fdatasync that
+ * acknowledges it writes no change of the file's size (an inode write on
+ * top of the data): bench/README.md, "The log written ahead". A zero, like
+ * a torn record, ends a file's chain at replay.
  *
  * Record: u32 magic "SLRD", u32 payload length, u64 group number, u32
  * CRC-32 of the number, the length and the payload, u32 0; then the
@@ -66,7 +65,7 @@ typedef enum {
 typedef struct sl_redo sl_redo;
 
 /* Opens (creating them when missing) the two files of 'dir'; 0 or an errno. */
-int sl_redo_open(const char *dir, sl_redo **out);
+int sl_redo_open(const char *dir, uint64_t limit, sl_redo **out);
 void sl_redo_close(sl_redo *r);
 
 /* Replays the groups numbered after 'after', in order, calling 'fn' for each
@@ -92,8 +91,8 @@ int sl_redo_write(sl_redo *r);
 /* The fdatasync of the current file: every group written before the call
  * is durable when it returns 0 (else an errno). */
 int sl_redo_sync(sl_redo *r);
-/* The bytes written to the current file since it became current. */
-uint64_t sl_redo_written(const sl_redo *r);
+/* The current file is past the limit. */
+bool sl_redo_full(const sl_redo *r);
 /* fsyncs the current file, then makes the other one current, from its
  * start; 0 or an errno (the current file stays). */
 int sl_redo_switch(sl_redo *r);

@@ -31,24 +31,21 @@ struct sl_store {
   MDB_env *env;
   MDB_dbi dbi[5];
   bool durable;
-  bool dirty;       /* durable: a commit since the last sync began */
+  bool group;       /* durable with group commit: commits wait for sl_store_sync */
+  bool dirty;       /* a commit since the last sync began */
+  MDB_txn *pending; /* group commit: the open parent of every write (store.h) */
   unsigned syncing; /* syncs begun (sl_store_sync_begin) and not ended */
   sl_txn read;      /* the reusable read transaction; reset (renewable) when not live */
-  bool read_live;   /* read.txn is in use */
+  sl_txn in_group;  /* durable: a read inside the pending group's transaction */
+  bool read_live;   /* read.txn or in_group is in use */
   sl_txn write;
-  sl_prefault *prefault; /* the map's pages ahead of LMDB */
-  bool anonymous;        /* the map is anonymous memory (store.h) */
+  sl_prefault *prefault; /* in memory mode: the map's pages ahead of LMDB */
+  bool anonymous;        /* in memory mode: the map is anonymous memory (store.h) */
   unsigned page_size;
-  /* Durable mode: the directory, its lock, the redo log (redo.h) and the
-   * checkpoints that write the snapshot behind it (store.h, "Modes"). */
-  char *dir;
-  int lock_fd;
+  int lock_fd; /* durable: the directory's lock (store.h, "Modes") */
+  /* Durable mode: the redo log (redo.h) and its checkpoints. */
   sl_redo *redo;
-  size_t redo_mark;    /* the group's ops before the write transaction under way */
-  uint64_t redo_limit; /* bytes of a log file before a checkpoint */
-  bool redo_adaptive;  /* ... or the map's used bytes, when larger */
-  uint64_t ckpt_group; /* the last group the last checkpoint begun covers */
-  uint64_t snap_bytes; /* the last snapshot's size (written by the checkpoint thread) */
+  size_t redo_mark; /* the group's ops before the write transaction under way */
   struct checkpoint {
     pthread_t thread;
     pthread_mutex_t mu;
@@ -135,29 +132,12 @@ static uint64_t map_used(sl_store *st) {
 #define PR_SET_VMA_ANON_NAME 0
 #endif
 
-/* Reads 'len' bytes of file 'fd' from its start into 'to'; 0 or an errno. */
-static int read_all(int fd, void *to, uint64_t len) {
-  uint64_t done = 0;
-  while (done < len) {
-    size_t want = len - done > (1u << 30) ? (1u << 30) : (size_t)(len - done);
-    ssize_t n = pread(fd, (char *)to + done, want, (off_t)done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return n < 0 ? errno : EIO;
-    done += (uint64_t)n;
-  }
-  return 0;
-}
-
-/* store.h, "Memory mode": LMDB's shared map of the unlinked file is
- * replaced, at the same address, by private anonymous memory holding the
- * same bytes, asking for transparent huge pages; the file is emptied unless
- * 'keep_size' (durable mode: LMDB's copy, a checkpoint, writes no further
- * than the file's size, so the file stays as LMDB made it: sparse, the
- * map's size, holding nothing). false (the file's map stays, as before) when
- * the memory is refused. */
-static bool map_anonymous(void *map, uint64_t map_size, uint64_t used, int fd, bool keep_size) {
+/* In memory mode (store.h, "Memory mode"): LMDB's shared map of the unlinked
+ * file is replaced, at the same address, by private anonymous memory holding
+ * the same bytes, asking for transparent huge pages; the file is emptied.
+ * false (the file's map stays, as before) when the map is not found or the
+ * memory is refused. */
+static bool map_anonymous(void *map, uint64_t map_size, uint64_t used, int fd) {
   char *copy = malloc(used);
   if (!copy)
     return false;
@@ -175,149 +155,31 @@ static bool map_anonymous(void *map, uint64_t map_size, uint64_t used, int fd, b
               (unsigned long)SL_STORE_MAP_NAME); /* refused without CONFIG_ANON_VMA_NAME */
   memcpy(m, copy, used);
   free(copy);
-  if (!keep_size && ftruncate(fd, 0) != 0)
+  if (ftruncate(fd, 0) != 0)
     sl_debug("in-memory storage: cannot empty the file: %s", strerror(errno));
   return true;
 }
 
-/* Right after LMDB's open: the map in anonymous memory, then, durable, the
- * snapshot's bytes ('snap', 'snap_len' bytes; -1: none) read into it, then
- * the prefaulter (prefault.h). Without the map's address or a thread, the
- * pages fault in where LMDB writes them. 0 or an errno (the snapshot could
- * not be read). */
-static int start_memory(sl_store *st, uint64_t map_size, int snap, uint64_t snap_len) {
+/* In memory mode: the map in anonymous memory, then its prefaulter
+ * (prefault.h). Without the map's address or a thread, the pages fault in
+ * where LMDB writes them. */
+static void start_memory(sl_store *st, uint64_t map_size) {
   mdb_filehandle_t fd;
   void *map;
-  if (mdb_env_get_fd(st->env, &fd) != 0 || !(map = sl_prefault_find_map(fd, map_size)))
-    return snap >= 0 ? ENOENT : 0; /* the snapshot has nowhere to go */
-  st->anonymous = map_anonymous(map, map_size, map_used(st), fd, st->durable);
+  if (mdb_env_get_fd(st->env, &fd) != 0 || !(map = sl_prefault_find_map(fd, map_size))) {
+    sl_debug("in-memory storage: the map is not found; it stays the file's");
+    return;
+  }
+  st->anonymous = map_anonymous(map, map_size, map_used(st), fd);
   if (!st->anonymous)
     sl_debug("in-memory storage: anonymous memory refused; the map stays the file's");
-  if (snap >= 0) {
-    int rc = read_all(snap, map, snap_len < map_size ? snap_len : map_size);
-    if (rc != 0)
-      return rc;
-  }
   if (!(st->prefault = sl_prefault_start(st->anonymous ? -1 : fd, map, map_size, map_used(st))))
     sl_debug("in-memory storage: pages are not prefaulted");
-  return 0;
 }
 
-/* ---- durable mode: the snapshot and the redo log behind it ---- */
+/* ---- durable mode's redo log (redo.h) ---- */
 
-static const MDB_val redo_key = {4, "redo"}; /* meta: the last group the snapshot holds */
-
-/* Reads the page size of the LMDB file open as 'fd' from its first meta
- * page (the free database's md_pad, where sl__store_preformat and LMDB put
- * it); 0 when it is not an LMDB file this sluice can read. */
-static unsigned snapshot_page_size(int fd) {
-  unsigned char h[PAGE_HDR + 28];
-  uint32_t magic, version, psize;
-  if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
-    return 0;
-  memcpy(&magic, h + PAGE_HDR, 4);
-  memcpy(&version, h + PAGE_HDR + 4, 4);
-  memcpy(&psize, h + PAGE_HDR + 24, 4);
-  if (magic != META_MAGIC || version != META_VERSION || psize < 512 || psize > 65536 ||
-      (psize & (psize - 1)))
-    return 0;
-  return psize;
-}
-
-/* The temporary file LMDB opens for a durable store: the snapshot's two
- * meta pages (its page size, last page and databases' roots), the rest of
- * its bytes being read into the map before any transaction
- * (start_memory). 0 or an errno. */
-static int copy_meta_pages(int snap, unsigned psize, const char *to) {
-  int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (out < 0)
-    return errno;
-  unsigned char *buf = malloc(2 * (size_t)psize);
-  if (!buf)
-    sl_panic("out of memory");
-  int rc = 0;
-  if (pread(snap, buf, 2 * (size_t)psize, 0) != (ssize_t)(2 * psize))
-    rc = EIO;
-  else if (write(out, buf, 2 * (size_t)psize) != (ssize_t)(2 * psize))
-    rc = errno ? errno : EIO;
-  free(buf);
-  if (close(out) != 0 && rc == 0)
-    rc = errno;
-  return rc;
-}
-
-static void dir_path(const sl_store *st, const char *name, char *out, size_t cap) {
-  snprintf(out, cap, "%s/%s", st->dir, name);
-}
-
-static int fsync_dir(const char *dir) {
-  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0)
-    return errno;
-  int rc = fsync(dfd) == 0 ? 0 : errno;
-  close(dfd);
-  return rc;
-}
-
-/* A checkpoint: the environment as it is now, under a read transaction of
- * LMDB's copy (so the loop may go on writing), to data.mdb.tmp, synced,
- * renamed over data.mdb, the directory synced; *bytes gets the snapshot's
- * size. The copy is compacted (MDB_CP_COMPACT: free pages left out; LMDB
- * writes it 1 MB at a time from a second thread) and written with O_DIRECT
- * where the file system takes it, so that the snapshot neither fills the
- * page cache nor queues hundreds of megabytes ahead of the log's fsyncs:
- * buffered, a checkpoint of a 300 MB store took the 32-connection PutItem
- * p99 from 5 to 35 ms and the rate down a fifth; direct, to 6-10 ms and
- * under a tenth (bench/README.md, "The snapshot design"). 0, an errno or
- * an LMDB code (mdb_strerror names both). */
-static int snapshot_write(sl_store *st, uint64_t *bytes) {
-  char tmp[4200], data[4200];
-  dir_path(st, "data.mdb.tmp", tmp, sizeof(tmp));
-  dir_path(st, "data.mdb", data, sizeof(data));
-  int rc = 0, fd = -1;
-  for (int direct = 1; direct >= 0; direct--) {
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
-    if (fd < 0 && direct && errno == EINVAL)
-      continue; /* no O_DIRECT here (tmpfs) */
-    if (fd < 0)
-      return errno;
-    rc = mdb_env_copyfd2(st->env, fd, MDB_CP_COMPACT);
-    if (rc == EINVAL && direct) { /* the file system wants other alignments */
-      close(fd);
-      continue;
-    }
-    break;
-  }
-  struct stat sb;
-  if (rc == 0 && fstat(fd, &sb) == 0)
-    *bytes = (uint64_t)sb.st_size;
-  if (rc == 0 && fdatasync(fd) != 0)
-    rc = errno;
-  if (close(fd) != 0 && rc == 0)
-    rc = errno;
-  if (rc == 0 && rename(tmp, data) != 0)
-    rc = errno;
-  if (rc == 0)
-    rc = fsync_dir(st->dir);
-  return rc;
-}
-
-/* Meta "redo" := the last group written to the log, so that the next
- * snapshot names it (an LMDB write of its own, not a logged op: replaying
- * it would name a group the snapshot being replayed onto may not hold). */
-static void mark_group(sl_store *st) {
-  uint64_t no = sl_redo_next(st->redo) - 1;
-  MDB_txn *t;
-  MDB_val v = {8, &no};
-  int rc = mdb_txn_begin(st->env, NULL, 0, &t);
-  if (rc == 0 && (rc = mdb_put(t, st->dbi[SL_DB_META], (MDB_val *)&redo_key, &v, 0)) != 0)
-    mdb_txn_abort(t);
-  else if (rc == 0)
-    rc = mdb_txn_commit(t);
-  if (rc != 0)
-    sl_panic("cannot checkpoint storage: %s", mdb_strerror(rc));
-  st->ckpt_group = no;
-}
+static const MDB_val redo_key = {4, "redo"}; /* meta: the last group the file holds */
 
 static int replay_op(void *ctx, sl_redo_kind kind, uint8_t db, sl_str a, sl_str b) {
   sl_txn *txn = ctx;
@@ -346,13 +208,20 @@ static int replay_op(void *ctx, sl_redo_kind kind, uint8_t db, sl_str a, sl_str 
   return EBADMSG;
 }
 
-/* The checkpoint thread: a snapshot each time one is asked for
- * (maybe_checkpoint), so that the log file before it may be reused. A
+/* The checkpoint thread: an fsync of the LMDB file each time one is asked
+ * for (sl_store_sync_begin), so that the log file before it may be reused.
+ * The file's dirty pages are first written in pieces of CHECKPOINT_PIECE,
+ * waiting for each, so that a log fsync queued behind the checkpoint waits
+ * for one piece, not for all of them (bench/README.md, "the redo log"). A
  * failed checkpoint ends the process: the log file it was to release would
- * otherwise be overwritten with groups the snapshot does not hold. */
+ * otherwise be overwritten with its groups not in the synced file. */
+#define CHECKPOINT_PIECE (2u << 20)
+
 static void *checkpoint_main(void *arg) {
   sl_store *st = arg;
   struct checkpoint *c = &st->ckpt;
+  mdb_filehandle_t fd = -1;
+  (void)mdb_env_get_fd(st->env, &fd);
   pthread_mutex_lock(&c->mu);
   for (;;) {
     while (!c->want && !c->stop)
@@ -361,28 +230,30 @@ static void *checkpoint_main(void *arg) {
       break;
     c->want = false;
     pthread_mutex_unlock(&c->mu);
-    uint64_t bytes = 0;
-    int rc = snapshot_write(st, &bytes);
+    struct stat sb;
+    if (fd >= 0 && fstat(fd, &sb) == 0)
+      for (off_t o = 0; o < sb.st_size; o += CHECKPOINT_PIECE)
+        (void)sync_file_range(fd, o, CHECKPOINT_PIECE,
+                              SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                                  SYNC_FILE_RANGE_WAIT_AFTER);
+    int rc = mdb_env_sync(st->env, 1);
     if (rc != 0)
-      sl_panic("cannot checkpoint storage in %s: %s", st->dir, mdb_strerror(rc));
+      sl_panic("cannot checkpoint storage: %s", mdb_strerror(rc));
     pthread_mutex_lock(&c->mu);
-    st->snap_bytes = bytes;
     c->busy = false;
   }
   pthread_mutex_unlock(&c->mu);
   return NULL;
 }
 
-/* Opens the log and replays the groups the snapshot lacks (redo.h) in one
- * transaction; when there were any, or there was no snapshot, checkpoints
- * at once (the log then writes over its files from the start of redo.0,
- * which must not hold the only copy of a group); then starts the checkpoint
- * thread. */
-static sl_err open_redo(sl_store *st, bool had_snapshot, sl_failure *f) {
+/* Opens the log, replays what the LMDB file lacks (redo.h) in one
+ * transaction, syncs the file (so that every record of the log is now in
+ * it and may be overwritten) and starts the checkpoint thread. */
+static sl_err open_redo(sl_store *st, const char *dir, uint64_t limit, sl_failure *f) {
   sl_redo *r;
-  int rc = sl_redo_open(st->dir, &r);
+  int rc = sl_redo_open(dir, limit ? limit : SL_STORE_REDO_LIMIT, &r);
   if (rc != 0)
-    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot open the redo log in %s: %s", st->dir,
+    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot open the redo log in %s: %s", dir,
                     strerror(rc));
   MDB_txn *t;
   if ((rc = mdb_txn_begin(st->env, NULL, 0, &t)) != 0) {
@@ -396,27 +267,24 @@ static sl_err open_redo(sl_store *st, bool had_snapshot, sl_failure *f) {
   sl_txn txn = {.txn = t, .st = st, .write = true};
   /* st->redo is still NULL: the replay's own changes are not logged again. */
   rc = sl_redo_replay(r, after, replay_op, &txn, &last);
+  if (rc == 0 && last != after) {
+    v = (MDB_val){8, &last};
+    rc = mdb_put(t, st->dbi[SL_DB_META], (MDB_val *)&redo_key, &v, 0);
+  }
   if (rc != 0) {
     mdb_txn_abort(t);
     sl_redo_close(r);
-    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot replay the redo log in %s: %s", st->dir,
+    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot replay the redo log in %s: %s", dir,
                     rc == EBADMSG ? "a group is missing or unreadable" : strerror(rc));
   }
-  if ((rc = mdb_txn_commit(t)) != 0) {
+  if (last != after)
+    sl_info("storage: replayed %llu groups of writes from the redo log",
+            (unsigned long long)(last - after));
+  if ((rc = mdb_txn_commit(t)) != 0 || (rc = mdb_env_sync(st->env, 1)) != 0) {
     sl_redo_close(r);
     return storage_error(f, rc, "replay");
   }
   st->redo = r;
-  st->ckpt_group = last;
-  if (last != after)
-    sl_info("storage: replayed %llu groups of writes from the redo log",
-            (unsigned long long)(last - after));
-  if (last != after || !had_snapshot) {
-    mark_group(st);
-    if ((rc = snapshot_write(st, &st->snap_bytes)) != 0)
-      return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot checkpoint storage in %s: %s", st->dir,
-                      mdb_strerror(rc));
-  }
   struct checkpoint *c = &st->ckpt;
   pthread_mutex_init(&c->mu, NULL);
   pthread_cond_init(&c->cv, NULL);
@@ -447,152 +315,114 @@ static void stop_checkpoints(sl_store *st) {
 }
 
 /* After a group was written to the log: once its file is past the limit
- * (store.h, "Checkpoints") and the last checkpoint has ended, the file is
- * synced, the other one becomes current and a checkpoint begins (redo.h,
- * "Files"). */
+ * and the last checkpoint has ended, the file is synced, the other one
+ * becomes current and a checkpoint begins (redo.h, "Files"). */
 static void maybe_checkpoint(sl_store *st) {
   struct checkpoint *c = &st->ckpt;
-  if (sl_redo_written(st->redo) < st->redo_limit)
+  if (!sl_redo_full(st->redo))
     return;
   pthread_mutex_lock(&c->mu);
   bool busy = c->busy;
-  uint64_t snap = st->snap_bytes;
   pthread_mutex_unlock(&c->mu);
   if (busy)
     return; /* the current file grows past the limit until it ends */
-  if (st->redo_adaptive && sl_redo_written(st->redo) < snap)
-    return; /* the next snapshot would write more than the log did */
   int rc = sl_redo_switch(st->redo);
   if (rc != 0)
     sl_panic("cannot sync the redo log: %s", strerror(rc));
-  mark_group(st);
   pthread_mutex_lock(&c->mu);
   c->want = c->busy = true;
   pthread_cond_signal(&c->cv);
   pthread_mutex_unlock(&c->mu);
 }
 
-/* Durable: the lock that keeps a second sluice off the directory, stale
- * files of a checkpoint cut short, and the snapshot, open as *snap with its
- * size and page size (-1: a new directory). */
-static sl_err open_dir(sl_store *st, const char *dir, int *snap, uint64_t *snap_len,
-                       unsigned *psize, sl_failure *f) {
-  char path[4200];
-  if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot create %s: %s", dir, strerror(errno));
-  if (!(st->dir = strdup(dir)))
-    sl_panic("out of memory");
-  dir_path(st, "lock", path, sizeof(path));
-  if ((st->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
-    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot create %s: %s", path, strerror(errno));
-  if (flock(st->lock_fd, LOCK_EX | LOCK_NB) != 0)
-    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "%s is in use by another sluice%s%s", dir,
-                    errno == EWOULDBLOCK ? "" : ": ", errno == EWOULDBLOCK ? "" : strerror(errno));
-  dir_path(st, "data.mdb.tmp", path, sizeof(path));
-  (void)unlink(path);
-  dir_path(st, "data.mdb", path, sizeof(path));
-  *snap = open(path, O_RDONLY | O_CLOEXEC);
-  if (*snap < 0 && errno != ENOENT)
-    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot open %s: %s", path, strerror(errno));
-  if (*snap < 0)
-    return SL_OK;
-  struct stat sb;
-  if (fstat(*snap, &sb) != 0 || !(*psize = snapshot_page_size(*snap)) ||
-      (uint64_t)sb.st_size < 2 * (uint64_t)*psize)
-    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot open storage at %s: not an LMDB file",
-                    path);
-  *snap_len = (uint64_t)sb.st_size;
-  return SL_OK;
-}
-
 sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) {
   sl_store *st = calloc(1, sizeof(*st));
   char tmpdir[256] = "";
   char path[300];
-  int rc, snap = -1;
-  uint64_t snap_len = 0;
-  unsigned snap_psize = 0;
+  int rc;
   sl_err err = SL_OK;
   if (!st)
     sl_panic("out of memory");
   st->lock_fd = -1;
-  if (cfg->data_dir) {
-    st->durable = true;
-    st->redo_limit = cfg->redo_limit ? cfg->redo_limit : SL_STORE_REDO_LIMIT;
-    st->redo_adaptive = !cfg->redo_limit;
-    if ((err = open_dir(st, cfg->data_dir, &snap, &snap_len, &snap_psize, f)) != SL_OK)
-      goto out;
-    st->snap_bytes = snap_len;
-  }
   if ((rc = mdb_env_create(&st->env)) != 0)
     goto fail;
   mdb_env_set_maxdbs(st->env, 5);
   uint64_t map_size = cfg->map_size ? cfg->map_size : (uint64_t)64 << 30;
-  /* Both modes open a file of a fresh temporary directory (store.h,
-   * "Modes"); durable mode keeps LMDB's lock file (its reader table), so
-   * that a checkpoint's copy holds its pages against reuse. */
-  unsigned flags = MDB_NOTLS | MDB_NOSUBDIR | MDB_NOSYNC | MDB_NOMETASYNC | MDB_WRITEMAP;
-  if (!st->durable)
-    flags |= MDB_NOLOCK;
-  const char *base =
-      access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-  snprintf(tmpdir, sizeof(tmpdir), "%s/sluice-XXXXXX", base);
-  if (!mkdtemp(tmpdir)) {
-    err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot create a temporary directory: %s",
-                   strerror(errno));
-    tmpdir[0] = 0;
-    goto out;
-  }
-  snprintf(path, sizeof(path), "%s/data.mdb", tmpdir);
-  /* A write into the sparse map past the file system's free space is a
-   * SIGBUS, not an error LMDB can return: keep the map within that space,
-   * so that filling it is the handled "storage is full" (store.h). */
-  struct statvfs vfs;
-  if (statvfs(tmpdir, &vfs) == 0) {
-    uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-    if (avail < map_size) {
-      if (cfg->map_size)
-        sl_warn("--map-size %llu exceeds the %llu bytes free in %s; storage is limited to those",
-                (unsigned long long)cfg->map_size, (unsigned long long)avail, base);
-      else
-        sl_debug("storage limited to the %llu bytes free in %s", (unsigned long long)avail, base);
-      map_size = avail;
+  unsigned flags = MDB_NOTLS;
+  if (cfg->data_dir) {
+    st->durable = true;
+    st->group = true;
+    flags |= MDB_NOSYNC;
+    if (mkdir(cfg->data_dir, 0755) != 0 && errno != EEXIST) {
+      err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot create %s: %s", cfg->data_dir,
+                     strerror(errno));
+      goto out;
+    }
+    snprintf(path, sizeof(path), "%s", cfg->data_dir);
+    /* LMDB lets several processes share an environment, so its own lock
+     * file would let a second sluice in, and both would write the log. */
+    char lock[320];
+    snprintf(lock, sizeof(lock), "%s/lock", cfg->data_dir);
+    if ((st->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0) {
+      err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot create %s: %s", lock, strerror(errno));
+      goto out;
+    }
+    if (flock(st->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+      err = errno == EWOULDBLOCK
+                ? sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "%s is in use by another sluice",
+                           cfg->data_dir)
+                : sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot lock %s: %s", lock,
+                           strerror(errno));
+      goto out;
+    }
+  } else {
+    const char *base =
+        access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    snprintf(tmpdir, sizeof(tmpdir), "%s/sluice-XXXXXX", base);
+    if (!mkdtemp(tmpdir)) {
+      err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot create a temporary directory: %s",
+                     strerror(errno));
+      goto out;
+    }
+    snprintf(path, sizeof(path), "%s/data.mdb", tmpdir);
+    flags |= MDB_NOSUBDIR | MDB_NOLOCK | MDB_NOSYNC | MDB_NOMETASYNC | MDB_WRITEMAP;
+    /* A write into the sparse map past the file system's free space is a
+     * SIGBUS, not an error LMDB can return: keep the map within that space,
+     * so that filling it is the handled "storage is full" (store.h). */
+    struct statvfs vfs;
+    if (statvfs(tmpdir, &vfs) == 0) {
+      uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+      if (avail < map_size) {
+        if (cfg->map_size)
+          sl_warn("--map-size %llu exceeds the %llu bytes free in %s; in-memory storage is "
+                  "limited to those",
+                  (unsigned long long)cfg->map_size, (unsigned long long)avail, base);
+        else
+          sl_debug("in-memory storage limited to the %llu bytes free in %s",
+                   (unsigned long long)avail, base);
+        map_size = avail;
+      }
     }
   }
-  if (snap >= 0 && snap_len > map_size) {
-    err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
-                   "%s/data.mdb holds %llu bytes, more than the %llu bytes of storage available",
-                   cfg->data_dir, (unsigned long long)snap_len, (unsigned long long)map_size);
-    goto out;
-  }
   mdb_env_set_mapsize(st->env, map_size);
-  rc = snap >= 0 ? copy_meta_pages(snap, snap_psize, path)
-                 : sl__store_preformat(path, SL_STORE_PAGE_SIZE, map_size, flags);
-  if (rc != 0) {
-    err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot create %s: %s", path, strerror(rc));
-    goto out;
+  {
+    char file[320];
+    snprintf(file, sizeof(file), "%s%s", path, flags & MDB_NOSUBDIR ? "" : "/data.mdb");
+    if ((rc = sl__store_preformat(file, SL_STORE_PAGE_SIZE, map_size, flags)) != 0 &&
+        rc != EEXIST) {
+      err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot create %s: %s", file, strerror(rc));
+      goto out;
+    }
   }
   if ((rc = mdb_env_open(st->env, path, flags, 0644)) != 0)
     goto fail;
   st->page_size = sl_store_page_size(st);
-  /* The map and the descriptors stay valid after the names are gone. */
-  {
-    char lock[320];
-    snprintf(lock, sizeof(lock), "%s-lock", path);
-    unlink(lock);
-  }
-  unlink(path);
-  rmdir(tmpdir);
-  tmpdir[0] = 0;
-  if ((rc = start_memory(st, map_size, snap, snap_len)) != 0) {
-    err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot read %s/data.mdb: %s", cfg->data_dir,
-                   strerror(rc));
-    goto out;
-  }
-  bool had_snapshot = snap >= 0;
-  if (snap >= 0) {
-    close(snap);
-    snap = -1;
+  if (tmpdir[0]) {
+    /* The map and the descriptor stay valid after the names are gone. */
+    unlink(path);
+    rmdir(tmpdir);
+    tmpdir[0] = 0;
+    start_memory(st, map_size);
   }
   MDB_txn *txn;
   if ((rc = mdb_txn_begin(st->env, NULL, 0, &txn)) != 0)
@@ -625,8 +455,7 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
       err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
                      "%s holds storage format %u; this sluice reads format %u (run the sluice "
                      "that wrote it, or use another --data-dir)",
-                     cfg->data_dir ? cfg->data_dir : path, fv.mv_size == 4 ? v : 0u,
-                     (unsigned)SL_STORE_FORMAT);
+                     path, fv.mv_size == 4 ? v : 0u, (unsigned)SL_STORE_FORMAT);
       goto out;
     }
   } else if (rc == MDB_NOTFOUND) {
@@ -642,40 +471,58 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
   }
   if ((rc = mdb_txn_commit(txn)) != 0)
     goto fail;
-  if (st->durable && (err = open_redo(st, had_snapshot, f)) != SL_OK)
+  if (st->durable && (err = open_redo(st, cfg->data_dir, cfg->redo_limit, f)) != SL_OK)
     goto out;
   *out = st;
   return SL_OK;
 fail:
-  err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot open storage at %s: %s",
-                 cfg->data_dir ? cfg->data_dir : path, mdb_strerror(rc));
+  err = sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot open storage at %s: %s", path,
+                 mdb_strerror(rc));
 out:
   if (tmpdir[0]) {
-    char lock[320];
-    snprintf(lock, sizeof(lock), "%s-lock", path);
-    unlink(lock);
     unlink(path);
     rmdir(tmpdir);
   }
-  if (snap >= 0)
-    close(snap);
-  stop_checkpoints(st);
   sl_prefault_stop(st->prefault);
   sl_redo_close(st->redo);
   if (st->env)
     mdb_env_close(st->env);
   if (st->lock_fd >= 0)
     close(st->lock_fd);
-  free(st->dir);
   free(st);
   return err;
 }
 
-/* Durable: the group built so far to the log (no fsync), then, when its
- * file is full, a checkpoint; a failure ends the process (store.h). */
-static void write_group(sl_store *st) {
-  int rc = sl_redo_write(st->redo);
+/* Group commit: the pending group's commits written to the file (LMDB's
+ * top-level commit; MDB_NOSYNC, so no fsync). Their answers have been
+ * formed and are held (sl_store_dirty): a failure here cannot be reported to
+ * them, and none of them may be acknowledged, so it stops the server, as a
+ * failed fsync does (nothing acknowledged is lost). */
+static void flush_pending(sl_store *st) {
+  if (!st->pending)
+    return;
+  SL_ASSERT(!st->write.txn && !st->in_group.txn);
+  int rc = mdb_txn_commit(st->pending);
+  st->pending = NULL;
   if (rc != 0)
+    sl_panic("cannot write committed writes to storage: %s", mdb_strerror(rc));
+}
+
+/* Durable mode: the group to the LMDB file, with its number in its last
+ * commit (redo.h: a file that holds that commit holds the whole group), then
+ * to the log (no fsync); failures end the process, as flush_pending's do. */
+static void write_group(sl_store *st) {
+  int rc = 0;
+  if (!st->pending)
+    rc = mdb_txn_begin(st->env, NULL, 0, &st->pending);
+  uint64_t no = sl_redo_next(st->redo);
+  MDB_val v = {8, &no};
+  if (rc == 0)
+    rc = mdb_put(st->pending, st->dbi[SL_DB_META], (MDB_val *)&redo_key, &v, 0);
+  if (rc != 0)
+    sl_panic("cannot write committed writes to storage: %s", mdb_strerror(rc));
+  flush_pending(st);
+  if ((rc = sl_redo_write(st->redo)) != 0)
     sl_panic("cannot write the redo log: %s", strerror(rc));
   maybe_checkpoint(st);
 }
@@ -683,33 +530,24 @@ static void write_group(sl_store *st) {
 void sl_store_close(sl_store *st) {
   if (!st)
     return;
-  SL_ASSERT(!st->write.txn);
   if (st->read.txn)
     mdb_txn_abort(st->read.txn);
-  /* Durable: the last group, then (after any checkpoint under way) a last
-   * checkpoint when a group was written since the last one began, which
-   * leaves nothing to replay. Were it to fail, the log, synced first,
-   * still holds every group. */
-  if (st->redo) {
-    if (st->dirty)
-      write_group(st);
-    int rc = sl_redo_sync(st->redo);
+  /* Durable: the last group, then the file synced (after any checkpoint
+   * under way), which leaves nothing to replay. */
+  if (st->redo && st->dirty)
+    write_group(st);
+  flush_pending(st);
+  stop_checkpoints(st);
+  if (st->durable) {
+    int rc = mdb_env_sync(st->env, 1);
     if (rc != 0)
-      sl_error("storage: cannot sync the redo log at close: %s", strerror(rc));
-    stop_checkpoints(st);
-    if (sl_redo_next(st->redo) - 1 != st->ckpt_group) {
-      mark_group(st);
-      if ((rc = snapshot_write(st, &st->snap_bytes)) != 0)
-        sl_error("storage: cannot checkpoint at close (the redo log has every write): %s",
-                 mdb_strerror(rc));
-    }
+      sl_error("lmdb sync at close: %s", mdb_strerror(rc));
   }
   sl_redo_close(st->redo);
   sl_prefault_stop(st->prefault);
   mdb_env_close(st->env);
   if (st->lock_fd >= 0)
     close(st->lock_fd);
-  free(st->dir);
   free(st);
 }
 
@@ -731,10 +569,17 @@ unsigned sl_store_page_size(const sl_store *st) {
 bool sl_store_dirty(const sl_store *st) { return st->dirty || st->syncing; }
 
 bool sl_store_sync_begin(sl_store *st) {
-  if (!st->dirty)
+  if (!st->dirty) {
+    if (st->pending && !st->write.txn) { /* its writes all aborted: nothing to keep */
+      mdb_txn_abort(st->pending);
+      st->pending = NULL;
+    }
     return false;
-  SL_ASSERT(!st->write.txn);
-  write_group(st);
+  }
+  if (st->redo)
+    write_group(st);
+  else
+    flush_pending(st);
   st->dirty = false;
   st->syncing++;
   return true;
@@ -743,7 +588,9 @@ bool sl_store_sync_begin(sl_store *st) {
 /* Any thread: the fdatasync of the redo log's current file, which writes on
  * the loop thread meanwhile do not disturb (what they write may or may not
  * be in it: they are not reported durable by this sync). */
-int sl_store_sync_run(sl_store *st) { return st->redo ? sl_redo_sync(st->redo) : 0; }
+int sl_store_sync_run(sl_store *st) {
+  return st->redo ? sl_redo_sync(st->redo) : mdb_env_sync(st->env, 1);
+}
 
 sl_err sl_store_sync_end(sl_store *st, int rc, sl_failure *f) {
   SL_ASSERT(st->syncing > 0);
@@ -767,7 +614,11 @@ sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
   int rc;
   if (write) {
     SL_ASSERT(st->write.txn == NULL);
-    if ((rc = mdb_txn_begin(st->env, NULL, 0, &st->write.txn)) != 0)
+    /* LMDB: a transaction with a live child serves nothing but it. */
+    SL_ASSERT(!st->in_group.txn);
+    if (st->group && !st->pending && (rc = mdb_txn_begin(st->env, NULL, 0, &st->pending)) != 0)
+      return storage_error(f, rc, "begin");
+    if ((rc = mdb_txn_begin(st->env, st->pending, 0, &st->write.txn)) != 0)
       return storage_error(f, rc, "begin");
     if (st->redo)
       st->redo_mark = sl_redo_mark(st->redo);
@@ -777,6 +628,16 @@ sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
     return SL_OK;
   }
   SL_ASSERT(!st->read_live);
+  /* A read sees every commit before it. Durable: inside the group's open
+   * transaction, which holds them all (the file does not yet). A read begun
+   * inside a write (none today) would see the file's state without the
+   * group's commits. */
+  if (st->pending && !st->write.txn) {
+    st->in_group = (sl_txn){.txn = st->pending, .st = st, .write = false};
+    st->read_live = true;
+    *out = &st->in_group;
+    return SL_OK;
+  }
   if (st->read.txn)
     rc = mdb_txn_renew(st->read.txn);
   else
@@ -797,12 +658,9 @@ sl_err sl_store_commit(sl_txn *txn, sl_failure *f) {
   }
   int rc = mdb_txn_commit(txn->txn);
   txn->txn = NULL;
-  if (rc != 0) {
-    if (txn->st->redo)
-      sl_redo_rewind(txn->st->redo, txn->st->redo_mark); /* its ops go with it */
+  if (rc != 0)
     return storage_error(f, rc, "commit");
-  }
-  txn->st->dirty |= txn->st->durable;
+  txn->st->dirty |= txn->st->group;
   if (txn->st->prefault)
     sl_prefault_need(txn->st->prefault, map_used(txn->st));
   return SL_OK;
@@ -811,7 +669,10 @@ sl_err sl_store_commit(sl_txn *txn, sl_failure *f) {
 void sl_store_abort(sl_txn *txn) {
   sl_store *st = txn->st;
   if (!txn->write) {
-    mdb_txn_reset(txn->txn);
+    if (txn == &st->in_group)
+      txn->txn = NULL; /* the group's, which goes on */
+    else
+      mdb_txn_reset(txn->txn);
     st->read_live = false;
     return;
   }
@@ -832,7 +693,7 @@ bool sl_store_get(sl_txn *txn, sl_db db, sl_str key, sl_str *val) {
 }
 
 sl_err sl_store_put(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f) {
-  SL_ASSERT(txn->write);
+  SL_ASSERT(txn->write); /* a read may be inside the group's transaction */
   MDB_val k = to_val(key), v = to_val(val);
   int rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, 0);
   if (rc == 0 && txn->st->redo)
@@ -841,7 +702,7 @@ sl_err sl_store_put(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f
 }
 
 sl_err sl_store_append(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f) {
-  SL_ASSERT(txn->write);
+  SL_ASSERT(txn->write); /* a read may be inside the group's transaction */
   MDB_val k = to_val(key), v = to_val(val);
   int rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, MDB_APPEND);
   if (rc == MDB_KEYEXIST) /* not after the last key: an ordinary put */
@@ -852,7 +713,7 @@ sl_err sl_store_append(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure
 }
 
 sl_err sl_store_del(sl_txn *txn, sl_db db, sl_str key, sl_failure *f) {
-  SL_ASSERT(txn->write);
+  SL_ASSERT(txn->write); /* a read may be inside the group's transaction */
   MDB_val k = to_val(key);
   int rc = mdb_del(txn->txn, txn->st->dbi[db], &k, NULL);
   if (rc == 0 && txn->st->redo)
@@ -907,7 +768,7 @@ out:
 }
 
 sl_err sl_store_empty(sl_txn *txn, sl_db db, sl_failure *f) {
-  SL_ASSERT(txn->write);
+  SL_ASSERT(txn->write); /* a read may be inside the group's transaction */
   int rc = mdb_drop(txn->txn, txn->st->dbi[db], 0);
   if (rc == 0 && txn->st->redo)
     sl_redo_op(txn->st->redo, SL_REDO_EMPTY, (uint8_t)db, (sl_str){"", 0}, (sl_str){"", 0});

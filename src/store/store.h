@@ -73,62 +73,59 @@
  *    map in anonymous memory"). The map is named SL_STORE_MAP_NAME in
  *    /proc/PID/smaps, so tools still tell the table data from the heap.
  *    When the memory is refused (strict overcommit), the file's map stays.
- *  - durable (data_dir set): the environment lives in memory exactly as in
- *    memory mode, and the directory holds what makes it durable: a snapshot
- *    of it, "data.mdb" (an LMDB file, written whole by each checkpoint), and
- *    the redo log of every group of writes since (store/redo.h: the files
- *    redo.0 and redo.1). sl_store_open reads the snapshot's bytes into the
- *    map (its page size comes with it: LMDB opens the temporary file holding
- *    a copy of its two meta pages, and the rest is read into the map before
- *    any transaction), replays the log's later groups onto it, and, when it
- *    replayed any or the directory is new, checkpoints before it returns.
- *    Group commit: the writes of the requests served between two syncs
- *    form one group. Each write is an LMDB transaction of its own,
- *    committed in memory, and each change it makes is also an op of the
- *    group's record (an abort drops its changes and its ops). A commit
+ *  - durable (data_dir set): an flock on DIR/lock keeps a second sluice
+ *    off the same directory (LMDB's own lock file lets processes share an
+ *    environment, and both would write the redo log). Group commit: the writes of the requests served
+ *    between two syncs form one group, an LMDB transaction left open (the
+ *    pending parent) of which each write transaction is a nested child: a
+ *    request's commit merges its child into the group, its abort drops only
+ *    its own changes, and the group reaches the file (one top-level commit,
+ *    MDB_NOSYNC: written, not synced) when a sync begins
+ *    (sl_store_sync_begin). A read begun while a group is open is served
+ *    inside the group's transaction (a read sees every commit before it, and
+ *    the file does not hold the group's yet), so reads between the writes
+ *    of a group do not write it to the file either: the B-tree's path pages,
+ *    the free list and the meta page are written once per group instead of
+ *    once per write, or once per read that follows a write. Such a read
+ *    must end before the next write begins (LMDB: a transaction with a live
+ *    child serves only the child; asserted). A commit
  *    marks the store dirty, and the owner syncs (sl_store_sync, or
- *    sl_store_sync_begin / _run / _end with the fdatasync on a libuv pool
- *    thread while the loop serves the next requests) before it answers any
- *    request that saw it (net/server.h sl_server_set_barrier): the group is
- *    appended to the log as one record and the sync is the log's
- *    fdatasync, so one fsync acknowledges many concurrent writes, no answer
- *    precedes the sync of what it reports, and a write costs its own bytes
- *    in the log, never the 32 KB LMDB pages it dirtied (which cost 56 KB of
- *    writes and ~17 µs of CPU a PutItem when the LMDB file was written at
- *    every group: bench/README.md, "The snapshot design"). Any answer given
- *    while the store is dirty or a sync is under way waits too.
- *    Checkpoints: once the current log file passes the larger of redo_limit
- *    (SL_STORE_REDO_LIMIT, 32 MB) and the last snapshot's size (so that a
- *    checkpoint writes about what the log did since the one before, not
- *    the whole store per 32 MB; an explicit redo_limit is taken as it is),
- *    the file is synced, the other one becomes current, meta "redo" gets
- *    the number of the last group written, and the checkpoint thread copies
- *    the environment (mdb_env_copyfd2, compacted, with O_DIRECT where the
- *    file system takes it, under a read transaction of its own: the loop
- *    goes on writing, and no page of the copy is reused meanwhile) to
- *    data.mdb.tmp, fdatasyncs it, renames it over data.mdb and fsyncs the
- *    directory. A log file is reused only after the checkpoint that
- *    followed its last group has ended. A copy may also hold writes after
- *    the group it names; replaying those groups onto it gives the same
- *    state, as every op is a blind write (redo.h). sl_store_close writes
- *    the last group and a last checkpoint, leaving nothing to replay.
- *    kill -9, and power loss, lose nothing acknowledged: data.mdb is always
- *    a whole snapshot, renamed into place only once synced, and every group
- *    after the one it names is in the fsynced log. A failure of the log's
- *    write or fsync, or of a checkpoint, ends the process (the answers are
- *    formed and cannot be told), so nothing unsynced is acknowledged. The
- *    price: the data lives in memory (a --data-dir must fit in the map, as
- *    memory mode's does), an open reads the whole snapshot, and a
- *    checkpoint writes it whole. An flock on DIR/lock keeps a second sluice
- *    off the directory ("in use by another sluice").
+ *    sl_store_sync_begin / _run / _end with the fsync on a libuv pool thread
+ *    while the loop serves the next requests) before it answers any request
+ *    that saw it (net/server.h sl_server_set_barrier), so one fsync
+ *    acknowledges many concurrent writes and no answer precedes the sync of
+ *    what it reports; any answer given while the store is dirty or a sync is
+ *    under way waits too. The fsync is not the LMDB file's: every change a
+ *    write makes is also an op of the group's record in the redo log
+ *    (store/redo.h; an abort drops its ops), appended when the sync begins,
+ *    and the sync is the log's fdatasync, one contiguous append of about
+ *    the bytes the group wrote instead of ~27 scattered 32 KB pages. The
+ *    LMDB file is fsynced by checkpoints only: when a log file passes
+ *    redo_limit (SL_STORE_REDO_LIMIT, 32 MB), it is synced, the other of the
+ *    two files becomes current, and the checkpoint thread fsyncs the LMDB
+ *    file; a log file is reused only after the checkpoint that followed its
+ *    last group. Meta "redo" holds the last group the file committed, and
+ *    sl_store_open replays every later group of the log onto the file and
+ *    syncs it; sl_store_close leaves nothing to replay. kill -9 loses
+ *    nothing acknowledged: a group that had not reached the log was answered
+ *    to nobody. A failure of the group's top-level commit, of the log's
+ *    write or fsync, or of a checkpoint ends the process (the answers are
+ *    formed and cannot be told), so nothing unsynced is acknowledged.
+ *    Power loss: an acknowledged write is in the fsynced log and replayed
+ *    onto the file as of its last checkpoint; but with MDB_NOSYNC the file
+ *    system may write the LMDB file's pages in any order between
+ *    checkpoints, so a system crash can leave that file unreadable on a file
+ *    system that does not keep write order (LMDB's own caveat for
+ *    MDB_NOSYNC), which the log cannot repair.
  *
  * Transactions: one write transaction at a time (the loop thread runs one
- * request at a time). Read transactions reuse one handle (reset/renew), so a
- * read-only request costs no allocation. Slices returned by get/cursors point
+ * request at a time). Read transactions reuse one handle (reset/renew), or,
+ * durable, the open group's (above), so a read-only request costs no
+ * allocation. Slices returned by get/cursors point
  * into the map and are valid until the transaction ends (STYLE.md: decode
  * into the arena first).
  *
- * Prefaulting: in both modes a thread of store/prefault.h keeps the map's
+ * Prefaulting: in memory mode a thread of store/prefault.h keeps the map's
  * pages past LMDB's last page present, so that a write transaction that
  * grows the map does not take the first-write faults itself (with huge
  * pages: the zeroing of 2 MB, 0.1-3 ms on this VM).
@@ -136,8 +133,7 @@
  * Ownership: sl_store_open's caller owns the store and calls sl_store_close.
  * Threads: the loop thread only (the prefaulter's thread touches pages of the
  * map past LMDB's last page, nothing else; sl_store_sync_run runs on any
- * thread; the checkpoint thread only copies the environment, under a read
- * transaction of its own, and writes the snapshot's files).
+ * thread; the checkpoint thread only fsyncs the LMDB file).
  */
 #ifndef SL_STORE_STORE_H
 #define SL_STORE_STORE_H
