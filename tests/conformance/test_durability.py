@@ -29,6 +29,17 @@ def create(ddb, name, **kw):
                                               "Projection": {"ProjectionType": "ALL"}}], **kw)
 
 
+def scan_items(ddb, table):
+    """Every item of 'table' by its partition key, read page by page (strongly)."""
+    items, kw = {}, {}
+    while True:
+        page = ddb.scan(TableName=table, ConsistentRead=True, **kw)
+        items.update({it["pk"]["S"]: it for it in page["Items"]})
+        if "LastEvaluatedKey" not in page:
+            return items
+        kw["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
 # Every write acknowledged before kill -9 is there after a restart: items, index entries,
 # the catalog (tags, settings) and the counters DescribeTable reports.
 def test_acknowledged_writes_survive_kill_9(tmp_path):
@@ -90,15 +101,7 @@ def test_concurrent_acknowledged_writes_survive_kill_9(tmp_path):
     srv = Server(["--data-dir", data])
     try:
         ddb = make_client(srv.endpoint)
-        keys = set()
-        kw = {}
-        while True:
-            page = ddb.scan(TableName="many", **kw)
-            keys |= {it["pk"]["S"] for it in page["Items"]}
-            if "LastEvaluatedKey" not in page:
-                break
-            kw["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        assert keys == set(acked)
+        assert set(scan_items(ddb, "many")) == set(acked)
         assert ddb.describe_table(TableName="many")["Table"]["ItemCount"] == 480
     finally:
         srv.stop()
@@ -149,13 +152,7 @@ def test_kill_9_under_load_restarted_loses_no_acknowledged_write(tmp_path):
                 t.join()
             srv = Server(["--data-dir", data, "--profile", "unlimited"])
             ddb = make_client(srv.endpoint)
-            items, kw = {}, {}
-            while True:
-                page = ddb.scan(TableName="crash", ConsistentRead=True, **kw)
-                items.update({it["pk"]["S"]: it for it in page["Items"]})
-                if "LastEvaluatedKey" not in page:
-                    break
-                kw["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+            items = scan_items(ddb, "crash")
             assert acked, "no write was acknowledged before the kill"
             assert [k for k in acked if k not in items] == []
             assert all(int(items[f"c{w}"]["n"]["N"]) >= n for w, n in counters.items())
@@ -234,16 +231,7 @@ def test_sigterm_with_answers_held_stops_and_keeps_them(tmp_path):
             answered += ks[:_answers_200(got)]
     srv = Server(["--data-dir", data])
     try:
-        ddb = make_client(srv.endpoint)
-        have = set()
-        kw = {}
-        while True:
-            page = ddb.scan(TableName="term", **kw)
-            have |= {it["pk"]["S"] for it in page["Items"]}
-            if "LastEvaluatedKey" not in page:
-                break
-            kw["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        assert answered and set(answered) <= have
+        assert answered and set(answered) <= set(scan_items(make_client(srv.endpoint), "term"))
     finally:
         srv.stop()
 
