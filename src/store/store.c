@@ -368,11 +368,10 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
       goto out;
     }
     if (flock(st->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-      err = errno == EWOULDBLOCK
-                ? sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "%s is in use by another sluice",
-                           cfg->data_dir)
-                : sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot lock %s: %s", lock,
-                           strerror(errno));
+      err = errno == EWOULDBLOCK ? sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
+                                            "%s is in use by another sluice", cfg->data_dir)
+                                 : sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "cannot lock %s: %s",
+                                            lock, strerror(errno));
       goto out;
     }
   } else {
