@@ -43,15 +43,9 @@ int sl_redo_open(const char *dir, uint64_t limit, sl_redo **out) {
   for (int i = 0; i < 2; i++) {
     char path[4096];
     snprintf(path, sizeof(path), "%s/redo.%d", dir, i);
-    if ((r->fd[i] = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0) {
-      int e = errno;
-      sl_redo_close(r);
-      return e;
-    }
-  }
-  for (int i = 0; i < 2; i++) {
     struct stat sb;
-    if (fstat(r->fd[i], &sb) != 0) {
+    if ((r->fd[i] = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0 ||
+        fstat(r->fd[i], &sb) != 0) {
       int e = errno;
       sl_redo_close(r);
       return e;
@@ -241,9 +235,7 @@ int sl_redo_write(sl_redo *r) {
       return w < 0 ? errno : EIO;
     done += (size_t)w;
   }
-  r->off += r->len;
-  if (r->off > r->size[r->cur])
-    r->size[r->cur] = r->off;
+  r->off += r->len; /* within the zeros written ahead: the size stays */
   r->next++;
   r->len = HDR;
   return 0;

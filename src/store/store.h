@@ -75,17 +75,21 @@
  *    When the memory is refused (strict overcommit), the file's map stays.
  *  - durable (data_dir set): an flock on DIR/lock keeps a second sluice
  *    off the same directory (LMDB's own lock file lets processes share an
- *    environment, and both would write the redo log). Group commit: the writes of the requests
- * served between two syncs form one group, an LMDB transaction left open (the pending parent) of
- * which each write transaction is a nested child: a request's commit merges its child into the
- * group, its abort drops only its own changes, and the group reaches the file (one top-level
- * commit, MDB_NOSYNC: written, not synced) when a sync begins (sl_store_sync_begin). A read begun
- * while a group is open is served inside the group's transaction (a read sees every commit before
- * it, and the file does not hold the group's yet), so reads between the writes of a group do not
- * write it to the file either: the B-tree's path pages, the free list and the meta page are written
- * once per group instead of once per write, or once per read that follows a write. Such a read must
- * end before the next write begins (LMDB: a transaction with a live child serves only the child;
- * asserted). A commit marks the store dirty, and the owner syncs (sl_store_sync, or
+ *    environment, and both would write the redo log). Group commit: the
+ *    writes of the requests served between two syncs form one group, an
+ *    LMDB transaction left open (the pending parent) of which each write
+ *    transaction is a nested child: a request's commit merges its child into
+ *    the group, its abort drops only its own changes, and the group reaches
+ *    the file (one top-level commit, MDB_NOSYNC: written, not synced) when a
+ *    sync begins (sl_store_sync_begin). A read begun while a group is open is
+ *    served inside the group's transaction (a read sees every commit before
+ *    it, and the file does not hold the group's yet), so reads between the
+ *    writes of a group do not write it to the file either: the B-tree's path
+ *    pages, the free list and the meta page are written once per group
+ *    instead of once per write, or once per read that follows a write. Such a
+ *    read must end before the next write begins (LMDB: a transaction with a
+ *    live child serves only the child; asserted). A commit marks the store
+ *    dirty, and the owner syncs (sl_store_sync, or
  *    sl_store_sync_begin / _run / _end with the fsync on a libuv pool thread
  *    while the loop serves the next requests) before it answers any request
  *    that saw it (net/server.h sl_server_set_barrier), so one fsync

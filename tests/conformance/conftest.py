@@ -39,13 +39,17 @@ def pytest_configure(config):
         config.addinivalue_line("markers", f"{m}: see conftest.py")
 
 
+def sluice_bin():
+    """The sluice binary under test: SLUICE_BIN, or build/sluice."""
+    return os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+
+
 class Server:
     """A sluice process started for tests; endpoint like http://127.0.0.1:PORT."""
 
     def __init__(self, args=()):
-        binary = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
         self.proc = subprocess.Popen(
-            [binary, "serve", "--bind", "127.0.0.1", "--port", "0", *args],
+            [sluice_bin(), "serve", "--bind", "127.0.0.1", "--port", "0", *args],
             stdout=subprocess.PIPE, stderr=None, text=True)
         line = self.proc.stdout.readline()
         if "listening on " not in line:

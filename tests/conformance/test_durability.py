@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, Server, make_client
+from conftest import Server, make_client, sluice_bin
 
 pytestmark = pytest.mark.sluice_only
 
@@ -242,8 +242,7 @@ def test_data_dir_in_use_is_refused(tmp_path):
     data = str(tmp_path / "data")
     srv = Server(["--data-dir", data])
     try:
-        binary = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
-        p = subprocess.run([binary, "serve", "--port", "0", "--data-dir", data],
+        p = subprocess.run([sluice_bin(), "serve", "--port", "0", "--data-dir", data],
                            capture_output=True, text=True, timeout=30)
         assert p.returncode != 0
         assert f"{data} is in use by another sluice" in p.stderr
@@ -270,8 +269,7 @@ def test_clean_stop_leaves_nothing_to_replay(tmp_path):
     for i in range(50):
         ddb.put_item(TableName="clean", Item={"pk": {"S": f"k{i}"}, "g": {"S": "g"}})
     srv.stop()
-    binary = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
-    p = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", str(data)],
+    p = subprocess.Popen([sluice_bin(), "serve", "--port", "0", "--data-dir", str(data)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = p.stdout.readline()
