@@ -4,7 +4,7 @@ beside the canned-body server at the same rate.
 
     bench/openloop.py [--sluice build/sluice] [--micro-http build/bench/micro_http]
                       [--seconds 5] [--repeats 2] [--conns 32] [--rt]
-                      [--load-items 0 --load-seconds 150]
+                      [--load-items 0 --load-seconds 150] [--pretouch SIZE]
 
 Closed-loop, 32 connections (bench/latc with CONNS 32) measure each server's maximum
 rate: the canned-body server (bench/micro_http), sluice's GetItem and PutItem
@@ -15,7 +15,10 @@ its own maximum for each operation, and the canned-body server at that same rate
 canned-body server's p99 at the same rate. --load-items N first grows the table with
 N more items (PutItem at 32 connections, fresh keys, as bench/tail.py's load; at most
 --load-seconds), so that the rows run against a large table. --rt as in bench/tail.py (servers on CPU 1,
-latc, one process driving every connection on epoll, on CPU 0, SCHED_FIFO 50). A measurement, never an assertion.
+latc, one process driving every connection on epoll, on CPU 0, SCHED_FIFO 50). --pretouch
+SIZE starts sluice with `--pretouch SIZE` (its storage's first SIZE present before it
+listens: a table growing into it takes no first-touch page faults; bench/README.md,
+"Pretouch"). A measurement, never an assertion.
 """
 import argparse
 import os
@@ -45,6 +48,7 @@ def main():
     ap.add_argument("--rt", action="store_true")
     ap.add_argument("--load-items", type=int, default=0)
     ap.add_argument("--load-seconds", type=int, default=150)
+    ap.add_argument("--pretouch", help="sluice --pretouch SIZE (e.g. 4G)")
     a = ap.parse_args()
     tail.build_latc(a.micro_http)
     if a.rt:
@@ -52,10 +56,12 @@ def main():
         tail.RT_CLIENT[:] = ["chrt", "-f", "50", "taskset", "-c", "0"]
     cport, sport = tail.PORT + 1, tail.PORT
     canned = Proc(tail.RT_SERVER + [a.micro_http, "serve", str(cport)])
-    sl = Proc(tail.RT_SERVER + [a.sluice, "serve", "--port", str(sport), "--profile", "unlimited"])
+    pretouch = ["--pretouch", a.pretouch] if a.pretouch else []
+    sl = Proc(tail.RT_SERVER + [a.sluice, "serve", "--port", str(sport), "--profile", "unlimited",
+                                *pretouch])
     try:
         wait_port(cport)
-        wait_port(sport)
+        wait_port(sport, timeout=600)
         tail.bench_table(sport)
         loaded, chunk, t0 = 0, 0, time.monotonic()
         while loaded < a.load_items and time.monotonic() - t0 < a.load_seconds:

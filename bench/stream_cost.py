@@ -5,7 +5,7 @@
                          [--views NEW_AND_OLD_IMAGES,KEYS_ONLY|none]
                          [--workloads fresh,put,update] [--keys 10000]
                          [--steady N [--steady-rate K]] [--durable DIR]
-                         [--rate R] BIN [BIN ...]
+                         [--rate R] [--pretouch SIZE] BIN [BIN ...]
 
 For each round, for each binary, for each workload, short runs on a fresh
 in-memory server each (`--profile unlimited`) into a table without a stream
@@ -50,6 +50,11 @@ get the same requests at the same times. Open loop every request costs
 more (fewer of them a turn), so compare the extra µs, not only the ratio
 (bench/README.md, "Eleventh pass"). R must be below both servers' maximum
 (each run checks that its rate was served).
+--pretouch SIZE starts each in-memory server with `--pretouch SIZE`, so the
+storage the run grows into is present before the count begins: on this VM a
+page first touched costs the host's backing (bench/README.md, "Pretouch"),
+which a record's bytes pay on the first day; with it, the ratio is the
+record's own work.
 Runs of every binary, workload and view alternate within a round,
 so a change of the machine's load hits all of them alike. Prints each run and
 the median CPU µs per request of each (binary, workload), the stream/plain
@@ -166,7 +171,8 @@ def measure_open(pid, port, rate, seconds, env, pin_c, conns):
     return counted(pid, drive)
 
 
-def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady, durable=None, rate=0):
+def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady, durable=None, rate=0,
+            pretouch=None):
     """{"first": (µs, req/s, faults)} or, with steady (writes, writes per clock second),
     also {"steady": ...}: the same number of writes a day of the clock later, while the
     first batch's records are trimmed."""
@@ -179,9 +185,11 @@ def one_run(binary, workload, view, seconds, conns, rt, nkeys, steady, durable=N
     data = tempfile.mkdtemp(prefix="stream_cost.", dir=durable) if durable else None
     if data:
         args += ["--data-dir", data]
+    if pretouch:
+        args += ["--pretouch", pretouch]
     srv = run.Proc(pin_s + args)
     try:
-        run.wait_port(port)
+        run.wait_port(port, timeout=600)
         if srv.p.poll() is not None:
             raise RuntimeError(f"{binary} exited: is port {port} taken?")
         attrs = [{"AttributeName": "pk", "AttributeType": "S"}]
@@ -298,6 +306,9 @@ def main():
                     help="each server with --data-dir, a fresh directory under DIR")
     ap.add_argument("--rate", type=int, default=0, metavar="R",
                     help="open loop at R PutItems a second (bench/latc; fresh workload only)")
+    ap.add_argument("--pretouch", metavar="SIZE",
+                    help="each in-memory server with --pretouch SIZE (its storage present "
+                         "before the count: no first-touch faults as the table grows)")
     a = ap.parse_args()
     views = [v for v in a.views.split(",") if v and v != "none"]
     workloads = [w for w in a.workloads.split(",") if w]
@@ -317,7 +328,7 @@ def main():
             for w in workloads:
                 for v in ["plain"] + views:
                     out = one_run(b, w, v, a.seconds, a.conns, not a.no_rt, a.keys, steady,
-                                  a.durable, a.rate)
+                                  a.durable, a.rate, a.pretouch)
                     for ph in phases:
                         us, rps, flt = out[ph]
                         res.setdefault((b, w, v, ph), []).append(us)

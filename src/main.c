@@ -19,6 +19,7 @@
 #include "tools/bench.h"
 #include "tools/tools.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,12 @@ static const char serve_usage[] =
     "  --bind ADDR          listen address (default 127.0.0.1)\n"
     "  --port N             listen port (default 8000; 0 picks a free one)\n"
     "  --data-dir DIR       persistent storage in DIR (default: in memory)\n"
-    "  --map-size BYTES     storage address space (default 64 GiB)\n"
+    "  --map-size SIZE      storage address space (default 64 GiB); SIZE is bytes,\n"
+    "                       or a number with K, M or G (KiB, MiB, GiB)\n"
+    "  --pretouch SIZE      in memory: make the first SIZE of the storage present\n"
+    "                       before listening (like a JVM's AlwaysPreTouch), so a\n"
+    "                       growing table takes no first-touch page faults (default\n"
+    "                       0; the start takes longer, the memory is resident)\n"
     "  --max-connections N  connections served at once (default 16384); one more\n"
     "                       is answered 503 ServiceUnavailableException and closed\n"
     "  --profile NAME       capacity profile: aws (default) | unlimited\n"
@@ -85,6 +91,27 @@ static void tick(void *ctx) {
    * like the answered ones, off the loop thread. */
   if (sl_store_dirty(sv->app->env.store))
     sl_server_sync_soon(sv->srv);
+}
+
+/* SIZE of --map-size and --pretouch: bytes, or a number with a K, M or G
+ * suffix (powers of 1024); false when it is not one, or overflows. */
+static bool parse_size(const char *v, uint64_t *out) {
+  char *end;
+  if (*v < '0' || *v > '9')
+    return false;
+  errno = 0;
+  unsigned long long n = strtoull(v, &end, 10);
+  unsigned shift = 0;
+  if (*end == 'K' || *end == 'k')
+    shift = 10;
+  else if (*end == 'M' || *end == 'm')
+    shift = 20;
+  else if (*end == 'G' || *end == 'g')
+    shift = 30;
+  if (errno || (shift && *++end) || (!shift && *end) || (shift && n > (UINT64_MAX >> shift)))
+    return false;
+  *out = (uint64_t)n << shift;
+  return true;
 }
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -153,7 +180,11 @@ static int cmd_serve(int argc, char **argv) {
     } else if (strcmp(a, "--data-dir") == 0) {
       cfg.data_dir = v;
     } else if (strcmp(a, "--map-size") == 0) {
-      cfg.map_size = strtoull(v, NULL, 10);
+      if (!parse_size(v, &cfg.map_size) || cfg.map_size == 0)
+        return usage_error("invalid map size '%s' (bytes, or a number with K, M or G)", v);
+    } else if (strcmp(a, "--pretouch") == 0) {
+      if (!parse_size(v, &cfg.pretouch))
+        return usage_error("invalid pretouch size '%s' (bytes, or a number with K, M or G)", v);
     } else if (strcmp(a, "--profile") == 0) {
       if (strcmp(v, "aws") != 0 && strcmp(v, "unlimited") != 0)
         return usage_error("unknown profile '%s' (aws or unlimited)", v);
@@ -231,6 +262,10 @@ static int cmd_serve(int argc, char **argv) {
     cfg.clock_mode = SL_CLOCK_REAL;
   if (strcmp(auth_mode, "sigv4") == 0 && !credentials)
     return usage_error("--auth sigv4 needs --credentials FILE%s", "");
+  if (cfg.pretouch && cfg.data_dir)
+    return usage_error("--pretouch is for in-memory storage; with --data-dir the data is "
+                       "the file's%s",
+                       "");
 
   sl_sigv4_config auth;
   sl_sigv4_config_init(&auth);

@@ -48,7 +48,8 @@ sl_err sl_app_open(sl_app *app, const sl_app_config *cfg, sl_failure *f) {
   env->clock = &app->clock;
   env->region = app->cfg.region;
   env->account_id = app->cfg.account_id;
-  sl_store_config sc = {.data_dir = cfg->data_dir, .map_size = cfg->map_size};
+  sl_store_config sc = {
+      .data_dir = cfg->data_dir, .map_size = cfg->map_size, .pretouch = cfg->pretouch};
   sl_err err = sl_store_open(&sc, f, &env->store);
   if (err != SL_OK)
     return err;

@@ -24,6 +24,7 @@ typedef struct {
   const char *account_id; /* "000000000000" */
   const char *data_dir;   /* NULL: in memory */
   uint64_t map_size;
+  uint64_t pretouch; /* --pretouch: in-memory storage made present at start */
   sl_clock_mode clock_mode;
   double time_scale;
   int64_t clock_start_ms; /* < 0: now */

@@ -50,6 +50,18 @@ void *sl_prefault_find_map(int fd, uint64_t len) {
   return found;
 }
 
+/* Makes [from, to) of the map present: allocated in the file first ('fd' not
+ * -1), then written once (prefault.h); false when the file system is full. */
+static bool make_present(int fd, char *map, uint64_t from, uint64_t to) {
+  if (from >= to)
+    return true;
+  if (fd >= 0 && fallocate(fd, 0, (off_t)from, (off_t)(to - from)) != 0)
+    return false;
+  for (uint64_t off = from; off < to; off += OS_PAGE)
+    __atomic_fetch_add((uint64_t *)(void *)(map + off), 0, __ATOMIC_RELAXED);
+  return true;
+}
+
 static void *prefaulter(void *arg) {
   sl_prefault *p = arg;
   /* Only on a CPU nothing else wants: never ahead of the loop thread, even
@@ -66,9 +78,7 @@ static void *prefaulter(void *arg) {
       break;
     uint64_t from = done > p->from ? done : p->from, to = p->target;
     pthread_mutex_unlock(&p->lock);
-    bool ok = from >= to || p->fd < 0 || fallocate(p->fd, 0, (off_t)from, (off_t)(to - from)) == 0;
-    for (uint64_t off = from; ok && off < to; off += OS_PAGE)
-      __atomic_fetch_add((uint64_t *)(void *)(p->map + off), 0, __ATOMIC_RELAXED);
+    bool ok = make_present(p->fd, p->map, from, to);
     pthread_mutex_lock(&p->lock);
     if (!ok) /* the file system is full: LMDB's map limit still holds */
       break;
@@ -78,7 +88,8 @@ static void *prefaulter(void *arg) {
   return NULL;
 }
 
-sl_prefault *sl_prefault_start(int fd, void *map, uint64_t map_size, uint64_t used) {
+sl_prefault *sl_prefault_start(int fd, void *map, uint64_t map_size, uint64_t used,
+                               uint64_t pretouch) {
   sl_prefault *p = calloc(1, sizeof(*p));
   if (!p)
     sl_panic("out of memory");
@@ -86,6 +97,12 @@ sl_prefault *sl_prefault_start(int fd, void *map, uint64_t map_size, uint64_t us
   p->map = map;
   p->map_size = map_size & ~(uint64_t)(OS_PAGE - 1);
   p->done = p->from = used & ~(uint64_t)(OS_PAGE - 1);
+  /* The pretouch, on this thread: up to a page boundary, within the map. */
+  pretouch = (pretouch + OS_PAGE - 1) & ~(uint64_t)(OS_PAGE - 1);
+  if (pretouch > p->map_size)
+    pretouch = p->map_size;
+  if (pretouch > p->done && make_present(fd, p->map, p->done, pretouch))
+    p->done = p->from = pretouch;
   pthread_mutex_init(&p->lock, NULL);
   pthread_cond_init(&p->wake, NULL);
   if (pthread_create(&p->thread, NULL, prefaulter, p) != 0) {

@@ -31,8 +31,21 @@
  * bytes LMDB uses (its last page); it takes a lock and signals only when the
  * reserve runs low, at most once per half reserve.
  *
+ * Pretouch (`sluice serve --pretouch SIZE`, like a JVM's AlwaysPreTouch;
+ * tests/unit/store/test_prefault.c, tests/conformance/test_sluice_cli.py):
+ * sl_prefault_start can also make the first 'pretouch' bytes of the map
+ * present before it returns, on the caller's thread, so that the server
+ * listens only once they are, and a table growing into them takes no first
+ * touch at all (the reserve then starts past them). On this VM the guest
+ * hands free 2 MB blocks back to the host within seconds (virtio-balloon
+ * free page reporting), so every page a growing table takes is fresh to the
+ * host, ~10 µs a 4 KB page, whoever touches it first; a PutItem load that
+ * grows the table pays it in its tail, which the prefaulter alone does not
+ * hide (bench/README.md, "Pretouch"). The price is the start's time (2.5-3.5 s a
+ * GiB here) and the memory, resident from the start.
+ *
  * Cost: the reserve is in the map's allocated bytes (at most 2 MB more; with
- * huge pages, up to the next 2 MB boundary past it).
+ * huge pages, up to the next 2 MB boundary past it); a pretouch, its bytes.
  * Durable mode (--data-dir) writes through the file, not the map, and has no
  * prefaulter. Tests: tests/unit/store/test_store.c (test_prefault).
  *
@@ -54,9 +67,12 @@ enum { SL_PREFAULT_RESERVE = 2 << 20 };
 void *sl_prefault_find_map(int fd, uint64_t len);
 
 /* Starts the prefaulter of 'map' ('map_size' bytes; the map of the file 'fd',
- * or anonymous memory when 'fd' is -1) with 'used' bytes in use; NULL when
- * the thread cannot be started. */
-sl_prefault *sl_prefault_start(int fd, void *map, uint64_t map_size, uint64_t used);
+ * or anonymous memory when 'fd' is -1) with 'used' bytes in use, after
+ * making the map's first 'pretouch' bytes present (0: none; at most the map;
+ * "Pretouch" above); NULL when the thread cannot be started (the pretouch is
+ * done even then). */
+sl_prefault *sl_prefault_start(int fd, void *map, uint64_t map_size, uint64_t used,
+                               uint64_t pretouch);
 
 /* LMDB now uses the first 'used' bytes of the map. */
 void sl_prefault_need(sl_prefault *p, uint64_t used);

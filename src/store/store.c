@@ -17,6 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 struct sl_txn {
@@ -163,18 +164,29 @@ static bool map_anonymous(void *map, uint64_t map_size, uint64_t used, int fd) {
 /* In memory mode: the map in anonymous memory, then its prefaulter
  * (prefault.h). Without the map's address or a thread, the pages fault in
  * where LMDB writes them. */
-static void start_memory(sl_store *st, uint64_t map_size) {
+static void start_memory(sl_store *st, uint64_t map_size, uint64_t pretouch) {
   mdb_filehandle_t fd;
   void *map;
   if (mdb_env_get_fd(st->env, &fd) != 0 || !(map = sl_prefault_find_map(fd, map_size))) {
     sl_debug("in-memory storage: the map is not found; it stays the file's");
+    if (pretouch)
+      sl_warn("--pretouch: the storage map is not found; its pages are touched as written");
     return;
   }
   st->anonymous = map_anonymous(map, map_size, map_used(st), fd);
   if (!st->anonymous)
     sl_debug("in-memory storage: anonymous memory refused; the map stays the file's");
-  if (!(st->prefault = sl_prefault_start(st->anonymous ? -1 : fd, map, map_size, map_used(st))))
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  st->prefault = sl_prefault_start(st->anonymous ? -1 : fd, map, map_size, map_used(st), pretouch);
+  if (!st->prefault)
     sl_debug("in-memory storage: pages are not prefaulted");
+  if (pretouch) {
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    sl_info("pretouched %llu MiB of in-memory storage in %.1f s",
+            (unsigned long long)((pretouch < map_size ? pretouch : map_size) >> 20),
+            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+  }
 }
 
 /* ---- durable mode's redo log (redo.h) ---- */
@@ -421,7 +433,7 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
     unlink(path);
     rmdir(tmpdir);
     tmpdir[0] = 0;
-    start_memory(st, map_size);
+    start_memory(st, map_size, cfg->pretouch);
   }
   MDB_txn *txn;
   if ((rc = mdb_txn_begin(st->env, NULL, 0, &txn)) != 0)

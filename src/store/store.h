@@ -128,7 +128,9 @@
  * Prefaulting: in memory mode a thread of store/prefault.h keeps the map's
  * pages past LMDB's last page present, so that a write transaction that
  * grows the map does not take the first-write faults itself (with huge
- * pages: the zeroing of 2 MB, 0.1-3 ms on this VM).
+ * pages: the zeroing of 2 MB, 0.1-3 ms on this VM). With a pretouch
+ * (sl_store_config.pretouch, `--pretouch`) the map's first bytes are made
+ * present at the open, before the server listens (prefault.h, "Pretouch").
  *
  * Ownership: sl_store_open's caller owns the store and calls sl_store_close.
  * Threads: the loop thread only (the prefaulter's thread touches pages of the
@@ -171,6 +173,8 @@ typedef struct {
   uint64_t map_size;    /* bytes of address space; default 64 GiB */
   uint64_t redo_limit;  /* durable: bytes of a redo log file before a checkpoint
                            (0: SL_STORE_REDO_LIMIT) */
+  uint64_t pretouch;    /* in memory: bytes of the map made present at the open
+                           (store/prefault.h, "Pretouch"; at most the map) */
 } sl_store_config;
 #define SL_STORE_REDO_LIMIT (32ull << 20)
 

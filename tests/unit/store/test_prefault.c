@@ -3,7 +3,8 @@
  * resident in the map) without changing a byte of it, follows the used bytes
  * as they grow, never passes the map's end, and stops; does the same for
  * anonymous memory; and an in-memory store, its map moved to anonymous
- * memory, keeps it ahead of LMDB's last page as items are written. Waits are on a
+ * memory, keeps it ahead of LMDB's last page as items are written; a
+ * pretouch makes the map's first bytes present before the start returns. Waits are on a
  * condition, bounded (5 s), never a sleep of a guessed length. */
 #include "harness.h"
 #include "store/prefault.h"
@@ -60,7 +61,7 @@ static void test_module(void) {
   /* "Used" data, and a byte inside the reserve the thread must keep. */
   memset(map, 0x5a, 3 * PAGE);
   map[3 * PAGE + 100] = 7;
-  sl_prefault *p = sl_prefault_start(fd, map, size, 3 * PAGE);
+  sl_prefault *p = sl_prefault_start(fd, map, size, 3 * PAGE, 0);
   CHECK(p != NULL);
   CHECK(wait_ready(p, 3 * PAGE + SL_PREFAULT_RESERVE));
   CHECK_INT(resident(map, 3 * PAGE, SL_PREFAULT_RESERVE), SL_PREFAULT_RESERVE / PAGE);
@@ -97,7 +98,7 @@ static void test_anonymous(void) {
       mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   CHECK(map != MAP_FAILED);
   memset(map, 0x33, 2 * PAGE);
-  sl_prefault *p = sl_prefault_start(-1, map, size, 2 * PAGE);
+  sl_prefault *p = sl_prefault_start(-1, map, size, 2 * PAGE, 0);
   CHECK(p != NULL);
   CHECK(wait_ready(p, 2 * PAGE + SL_PREFAULT_RESERVE));
   CHECK_INT(resident(map, 2 * PAGE, SL_PREFAULT_RESERVE), SL_PREFAULT_RESERVE / PAGE);
@@ -157,9 +158,54 @@ static void test_store_keeps_ahead(void) {
   rmdir(dir);
 }
 
+/* A pretouch: the map's first bytes (rounded up to a page) are present when
+ * sl_prefault_start returns, with no wait, bytes unchanged, and nothing far
+ * past them; one larger than the map stops at its end. A store opened with
+ * one has it done by the time the open returns. */
+static void test_pretouch(void) {
+  uint64_t size = 16u << 20, want = (8u << 20) + 100, rounded = (8u << 20) + PAGE;
+  char *map =
+      mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  CHECK(map != MAP_FAILED);
+  memset(map, 0x33, 2 * PAGE);
+  sl_prefault *p = sl_prefault_start(-1, map, size, 2 * PAGE, want);
+  CHECK(p != NULL);
+  CHECK_INT(sl_prefault_ready(p), rounded);
+  CHECK_INT(resident(map, 0, rounded), rounded / PAGE);
+  CHECK_INT(map[2 * PAGE - 1], 0x33);
+  CHECK_INT(map[2 * PAGE], 0);
+  /* Past the pretouch (and the 2 MB page it ends in): nothing yet. */
+  CHECK_INT(resident(map, 12u << 20, PAGE * 16), 0);
+  /* The reserve follows LMDB past the pretouch as before. */
+  sl_prefault_need(p, rounded);
+  CHECK(wait_ready(p, rounded + SL_PREFAULT_RESERVE));
+  sl_prefault_stop(p);
+  munmap(map, size);
+
+  uint64_t small = 4u << 20;
+  map =
+      mmap(NULL, small, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  CHECK(map != MAP_FAILED);
+  p = sl_prefault_start(-1, map, small, 0, 1u << 30);
+  CHECK(p != NULL);
+  CHECK_INT(sl_prefault_ready(p), small);
+  CHECK_INT(resident(map, 0, small), small / PAGE);
+  sl_prefault_stop(p);
+  munmap(map, small);
+
+  sl_store_config cfg = {.map_size = 64u << 20, .pretouch = 24u << 20};
+  sl_failure f = {0};
+  sl_store *st = NULL;
+  CHECK_INT(sl_store_open(&cfg, &f, &st), SL_OK);
+  CHECK(sl__store_prefault(st) != NULL);
+  CHECK(sl_prefault_ready(sl__store_prefault(st)) >= 24u << 20);
+  sl_store_close(st);
+}
+
 int main(void) {
   RUN(test_module);
   RUN(test_anonymous);
   RUN(test_store_keeps_ahead);
+  RUN(test_pretouch);
   return DONE();
 }
