@@ -179,7 +179,12 @@ format-check: | $(DEPS_TEST_STAMP)
 
 bench: $(BUILD)/sluice $(MICRO_BINS) | $(DEPS_TEST_STAMP)
 	$(PY) bench/run.py --sluice $(abspath $(BUILD)/sluice) --micro-http $(abspath $(BUILD)/bench/micro_http) $(BENCH_ARGS)
-	@for m in $(MICRO_BINS); do case $$m in *micro_http) ;; *) echo "== $$m"; $$m;; esac; done
+	@for m in $(MICRO_BINS); do case $$m in *micro_http) ;; \
+	  *micro_records) echo "== $$m"; $$m 50000 $(MICRO_ROUNDS);; \
+	  *micro_trim) echo "== $$m"; $$m 100000 $(MICRO_ROUNDS);; \
+	  *) echo "== $$m"; $$m;; esac; done
+# BENCH_QUICK=1 (under a minute): one round of the micro-benchmarks that take three.
+MICRO_ROUNDS := $(if $(filter 1,$(BENCH_QUICK)),1,3)
 
 clean:
 	rm -rf build build-* 

@@ -84,7 +84,7 @@ int main(void) {
   per_page("first write to a fresh page", map);
   per_page("second write to the same page", map);
   lmdb_pages("fresh 32 KB pages, no prefaulter", map, REGION, NULL);
-  sl_prefault *p = sl_prefault_start(fd, map, size, 2 * REGION);
+  sl_prefault *p = sl_prefault_start(fd, map, size, 2 * REGION, 0);
   lmdb_pages("fresh 32 KB pages, prefaulter ahead", map, 2 * REGION, p);
   sl_prefault_stop(p);
   lmdb_pages("32 KB pages written before (reused)", map, REGION, NULL);

@@ -27,6 +27,15 @@ takes a batch of writes on its first day, then, a day later, a second batch
 during which it trims the first day's records as it writes; the row gives the
 median and range of the pairs' ratios of CPU per request in each batch.
 
+A third stream row prices the record alone: three more pairs of servers (one
+of 1 s runs with BENCH_QUICK), each pair one without a stream and one with a
+NEW_AND_OLD_IMAGES stream, each started with
+`--pretouch` (its storage present before the count: on this VM a table's
+fresh pages cost the host's backing, which the record's bytes add to) and
+driven open loop by bench/latc at the same rate, half the put row's rate at 32
+connections, so the slower server does not also pay more wakeups per request
+(bench/stream_cost.py --rate --pretouch; bench/README.md, "Pretouch").
+
 Numbers are measurements, never assertions: nothing here fails a build.
 """
 import argparse
@@ -262,6 +271,30 @@ def stream_steady(binary, conns, writes, pairs=3):
     return out
 
 
+def stream_equal_rate(binary, conns, rate, seconds, pairs=3):
+    """[ratio] per pair of runs: the CPU per PutItem with a NEW_AND_OLD_IMAGES
+    stream over that without one, both pretouched and served the same open-loop
+    rate (bench/stream_cost.py --rate --pretouch)."""
+    import stream_cost
+    import tail
+    tail.build_latc(os.path.join(ROOT, "build", "bench", "micro_http"))
+    # Room for the run's items and records (~2.5 KB a write) with a margin.
+    pretouch = f"{max(256, rate * seconds * 4 // 1024)}M"
+    out = []
+    for _ in range(pairs):
+        us = {}
+        try:
+            for view in ("plain", "NEW_AND_OLD_IMAGES"):
+                r = stream_cost.one_run(binary, "fresh", view, seconds, conns, False, 0, None,
+                                        rate=rate, pretouch=pretouch)
+                us[view] = r["first"][0]
+        except RuntimeError as e:  # the rate was not served (a loaded machine): no pair
+            print(f"stream cost at the same rate: a pair dropped: {e}", file=sys.stderr)
+            continue
+        out.append(us["NEW_AND_OLD_IMAGES"] / us["plain"])
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", default=os.path.join(ROOT, "build", "sluice"))
@@ -330,6 +363,12 @@ def main():
     steady_writes = 10000 if quick else 40000
     if "putstream" in a.only.split(","):
         results["stream_steady"] = stream_steady(a.sluice, 32, steady_writes)
+        put32 = results.get(("sluice", "put", 32), (0,))[0]
+        if put32:
+            results["stream_rate"] = int(put32 / 2)
+            results["stream_equal"] = stream_equal_rate(a.sluice, 32, int(put32 / 2),
+                                                        1 if quick else a.seconds,
+                                                        1 if quick else 3)
 
     names = [n for n, _, _ in servers]
     peers = names[1:]
@@ -362,6 +401,11 @@ def main():
               f"({first[0]:.2f}-{first[-1]:.2f}) CPU per request on the first day, "
               f"{steady[len(steady) // 2]:.2f}x ({steady[0]:.2f}-{steady[-1]:.2f}) a day later "
               f"while the first day's records are trimmed")
+    if results.get("stream_equal"):
+        r = sorted(results["stream_equal"])
+        print(f"stream cost at the same open-loop rate, storage pretouched, 32 conn, "
+              f"{results['stream_rate']:,} PutItems/s: median (range) of {len(r)} pairs of "
+              f"servers: {r[len(r) // 2]:.2f}x ({r[0]:.2f}-{r[-1]:.2f}) CPU per request")
     if ceiling_label:
         c1 = results.get(("ceiling", 1), (0, 0, "?", None))
         c32 = results.get(("ceiling", 32), (0, 0, "?", None))

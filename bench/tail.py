@@ -3,7 +3,7 @@
 
     bench/tail.py [--sluice build/sluice] [--micro-http build/bench/micro_http]
                   [--seconds 5] [--repeats 3] [--load-items 600000] [--load-seconds 30]
-                  [--rate 0] [--data-dir DIR] [--put] [--rt]
+                  [--rate 0] [--data-dir DIR] [--put] [--rt] [--pretouch SIZE]
 
 One run, all on 127.0.0.1; every latency row is one connection timed by bench/latc.c
 (compiled here into build/bench/latc; closed loop, or open loop at --rate requests a
@@ -27,6 +27,10 @@ real-time priority (SCHED_FIFO 50, `chrt`; needs root), so that other processes 
 shared machine (builds, test suites) cannot preempt them; what is left in the tails is
 the kernel's and the hypervisor's. The load phase's wrk runs unpinned at normal
 priority either way.
+
+--pretouch SIZE starts sluice (in memory) with `--pretouch SIZE`: its storage's first
+SIZE is present before it listens, so the load grows the table into pages the host
+already backs (bench/README.md, "Pretouch").
 
 The machine is shared: one p99.9 or max means little. A stall of sluice's own shows
 in every repeat and not in the ceiling's rows; contention shows in both. Numbers are
@@ -194,6 +198,7 @@ def main():
                     help="open-loop requests per second at 1 connection (0: closed loop)")
     ap.add_argument("--rt", action="store_true",
                     help="pin servers to CPU 1 and latc to CPU 0 at SCHED_FIFO 50 (root)")
+    ap.add_argument("--pretouch", metavar="SIZE", help="sluice --pretouch SIZE (e.g. 4G)")
     a = ap.parse_args()
     build_latc(a.micro_http)
     if a.rt:
@@ -214,9 +219,11 @@ def main():
     if a.data_dir:
         tmp = tempfile.mkdtemp(prefix="sluice-tail-", dir=a.data_dir)
         args += ["--data-dir", tmp]
+    if a.pretouch:
+        args += ["--pretouch", a.pretouch]
     p = Proc(RT_SERVER + args)
     try:
-        wait_port(PORT)
+        wait_port(PORT, timeout=600)
         bench_table(PORT)
         pid = p.p.pid
         latc(PORT, 1, "get", 0)  # warm-up
