@@ -181,11 +181,17 @@ static void start_memory(sl_store *st, uint64_t map_size, uint64_t pretouch) {
   st->prefault = sl_prefault_start(st->anonymous ? -1 : fd, map, map_size, map_used(st), pretouch);
   if (!st->prefault)
     sl_debug("in-memory storage: pages are not prefaulted");
-  if (pretouch) {
+  if (pretouch && st->prefault) {
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    sl_info("pretouched %llu MiB of in-memory storage in %.1f s",
-            (unsigned long long)((pretouch < map_size ? pretouch : map_size) >> 20),
-            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+    uint64_t want = pretouch < map_size ? pretouch : map_size;
+    uint64_t got = sl_prefault_ready(st->prefault); /* the thread may be past it already */
+    if (got < want) /* a file's map on a file system that filled up */
+      sl_warn("--pretouch: only %llu of %llu MiB could be made present",
+              (unsigned long long)(got >> 20), (unsigned long long)(want >> 20));
+    else
+      sl_info("pretouched %llu MiB of in-memory storage in %.1f s",
+              (unsigned long long)(want >> 20),
+              (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
   }
 }
 
