@@ -50,7 +50,8 @@ static const char serve_usage[] =
     "                       closed and followed by a child (default 14400: 4 h)\n"
     "  --clock MODE         real (default) | manual\n"
     "  --clock-start TIME   manual clock start, ISO 8601 (default: now)\n"
-    "  --time-scale N       run the clock N times faster than real time\n"
+    "  --time-scale N       run the clock N times faster than real time (above 0,\n"
+    "                       at most 1000000)\n"
     "  --latency aws|off    answer data-plane requests at the service's in-region\n"
     "                       pace: writes 4-5 ms, reads 2-4 ms, seeded (default off)\n"
     "  --delays MODE        instant (default: the *_delay_ms parameters, 0: tables,\n"
@@ -204,9 +205,12 @@ static int cmd_serve(int argc, char **argv) {
         return usage_error("invalid time '%s' (ISO 8601, e.g. 2026-11-30T12:00:00Z)", v);
       cfg.clock_start_ms = ms;
     } else if (strcmp(a, "--time-scale") == 0) {
-      double s = strtod(v, NULL);
-      if (s <= 0)
-        return usage_error("invalid time scale '%s'", v);
+      char *end;
+      double s = strtod(v, &end);
+      /* A number above 0, at most sluice bench's limit ("nan", "inf" and
+       * "2x" are not). */
+      if (end == v || *end || !(s > 0) || s > 1e6)
+        return usage_error("invalid time scale '%s' (a number above 0, at most 1000000)", v);
       cfg.time_scale = s;
       if (cfg.clock_mode == SL_CLOCK_REAL)
         cfg.clock_mode = SL_CLOCK_SCALED;

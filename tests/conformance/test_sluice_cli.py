@@ -100,3 +100,14 @@ def test_pretouch_makes_storage_resident(pretouch):
         assert got["v"]["S"] == "x" * 1000
     finally:
         srv.stop()
+
+
+# --time-scale takes a number above 0 and at most 1,000,000 (sluice bench's limit); NaN,
+# infinity, 0, a negative, a larger one or trailing letters are a usage error (exit 2)
+# rather than a clock that runs wild.
+@pytest.mark.parametrize("value", ["nan", "inf", "1e400", "0", "-2", "2x", "", "2e6"])
+def test_time_scale_refuses_bad_values(value):
+    r = run("serve", "--port", "0", "--time-scale", value)
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"sluice serve: invalid time scale '{value}' "
+                               "(a number above 0, at most 1000000)\n")
