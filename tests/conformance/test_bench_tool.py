@@ -19,9 +19,9 @@ import time
 
 import pytest
 
-from conftest import ROOT, Server, admin
+from conftest import ROOT, Server, admin, sluice_bin
 
-BIN = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+BIN = sluice_bin()
 ENV = dict(os.environ, AWS_ACCESS_KEY_ID="AKIAIOSFODNN7EXAMPLE",
            AWS_SECRET_ACCESS_KEY="wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
            AWS_DEFAULT_REGION="us-east-1")

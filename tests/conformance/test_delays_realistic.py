@@ -8,12 +8,11 @@ default, `--delays instant`, is what every other test runs on. sluice-only: the 
 admin API are sluice's, and the manual clock cannot drive the service.
 """
 import json
-import os
 import subprocess
 
 import pytest
 
-from conftest import ROOT, Client, Server, admin
+from conftest import Client, Server, admin, sluice_bin
 
 pytestmark = pytest.mark.sluice_only
 
@@ -235,7 +234,7 @@ def test_default_is_instant(client):
 # the usage error of every flag).
 @pytest.mark.parametrize("value", ["fast", "Realistic", ""])
 def test_bad_delays_value_refused(value):
-    binary = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+    binary = sluice_bin()
     p = subprocess.run([binary, "serve", "--port", "0", "--delays", value],
                        capture_output=True, text=True, timeout=30)
     assert p.returncode == 2

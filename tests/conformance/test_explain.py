@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from conftest import N, S, admin
+from conftest import N, S, admin, sluice_bin
 
 pytestmark = pytest.mark.sluice_only
 
@@ -190,10 +190,8 @@ def test_errors(endpoint, shop):
 
 # `sluice explain` prints the same preview from the command line (--json: the reply as is).
 def test_cli(endpoint, shop):
-    import os
     import subprocess
-    from conftest import ROOT
-    binary = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+    binary = sluice_bin()
     statement = f"SELECT * FROM \"{shop}\" WHERE status = 'lost'"
     p = subprocess.run([binary, "explain", "--endpoint", endpoint, "--json", statement],
                        capture_output=True, text=True, timeout=30)

@@ -12,9 +12,9 @@ import subprocess
 
 import pytest
 
-from conftest import CREDS, N, REGION, ROOT, S, _is_sluice_cached, wait_active
+from conftest import CREDS, N, REGION, S, _is_sluice_cached, sluice_bin, wait_active
 
-BIN = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+BIN = sluice_bin()
 
 
 def tool(endpoint, sluice, *args):

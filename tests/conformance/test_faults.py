@@ -7,7 +7,6 @@ against them (facts §9: legacy mode retries a DynamoDB throttle up to 10 attemp
 standard mode 3). sluice's own endpoint: every test is marked sluice_only.
 """
 import json
-import os
 import subprocess
 import uuid
 
@@ -15,7 +14,7 @@ import boto3
 import botocore.config
 import pytest
 
-from conftest import CREDS, REGION, ROOT, Raw, Server, admin
+from conftest import CREDS, REGION, Raw, Server, admin, sluice_bin
 
 pytestmark = pytest.mark.sluice_only
 
@@ -210,7 +209,7 @@ def test_faults_file(tmp_path):
     finally:
         srv.stop()
     path.write_text('{"count": 1, "error": "NoSuchException"}')
-    binary = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+    binary = sluice_bin()
     p = subprocess.run([binary, "serve", "--port", "0", "--faults", str(path)],
                        capture_output=True, text=True, timeout=30)
     assert p.returncode != 0

@@ -5,13 +5,12 @@ bounds are asserted: the machine may be slower, never faster. sluice's own flag:
 """
 import subprocess
 import time
-import os
 
 import boto3
 import botocore.config
 import pytest
 
-from conftest import CREDS, REGION, ROOT, Server, admin
+from conftest import CREDS, REGION, Server, admin, sluice_bin
 
 pytestmark = pytest.mark.sluice_only
 
@@ -61,7 +60,7 @@ def test_latency_aws_paces_reads_and_writes():
 
 # Only aws and off are accepted.
 def test_latency_flag_values():
-    binary = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+    binary = sluice_bin()
     p = subprocess.run([binary, "serve", "--port", "0", "--latency", "fast"],
                        capture_output=True, text=True, timeout=30)
     assert p.returncode != 0 and "invalid --latency 'fast'" in p.stderr

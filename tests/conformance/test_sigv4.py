@@ -27,7 +27,7 @@ from botocore.auth import SigV4Auth, SigV4QueryAuth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
-from conftest import REGION, Reply, Server
+from conftest import REGION, Reply, Server, sluice_bin
 
 KEY = Credentials("AKIDSLUICETEST", "sluice/secret/key+example")
 TEMP = Credentials("ASIASLUICETEMP", "temporary-secret", "session-token-123")
@@ -349,11 +349,6 @@ def test_dashboard_insights_switch_is_admin_api(sigv4):
     except urllib.error.HTTPError as e:
         assert e.code == 400
     c.delete_table(TableName=name)
-
-
-def sluice_bin():
-    return os.environ.get("SLUICE_BIN", os.path.join(os.path.dirname(__file__), "..", "..",
-                                                     "build", "sluice"))
 
 
 # --auth sigv4 without keys, an unknown mode and an unreadable or malformed credentials file

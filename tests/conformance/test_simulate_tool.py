@@ -20,11 +20,11 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, sluice_bin
 
 pytestmark = pytest.mark.sluice_only
 
-BIN = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+BIN = sluice_bin()
 EXAMPLES = os.path.join(ROOT, "examples")
 
 

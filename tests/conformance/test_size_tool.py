@@ -13,11 +13,11 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, Client, Server
+from conftest import Client, Server, sluice_bin
 
 pytestmark = pytest.mark.sluice_only
 
-BIN = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+BIN = sluice_bin()
 
 TABLE = {
     "TableName": "sized",

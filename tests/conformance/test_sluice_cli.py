@@ -1,16 +1,15 @@
 """sluice's own command line (src/main.c): a table of subcommands, `sluice help`, and a
 clear error for an unknown command. Not DynamoDB: marked sluice_only."""
-import os
 import subprocess
 
 import boto3
 import pytest
 
-from conftest import ROOT, Server
+from conftest import Server, sluice_bin
 
 pytestmark = pytest.mark.sluice_only
 
-BIN = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+BIN = sluice_bin()
 
 
 def run(*args):

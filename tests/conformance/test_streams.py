@@ -16,7 +16,7 @@ import boto3
 import botocore.config
 import pytest
 
-from conftest import CREDS, REGION, Raw, Server, admin, make_client, wait_active
+from conftest import CREDS, REGION, Raw, Server, admin, make_client, sluice_bin, wait_active
 
 
 def streams_client(ep):
@@ -735,8 +735,7 @@ def test_third_reader_throttled(clocked):
 @pytest.mark.sluice_only
 def test_readers_per_shard_flag():
     import subprocess
-    binary = os.environ.get("SLUICE_BIN") or os.path.join(
-        os.path.dirname(__file__), "..", "..", "build", "sluice")
+    binary = sluice_bin()
     bad = subprocess.run([binary, "serve", "--port", "0", "--readers-per-shard", "5"],
                          capture_output=True, text=True, timeout=30)
     assert bad.returncode == 2
@@ -893,8 +892,7 @@ def test_shard_rollover_lineage(clocked):
 @pytest.mark.sluice_only
 def test_shard_rollover_flag():
     import subprocess
-    binary = os.environ.get("SLUICE_BIN") or os.path.join(
-        os.path.dirname(__file__), "..", "..", "build", "sluice")
+    binary = sluice_bin()
     bad = subprocess.run([binary, "serve", "--port", "0", "--shard-rollover", "0"],
                          capture_output=True, text=True, timeout=30)
     assert bad.returncode == 2

@@ -7,9 +7,9 @@ import subprocess
 
 import pytest
 
-from conftest import CREDS, REGION, ROOT, wait_active
+from conftest import CREDS, REGION, sluice_bin, wait_active
 
-BIN = os.environ.get("SLUICE_BIN", os.path.join(ROOT, "build", "sluice"))
+BIN = sluice_bin()
 
 
 def tail(endpoint, table, *args):
