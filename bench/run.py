@@ -251,48 +251,60 @@ def latency(port, op, seconds, nkeys=1000):
     return {k: float(v) for k, v in (kv.split("=") for kv in m.group(1).split())}
 
 
-def stream_steady(binary, conns, writes, pairs=3):
-    """[(first day, steady state)] per pair of runs: the CPU per PutItem with a
-    NEW_AND_OLD_IMAGES stream over that without one, on the manual clock
-    (bench/stream_cost.py --steady); the pairs alternate the two servers, so the
-    machine's drift weighs on both."""
-    import stream_cost
+def stream_pairs(pairs, run_view, drop_unserved=False):
+    """[(ratio per phase)] per pair of runs: run_view(view) gives a server's CPU µs
+    per PutItem for each phase, "plain" (no stream) then "NEW_AND_OLD_IMAGES"; the
+    pairs alternate the two servers, so the machine's drift weighs on both. With
+    drop_unserved, a pair whose open-loop rate was not served (RuntimeError, a
+    loaded machine) is left out instead of ending the bench."""
     out = []
     for _ in range(pairs):
-        us = {}
-        for view in ("plain", "NEW_AND_OLD_IMAGES"):
-            # At least two seconds of the clock a batch: with one (BENCH_QUICK's
-            # 10,000 writes at 20,000 a second) the clock never moves during the
-            # second batch, so it would trim nothing.
-            per_s = min(20000, max(1, writes // 2))
-            r = stream_cost.one_run(binary, "fresh", view, 0, conns, False, 0, (writes, per_s))
-            us[view] = (r["first"][0], r["steady"][0])
-        out.append(tuple(s / p for s, p in zip(us["NEW_AND_OLD_IMAGES"], us["plain"])))
+        try:
+            us = {view: run_view(view) for view in ("plain", "NEW_AND_OLD_IMAGES")}
+        except RuntimeError as e:
+            if not drop_unserved:
+                raise
+            print(f"stream cost at the same rate: a pair dropped: {e}", file=sys.stderr)
+            continue
+        out.append(tuple(st / pl for st, pl in zip(us["NEW_AND_OLD_IMAGES"], us["plain"])))
     return out
 
 
+def median_range(xs):
+    """'1.09x (1.08-1.15)': the median and range of ratios."""
+    xs = sorted(xs)
+    return f"{xs[len(xs) // 2]:.2f}x ({xs[0]:.2f}-{xs[-1]:.2f})"
+
+
+def stream_steady(binary, conns, writes, pairs=3):
+    """[(first day, steady state)] per pair of runs, on the manual clock
+    (bench/stream_cost.py --steady)."""
+    import stream_cost
+    # At least two seconds of the clock a batch: with one (BENCH_QUICK's 10,000
+    # writes at 20,000 a second) the clock never moves during the second batch,
+    # so it would trim nothing.
+    per_s = min(20000, max(1, writes // 2))
+
+    def run_view(view):
+        r = stream_cost.one_run(binary, "fresh", view, 0, conns, False, 0, (writes, per_s))
+        return r["first"][0], r["steady"][0]
+    return stream_pairs(pairs, run_view)
+
+
 def stream_equal_rate(binary, conns, rate, seconds, pairs=3):
-    """[ratio] per pair of runs: the CPU per PutItem with a NEW_AND_OLD_IMAGES
-    stream over that without one, both pretouched and served the same open-loop
-    rate (bench/stream_cost.py --rate --pretouch)."""
+    """[(ratio,)] per pair of runs, both servers pretouched and served the same
+    open-loop rate (bench/stream_cost.py --rate --pretouch)."""
     import stream_cost
     import tail
     tail.build_latc(os.path.join(ROOT, "build", "bench", "micro_http"))
     # Room for the run's items and records (~2.5 KB a write) with a margin.
     pretouch = f"{max(256, rate * seconds * 4 // 1024)}M"
-    out = []
-    for _ in range(pairs):
-        us = {}
-        try:
-            for view in ("plain", "NEW_AND_OLD_IMAGES"):
-                r = stream_cost.one_run(binary, "fresh", view, seconds, conns, False, 0, None,
-                                        rate=rate, pretouch=pretouch)
-                us[view] = r["first"][0]
-        except RuntimeError as e:  # the rate was not served (a loaded machine): no pair
-            print(f"stream cost at the same rate: a pair dropped: {e}", file=sys.stderr)
-            continue
-        out.append(us["NEW_AND_OLD_IMAGES"] / us["plain"])
-    return out
+
+    def run_view(view):
+        r = stream_cost.one_run(binary, "fresh", view, seconds, conns, False, 0, None,
+                                rate=rate, pretouch=pretouch)
+        return (r["first"][0],)
+    return stream_pairs(pairs, run_view, drop_unserved=True)
 
 
 def main():
@@ -395,17 +407,16 @@ def main():
                   f"{ps[3] / p[3]:.2f}x CPU per request, {ps[0] / p[0]:.2f}x requests/s")
     if "stream_steady" in results:
         pairs = results["stream_steady"]
-        first, steady = (sorted(p[i] for p in pairs) for i in (0, 1))
         print(f"stream cost on the manual clock, 32 conn, {steady_writes:,} writes a batch, "
-              f"median (range) of {len(pairs)} pairs of servers: {first[len(first) // 2]:.2f}x "
-              f"({first[0]:.2f}-{first[-1]:.2f}) CPU per request on the first day, "
-              f"{steady[len(steady) // 2]:.2f}x ({steady[0]:.2f}-{steady[-1]:.2f}) a day later "
+              f"median (range) of {len(pairs)} pairs of servers: "
+              f"{median_range(p[0] for p in pairs)} CPU per request on the first day, "
+              f"{median_range(p[1] for p in pairs)} a day later "
               f"while the first day's records are trimmed")
     if results.get("stream_equal"):
-        r = sorted(results["stream_equal"])
+        pairs = results["stream_equal"]
         print(f"stream cost at the same open-loop rate, storage pretouched, 32 conn, "
-              f"{results['stream_rate']:,} PutItems/s: median (range) of {len(r)} pairs of "
-              f"servers: {r[len(r) // 2]:.2f}x ({r[0]:.2f}-{r[-1]:.2f}) CPU per request")
+              f"{results['stream_rate']:,} PutItems/s: median (range) of {len(pairs)} pairs of "
+              f"servers: {median_range(p[0] for p in pairs)} CPU per request")
     if ceiling_label:
         c1 = results.get(("ceiling", 1), (0, 0, "?", None))
         c32 = results.get(("ceiling", 32), (0, 0, "?", None))
