@@ -421,6 +421,11 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
       }
     }
   }
+  /* Whole pages: LMDB maps the size it is given, and a map that ends inside
+   * an OS page is not found by its length (prefault.h), so it would keep the
+   * file's pages and no prefaulter in memory mode. */
+  if (map_size > SL_STORE_PAGE_SIZE)
+    map_size -= map_size % SL_STORE_PAGE_SIZE;
   mdb_env_set_mapsize(st->env, map_size);
   {
     char file[320];

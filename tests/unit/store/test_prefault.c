@@ -202,10 +202,24 @@ static void test_pretouch(void) {
   sl_store_close(st);
 }
 
+/* A map size that is not whole pages (--map-size 33554433) is cut to whole
+ * 32 KB pages, so the map is still found, moved to anonymous memory and
+ * prefaulted. */
+static void test_odd_map_size(void) {
+  sl_store_config cfg = {.map_size = (32u << 20) + 1};
+  sl_failure f = {0};
+  sl_store *st = NULL;
+  CHECK_INT(sl_store_open(&cfg, &f, &st), SL_OK);
+  CHECK(sl__store_map_anonymous(st));
+  CHECK(sl__store_prefault(st) != NULL);
+  sl_store_close(st);
+}
+
 int main(void) {
   RUN(test_module);
   RUN(test_anonymous);
   RUN(test_store_keeps_ahead);
   RUN(test_pretouch);
+  RUN(test_odd_map_size);
   return DONE();
 }
