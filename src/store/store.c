@@ -1,6 +1,7 @@
 /* The LMDB environment; see store.h for the design. */
 #include "store/store.h"
 #include "base/log.h"
+#include "store/memlog.h"
 #include "store/prefault.h"
 #include "store/redo.h"
 
@@ -41,7 +42,9 @@ struct sl_store {
   bool read_live;   /* read.txn or in_group is in use */
   sl_txn write;
   sl_prefault *prefault; /* in memory mode: the map's pages ahead of LMDB */
-  bool anonymous;        /* in memory mode: the map is anonymous memory (store.h) */
+  sl_memlog *log;        /* in memory mode: the "records" database (memlog.h) */
+  uint64_t map_size;
+  bool anonymous; /* in memory mode: the map is anonymous memory (store.h) */
   unsigned page_size;
   int lock_fd; /* durable: the directory's lock (store.h, "Modes") */
   /* Durable mode: the redo log (redo.h) and its checkpoints. */
@@ -56,7 +59,10 @@ struct sl_store {
 };
 
 struct sl_cursor {
-  MDB_cursor *cur;
+  MDB_cursor *cur; /* NULL: a cursor of the memory log */
+  sl_memlog *log;
+  uint64_t pos; /* an entry's, or just outside the entries after a step found none */
+  bool started; /* pos has been set */
 };
 
 static const char *const db_names[] = {"items", "catalog", "meta", "streams", "records"};
@@ -445,7 +451,9 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
     rmdir(tmpdir);
     tmpdir[0] = 0;
     start_memory(st, map_size, cfg->pretouch);
+    st->log = sl_memlog_new(map_size, "sluice-stream-records");
   }
+  st->map_size = map_size;
   MDB_txn *txn;
   if ((rc = mdb_txn_begin(st->env, NULL, 0, &txn)) != 0)
     goto fail;
@@ -507,6 +515,7 @@ out:
   }
   sl_prefault_stop(st->prefault);
   sl_redo_close(st->redo);
+  sl_memlog_free(st->log);
   if (st->env)
     mdb_env_close(st->env);
   if (st->lock_fd >= 0)
@@ -567,6 +576,7 @@ void sl_store_close(sl_store *st) {
   }
   sl_redo_close(st->redo);
   sl_prefault_stop(st->prefault);
+  sl_memlog_free(st->log);
   mdb_env_close(st->env);
   if (st->lock_fd >= 0)
     close(st->lock_fd);
@@ -644,6 +654,12 @@ sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
       return storage_error(f, rc, "begin");
     if (st->redo)
       st->redo_mark = sl_redo_mark(st->redo);
+    if (st->log) {
+      /* The log and the map share the map's size (memlog.h). */
+      uint64_t used = map_used(st);
+      sl_memlog_set_limit(st->log, used < st->map_size ? st->map_size - used : 0);
+      sl_memlog_begin(st->log);
+    }
     st->write.st = st;
     st->write.write = true;
     *out = &st->write;
@@ -680,6 +696,12 @@ sl_err sl_store_commit(sl_txn *txn, sl_failure *f) {
   }
   int rc = mdb_txn_commit(txn->txn);
   txn->txn = NULL;
+  if (txn->st->log) {
+    if (rc != 0)
+      sl_memlog_abort(txn->st->log); /* LMDB aborted the transaction */
+    else
+      sl_memlog_commit(txn->st->log, txn->st->read_live);
+  }
   if (rc != 0)
     return storage_error(f, rc, "commit");
   txn->st->dirty |= txn->st->group;
@@ -696,17 +718,40 @@ void sl_store_abort(sl_txn *txn) {
     else
       mdb_txn_reset(txn->txn);
     st->read_live = false;
+    if (st->log)
+      sl_memlog_quiesce(st->log);
     return;
   }
   mdb_txn_abort(txn->txn);
   txn->txn = NULL;
+  if (st->log)
+    sl_memlog_abort(st->log);
   if (st->redo)
     sl_redo_rewind(st->redo, st->redo_mark); /* its ops go with it */
 }
 
 bool sl_store_txn_writable(const sl_txn *txn) { return txn->write; }
 
+/* Memory mode's "records" (memlog.h): whether 'db' is kept in the log. */
+static sl_memlog *log_of(const sl_txn *txn, sl_db db) {
+  return db == SL_DB_RECORDS ? txn->st->log : NULL;
+}
+
+static sl_err log_put(sl_memlog *log, sl_str key, sl_str val, sl_failure *f) {
+  switch (sl_memlog_append(log, key, val)) {
+  case SL_MEMLOG_OK:
+    return SL_OK;
+  case SL_MEMLOG_FULL:
+    return storage_error(f, MDB_MAP_FULL, "put");
+  default:
+    sl_error("in-memory records: a key not after the last one");
+    return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR, "Internal server error");
+  }
+}
+
 bool sl_store_get(sl_txn *txn, sl_db db, sl_str key, sl_str *val) {
+  if (log_of(txn, db))
+    return sl_memlog_get(log_of(txn, db), key, val);
   MDB_val k = to_val(key), v;
   if (mdb_get(txn->txn, txn->st->dbi[db], &k, &v) != 0)
     return false;
@@ -716,6 +761,8 @@ bool sl_store_get(sl_txn *txn, sl_db db, sl_str key, sl_str *val) {
 
 sl_err sl_store_put(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f) {
   SL_ASSERT(txn->write); /* a read may be inside the group's transaction */
+  if (log_of(txn, db))
+    return log_put(log_of(txn, db), key, val, f);
   MDB_val k = to_val(key), v = to_val(val);
   int rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, 0);
   if (rc == 0 && txn->st->redo)
@@ -725,6 +772,8 @@ sl_err sl_store_put(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f
 
 sl_err sl_store_append(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure *f) {
   SL_ASSERT(txn->write); /* a read may be inside the group's transaction */
+  if (log_of(txn, db))
+    return log_put(log_of(txn, db), key, val, f);
   MDB_val k = to_val(key), v = to_val(val);
   int rc = mdb_put(txn->txn, txn->st->dbi[db], &k, &v, MDB_APPEND);
   if (rc == MDB_KEYEXIST) /* not after the last key: an ordinary put */
@@ -736,6 +785,10 @@ sl_err sl_store_append(sl_txn *txn, sl_db db, sl_str key, sl_str val, sl_failure
 
 sl_err sl_store_del(sl_txn *txn, sl_db db, sl_str key, sl_failure *f) {
   SL_ASSERT(txn->write); /* a read may be inside the group's transaction */
+  if (log_of(txn, db)) {
+    sl_memlog_del(log_of(txn, db), key);
+    return SL_OK;
+  }
   MDB_val k = to_val(key);
   int rc = mdb_del(txn->txn, txn->st->dbi[db], &k, NULL);
   if (rc == 0 && txn->st->redo)
@@ -752,6 +805,12 @@ sl_err sl_store_del(sl_txn *txn, sl_db db, sl_str key, sl_failure *f) {
 sl_err sl_store_del_range(sl_txn *txn, sl_db db, sl_str lo, sl_str hi, uint64_t *n_out,
                           sl_failure *f) {
   SL_ASSERT(txn->write);
+  if (log_of(txn, db)) {
+    uint64_t n = sl_memlog_del_range(log_of(txn, db), lo, hi);
+    if (n_out)
+      *n_out = n;
+    return SL_OK;
+  }
   MDB_cursor *cur = NULL;
   uint64_t n = 0;
   sl_err err = SL_OK;
@@ -791,6 +850,10 @@ out:
 
 sl_err sl_store_empty(sl_txn *txn, sl_db db, sl_failure *f) {
   SL_ASSERT(txn->write); /* a read may be inside the group's transaction */
+  if (log_of(txn, db)) {
+    sl_memlog_empty(log_of(txn, db));
+    return SL_OK;
+  }
   int rc = mdb_drop(txn->txn, txn->st->dbi[db], 0);
   if (rc == 0 && txn->st->redo)
     sl_redo_op(txn->st->redo, SL_REDO_EMPTY, (uint8_t)db, (sl_str){"", 0}, (sl_str){"", 0});
@@ -798,9 +861,11 @@ sl_err sl_store_empty(sl_txn *txn, sl_db db, sl_failure *f) {
 }
 
 sl_cursor *sl_store_cursor(sl_txn *txn, sl_db db) {
-  sl_cursor *c = malloc(sizeof(*c));
+  sl_cursor *c = calloc(1, sizeof(*c));
   if (!c)
     sl_panic("out of memory");
+  if ((c->log = log_of(txn, db)))
+    return c;
   if (mdb_cursor_open(txn->txn, txn->st->dbi[db], &c->cur) != 0)
     sl_panic("cannot open an LMDB cursor");
   return c;
@@ -809,7 +874,8 @@ sl_cursor *sl_store_cursor(sl_txn *txn, sl_db db) {
 void sl_cursor_close(sl_cursor *c) {
   if (!c)
     return;
-  mdb_cursor_close(c->cur);
+  if (c->cur)
+    mdb_cursor_close(c->cur);
   free(c);
 }
 
@@ -824,12 +890,30 @@ static bool cursor_get(sl_cursor *c, MDB_val *k, MDB_cursor_op op, sl_str *key, 
   return true;
 }
 
+/* A cursor of the memory log: from 'pos' in direction 'dir', the first live
+ * entry becomes its place; when there is none, the place is just past the
+ * entries that way, so that going on that way finds nothing either and
+ * turning back finds the last one (LMDB's cursors at an end). */
+static bool log_step(sl_cursor *c, uint64_t pos, int dir, sl_str *k, sl_str *v) {
+  c->started = true;
+  if (sl_memlog_at(c->log, &pos, dir, k, v)) {
+    c->pos = pos;
+    return true;
+  }
+  c->pos = dir > 0 ? sl_memlog_end_pos(c->log) : sl_memlog_first_pos(c->log) - 1;
+  return false;
+}
+
 bool sl_cursor_seek(sl_cursor *c, sl_str key, sl_str *k, sl_str *v) {
+  if (c->log)
+    return log_step(c, sl_memlog_lower_bound(c->log, key), 1, k, v);
   MDB_val mk = to_val(key);
   return cursor_get(c, &mk, MDB_SET_RANGE, k, v);
 }
 
 bool sl_cursor_seek_last_before(sl_cursor *c, sl_str key, sl_str *k, sl_str *v) {
+  if (c->log)
+    return log_step(c, sl_memlog_lower_bound(c->log, key) - 1, -1, k, v);
   MDB_val mk = to_val(key);
   if (cursor_get(c, &mk, MDB_SET_RANGE, NULL, NULL))
     return cursor_get(c, &mk, MDB_PREV, k, v);
@@ -837,16 +921,22 @@ bool sl_cursor_seek_last_before(sl_cursor *c, sl_str key, sl_str *k, sl_str *v) 
 }
 
 bool sl_cursor_first(sl_cursor *c, sl_str *k, sl_str *v) {
+  if (c->log)
+    return log_step(c, sl_memlog_first_pos(c->log), 1, k, v);
   MDB_val mk;
   return cursor_get(c, &mk, MDB_FIRST, k, v);
 }
 
 bool sl_cursor_next(sl_cursor *c, sl_str *k, sl_str *v) {
+  if (c->log) /* unplaced: the first, as LMDB's MDB_NEXT */
+    return log_step(c, c->started ? c->pos + 1 : sl_memlog_first_pos(c->log), 1, k, v);
   MDB_val mk;
   return cursor_get(c, &mk, MDB_NEXT, k, v);
 }
 
 bool sl_cursor_prev(sl_cursor *c, sl_str *k, sl_str *v) {
+  if (c->log) /* unplaced: the last, as LMDB's MDB_PREV */
+    return log_step(c, c->started ? c->pos - 1 : sl_memlog_end_pos(c->log) - 1, -1, k, v);
   MDB_val mk;
   return cursor_get(c, &mk, MDB_PREV, k, v);
 }

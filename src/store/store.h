@@ -14,6 +14,12 @@
  *             its change records, laid out by streams/streams.h;
  *   "records" the change records themselves, keyed by their sequence
  *             number, which only grows, so each is appended (MDB_APPEND);
+ *             in memory mode not an LMDB database but an append-only log
+ *             (store/memlog.h) behind the same calls, in the same
+ *             transactions: a key must sort after the log's last (a put
+ *             is an append; another key is an internal error), and the
+ *             log and the map share the map's size (the log may take what
+ *             the map leaves when a write begins);
  *   (a directory written before "streams" or "records" existed gets them
  *   empty: the layouts of the others are unchanged, so the format version
  *   is not bumped).
@@ -238,7 +244,9 @@ sl_err sl_store_del_range(sl_txn *txn, sl_db db, sl_str lo, sl_str hi, uint64_t 
 sl_err sl_store_empty(sl_txn *txn, sl_db db, sl_failure *f);
 
 /* Cursors: positioned reads in key order. Each positioning call returns true
- * and sets key/val when it lands on an entry. */
+ * and sets key/val when it lands on an entry; after one that lands on
+ * nothing, only a seek or sl_cursor_first places the cursor again (where
+ * next and prev then go is LMDB's own, and memlog.h's differs). */
 sl_cursor *sl_store_cursor(sl_txn *txn, sl_db db);
 void sl_cursor_close(sl_cursor *c);
 bool sl_cursor_seek(sl_cursor *c, sl_str key, sl_str *k, sl_str *v);             /* first >= key */

@@ -120,7 +120,11 @@
  * records kept in their shards' key ranges split pages in half — on a table
  * of 4 partitions, one fresh page per two ~1 KB records instead of one per
  * three, and a fresh page is the largest part of a record's cost on a VM
- * where a page fault costs ~12 us (bench/README.md).
+ * where a page fault costs ~12 us (bench/README.md). In memory mode the
+ * store keeps "records" in a log of its own (store/memlog.h), read and
+ * written through the same calls: appending copies the record to the log's
+ * tail, and trimming the oldest moves its head and gives whole chunks back
+ * for reuse, with none of the B-tree's page copies, deletes or free list.
  *     0  u8   format (2; 1: written with its index entry, without the two
  *             fields at 16, which Keys then takes)
  *     1  u8   event: 1 INSERT, 2 MODIFY, 3 REMOVE
@@ -146,8 +150,9 @@
  * request); one that used its whole budget runs again at the next call (the
  * next request, or 100 ms later) instead of a second of the clock later, so
  * trimming keeps pace with any write rate, and a server that has run past
- * the retention trims about one old record per new one, whose pages LMDB
- * then reuses for new records (tests/conformance/test_streams.py,
+ * the retention trims about one old record per new one, whose memory
+ * (LMDB's pages, or memory mode's log chunks) new records then reuse
+ * (tests/conformance/test_streams.py,
  * test_retention_trim_keeps_pace; bench/README.md, steady state).
  *
  * Ownership: sl_streams_open's caller owns the handle (sl_streams_close).
