@@ -105,6 +105,14 @@ uint64_t sl_memlog_count(const sl_memlog *l) {
   return n;
 }
 
+/* Names a chunk's memory in /proc/PID/maps (a chunk filled by
+ * sl_memlog_stock takes the name of the memory moved onto it). */
+static void name_chunk(const sl_memlog *l, void *base, size_t size) {
+  if (l->name) /* refused without CONFIG_ANON_VMA_NAME */
+    (void)prctl(PR_SET_VMA, PR_SET_VMA_ANON_NAME, (unsigned long)base, (unsigned long)size,
+                (unsigned long)l->name);
+}
+
 /* A fresh chunk of 'size' bytes (a multiple of SL_MEMLOG_CHUNK), aligned to
  * SL_MEMLOG_CHUNK so that it can be one huge page; NULL past the limit. */
 static chunk *map_chunk(sl_memlog *l, size_t size) {
@@ -120,9 +128,7 @@ static chunk *map_chunk(sl_memlog *l, size_t size) {
     munmap(m, lead);
   munmap((char *)start + size, over - lead - size);
   (void)madvise((void *)start, size, MADV_HUGEPAGE); /* refused where THP is off */
-  if (l->name)                                       /* refused without CONFIG_ANON_VMA_NAME */
-    (void)prctl(PR_SET_VMA, PR_SET_VMA_ANON_NAME, (unsigned long)start, (unsigned long)size,
-                (unsigned long)l->name);
+  name_chunk(l, (void *)start, size);
   chunk *c = calloc(1, sizeof(*c));
   if (!c)
     sl_panic("out of memory");
@@ -164,6 +170,21 @@ static void release_chunk(sl_memlog *l, chunk *c, bool reader_live) {
   } else {
     pool_chunk(l, c);
   }
+}
+
+bool sl_memlog_wants(const sl_memlog *l) { return l->first && !l->pool; }
+
+bool sl_memlog_stock(sl_memlog *l, bool (*fill)(void *ctx, void *chunk), void *ctx) {
+  chunk *c = map_chunk(l, SL_MEMLOG_CHUNK);
+  if (!c)
+    return false;
+  if (!fill(ctx, c->base)) {
+    unmap(l, c);
+    return false;
+  }
+  name_chunk(l, c->base, c->size);
+  pool_chunk(l, c);
+  return true;
 }
 
 void sl_memlog_quiesce(sl_memlog *l) {

@@ -27,7 +27,9 @@
  * Chunks: 2 MB of anonymous memory aligned to 2 MB and asking for a huge
  * page (a first touch of fresh memory costs ~10 µs a 4 KB page on this VM,
  * or one zeroing of 2 MB); an entry larger than a chunk gets one of its
- * own, a multiple of 2 MB. Chunks are used in order; a chunk before the
+ * own, a multiple of 2 MB. With a pretouch, the store stocks the pool with
+ * chunks of present memory taken from the map (sl_memlog_stock; store.h,
+ * "Prefaulting"). Chunks are used in order; a chunk before the
  * first live entry's is released: to a pool of at most SL_MEMLOG_POOL
  * chunks that later appends take first, or back to the system. Bytes mapped
  * (pool included) are bounded by the limit given at creation: an append
@@ -81,6 +83,15 @@ void sl_memlog_commit(sl_memlog *l, bool reader_live);
 void sl_memlog_abort(sl_memlog *l);
 /* No read holds slices any more: chunks released meanwhile can be reused. */
 void sl_memlog_quiesce(sl_memlog *l);
+
+/* Whether the log would take a chunk for its pool: it holds entries and its
+ * pool is empty (the store asks before a write begins). */
+bool sl_memlog_wants(const sl_memlog *l);
+/* Puts in the pool a chunk whose memory 'fill' provides: called with the
+ * chunk's aligned, mapped address, it moves present pages there (store.c:
+ * the pretouched map's unused top, "Pretouch" in store/prefault.h). False
+ * when 'fill' or the limit refuses. */
+bool sl_memlog_stock(sl_memlog *l, bool (*fill)(void *ctx, void *chunk), void *ctx);
 
 /* ---- writing (between begin and commit or abort) ---- */
 int sl_memlog_append(sl_memlog *l, sl_str key, sl_str val);

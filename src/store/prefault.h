@@ -41,13 +41,16 @@
  * free page reporting), so every page a growing table takes is fresh to the
  * host, ~10 µs a 4 KB page, whoever touches it first; a PutItem load that
  * grows the table pays it in its tail, which the prefaulter alone does not
- * hide (bench/README.md, "Pretouch"). The price is the start's time (2.5-3.5 s a
- * GiB here) and the memory, resident from the start.
+ * hide (bench/README.md, "Pretouch"). The stream records' log of memory
+ * mode (store/memlog.h) takes its chunks from the same present bytes, from
+ * their top down while LMDB does not use them (store.h, "Prefaulting"). The price is the start's
+ * time (2.5-3.5 s a GiB here) and the memory, resident from the start.
  *
  * Cost: the reserve is in the map's allocated bytes (at most 2 MB more; with
  * huge pages, up to the next 2 MB boundary past it); a pretouch, its bytes.
  * Durable mode (--data-dir) writes through the file, not the map, and has no
- * prefaulter. Tests: tests/unit/store/test_store.c (test_prefault).
+ * prefaulter. Tests: tests/unit/store/test_prefault.c; records in a
+ * pretouch, tests/unit/store/test_memlog.c (test_pretouch_feeds_records).
  *
  * Threads: sl_prefault_start, _need and _stop on the owner's thread (the
  * loop's); the prefaulter's own thread runs until sl_prefault_stop.

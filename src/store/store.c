@@ -43,6 +43,8 @@ struct sl_store {
   sl_txn write;
   sl_prefault *prefault; /* in memory mode: the map's pages ahead of LMDB */
   sl_memlog *log;        /* in memory mode: the "records" database (memlog.h) */
+  char *map;             /* in memory mode: LMDB's map */
+  uintptr_t donor_top;   /* with a pretouch: the end of the present map the log may take */
   uint64_t map_size;
   bool anonymous; /* in memory mode: the map is anonymous memory (store.h) */
   unsigned page_size;
@@ -187,10 +189,14 @@ static void start_memory(sl_store *st, uint64_t map_size, uint64_t pretouch) {
   st->prefault = sl_prefault_start(st->anonymous ? -1 : fd, map, map_size, map_used(st), pretouch);
   if (!st->prefault)
     sl_debug("in-memory storage: pages are not prefaulted");
+  st->map = map;
   if (pretouch && st->prefault) {
     clock_gettime(CLOCK_MONOTONIC, &t1);
     uint64_t want = pretouch < map_size ? pretouch : map_size;
     uint64_t got = sl_prefault_ready(st->prefault); /* the thread may be past it already */
+    if (st->anonymous) /* the records' log may take its top (prefault.h, "Pretouch") */
+      st->donor_top =
+          ((uintptr_t)map + (got < want ? got : want)) & ~(uintptr_t)(SL_MEMLOG_CHUNK - 1);
     if (got < want) /* a file's map on a file system that filled up */
       sl_warn("--pretouch: only %llu of %llu MiB could be made present",
               (unsigned long long)(got >> 20), (unsigned long long)(want >> 20));
@@ -199,6 +205,30 @@ static void start_memory(sl_store *st, uint64_t map_size, uint64_t pretouch) {
               (unsigned long long)(want >> 20),
               (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
   }
+}
+
+/* A pretouch (prefault.h, "Pretouch") makes present the map's first bytes,
+ * for the table data and the stream records alike: the records' log
+ * (memlog.h) takes its chunks from the top of the present bytes LMDB does
+ * not use yet, 2 MB at a time, when its pool runs dry. mremap moves the
+ * pages, present, onto the chunk and leaves the map's range mapped and
+ * empty (MREMAP_DONTUNMAP: fresh memory, which LMDB may grow into later
+ * and fault in as it would past the pretouch). Only between transactions,
+ * with no write under way, so the pages past LMDB's last are nobody's. */
+static bool donate(void *ctx, void *chunk) {
+  sl_store *st = ctx;
+  uintptr_t floor =
+      ((uintptr_t)st->map + map_used(st) + SL_MEMLOG_CHUNK - 1) & ~(uintptr_t)(SL_MEMLOG_CHUNK - 1);
+  if (st->donor_top < floor + SL_MEMLOG_CHUNK)
+    return false;
+  void *from = (void *)(st->donor_top - SL_MEMLOG_CHUNK);
+  if (mremap(from, SL_MEMLOG_CHUNK, SL_MEMLOG_CHUNK,
+             MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, chunk) == MAP_FAILED) {
+    sl_debug("in-memory storage: the records cannot take pretouched pages: %s", strerror(errno));
+    return false;
+  }
+  st->donor_top -= SL_MEMLOG_CHUNK;
+  return true;
 }
 
 /* ---- durable mode's redo log (redo.h) ---- */
@@ -648,18 +678,23 @@ sl_err sl_store_begin(sl_store *st, bool write, sl_failure *f, sl_txn **out) {
     SL_ASSERT(st->write.txn == NULL);
     /* LMDB: a transaction with a live child serves nothing but it. */
     SL_ASSERT(!st->in_group.txn);
+    if (st->log) {
+      /* The log and the map share the map's size (memlog.h). */
+      uint64_t used = map_used(st);
+      sl_memlog_set_limit(st->log, used < st->map_size ? st->map_size - used : 0);
+      /* Before LMDB's transaction: the map's pages past 'used' are LMDB's
+       * to take only once it begins. */
+      if (st->donor_top && sl_memlog_wants(st->log) && !sl_memlog_stock(st->log, donate, st))
+        st->donor_top = 0; /* nothing more to give */
+    }
     if (st->group && !st->pending && (rc = mdb_txn_begin(st->env, NULL, 0, &st->pending)) != 0)
       return storage_error(f, rc, "begin");
     if ((rc = mdb_txn_begin(st->env, st->pending, 0, &st->write.txn)) != 0)
       return storage_error(f, rc, "begin");
     if (st->redo)
       st->redo_mark = sl_redo_mark(st->redo);
-    if (st->log) {
-      /* The log and the map share the map's size (memlog.h). */
-      uint64_t used = map_used(st);
-      sl_memlog_set_limit(st->log, used < st->map_size ? st->map_size - used : 0);
+    if (st->log)
       sl_memlog_begin(st->log);
-    }
     st->write.st = st;
     st->write.write = true;
     *out = &st->write;

@@ -136,7 +136,10 @@
  * grows the map does not take the first-write faults itself (with huge
  * pages: the zeroing of 2 MB, 0.1-3 ms on this VM). With a pretouch
  * (sl_store_config.pretouch, `--pretouch`) the map's first bytes are made
- * present at the open, before the server listens (prefault.h, "Pretouch").
+ * present at the open, before the server listens (prefault.h, "Pretouch"),
+ * and the "records" log takes its chunks from the top of those LMDB does
+ * not use yet (store.c, donate: pages moved by mremap, before a write
+ * begins), so stream records take no first touch either.
  *
  * Ownership: sl_store_open's caller owns the store and calls sl_store_close.
  * Threads: the loop thread only (the prefaulter's thread touches pages of the
