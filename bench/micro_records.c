@@ -30,6 +30,10 @@
  *                      deleted (untimed), so the records reuse freed pages
  *                      as they do once retention trims as fast as a stream
  *                      is written: the record's bytes without fresh memory.
+ * In memory mode the store keeps "records" in an append-only log, not in
+ * LMDB (store/memlog.h): the record variants measure the log's append (and
+ * "reused", its pooled chunks); the index entries are LMDB's ("streams").
+ * Numbers from before the log are LMDB's B-tree (bench/README.md).
  * A measurement, never a timed test. */
 #include "base/err.h"
 #include "micro.h"

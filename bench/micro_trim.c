@@ -36,7 +36,12 @@
  * RECORDS (default 100,000) are written after a first untimed second. It
  * prints the process CPU time per record written, split into the appends
  * and the deletes, and the page faults per record; the variants alternate
- * in each of ROUNDS rounds (default 3). A measurement, never a timed test. */
+ * in each of ROUNDS rounds (default 3). In memory mode the store keeps
+ * "records" in an append-only log (store/memlog.h), so "forward" and
+ * "range" now delete records from the log (a deleted mark, then the head
+ * moved at the commit) and only the index entries from LMDB; the buckets
+ * are still LMDB databases. Numbers from before the log are LMDB's
+ * (bench/README.md). A measurement, never a timed test. */
 #include "base/err.h"
 #include "micro.h"
 #include "store/store.h"
