@@ -503,7 +503,8 @@ sl_err sl_store_open(const sl_store_config *cfg, sl_failure *f, sl_store **out) 
     if (fv.mv_size == 4)
       memcpy(&v, fv.mv_data, 4);
     if (fv.mv_size == 4 && v >= 1 && v < SL_STORE_FORMAT) {
-      /* Formats 1 to 3 are subsets of format 4 (store.h): upgrade the record. */
+      /* Formats 1 to 4 are subsets of format 5 (store.h; format 4's stream
+       * index is rewritten by streams/streams.c at open): upgrade the record. */
       v = SL_STORE_FORMAT;
       fv = (MDB_val){4, &v};
       if ((rc = mdb_put(txn, st->dbi[SL_DB_META], &fk, &fv, 0)) != 0) {

@@ -33,13 +33,18 @@
  * format 2 plus change records that carry their stream and shard, indexed
  * in batches (streams/streams.h, "the index"); 4: format 3 plus the redo
  * log of a --data-dir, files redo.0 and redo.1 beside data.mdb and meta
- * "redo"). A format 1 directory is valid format 2 (single-attribute keys
+ * "redo"; 5: format 4 with each shard's index of its records kept as runs,
+ * one entry per shard per batch instead of one per record, streams/streams.h
+ * "the index"). A format 1 directory is valid format 2 (single-attribute keys
  * encode identically), format 2 is valid format 3 (its records are all
  * indexed and still read), and format 3 is valid format 4 (a directory
- * without a log has nothing to replay), so sl_store_open upgrades the
- * record in place; an older sluice then refuses the directory rather than
- * misread tuple keys, crash on a record it does not know, or open a
- * directory whose acknowledged writes are in a log it would not replay. sl_store_open refuses a
+ * without a log has nothing to replay), and format 4 becomes format 5 when
+ * streams/streams.c opens it (its per-record index entries are rewritten as
+ * runs, in one transaction, at every open that finds any), so
+ * sl_store_open upgrades the record in place; an older sluice then refuses
+ * the directory rather than misread tuple keys, crash on a record it does
+ * not know, open a directory whose acknowledged writes are in a log it
+ * would not replay, or find no index of a stream's records. sl_store_open refuses a
  * directory of any other format with a message naming both; a change to any of those layouts bumps
  * it (and brings a migration or the refusal). Pages: a new environment gets 32 KB pages
  * (SL_STORE_PAGE_SIZE, LMDB 0.9's largest), not the OS's 4 KB. Entries of about 1 KB fit at most
@@ -174,7 +179,7 @@ void sl_store_set_capture(sl_store *st, sl_store_capture_fn fn, void *ctx);
 /* Inside store/ only: the write funnel (items.c) calls the registered hook. */
 sl_err sl__store_capture_call(sl_txn *txn, const sl_store_change *c, sl_arena *a, sl_failure *f);
 
-#define SL_STORE_FORMAT 4u
+#define SL_STORE_FORMAT 5u
 #define SL_STORE_PAGE_SIZE 32768u
 
 typedef struct {

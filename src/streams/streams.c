@@ -170,22 +170,140 @@ static void shard_key(uint8_t out[9], uint32_t id, uint32_t no) {
   sl_be32(out + 5, no);
 }
 
-static void record_key(uint8_t out[17], uint32_t id, uint32_t no, uint64_t seq) {
-  out[0] = 'R';
+/* A key of a shard's index: 'N' (a run, streams.h) or 'R' (one record, the
+ * layout before runs, rewritten at open), the stream, the shard and a
+ * sequence number. */
+static void index_key(uint8_t out[17], char kind, uint32_t id, uint32_t no, uint64_t seq) {
+  out[0] = (uint8_t)kind;
   sl_be32(out + 1, id);
   sl_be32(out + 5, no);
   sl_be64(out + 9, seq);
 }
 
-/* The record an index entry ('R' key 'k', value 'v') names: in "records"
- * under its sequence number, or, written before "records" existed, the
- * entry's own value. False when it is missing. */
-static bool record_value(sl_txn *txn, sl_str k, sl_str v, sl_str *out) {
-  if (v.len) {
-    *out = v;
-    return true;
+/* The record numbered 'seq', in "records". */
+static bool record_get(sl_txn *txn, uint64_t seq, sl_str *out) {
+  uint8_t k[8];
+  sl_be64(k, seq);
+  return sl_store_get(txn, SL_DB_RECORDS, sl_str_make((char *)k, 8), out);
+}
+
+/* ---- a shard's index: its runs ---- */
+
+/* A walk over the record numbers of one shard, in either direction, never
+ * below 'floor' (the shard's trim point: a run may still hold numbers of
+ * trimmed records). */
+typedef struct {
+  sl_cursor *c;
+  uint8_t shard[9]; /* the keys' prefix: 'N', stream, shard */
+  uint64_t floor;
+  uint64_t first; /* the current run's */
+  sl_str deltas;  /* its u32 offsets from 'first' */
+  size_t i;       /* the current number's place in it */
+} run_walk;
+
+static size_t run_len(const run_walk *w) { return w->deltas.len / 4; }
+static uint64_t run_at(const run_walk *w, size_t i) {
+  return w->first + sl_rd32((const uint8_t *)w->deltas.p + 4 * i);
+}
+
+/* Takes the run at key 'k' when it is one of the shard's. */
+static bool run_take(run_walk *w, sl_str k, sl_str v) {
+  if (k.len != 17 || memcmp(k.p, w->shard, 9) != 0 || v.len < 4 || v.len % 4)
+    return false;
+  w->first = sl_rd64be((const uint8_t *)k.p + 9);
+  w->deltas = v;
+  return true;
+}
+
+static void walk_open(run_walk *w, sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh) {
+  memset(w, 0, sizeof(*w));
+  w->c = sl_store_cursor(txn, SL_DB_STREAMS);
+  w->shard[0] = 'N';
+  sl_be32(w->shard + 1, st->id);
+  sl_be32(w->shard + 5, sh->no);
+  w->floor = sh->trim_seq;
+}
+
+static void walk_close(run_walk *w) { sl_cursor_close(w->c); }
+
+/* The shard's first number at or after 'pos' (forward walk). */
+static bool walk_from(run_walk *w, uint64_t pos, uint64_t *seq) {
+  if (pos < w->floor)
+    pos = w->floor;
+  uint8_t k[17];
+  memcpy(k, w->shard, 9);
+  sl_be64(k + 9, pos);
+  sl_str kk, v;
+  /* The run that starts at or before 'pos', else the first after it. */
+  bool ok = pos < UINT64_MAX;
+  if (ok) {
+    sl_be64(k + 9, pos + 1);
+    ok =
+        sl_cursor_seek_last_before(w->c, sl_str_make((char *)k, 17), &kk, &v) && run_take(w, kk, v);
   }
-  return k.len == 17 && sl_store_get(txn, SL_DB_RECORDS, sl_str_make(k.p + 9, 8), out);
+  if (!ok) {
+    sl_be64(k + 9, pos);
+    if (!sl_cursor_seek(w->c, sl_str_make((char *)k, 17), &kk, &v) || !run_take(w, kk, v))
+      return false;
+  }
+  for (;;) {
+    /* The first of this run at or after 'pos': a binary search. */
+    size_t lo = 0, hi = run_len(w);
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (run_at(w, mid) < pos)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo < run_len(w)) {
+      w->i = lo;
+      *seq = run_at(w, lo);
+      return true;
+    }
+    if (!sl_cursor_next(w->c, &kk, &v) || !run_take(w, kk, v))
+      return false;
+  }
+}
+
+static bool walk_next(run_walk *w, uint64_t *seq) {
+  if (++w->i >= run_len(w)) {
+    sl_str k, v;
+    if (!sl_cursor_next(w->c, &k, &v) || !run_take(w, k, v))
+      return false;
+    w->i = 0;
+  }
+  *seq = run_at(w, w->i);
+  return true;
+}
+
+/* The shard's last number (backward walk). */
+static bool walk_last(run_walk *w, uint64_t *seq) {
+  uint8_t k[17];
+  memcpy(k, w->shard, 9);
+  memset(k + 9, 0xff, 8);
+  sl_str kk, v;
+  /* The last key of the shard is below 'N' stream shard ff..ff + one byte. */
+  uint8_t past[18];
+  memcpy(past, k, 17);
+  past[17] = 0;
+  if (!sl_cursor_seek_last_before(w->c, sl_str_make((char *)past, 18), &kk, &v) ||
+      !run_take(w, kk, v))
+    return false;
+  w->i = run_len(w) - 1;
+  *seq = run_at(w, w->i);
+  return *seq >= w->floor;
+}
+
+static bool walk_prev(run_walk *w, uint64_t *seq) {
+  if (w->i == 0) {
+    sl_str k, v;
+    if (!sl_cursor_prev(w->c, &k, &v) || !run_take(w, k, v))
+      return false;
+    w->i = run_len(w);
+  }
+  *seq = run_at(w, --w->i);
+  return *seq >= w->floor;
 }
 
 /* ---- streams ---- */
@@ -445,42 +563,34 @@ bool sl_streams_shard(sl_txn *txn, sl_arena *a, const sl_stream *st, sl_str shar
 
 bool sl_streams_shard_bounds(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
                              uint64_t *first, uint64_t *last) {
-  uint8_t lo[17], hi[17];
-  record_key(lo, st->id, sh->no, 0);
-  record_key(hi, st->id, sh->no + 1, 0);
-  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
-  sl_str k, v;
-  bool any = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &v) &&
-             sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0 && k.len == 17;
+  run_walk w;
+  walk_open(&w, txn, st, sh);
+  bool any = walk_from(&w, 0, first);
   if (any) {
-    *first = sl_rd64be((const uint8_t *)k.p + 9);
-    bool ok = sl_cursor_seek_last_before(c, sl_str_make((char *)hi, 17), &k, &v);
-    SL_ASSERT(ok && k.len == 17);
-    *last = sl_rd64be((const uint8_t *)k.p + 9);
+    bool ok = walk_last(&w, last);
+    SL_ASSERT(ok);
   }
-  sl_cursor_close(c);
+  walk_close(&w);
   return any;
 }
 
 bool sl_streams_oldest(sl_txn *txn, const sl_stream *st, const sl_stream_shard *shards, size_t n,
                        int64_t *created_ms) {
   bool any = false;
-  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
   for (size_t i = 0; i < n; i++) {
-    uint8_t lo[17], hi[17];
-    record_key(lo, st->id, shards[i].no, 0);
-    record_key(hi, st->id, shards[i].no + 1, 0);
-    sl_str k, v, rv;
-    if (!sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &v) ||
-        sl_str_cmp(k, sl_str_make((char *)hi, 17)) >= 0 || !record_value(txn, k, v, &rv) ||
-        rv.len < RECORD_HDR)
+    run_walk w;
+    walk_open(&w, txn, st, &shards[i]);
+    uint64_t seq;
+    sl_str rv;
+    bool got = walk_from(&w, 0, &seq) && record_get(txn, seq, &rv) && rv.len >= RECORD_HDR;
+    walk_close(&w);
+    if (!got)
       continue;
     int64_t at = (int64_t)sl_rd64((const uint8_t *)rv.p + 8);
     if (!any || at < *created_ms)
       *created_ms = at;
     any = true;
   }
-  sl_cursor_close(c);
   return any;
 }
 
@@ -583,19 +693,89 @@ static sl_err high_water_put(sl_txn *txn, uint64_t seq, sl_failure *f) {
   return mark_put(txn, "Q", seq, f);
 }
 
-/* In 'txn': gives every record from the index mark ("I") on its entry in
- * its shard's index, and moves the mark past them. *did: whether it wrote. */
+/* The runs a batch of records makes (index_pending, open_migrate): one per
+ * shard, its numbers in increasing order. */
+typedef struct {
+  uint32_t stream, shard;
+  uint64_t first;
+  sl_buf deltas; /* u32 offsets from 'first', little-endian */
+} run_build;
+
+typedef struct {
+  run_build *v;
+  size_t n, cap;
+  size_t hint; /* the run last added to */
+  sl_arena *a;
+} run_batch;
+
+static sl_err runs_put(sl_txn *txn, const run_build *r, sl_failure *f) {
+  uint8_t k[17];
+  index_key(k, 'N', r->stream, r->shard, r->first);
+  return sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)k, 17), sl_buf_str(&r->deltas), f);
+}
+
+/* Adds number 'seq' (above every number added to the shard's run) to the
+ * shard's run; a run that would span more than a u32 of numbers is written
+ * and a new one begun. */
+static sl_err runs_add(run_batch *b, sl_txn *txn, uint32_t stream, uint32_t shard, uint64_t seq,
+                       sl_failure *f) {
+  run_build *r = b->hint < b->n ? &b->v[b->hint] : NULL;
+  if (!r || r->stream != stream || r->shard != shard) {
+    r = NULL;
+    for (size_t i = 0; i < b->n && !r; i++)
+      if (b->v[i].stream == stream && b->v[i].shard == shard) {
+        r = &b->v[i];
+        b->hint = i;
+      }
+  }
+  if (r && seq - r->first > UINT32_MAX) {
+    sl_err err = runs_put(txn, r, f);
+    if (err != SL_OK)
+      return err;
+    r->first = seq;
+    sl_buf_init(&r->deltas, b->a);
+  }
+  if (!r) {
+    if (b->n == b->cap) {
+      size_t cap = b->cap ? b->cap * 2 : 8;
+      b->v = sl_arena_realloc(b->a, b->v, b->cap * sizeof(*b->v), cap * sizeof(*b->v));
+      b->cap = cap;
+    }
+    r = &b->v[b->n];
+    b->hint = b->n++;
+    *r = (run_build){.stream = stream, .shard = shard, .first = seq};
+    sl_buf_init(&r->deltas, b->a);
+  }
+  uint8_t d[4];
+  sl_le32(d, (uint32_t)(seq - r->first));
+  sl_buf_append(&r->deltas, d, 4);
+  return SL_OK;
+}
+
+static sl_err runs_flush(run_batch *b, sl_txn *txn, sl_failure *f) {
+  sl_err err = SL_OK;
+  for (size_t i = 0; i < b->n && err == SL_OK; i++)
+    err = runs_put(txn, &b->v[i], f);
+  return err;
+}
+
+/* In 'txn': gives every record from the index mark ("I") on its place in
+ * its shard's index (one run a shard for the batch), and moves the mark
+ * past them. *did: whether it wrote. */
 static sl_err index_pending(sl_streams *s, sl_txn *txn, bool *did, sl_failure *f) {
   *did = false;
   if (!s->unindexed)
     return SL_OK;
-  /* The index mark: every record numbered below it has its entry. */
+  /* The index mark: every record numbered below it is indexed. */
   uint64_t from = 0, last = 0;
   mark_get(txn, "I", &from);
   uint8_t lo[8];
   sl_be64(lo, from);
   sl_err err = SL_OK;
   bool any = false;
+  sl_arena a;
+  sl_arena_init(&a);
+  run_batch b = {.a = &a};
   sl_cursor *c = sl_store_cursor(txn, SL_DB_RECORDS);
   sl_str k, v;
   for (bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 8), &k, &v); ok && err == SL_OK;
@@ -606,17 +786,83 @@ static sl_err index_pending(sl_streams *s, sl_txn *txn, bool *did, sl_failure *f
     last = sl_rd64be((const uint8_t *)k.p);
     any = true;
     if (v.len < RECORD_HDR2 || p[0] != 2)
-      continue; /* format 1: its index entry was written with it */
-    uint8_t rk[17];
-    record_key(rk, sl_rd32(p + 16), sl_rd32(p + 20), last);
-    /* A cursor's put into another database leaves this one's place. */
-    err = sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)rk, 17), (sl_str){"", 0}, f);
+      continue; /* format 1: indexed when its layout was rewritten (open_migrate) */
+    err = runs_add(&b, txn, sl_rd32(p + 16), sl_rd32(p + 20), last, f);
   }
   sl_cursor_close(c);
+  if (err == SL_OK)
+    err = runs_flush(&b, txn, f);
+  sl_arena_destroy(&a);
   if (err == SL_OK && any)
     err = mark_put(txn, "I", last + 1, f);
   *did = any;
   return err;
+}
+
+struct held {
+  uint64_t seq;
+  sl_str rec;
+};
+
+static int held_order(const void *x, const void *y) {
+  const struct held *a = x, *b = y;
+  return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* A directory written before runs: each record's own 'R' entry (empty, the
+ * record in "records"; or, before "records" existed, the record itself,
+ * format 1) becomes part of its shard's run, and a record held by its
+ * entry moves to "records" under its number. In one write transaction, at
+ * open; nothing to do (one cursor seek) when no 'R' entry is left. */
+static sl_err open_migrate(sl_store *st, sl_failure *f) {
+  sl_txn *txn;
+  sl_err err = sl_store_begin(st, true, f, &txn);
+  if (err != SL_OK)
+    return err;
+  sl_arena a;
+  sl_arena_init(&a);
+  run_batch b = {.a = &a};
+  struct held *held = NULL;
+  size_t n_held = 0, cap_held = 0, n = 0;
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  sl_str k, v;
+  for (bool ok = sl_cursor_seek(c, SL_STR("R"), &k, &v); ok && k.len && k.p[0] == 'R' && !err;
+       ok = sl_cursor_next(c, &k, &v)) {
+    if (k.len != 17)
+      continue;
+    const uint8_t *kp = (const uint8_t *)k.p;
+    uint64_t seq = sl_rd64be(kp + 9);
+    n++;
+    if (v.len) {
+      if (n_held == cap_held) {
+        size_t cap = cap_held ? cap_held * 2 : 64;
+        held = sl_arena_realloc(&a, held, cap_held * sizeof(*held), cap * sizeof(*held));
+        cap_held = cap;
+      }
+      held[n_held++] = (struct held){seq, sl_arena_strdup(&a, v)};
+    }
+    err = runs_add(&b, txn, sl_rd32be(kp + 1), sl_rd32be(kp + 5), seq, f);
+  }
+  sl_cursor_close(c);
+  if (err == SL_OK)
+    err = runs_flush(&b, txn, f);
+  if (err == SL_OK && n)
+    err = sl_store_del_range(txn, SL_DB_STREAMS, SL_STR("R"), SL_STR("S"), NULL, f);
+  /* The held records in number order: "records" appends in memory (memlog.h). */
+  if (n_held)
+    qsort(held, n_held, sizeof(*held), held_order);
+  for (size_t i = 0; i < n_held && err == SL_OK; i++) {
+    uint8_t rk[8];
+    sl_be64(rk, held[i].seq);
+    err = sl_store_put(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8), held[i].rec, f);
+  }
+  sl_arena_destroy(&a);
+  if (err != SL_OK || !n) {
+    sl_store_abort(txn);
+    return err;
+  }
+  sl_info("streams: %zu index entries rewritten as runs", n);
+  return sl_store_commit(txn, f);
 }
 
 sl_err sl_streams_index(sl_streams *s, sl_failure *f) {
@@ -638,9 +884,11 @@ sl_err sl_streams_index(sl_streams *s, sl_failure *f) {
 
 sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p, sl_failure *f,
                        sl_streams **out) {
-  sl_txn *txn;
-  sl_err err = sl_store_begin(st, false, f, &txn);
+  sl_err err = open_migrate(st, f);
   if (err != SL_OK)
+    return err;
+  sl_txn *txn;
+  if ((err = sl_store_begin(st, false, f, &txn)) != SL_OK)
     return err;
   uint64_t next = 1, mark;
   mark_get(txn, "Q", &next);
@@ -1035,23 +1283,15 @@ static bool record_decode(sl_arena *a, uint64_t seq, sl_str v, sl_stream_record 
 void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_stream_shard *sh,
                      uint64_t pos, size_t limit, size_t max_bytes, sl_stream_record **out,
                      size_t *n_out, uint64_t *next_pos) {
-  uint8_t lo[17], hi[17];
-  record_key(lo, st->id, sh->no, pos);
-  record_key(hi, st->id, sh->no + 1, 0);
   sl_stream_record *v = SL_NEW_ARRAY(a, sl_stream_record, limit ? limit : 1);
   size_t n = 0, bytes = 0;
-  uint64_t next = pos;
-  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
-  sl_str k, val;
-  for (bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &val);
-       ok && n < limit && sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0;
-       ok = sl_cursor_next(c, &k, &val)) {
-    if (k.len != 17)
-      continue;
-    uint64_t seq = sl_rd64be((const uint8_t *)k.p + 9);
+  uint64_t next = pos, seq;
+  run_walk w;
+  walk_open(&w, txn, st, sh);
+  for (bool ok = n < limit && walk_from(&w, pos, &seq); ok && n < limit; ok = walk_next(&w, &seq)) {
     sl_stream_record r;
     sl_str rv;
-    if (!record_value(txn, k, val, &rv) || !record_decode(a, seq, sl_arena_strdup(a, rv), &r))
+    if (!record_get(txn, seq, &rv) || !record_decode(a, seq, sl_arena_strdup(a, rv), &r))
       SL_ASSERT(!"corrupt stream record");
     if (n > 0 && bytes + r.size_bytes > max_bytes)
       break;
@@ -1059,7 +1299,7 @@ void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_str
     v[n++] = r;
     next = seq + 1;
   }
-  sl_cursor_close(c);
+  walk_close(&w);
   *out = v;
   *n_out = n;
   *next_pos = next;
@@ -1068,15 +1308,12 @@ void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_str
 sl_stream_count sl_streams_count(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
                                  uint64_t pos, uint64_t cap) {
   sl_stream_count out = {0, false, -1, -1};
-  uint8_t lo[17], hi[17];
-  record_key(lo, st->id, sh->no, pos);
-  record_key(hi, st->id, sh->no + 1, 0);
-  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
-  sl_str k, val;
-  for (bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &val);
-       ok && sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0; ok = sl_cursor_next(c, &k, &val)) {
+  uint64_t seq;
+  run_walk w;
+  walk_open(&w, txn, st, sh);
+  for (bool ok = walk_from(&w, pos, &seq); ok; ok = walk_next(&w, &seq)) {
     sl_str rv;
-    if (k.len != 17 || !record_value(txn, k, val, &rv) || rv.len < RECORD_HDR)
+    if (!record_get(txn, seq, &rv) || rv.len < RECORD_HDR)
       continue;
     if (out.n == cap) {
       out.capped = true;
@@ -1088,22 +1325,19 @@ sl_stream_count sl_streams_count(sl_txn *txn, const sl_stream *st, const sl_stre
     out.newest_ms = t;
     out.n++;
   }
-  sl_cursor_close(c);
+  walk_close(&w);
   return out;
 }
 
 sl_stream_count sl_streams_count_since(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
                                        int64_t since_ms, uint64_t cap) {
   sl_stream_count out = {0, false, -1, -1};
-  uint8_t lo[17], hi[17];
-  record_key(lo, st->id, sh->no, 0);
-  record_key(hi, st->id, sh->no + 1, 0);
-  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
-  sl_str k, val;
-  for (bool ok = sl_cursor_seek_last_before(c, sl_str_make((char *)hi, 17), &k, &val);
-       ok && sl_str_cmp(k, sl_str_make((char *)lo, 17)) >= 0; ok = sl_cursor_prev(c, &k, &val)) {
+  uint64_t seq;
+  run_walk w;
+  walk_open(&w, txn, st, sh);
+  for (bool ok = walk_last(&w, &seq); ok; ok = walk_prev(&w, &seq)) {
     sl_str rv;
-    if (k.len != 17 || !record_value(txn, k, val, &rv) || rv.len < RECORD_HDR)
+    if (!record_get(txn, seq, &rv) || rv.len < RECORD_HDR)
       continue;
     int64_t t = (int64_t)sl_rd64((const uint8_t *)rv.p + 8);
     if (t < since_ms)
@@ -1117,7 +1351,7 @@ sl_stream_count sl_streams_count_since(sl_txn *txn, const sl_stream *st, const s
     out.oldest_ms = t;
     out.n++;
   }
-  sl_cursor_close(c);
+  walk_close(&w);
   return out;
 }
 
@@ -1324,46 +1558,48 @@ static uint64_t trim_cut(sl_txn *txn, int64_t horizon, size_t *budget) {
   return cut;
 }
 
-/* Deletes the index entries of shard 'sh' of the records trimmed (numbers
- * below 'cut'), and the records an index of an older directory holds itself
- * when made before 'horizon' (at most *budget of those, counted down): the
- * oldest entries, in one range delete. *trim becomes the number after the
- * last one. */
-static sl_err trim_shard(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh,
-                         int64_t horizon, uint64_t cut, size_t *budget, uint64_t *trim,
-                         sl_failure *f) {
-  uint8_t lo[17], hi[17], end[17];
-  record_key(lo, st->id, sh->no, 0);
-  record_key(hi, st->id, sh->no + 1, 0);
-  uint64_t last = 0;
-  size_t n = 0;
-  bool any = false;
-  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
-  sl_str k, val;
-  for (bool ok = sl_cursor_seek(c, sl_str_make((char *)lo, 17), &k, &val);
-       ok && sl_str_cmp(k, sl_str_make((char *)hi, 17)) < 0; ok = sl_cursor_next(c, &k, &val)) {
-    if (k.len != 17)
-      break;
-    uint64_t seq = sl_rd64be((const uint8_t *)k.p + 9);
-    if (val.len == 0 ? seq >= cut
-                     : n == *budget || val.len < RECORD_HDR ||
-                           (int64_t)sl_rd64((const uint8_t *)val.p + 8) >= horizon)
-      break; /* the rest are younger */
-    if (val.len)
-      n++;
-    last = seq;
-    any = true;
+/* Deletes the runs of shard 'sh' that hold only records trimmed (numbers
+ * below 'cut'), in one range delete; a run that also holds younger ones
+ * stays, and readers walk it from the trim point. *trim becomes the number
+ * after the shard's last one below the cut (unchanged when it has none). */
+static sl_err trim_shard(sl_txn *txn, const sl_stream *st, const sl_stream_shard *sh, uint64_t cut,
+                         uint64_t *trim, sl_failure *f) {
+  run_walk w;
+  walk_open(&w, txn, st, sh);
+  uint8_t lo[17], end[17];
+  index_key(lo, 'N', st->id, sh->no, 0);
+  uint64_t below = 0, gone = 0; /* the last number below the cut, the last run wholly below */
+  bool any_below = false, any_gone = false;
+  sl_str k, v;
+  for (bool ok = sl_cursor_seek(w.c, sl_str_make((char *)lo, 17), &k, &v) && run_take(&w, k, v);
+       ok && w.first < cut; ok = sl_cursor_next(w.c, &k, &v) && run_take(&w, k, v)) {
+    any_below = true;
+    if (run_at(&w, run_len(&w) - 1) < cut) {
+      below = run_at(&w, run_len(&w) - 1);
+      gone = w.first;
+      any_gone = true;
+      continue;
+    }
+    size_t lo_i = 0, hi_i = run_len(&w); /* the first of the run at or above the cut */
+    while (lo_i < hi_i) {
+      size_t mid = lo_i + (hi_i - lo_i) / 2;
+      if (run_at(&w, mid) < cut)
+        lo_i = mid + 1;
+      else
+        hi_i = mid;
+    }
+    below = run_at(&w, lo_i - 1); /* lo_i > 0: the run starts below the cut */
+    break;
   }
-  sl_cursor_close(c);
-  if (!any)
-    return SL_OK;
-  record_key(end, st->id, sh->no, last + 1);
-  sl_err err = sl_store_del_range(txn, SL_DB_STREAMS, sl_str_make((char *)lo, 17),
-                                  sl_str_make((char *)end, 17), NULL, f);
-  if (err == SL_OK) {
-    *budget -= n;
-    *trim = last + 1;
+  walk_close(&w);
+  sl_err err = SL_OK;
+  if (any_gone) {
+    index_key(end, 'N', st->id, sh->no, gone + 1);
+    err = sl_store_del_range(txn, SL_DB_STREAMS, sl_str_make((char *)lo, 17),
+                             sl_str_make((char *)end, 17), NULL, f);
   }
+  if (err == SL_OK && any_below && below + 1 > *trim)
+    *trim = below + 1;
   return err;
 }
 
@@ -1408,7 +1644,7 @@ bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure 
     for (size_t j = 0; j < ns && err == SL_OK; j++) {
       sl_stream_shard *sh = &shards[j];
       uint64_t trim = sh->trim_seq;
-      if ((err = trim_shard(txn, st, sh, horizon, cut, &budget, &trim, f)) != SL_OK)
+      if ((err = trim_shard(txn, st, sh, cut, &trim, f)) != SL_OK)
         break;
       if (trim != sh->trim_seq) {
         sh->trim_seq = trim;

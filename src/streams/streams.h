@@ -22,7 +22,13 @@
  * one, the hook reads the stream from a small cache (streams.c) and reuses
  * the new item's encoding the funnel made (sl_store_change.item_enc).
  *
- * The index: each shard keeps an index of its records' numbers ('R' below),
+ * The index: each shard keeps an index of its records' numbers, as runs
+ * ('N' below): a batch of records gives each shard one entry listing its
+ * numbers in the batch, so the index costs a B-tree put per shard per batch
+ * and trimming deletes whole runs, where an entry per record cost a put and
+ * a delete per record (~0.3 and ~0.6 µs; bench/README.md, "Runs"). A run
+ * that holds numbers on both sides of a shard's trim point stays until all
+ * of them are trimmed; readers walk it from the trim point. The index is
  * written in batches, not by the hook: a record carries its stream and shard,
  * and the index mark ('I') says below which number every record is indexed.
  * sl_streams_index brings the index up to the last record, in a write
@@ -39,6 +45,10 @@
  * restart indexes them (tests/conformance/test_streams.py,
  * test_unindexed_records_survive_kill); a directory without the mark, new
  * or written when every record was indexed as it was made, gets it at open.
+ * A directory of store format 4 or older has an entry per record ('R'):
+ * sl_streams_open rewrites them as runs in one write transaction, and moves
+ * a record held by its entry to "records" (tests/unit/streams/test_streams.c,
+ * test_oldest_layout and test_format4_layout).
  *
  * Shards follow the capacity engine's partitions of the table (cap/cap.h,
  * sl_cap_part_ref): one open shard per partition, found by the 'P' route of
@@ -104,10 +114,15 @@
  *    64  u64  the epoch of the partition layout the id belongs to (cap.h;
  *             1 for a table without capacity resources)
  *   key 'P' | u32 BE stream id | u32 BE partition id   u32 its open shard
+ *   key 'N' | u32 BE stream id | u32 BE shard | u64 BE first sequence number
+ *        a run of a shard's index: the numbers of the shard's records in one
+ *        batch, increasing, each a u32 little-endian offset from the first
+ *        (the first's is 0); a shard's runs follow each other in number
+ *        order, and a run spans at most 2^32 numbers
  *   key 'R' | u32 BE stream id | u32 BE shard | u64 BE sequence number
- *        a shard's index of its records: an empty value, the record being
- *        in "records" (a directory written before "records" existed holds
- *        the record itself here, which is read as such)
+ *        store format 4 and older: one record's index entry, an empty value
+ *        (the record in "records") or, before "records" existed, the record
+ *        itself; rewritten as runs at open
  *   key 'Q'                                      u64 sequence high-water mark
  *   key 'I'                                      u64 the index mark (above)
  *   key 'T' | table name | 0x00 | label        a stream's own tags (TagResource

@@ -2,7 +2,8 @@
  * anything sluice did not write (a changed byte, a truncation), sequence
  * numbers are written with 21 digits and parsed back, view type names; and
  * the oldest record layout (a record as its index entry's value, format 1)
- * is read beside records of today's and trimmed past the retention. */
+ * is rewritten at open (the entries as a run, the records into "records"),
+ * read beside records of today's and trimmed past the retention. */
 #include "harness.h"
 #include "store_fixture.h"
 #include "base/crc32.h"
@@ -11,6 +12,7 @@
 #include "streams/streams.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 static sl_arena A;
 
@@ -146,6 +148,22 @@ static size_t count_db(sl_store *st, sl_db db, char first, sl_failure *f) {
   return n;
 }
 
+/* The record numbers the shards' index holds: the lengths of its runs
+ * ('N' entries, u32 offsets; streams/streams.h). */
+static size_t count_indexed(sl_store *st, sl_failure *f) {
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, false, f, &txn), SL_OK);
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  sl_str k, v;
+  size_t n = 0;
+  for (bool ok = sl_cursor_seek(c, SL_STR("N"), &k, &v); ok && k.len && k.p[0] == 'N';
+       ok = sl_cursor_next(c, &k, &v))
+    n += v.len / 4;
+  sl_cursor_close(c);
+  sl_store_abort(txn);
+  return n;
+}
+
 /* The records of the table's shards, oldest shard first: their "n"
  * attributes. */
 static size_t read_ns(sl_streams *s, sl_store *st, sl_arena *a, int *ns, size_t max,
@@ -207,8 +225,9 @@ static void test_oldest_layout(void) {
   CHECK_INT(count_db(st, SL_DB_RECORDS, 0, &f), 0);
   CHECK_INT(count_db(st, SL_DB_STREAMS, 'R', &f), OLD_N);
 
-  /* Reopened: the old records read as they are, and the writes after them
-   * follow in today's layout, indexed in a batch. */
+  /* Reopened: the old entries become a run and their records move to
+   * "records"; they read as they are, and the writes after them follow in
+   * today's layout, indexed in a batch. */
   CHECK_INT(sl_streams_open(st, &clock, &p, &f, &s), SL_OK);
   sl_clock_advance(&clock, 1000);
   for (int i = OLD_N; i < 2 * OLD_N; i++)
@@ -217,24 +236,121 @@ static void test_oldest_layout(void) {
   CHECK_INT(read_ns(s, st, &a, ns, 4 * OLD_N, &f), 2 * OLD_N);
   for (int i = 0; i < 2 * OLD_N; i++)
     CHECK_INT(ns[i], i);
-  CHECK_INT(count_db(st, SL_DB_RECORDS, 0, &f), OLD_N);
-  CHECK_INT(count_db(st, SL_DB_STREAMS, 'R', &f), 2 * OLD_N);
+  CHECK_INT(count_db(st, SL_DB_RECORDS, 0, &f), 2 * OLD_N);
+  CHECK_INT(count_db(st, SL_DB_STREAMS, 'R', &f), 0);
+  CHECK_INT(count_indexed(st, &f), 2 * OLD_N);
 
   /* Past the retention of the old ones only: they go, the new ones stay. */
   sl_clock_set(&clock, T0_MS + p.retention_ms + 500);
   sl_streams_tick(s, cat, sl_clock_now_ms(&clock), &f);
   CHECK_INT(read_ns(s, st, &a, ns, 4 * OLD_N, &f), OLD_N);
   CHECK_INT(ns[0], OLD_N);
-  CHECK_INT(count_db(st, SL_DB_STREAMS, 'R', &f), OLD_N);
+  CHECK_INT(count_db(st, SL_DB_RECORDS, 0, &f), OLD_N);
+  CHECK_INT(count_indexed(st, &f), OLD_N);
   /* And past theirs, nothing is left. */
   sl_clock_set(&clock, T0_MS + p.retention_ms + 2000);
   sl_streams_tick(s, cat, sl_clock_now_ms(&clock), &f);
-  CHECK_INT(count_db(st, SL_DB_STREAMS, 'R', &f), 0);
+  CHECK_INT(count_indexed(st, &f), 0);
   CHECK_INT(count_db(st, SL_DB_RECORDS, 0, &f), 0);
 
   sl_streams_close(s);
   sl_catalog_free(cat);
   sl_store_close(st);
+  sl_arena_destroy(&a);
+}
+
+/* Rewrites the shards' runs as store format 4 kept its index: an empty 'R'
+ * entry per record. */
+static void to_format4_layout(sl_store *st, sl_arena *a, sl_failure *f) {
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, true, f, &txn), SL_OK);
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_STREAMS);
+  sl_str k, v, keys[64], vals[64];
+  size_t n = 0;
+  for (bool ok = sl_cursor_seek(c, SL_STR("N"), &k, &v); ok && k.len && k.p[0] == 'N' && n < 64;
+       ok = sl_cursor_next(c, &k, &v)) {
+    keys[n] = sl_arena_strdup(a, k);
+    vals[n++] = sl_arena_strdup(a, v);
+  }
+  sl_cursor_close(c);
+  CHECK(n > 0);
+  for (size_t i = 0; i < n; i++) {
+    CHECK_INT(keys[i].len, 17);
+    uint64_t first = sl_rd64be((const uint8_t *)keys[i].p + 9);
+    for (size_t j = 0; j + 4 <= vals[i].len; j += 4) {
+      uint8_t rk[17];
+      memcpy(rk, keys[i].p, 9);
+      rk[0] = 'R';
+      sl_be64(rk + 9, first + sl_rd32((const uint8_t *)vals[i].p + j));
+      CHECK_INT(sl_store_put(txn, SL_DB_STREAMS, sl_str_make((char *)rk, 17), (sl_str){"", 0}, f),
+                SL_OK);
+    }
+    CHECK_INT(sl_store_del(txn, SL_DB_STREAMS, keys[i], f), SL_OK);
+  }
+  CHECK_INT(sl_store_commit(txn, f), SL_OK);
+}
+
+/* A --data-dir of store format 4: an index entry per record, and records
+ * written after the index mark that no entry names yet (a kill before the
+ * batch). Reopened, its entries become runs, the waiting records are
+ * indexed, and every record reads in order, across a restart of the store. */
+static void test_format4_layout(void) {
+  sl_arena a;
+  sl_arena_init(&a);
+  sl_failure f;
+  sl_failure_init(&f, &a);
+  char dir[] = "/tmp/sluice-streams-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  sl_store_config cfg = {.data_dir = dir, .map_size = 64u << 20};
+  sl_store *st = NULL;
+  CHECK_INT(sl_store_open(&cfg, &f, &st), SL_OK);
+  sl_clock clock;
+  sl_clock_init(&clock, SL_CLOCK_MANUAL, 1, T0_MS);
+  sl_streams_params p;
+  sl_streams_params_default(&p);
+  sl_streams *s = NULL;
+  CHECK_INT(sl_streams_open(st, &clock, &p, &f, &s), SL_OK);
+  sl_catalog *cat = sl_catalog_new();
+  sl_table *t = fixture_table();
+  t->stream_enabled = true;
+  t->stream_view_type = SL_STR("NEW_IMAGE");
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+  CHECK_INT(sl_streams_sync(s, txn, NULL, t, T0_MS, &f), SL_OK);
+  CHECK_INT(sl_store_commit(txn, &f), SL_OK);
+  sl_catalog_install(cat, t);
+  sl_streams_tick(s, cat, T0_MS, &f);
+  for (int i = 0; i < 2 * OLD_N; i++)
+    put_n(st, t, i, &a, &f);
+  CHECK_INT(sl_streams_index(s, &f), SL_OK);
+  for (int i = 2 * OLD_N; i < 3 * OLD_N; i++) /* after the mark */
+    put_n(st, t, i, &a, &f);
+  sl_streams_close(s);
+  to_format4_layout(st, &a, &f);
+  CHECK_INT(count_db(st, SL_DB_STREAMS, 'R', &f), 2 * OLD_N);
+  CHECK_INT(count_indexed(st, &f), 0);
+  sl_store_close(st);
+
+  st = NULL;
+  CHECK_INT(sl_store_open(&cfg, &f, &st), SL_OK);
+  CHECK_INT(sl_streams_open(st, &clock, &p, &f, &s), SL_OK);
+  CHECK_INT(count_db(st, SL_DB_STREAMS, 'R', &f), 0);
+  int ns[4 * OLD_N];
+  CHECK_INT(read_ns(s, st, &a, ns, 4 * OLD_N, &f), 3 * OLD_N);
+  for (int i = 0; i < 3 * OLD_N; i++)
+    CHECK_INT(ns[i], i);
+  CHECK_INT(count_indexed(st, &f), 3 * OLD_N);
+  /* Once rewritten, a second open finds nothing to do. */
+  sl_streams_close(s);
+  CHECK_INT(sl_streams_open(st, &clock, &p, &f, &s), SL_OK);
+  CHECK_INT(read_ns(s, st, &a, ns, 4 * OLD_N, &f), 3 * OLD_N);
+  CHECK_INT(count_indexed(st, &f), 3 * OLD_N);
+  sl_streams_close(s);
+  sl_catalog_free(cat);
+  sl_store_close(st);
+  char cmd[128];
+  snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+  CHECK_INT(system(cmd), 0);
   sl_arena_destroy(&a);
 }
 
@@ -245,6 +361,7 @@ int main(void) {
   RUN(test_sequence_numbers);
   RUN(test_view_names);
   RUN(test_oldest_layout);
+  RUN(test_format4_layout);
   sl_arena_destroy(&A);
   return DONE();
 }
