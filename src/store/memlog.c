@@ -114,7 +114,8 @@ static void name_chunk(const sl_memlog *l, void *base, size_t size) {
 }
 
 /* A fresh chunk of 'size' bytes (a multiple of SL_MEMLOG_CHUNK), aligned to
- * SL_MEMLOG_CHUNK so that it can be one huge page; NULL past the limit. */
+ * SL_MEMLOG_CHUNK (so that a huge page of the map moved onto it by
+ * sl_memlog_stock stays one), in 4 KB pages (memlog.h); NULL past the limit. */
 static chunk *map_chunk(sl_memlog *l, size_t size) {
   if (l->bytes + size > l->limit)
     return NULL;
@@ -127,7 +128,7 @@ static chunk *map_chunk(sl_memlog *l, size_t size) {
   if (lead)
     munmap(m, lead);
   munmap((char *)start + size, over - lead - size);
-  (void)madvise((void *)start, size, MADV_HUGEPAGE); /* refused where THP is off */
+  (void)madvise((void *)start, size, MADV_NOHUGEPAGE); /* memlog.h, "Chunks" */
   name_chunk(l, (void *)start, size);
   chunk *c = calloc(1, sizeof(*c));
   if (!c)

@@ -24,10 +24,14 @@
  * absolute index of an entry since the log was made, so a position stays
  * valid while older entries go.
  *
- * Chunks: 2 MB of anonymous memory aligned to 2 MB and asking for a huge
- * page (a first touch of fresh memory costs ~10 µs a 4 KB page on this VM,
- * or one zeroing of 2 MB); an entry larger than a chunk gets one of its
- * own, a multiple of 2 MB. With a pretouch, the store stocks the pool with
+ * Chunks: 2 MB of anonymous memory aligned to 2 MB, in 4 KB pages
+ * (MADV_NOHUGEPAGE): a fresh chunk is touched page by page as records fill
+ * it, where a huge page was zeroed whole by the record that first touched
+ * it; measured, the stream cost 1.14x a PutItem's CPU with 4 KB pages and
+ * 1.21x with huge pages (bench/stream_cost.py --seconds 4 --conns 32
+ * --rounds 6, the two builds alternated; bench/README.md, "The records in a
+ * log"). An entry larger than a chunk gets one of its own, a multiple of
+ * 2 MB. With a pretouch, the store stocks the pool with
  * chunks of present memory taken from the map (sl_memlog_stock; store.h,
  * "Prefaulting"). Chunks are used in order; a chunk before the
  * first live entry's is released: to a pool of at most SL_MEMLOG_POOL
