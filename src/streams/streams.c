@@ -11,8 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SL_STREAMS_CACHE 16 /* entries of the capture hook's cache */
-#define READER_SLOTS 6      /* readers tracked per shard */
+#define SL_STREAMS_CACHE 16   /* entries of the capture hook's cache */
+#define SL_STREAMS_ROUTES 128 /* and of its routes' */
+#define READER_SLOTS 6        /* readers tracked per shard */
 
 struct sl_streams {
   sl_store *store;
@@ -48,6 +49,12 @@ struct sl_streams {
     uint8_t view, label_len;
     char label[32];
   } cache[SL_STREAMS_CACHE];
+  /* The 'P' routes the hook read (partition to open shard), of the same
+   * generation rule: routes change only where streams do. */
+  struct route_cache {
+    uint64_t gen;
+    uint32_t stream_id, part, shard;
+  } routes[SL_STREAMS_ROUTES];
   sl_stream_reader *positions; /* SL_STREAMS_READERS, allocated at the first read */
   size_t n_positions;
 };
@@ -1155,14 +1162,20 @@ static sl_cap_part_ref key_partition(const sl_table *t, const sl_keyvals *kv, sl
  * children have no shards yet), the open shard whose range holds the key —
  * the split partition's, which the tick will close before opening the
  * children's, so a reader still sees each item's records in order. */
-static bool route(sl_txn *txn, sl_arena *a, const sl_table *t, const sl_keyvals *kv, uint32_t id,
-                  uint32_t *out) {
+static bool route(sl_streams *s, sl_txn *txn, sl_arena *a, const sl_table *t, const sl_keyvals *kv,
+                  uint32_t id, uint32_t *out) {
   sl_cap_part_ref ref = key_partition(t, kv, a);
+  struct route_cache *rc = &s->routes[(id * 0x9E3779B1u ^ ref.id) % SL_STREAMS_ROUTES];
+  if (rc->gen == s->gen && rc->stream_id == id && rc->part == ref.id) {
+    *out = rc->shard;
+    return true;
+  }
   uint8_t k[9];
   part_key(k, id, ref.id);
   sl_str v;
   if (sl_store_get(txn, SL_DB_STREAMS, sl_str_make((char *)k, 9), &v) && v.len == 4) {
     *out = sl_rd32((const uint8_t *)v.p);
+    *rc = (struct route_cache){s->gen, id, ref.id, *out};
     return true;
   }
   sl_stream st = {.id = id};
@@ -1209,7 +1222,7 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
   sl_buf_reserve(&b, RECORD_HDR2 + 64 + (want_new ? c->item_enc.len + 4 : 0) +
                          (want_old ? size + 64 : 0));
   uint32_t shard;
-  if (!route(txn, a, t, c->key, sc.stream_id, &shard))
+  if (!route(s, txn, a, t, c->key, sc.stream_id, &shard))
     return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
                     "Internal server error: the stream of table %.*s has no open shard",
                     SL_STR_FMT(t->name));
