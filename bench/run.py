@@ -19,7 +19,14 @@ time per request, the ratios sluice/peer, p50/p99/p99.9 at one connection,
 resident memory after the load, and the time from process start to the first
 answer.
 
-The stream's cost has a second row, its steady state: a day of the real clock
+The table's stream rows are one run each, beside the peers, and their ratio
+swings by a quarter between runs of make bench, so the stream's cost in a
+closed loop is also measured on three pairs of fresh servers (one of 1 s runs
+with BENCH_QUICK), each pair one without a stream and one with a
+NEW_AND_OLD_IMAGES stream, 32 connections (bench/stream_cost.py): the median
+and range of the pairs' ratios of CPU per request.
+
+The stream's cost has a further row, its steady state: a day of the real clock
 does not fit in a bench, so two more sluice servers run on the manual clock
 (bench/stream_cost.py --steady, 32 connections, fresh keys), one without a
 stream and one with a NEW_AND_OLD_IMAGES stream, three pairs in turn. Each
@@ -276,6 +283,17 @@ def median_range(xs):
     return f"{xs[len(xs) // 2]:.2f}x ({xs[0]:.2f}-{xs[-1]:.2f})"
 
 
+def stream_closed(binary, conns, seconds, pairs=3):
+    """[(ratio,)] per pair of fresh servers in a closed loop on the real clock
+    (bench/stream_cost.py): the table's own rows above are one run each, beside
+    the peers, and swing by a quarter between runs of make bench."""
+    import stream_cost
+
+    def run_view(view):
+        return (stream_cost.one_run(binary, "fresh", view, seconds, conns, False, 0, None)["first"][0],)
+    return stream_pairs(pairs, run_view)
+
+
 def stream_steady(binary, conns, writes, pairs=3):
     """[(first day, steady state)] per pair of runs, on the manual clock
     (bench/stream_cost.py --steady)."""
@@ -374,6 +392,8 @@ def main():
             proc.stop()
     steady_writes = 10000 if quick else 40000
     if "putstream" in a.only.split(","):
+        results["stream_closed"] = stream_closed(a.sluice, 32, 1 if quick else a.seconds,
+                                                 1 if quick else 3)
         results["stream_steady"] = stream_steady(a.sluice, 32, steady_writes)
         put32 = results.get(("sluice", "put", 32), (0,))[0]
         if put32:
@@ -403,8 +423,12 @@ def main():
     for conns in (1, 32):
         p, ps = results.get(("sluice", "put", conns)), results.get(("sluice", "putstream", conns))
         if p and ps and p[3] and ps[3]:
-            print(f"stream cost, {conns} conn: PutItem with a stream / without = "
+            print(f"stream cost, {conns} conn (one run each, above): PutItem with a stream / without = "
                   f"{ps[3] / p[3]:.2f}x CPU per request, {ps[0] / p[0]:.2f}x requests/s")
+    if results.get("stream_closed"):
+        pairs = results["stream_closed"]
+        print(f"stream cost in a closed loop, 32 conn, fresh servers, median (range) of "
+              f"{len(pairs)} pairs: {median_range(p[0] for p in pairs)} CPU per request")
     if "stream_steady" in results:
         pairs = results["stream_steady"]
         print(f"stream cost on the manual clock, 32 conn, {steady_writes:,} writes a batch, "
