@@ -11,12 +11,32 @@
 #include "store/schema.h"
 #include "store/store.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 /* A 16 MB in-memory store (store/store.h), NULL when it cannot be opened. */
 static inline sl_store *fixture_store(sl_failure *f) {
   sl_store_config cfg = {.map_size = 16u << 20};
   sl_store *st = NULL;
   CHECK_INT(sl_store_open(&cfg, f, &st), SL_OK);
   return st;
+}
+
+/* A 64 MB store with --data-dir in a fresh directory made from 'dir' (a
+ * mkdtemp template, "...XXXXXX", which becomes its name); NULL when it
+ * cannot be opened. fixture_dir_remove deletes the directory. */
+static inline sl_store *fixture_dir_store(char *dir, sl_failure *f) {
+  CHECK(mkdtemp(dir) != NULL);
+  sl_store_config cfg = {.data_dir = dir, .map_size = 64u << 20};
+  sl_store *st = NULL;
+  CHECK_INT(sl_store_open(&cfg, f, &st), SL_OK);
+  return st;
+}
+
+static inline void fixture_dir_remove(const char *dir) {
+  char cmd[300];
+  snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+  CHECK_INT(system(cmd), 0);
 }
 
 /* Table "t", storage id 7, partition key "pk" (S); the caller frees it or

@@ -7,6 +7,7 @@
  * --data-dir (LMDB); with a pretouch, records in the pretouched memory. */
 #include "base/bytes.h"
 #include "harness.h"
+#include "store_fixture.h"
 #include "store/memlog.h"
 #include "store/store.h"
 
@@ -271,11 +272,9 @@ static void test_same_as_lmdb(void) {
   sl_failure f;
   sl_failure_init(&f, &ar);
   char dir[] = "/tmp/sluice-memlog-XXXXXX";
-  CHECK(mkdtemp(dir) != NULL);
-  sl_store_config mem = {.map_size = 64u << 20}, dur = {.data_dir = dir, .map_size = 64u << 20};
-  sl_store *st[2] = {NULL, NULL};
+  sl_store_config mem = {.map_size = 64u << 20};
+  sl_store *st[2] = {NULL, fixture_dir_store(dir, &f)};
   CHECK_INT(sl_store_open(&mem, &f, &st[0]), SL_OK);
-  CHECK_INT(sl_store_open(&dur, &f, &st[1]), SL_OK);
   uint64_t next = 0;
   char val[600];
   for (int step = 0; step < 3000; step++) {
@@ -344,9 +343,7 @@ static void test_same_as_lmdb(void) {
   }
   sl_store_close(st[0]);
   sl_store_close(st[1]);
-  char cmd[128];
-  snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-  CHECK_INT(system(cmd), 0);
+  fixture_dir_remove(dir);
   sl_arena_destroy(&ar);
 }
 

@@ -196,6 +196,28 @@ static size_t read_ns(sl_streams *s, sl_store *st, sl_arena *a, int *ns, size_t 
   return got;
 }
 
+/* Streams over 'st' on a manual clock at T0_MS, with the fixture table
+ * (store_fixture.h) given a NEW_IMAGE stream in catalog *cat and its shard
+ * opened. */
+static sl_streams *stream_fixture(sl_store *st, sl_clock *clock, sl_streams_params *p,
+                                  sl_catalog **cat, sl_table **table, sl_failure *f) {
+  sl_clock_init(clock, SL_CLOCK_MANUAL, 1, T0_MS);
+  sl_streams_params_default(p);
+  sl_streams *s = NULL;
+  CHECK_INT(sl_streams_open(st, clock, p, f, &s), SL_OK);
+  *cat = sl_catalog_new();
+  sl_table *t = *table = fixture_table();
+  t->stream_enabled = true;
+  t->stream_view_type = SL_STR("NEW_IMAGE");
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, true, f, &txn), SL_OK);
+  CHECK_INT(sl_streams_sync(s, txn, NULL, t, T0_MS, f), SL_OK);
+  CHECK_INT(sl_store_commit(txn, f), SL_OK);
+  sl_catalog_install(*cat, t);
+  sl_streams_tick(s, *cat, T0_MS, f); /* opens the shard */
+  return s;
+}
+
 static void test_oldest_layout(void) {
   sl_arena a;
   sl_arena_init(&a);
@@ -203,21 +225,10 @@ static void test_oldest_layout(void) {
   sl_failure_init(&f, &a);
   sl_store *st = fixture_store(&f);
   sl_clock clock;
-  sl_clock_init(&clock, SL_CLOCK_MANUAL, 1, T0_MS);
   sl_streams_params p;
-  sl_streams_params_default(&p);
-  sl_streams *s = NULL;
-  CHECK_INT(sl_streams_open(st, &clock, &p, &f, &s), SL_OK);
-  sl_catalog *cat = sl_catalog_new();
-  sl_table *t = fixture_table();
-  t->stream_enabled = true;
-  t->stream_view_type = SL_STR("NEW_IMAGE");
-  sl_txn *txn;
-  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
-  CHECK_INT(sl_streams_sync(s, txn, NULL, t, T0_MS, &f), SL_OK);
-  CHECK_INT(sl_store_commit(txn, &f), SL_OK);
-  sl_catalog_install(cat, t);
-  sl_streams_tick(s, cat, T0_MS, &f); /* opens the shard */
+  sl_catalog *cat;
+  sl_table *t;
+  sl_streams *s = stream_fixture(st, &clock, &p, &cat, &t, &f);
   for (int i = 0; i < OLD_N; i++)
     put_n(st, t, i, &a, &f);
   sl_streams_close(s);
@@ -300,26 +311,13 @@ static void test_format4_layout(void) {
   sl_failure f;
   sl_failure_init(&f, &a);
   char dir[] = "/tmp/sluice-streams-XXXXXX";
-  CHECK(mkdtemp(dir) != NULL);
+  sl_store *st = fixture_dir_store(dir, &f);
   sl_store_config cfg = {.data_dir = dir, .map_size = 64u << 20};
-  sl_store *st = NULL;
-  CHECK_INT(sl_store_open(&cfg, &f, &st), SL_OK);
   sl_clock clock;
-  sl_clock_init(&clock, SL_CLOCK_MANUAL, 1, T0_MS);
   sl_streams_params p;
-  sl_streams_params_default(&p);
-  sl_streams *s = NULL;
-  CHECK_INT(sl_streams_open(st, &clock, &p, &f, &s), SL_OK);
-  sl_catalog *cat = sl_catalog_new();
-  sl_table *t = fixture_table();
-  t->stream_enabled = true;
-  t->stream_view_type = SL_STR("NEW_IMAGE");
-  sl_txn *txn;
-  CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
-  CHECK_INT(sl_streams_sync(s, txn, NULL, t, T0_MS, &f), SL_OK);
-  CHECK_INT(sl_store_commit(txn, &f), SL_OK);
-  sl_catalog_install(cat, t);
-  sl_streams_tick(s, cat, T0_MS, &f);
+  sl_catalog *cat;
+  sl_table *t;
+  sl_streams *s = stream_fixture(st, &clock, &p, &cat, &t, &f);
   for (int i = 0; i < 2 * OLD_N; i++)
     put_n(st, t, i, &a, &f);
   CHECK_INT(sl_streams_index(s, &f), SL_OK);
@@ -348,9 +346,7 @@ static void test_format4_layout(void) {
   sl_streams_close(s);
   sl_catalog_free(cat);
   sl_store_close(st);
-  char cmd[128];
-  snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-  CHECK_INT(system(cmd), 0);
+  fixture_dir_remove(dir);
   sl_arena_destroy(&a);
 }
 
