@@ -341,8 +341,16 @@ def main():
                              ("get", "GetItem ~1 KB", "get.lua"),
                              ("query", "Query 100 x ~1 KB", "query.lua"))
                  if w[0] in a.only.split(",")]
-    # The stream workload writes the table with a stream under keys of its own.
-    wenv = {"putstream": {"PUT_TABLE": "benchs", "PUT_PREFIX": "s"}}
+    # The stream workload writes the table with a stream. Every PutItem run (warm-up
+    # included) has a key prefix of its own: wrk numbers each run's keys from 1, so
+    # with one prefix a run would first overwrite the run before it, identical items
+    # for which a stream writes no record.
+    wenv = {"putstream": {"PUT_TABLE": "benchs"}}
+
+    def run_env(key, conns, warm):
+        env = dict(wenv.get(key, {}))
+        env["PUT_PREFIX"] = f"{'s' if key == 'putstream' else 'k'}{conns}{'w' if warm else ''}-"
+        return env
     results = {}
     load0 = os.getloadavg()[0]
     servers = [("sluice", lambda: Proc([a.sluice, "serve", "--port", "8100", "--profile",
@@ -373,9 +381,10 @@ def main():
         for key, label, script in workloads:
             for conns in (1, 32):
                 for name, _, port in servers:
-                    wrk(port, script, conns, 1, env=wenv.get(key))  # warm-up
+                    wrk(port, script, conns, 1, env=run_env(key, conns, True))  # warm-up
                     results[(name, key, conns)] = wrk(port, script, conns, a.seconds,
-                                                      procs[name].p.pid, wenv.get(key))
+                                                      procs[name].p.pid,
+                                                      run_env(key, conns, False))
                 if ceiling_label and key == "get":
                     results[("ceiling", conns)] = wrk(8102, None, conns, a.seconds,
                                                       procs["ceiling"].p.pid)
