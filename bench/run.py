@@ -19,12 +19,15 @@ time per request, the ratios sluice/peer, p50/p99/p99.9 at one connection,
 resident memory after the load, and the time from process start to the first
 answer.
 
-The table's stream rows are one run each, beside the peers, and their ratio
-swings by a quarter between runs of make bench, so the stream's cost in a
-closed loop is also measured on three pairs of fresh servers (one of 1 s runs
-with BENCH_QUICK), each pair one without a stream and one with a
-NEW_AND_OLD_IMAGES stream, 32 connections (bench/stream_cost.py): the median
-and range of the pairs' ratios of CPU per request.
+The table's stream rows are one run each, beside the peers, and they read
+high: by the time they run, the peers' own runs have taken the free memory
+that the host had already backed, so every fresh page of sluice's (a stream
+record's included) costs the host's backing again, 10-15 µs a 4 KB page
+(bench/README.md, "The table's stream rows, beside the peers"). The stream's
+cost in a closed loop is therefore also measured on three pairs of fresh
+servers (one of 1 s runs with BENCH_QUICK), each pair one without a stream and
+one with a NEW_AND_OLD_IMAGES stream, 32 connections (bench/stream_cost.py):
+the median and range of the pairs' ratios of CPU per request.
 
 The stream's cost has a further row, its steady state: a day of the real clock
 does not fit in a bench, so two more sluice servers run on the manual clock
@@ -432,7 +435,9 @@ def main():
     for conns in (1, 32):
         p, ps = results.get(("sluice", "put", conns)), results.get(("sluice", "putstream", conns))
         if p and ps and p[3] and ps[3]:
-            print(f"stream cost, {conns} conn (one run each, above): PutItem with a stream / without = "
+            after = ", after the peers' runs" if peers else ""
+            print(f"stream cost, {conns} conn (one run each, above{after}): "
+                  f"PutItem with a stream / without = "
                   f"{ps[3] / p[3]:.2f}x CPU per request, {ps[0] / p[0]:.2f}x requests/s")
     if results.get("stream_closed"):
         pairs = results["stream_closed"]
