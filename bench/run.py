@@ -348,11 +348,11 @@ def main():
     # included) has a key prefix of its own: wrk numbers each run's keys from 1, so
     # with one prefix a run would first overwrite the run before it, identical items
     # for which a stream writes no record.
-    wenv = {"putstream": {"PUT_TABLE": "benchs"}}
-
     def run_env(key, conns, warm):
-        env = dict(wenv.get(key, {}))
-        env["PUT_PREFIX"] = f"{'s' if key == 'putstream' else 'k'}{conns}{'w' if warm else ''}-"
+        stream = key == "putstream"
+        env = {"PUT_PREFIX": f"{'s' if stream else 'k'}{conns}{'w' if warm else ''}-"}
+        if stream:
+            env["PUT_TABLE"] = "benchs"
         return env
     results = {}
     load0 = os.getloadavg()[0]
