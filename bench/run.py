@@ -24,20 +24,26 @@ high: by the time they run, the peers' own runs have taken the free memory
 that the host had already backed, so every fresh page of sluice's (a stream
 record's included) costs the host's backing again, 10-15 µs a 4 KB page
 (bench/README.md, "The table's stream rows, beside the peers"). The stream's
-cost in a closed loop is therefore also measured on three pairs of fresh
+cost in a closed loop is therefore also measured on six pairs of fresh
 servers (one of 1 s runs with BENCH_QUICK), each pair one without a stream and
 one with a NEW_AND_OLD_IMAGES stream, 32 connections (bench/stream_cost.py):
-the median and range of the pairs' ratios of CPU per request.
+the median and range of the pairs' ratios of CPU per request. Every stream row
+of pairs runs the stream's server first in every other pair: a server starts on
+the memory that the one before it has just given back, and the second of a
+pair would otherwise always be the one whose growth runs past it. Six pairs,
+because the same binary's pairs range over a quarter (0.94-1.27 in eight
+pairs in a row; bench/README.md, "Six pairs").
 
 The stream's cost has a further row, its steady state: a day of the real clock
-does not fit in a bench, so two more sluice servers run on the manual clock
+does not fit in a bench, so more sluice servers run on the manual clock
 (bench/stream_cost.py --steady, 32 connections, fresh keys), one without a
-stream and one with a NEW_AND_OLD_IMAGES stream, three pairs in turn. Each
-takes a batch of writes on its first day, then, a day later, a second batch
-during which it trims the first day's records as it writes; the row gives the
-median and range of the pairs' ratios of CPU per request in each batch.
+stream and one with a NEW_AND_OLD_IMAGES stream, six pairs (two with
+BENCH_QUICK). Each takes a batch of writes on its first day, then, a day
+later, a second batch during which it trims the first day's records as it
+writes; the row gives the median and range of the pairs' ratios of CPU per
+request in each batch.
 
-A third stream row prices the record alone: three more pairs of servers (one
+A third stream row prices the record alone: six more pairs of servers (one
 of 1 s runs with BENCH_QUICK), each pair one without a stream and one with a
 NEW_AND_OLD_IMAGES stream, each started with
 `--pretouch` (its storage present before the count: on this VM a table's
@@ -263,14 +269,17 @@ def latency(port, op, seconds, nkeys=1000):
 
 def stream_pairs(pairs, run_view, drop_unserved=False):
     """[(ratio per phase)] per pair of runs: run_view(view) gives a server's CPU µs
-    per PutItem for each phase, "plain" (no stream) then "NEW_AND_OLD_IMAGES"; the
-    pairs alternate the two servers, so the machine's drift weighs on both. With
+    per PutItem for each phase, "plain" (no stream) or "NEW_AND_OLD_IMAGES". Every
+    other pair runs the stream's server first: a server starts on the memory the one
+    before it has just given back, pages the host still backs, so the second of a
+    pair would otherwise always be the one that grows past them. With
     drop_unserved, a pair whose open-loop rate was not served (RuntimeError, a
     loaded machine) is left out instead of ending the bench."""
     out = []
-    for _ in range(pairs):
+    for i in range(pairs):
+        views = ("plain", "NEW_AND_OLD_IMAGES")
         try:
-            us = {view: run_view(view) for view in ("plain", "NEW_AND_OLD_IMAGES")}
+            us = {view: run_view(view) for view in (views if i % 2 == 0 else views[::-1])}
         except RuntimeError as e:
             if not drop_unserved:
                 raise
@@ -280,13 +289,21 @@ def stream_pairs(pairs, run_view, drop_unserved=False):
     return out
 
 
+def plural(n, noun):
+    """'1 pair', '6 pairs'."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def median_range(xs):
-    """'1.09x (1.08-1.15)': the median and range of ratios."""
+    """'1.09x (1.08-1.15)': the median (of the middle two when the count is even)
+    and the range of ratios."""
     xs = sorted(xs)
-    return f"{xs[len(xs) // 2]:.2f}x ({xs[0]:.2f}-{xs[-1]:.2f})"
+    mid = len(xs) // 2
+    med = xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+    return f"{med:.2f}x ({xs[0]:.2f}-{xs[-1]:.2f})"
 
 
-def stream_closed(binary, conns, seconds, pairs=3):
+def stream_closed(binary, conns, seconds, pairs=6):
     """[(ratio,)] per pair of fresh servers in a closed loop on the real clock
     (bench/stream_cost.py): the table's own rows above are one run each, beside
     the peers, and swing by a quarter between runs of make bench."""
@@ -297,7 +314,7 @@ def stream_closed(binary, conns, seconds, pairs=3):
     return stream_pairs(pairs, run_view)
 
 
-def stream_steady(binary, conns, writes, pairs=3):
+def stream_steady(binary, conns, writes, pairs=6):
     """[(first day, steady state)] per pair of runs, on the manual clock
     (bench/stream_cost.py --steady)."""
     import stream_cost
@@ -312,7 +329,7 @@ def stream_steady(binary, conns, writes, pairs=3):
     return stream_pairs(pairs, run_view)
 
 
-def stream_equal_rate(binary, conns, rate, seconds, pairs=3):
+def stream_equal_rate(binary, conns, rate, seconds, pairs=6):
     """[(ratio,)] per pair of runs, both servers pretouched and served the same
     open-loop rate (bench/stream_cost.py --rate --pretouch)."""
     import stream_cost
@@ -402,17 +419,19 @@ def main():
     finally:
         for proc in procs.values():
             proc.stop()
-    steady_writes = 10000 if quick else 40000
+    # 200,000 writes a batch (about 4 s at 32 connections): at 40,000 (under a second)
+    # the same binary's pairs ranged from 0.70 to 1.46 (bench/README.md, "Six pairs").
+    steady_writes = 10000 if quick else 200000
     if "putstream" in a.only.split(","):
         results["stream_closed"] = stream_closed(a.sluice, 32, 1 if quick else a.seconds,
-                                                 1 if quick else 3)
-        results["stream_steady"] = stream_steady(a.sluice, 32, steady_writes)
+                                                 1 if quick else 6)
+        results["stream_steady"] = stream_steady(a.sluice, 32, steady_writes, 2 if quick else 6)
         put32 = results.get(("sluice", "put", 32), (0,))[0]
         if put32:
             results["stream_rate"] = int(put32 / 2)
             results["stream_equal"] = stream_equal_rate(a.sluice, 32, int(put32 / 2),
                                                         1 if quick else a.seconds,
-                                                        1 if quick else 3)
+                                                        1 if quick else 6)
 
     names = [n for n, _, _ in servers]
     peers = names[1:]
@@ -442,18 +461,18 @@ def main():
     if results.get("stream_closed"):
         pairs = results["stream_closed"]
         print(f"stream cost in a closed loop, 32 conn, fresh servers, median (range) of "
-              f"{len(pairs)} pairs: {median_range(p[0] for p in pairs)} CPU per request")
+              f"{plural(len(pairs), 'pair')}: {median_range(p[0] for p in pairs)} CPU per request")
     if "stream_steady" in results:
         pairs = results["stream_steady"]
         print(f"stream cost on the manual clock, 32 conn, {steady_writes:,} writes a batch, "
-              f"median (range) of {len(pairs)} pairs of servers: "
+              f"median (range) of {plural(len(pairs), 'pair')} of servers: "
               f"{median_range(p[0] for p in pairs)} CPU per request on the first day, "
               f"{median_range(p[1] for p in pairs)} a day later "
               f"while the first day's records are trimmed")
     if results.get("stream_equal"):
         pairs = results["stream_equal"]
         print(f"stream cost at the same open-loop rate, storage pretouched, 32 conn, "
-              f"{results['stream_rate']:,} PutItems/s: median (range) of {len(pairs)} pairs of "
+              f"{results['stream_rate']:,} PutItems/s: median (range) of {plural(len(pairs), 'pair')} of "
               f"servers: {median_range(p[0] for p in pairs)} CPU per request")
     if ceiling_label:
         c1 = results.get(("ceiling", 1), (0, 0, "?", None))
