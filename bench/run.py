@@ -455,7 +455,8 @@ def main():
         p, ps = results.get(("sluice", "put", conns)), results.get(("sluice", "putstream", conns))
         if p and ps and p[3] and ps[3]:
             after = ", after the peers' runs" if peers else ""
-            print(f"stream cost, {conns} conn (one run each, above{after}): "
+            print(f"stream cost, {conns} conn, one run each (above{after}; a run's ratio swings "
+                  f"by a quarter, the medians of pairs below measure it): "
                   f"PutItem with a stream / without = "
                   f"{ps[3] / p[3]:.2f}x CPU per request, {ps[0] / p[0]:.2f}x requests/s")
     if results.get("stream_closed"):
