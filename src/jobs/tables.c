@@ -226,17 +226,19 @@ sl_err sl_tables_drop(sl_env *env, sl_table *t, sl_failure *f) {
   sl_err err = sl_store_begin(env->store, true, f, &txn);
   if (err != SL_OK)
     return err;
+  /* The stream first: disabling it reads the items (streams.h, "After
+   * images"). */
+  err = sl_streams_sync(env->streams, txn, t, NULL, sl_clock_now_ms(env->clock), f);
   uint8_t lo[4], hi[4];
   id_range(t->id, lo, hi);
-  err = sl_store_del_range(txn, SL_DB_ITEMS, sl_str_make((char *)lo, 4), sl_str_make((char *)hi, 4),
-                           NULL, f);
+  if (err == SL_OK)
+    err = sl_store_del_range(txn, SL_DB_ITEMS, sl_str_make((char *)lo, 4),
+                             sl_str_make((char *)hi, 4), NULL, f);
   for (uint32_t i = 0; err == SL_OK && i < t->n_indexes; i++) {
     id_range(t->indexes[i].id, lo, hi);
     err = sl_store_del_range(txn, SL_DB_ITEMS, sl_str_make((char *)lo, 4),
                              sl_str_make((char *)hi, 4), NULL, f);
   }
-  if (err == SL_OK)
-    err = sl_streams_sync(env->streams, txn, t, NULL, sl_clock_now_ms(env->clock), f);
   if (err == SL_OK)
     err = layout_del(txn, t->id, f);
   for (uint32_t i = 0; err == SL_OK && i < t->n_indexes; i++)

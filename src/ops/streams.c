@@ -261,14 +261,19 @@ sl_err sl_get_records(sl_req *req, const sl_get_records_req *in, sl_get_records_
   if (!sl_streams_reader_admit(req->env->streams, &it, req->now_ms))
     return sl_fail(req, SL_E_STREAMS_LIMIT_EXCEEDED, "Rate exceeded");
   uint64_t next;
-  sl_streams_read(txn, req->arena, &out->stream, sh, it.pos, (size_t)in->limit, RECORDS_MAX_BYTES,
-                  &out->records, &out->n, &next);
+  /* The stream's table while it lives: memory mode's after images
+   * (streams.h), and the metrics under its name. */
+  sl_table *t = sl_catalog_get(req->env->catalog, out->stream.table_name);
+  if (t && t->id != out->stream.table_id)
+    t = NULL;
+  sl_streams_read(txn, req->arena, &out->stream, out->stream.enabled ? t : NULL, sh, it.pos,
+                  (size_t)in->limit,
+                  RECORDS_MAX_BYTES, &out->records, &out->n, &next);
   /* How far readers got, for the dashboard's lag (streams.h). */
   sl_streams_note_read(req->env->streams, it.stream_id, it.shard, next, req->now_ms);
   /* Metrics under the table's name (its request latency too, through
    * req->table), while the table lives. */
-  sl_table *t = sl_catalog_get(req->env->catalog, out->stream.table_name);
-  if (t && t->id == out->stream.table_id) {
+  if (t) {
     int64_t bytes = 0;
     for (size_t i = 0; i < out->n; i++)
       bytes += out->records[i].size_bytes;

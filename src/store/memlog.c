@@ -1,5 +1,6 @@
 /* Memory mode's "records" database, an append-only log; see memlog.h. */
 #include "store/memlog.h"
+#include "base/bytes.h"
 #include "base/log.h"
 
 #include <stdlib.h>
@@ -342,8 +343,43 @@ uint64_t sl_memlog_empty(sl_memlog *l) { return del_positions(l, l->base, l->bas
 uint64_t sl_memlog_first_pos(const sl_memlog *l) { return l->base; }
 uint64_t sl_memlog_end_pos(const sl_memlog *l) { return l->base + l->n; }
 
+/* An 8-byte key as a number (big-endian, as the records' sequence numbers
+ * are written). */
+static bool key_u64(sl_str k, uint64_t *out) {
+  if (k.len != 8)
+    return false;
+  *out = sl_rd64be((const uint8_t *)k.p);
+  return true;
+}
+
 uint64_t sl_memlog_lower_bound(const sl_memlog *l, sl_str key) {
   size_t lo = 0, hi = l->n;
+  uint64_t k, first, last;
+  if (l->n > 2 && key_u64(key, &k) && key_u64(ent_key(at(l, l->base)), &first) &&
+      key_u64(ent_key(at(l, l->base + l->n - 1)), &last) && first < k && k <= last) {
+    /* Numbers nearly dense (gaps are aborted writes): start where the
+     * number says and widen the bracket by doubling steps, so a lookup
+     * costs a few probes instead of a binary search's ~20 cache misses
+     * over a large log. The bracket search below is exact either way. */
+    size_t guess = (size_t)((unsigned __int128)(k - first) * (l->n - 1) / (last - first));
+    size_t step = 1;
+    if (sl_str_cmp(ent_key(at(l, l->base + guess)), key) < 0) {
+      lo = guess + 1;
+      while (lo + step < l->n && sl_str_cmp(ent_key(at(l, l->base + lo + step)), key) < 0) {
+        lo += step + 1;
+        step *= 2;
+      }
+      if (lo + step < hi)
+        hi = lo + step;
+    } else {
+      hi = guess;
+      while (hi > step && sl_str_cmp(ent_key(at(l, l->base + hi - step)), key) >= 0) {
+        hi -= step;
+        step *= 2;
+      }
+      lo = hi > step ? hi - step : 0;
+    }
+  }
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     if (sl_str_cmp(ent_key(at(l, l->base + mid)), key) < 0)

@@ -57,12 +57,33 @@ struct sl_streams {
   } routes[SL_STREAMS_ROUTES];
   sl_stream_reader *positions; /* SL_STREAMS_READERS, allocated at the first read */
   size_t n_positions;
+  /* Memory mode's links (streams.h, "After images"): a stream's item key to
+   * its latest record and the one before it. */
+  bool linked;
+  struct link_node **links;
+  size_t n_links, links_cap;
+};
+
+/* One item's entry in the links map. */
+struct link_node {
+  struct link_node *next;
+  uint32_t h, stream_id;
+  uint64_t last, prev; /* record numbers; 0: none */
+  uint32_t klen;
+  bool dead; /* its records are being trimmed: removed at the commit */
+  uint8_t key[]; /* the record's Keys image, as encoded */
 };
 
 #define STREAM_HDR 50 /* fixed part of a stream value, before the key names */
 #define SHARD_LEN 72
 #define RECORD_HDR 16  /* the fixed part of a format 1 record */
 #define RECORD_HDR2 24 /* format 2: + u32 stream id, u32 shard */
+#define RECORD_HDR3 32 /* format 3: + u64 link (memory mode, after images by link) */
+/* Image bits of a record (byte 3). */
+#define IMG_NEW 1        /* NewImage: inline in format 2, by link in format 3 */
+#define IMG_OLD 2        /* OldImage */
+#define IMG_OLD_HIDDEN 4 /* format 3, NEW_IMAGE: the before image kept for the link only */
+#define FORMAT_AFTER 4   /* an after image copied when its stream was disabled */
 /* Records captured before a tick brings the index up to date without
  * waiting for the second of the clock (one short write transaction). */
 #define INDEX_BATCH 1024
@@ -792,8 +813,9 @@ static sl_err index_pending(sl_streams *s, sl_txn *txn, bool *did, sl_failure *f
       continue;
     last = sl_rd64be((const uint8_t *)k.p);
     any = true;
-    if (v.len < RECORD_HDR2 || p[0] != 2)
-      continue; /* format 1: indexed when its layout was rewritten (open_migrate) */
+    if (v.len < RECORD_HDR2 || (p[0] != 2 && p[0] != 3))
+      continue; /* format 1: indexed when its layout was rewritten (open_migrate);
+                 * FORMAT_AFTER: an image, not a record */
     err = runs_add(&b, txn, sl_rd32(p + 16), sl_rd32(p + 20), last, f);
   }
   sl_cursor_close(c);
@@ -951,6 +973,7 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
   clock_gettime(CLOCK_REALTIME, &ts);
   s->rng ^= (uint64_t)ts.tv_nsec << 20 ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 40;
   s->next_reader = random_tag(s); /* see streams.h, readers */
+  s->linked = !sl_store_durable(st); /* streams.h, "After images" */
   sl_store_set_capture(st, sl_streams_capture, s);
   *out = s;
   return SL_OK;
@@ -961,6 +984,12 @@ void sl_streams_close(sl_streams *s) {
     return;
   sl_store_set_capture(s->store, NULL, NULL);
   free(s->positions);
+  for (size_t i = 0; i < s->links_cap; i++)
+    for (struct link_node *n = s->links[i], *next; n; n = next) {
+      next = n->next;
+      free(n);
+    }
+  free(s->links);
   free(s);
 }
 
@@ -1059,12 +1088,17 @@ static sl_err stream_create(sl_streams *s, sl_txn *txn, sl_table *t, int64_t now
   return err;
 }
 
-static sl_err stream_disable(sl_txn *txn, const sl_table *t, int64_t now_ms, sl_arena *a,
-                             sl_failure *f) {
+static sl_err links_detach(sl_streams *s, sl_txn *txn, const sl_table *t, const sl_stream *st,
+                           int64_t now_ms, sl_arena *a, sl_failure *f);
+
+static sl_err stream_disable(sl_streams *s, sl_txn *txn, const sl_table *t, int64_t now_ms,
+                             sl_arena *a, sl_failure *f) {
   sl_stream st;
   if (!sl_streams_get(txn, a, t->name, t->stream_label, &st) || !st.enabled)
     return SL_OK;
-  sl_err err = shards_close_all(txn, a, &st, now_ms, f);
+  sl_err err = s->n_links ? links_detach(s, txn, t, &st, now_ms, a, f) : SL_OK;
+  if (err == SL_OK)
+    err = shards_close_all(txn, a, &st, now_ms, f);
   st.enabled = false;
   st.disabled_ms = (uint64_t)now_ms;
   if (err == SL_OK)
@@ -1085,7 +1119,7 @@ sl_err sl_streams_sync(sl_streams *s, sl_txn *txn, const sl_table *old, sl_table
   /* A closed shard's range ends at its last record: every record indexed. */
   sl_err err = index_pending(s, txn, &indexed, f);
   if (err == SL_OK && had)
-    err = stream_disable(txn, old, now_ms, &a, f);
+    err = stream_disable(s, txn, old, now_ms, &a, f);
   if (err == SL_OK && has)
     err = stream_create(s, txn, t, now_ms, &a, f);
   sl_arena_destroy(&a);
@@ -1193,6 +1227,145 @@ static bool route(sl_streams *s, sl_txn *txn, sl_arena *a, const sl_table *t, co
   return found;
 }
 
+/* ---- after images by link (memory mode; streams.h, "After images") ---- */
+
+static uint32_t link_hash(uint32_t stream_id, const uint8_t *key, size_t n) {
+  return sl_crc32(stream_id * 0x9E3779B1u, key, n);
+}
+
+/* The place of the entry for (stream, key): the pointer to it, or the
+ * chain's end. */
+static struct link_node **link_slot(sl_streams *s, uint32_t stream_id, const uint8_t *key,
+                                    uint32_t n, uint32_t h) {
+  struct link_node **at = &s->links[h & (s->links_cap - 1)];
+  while (*at && !((*at)->h == h && (*at)->stream_id == stream_id && (*at)->klen == n &&
+                  memcmp((*at)->key, key, n) == 0))
+    at = &(*at)->next;
+  return at;
+}
+
+static struct link_node *link_find(sl_streams *s, uint32_t stream_id, const uint8_t *key,
+                                   uint32_t n) {
+  if (!s->links_cap)
+    return NULL;
+  return *link_slot(s, stream_id, key, n, link_hash(stream_id, key, n));
+}
+
+static struct link_node *link_add(sl_streams *s, uint32_t stream_id, const uint8_t *key,
+                                  uint32_t n) {
+  if (s->n_links >= s->links_cap) {
+    size_t cap = s->links_cap ? s->links_cap * 2 : 1024;
+    struct link_node **v = calloc(cap, sizeof(*v));
+    SL_ASSERT(v);
+    for (size_t i = 0; i < s->links_cap; i++)
+      for (struct link_node *e = s->links[i], *next; e; e = next) {
+        next = e->next;
+        e->next = v[e->h & (cap - 1)];
+        v[e->h & (cap - 1)] = e;
+      }
+    free(s->links);
+    s->links = v;
+    s->links_cap = cap;
+  }
+  struct link_node *e = malloc(sizeof(*e) + n);
+  SL_ASSERT(e);
+  *e = (struct link_node){.h = link_hash(stream_id, key, n), .stream_id = stream_id, .klen = n};
+  memcpy(e->key, key, n);
+  struct link_node **at = &s->links[e->h & (s->links_cap - 1)];
+  e->next = *at;
+  *at = e;
+  s->n_links++;
+  return e;
+}
+
+static void link_remove(sl_streams *s, struct link_node *e) {
+  struct link_node **at = link_slot(s, e->stream_id, e->key, e->klen, e->h);
+  SL_ASSERT(*at == e);
+  *at = e->next;
+  free(e);
+  s->n_links--;
+}
+
+/* The entry's latest record that exists, and its bytes: its last, else (the
+ * last was aborted) the one before it. */
+static bool link_target(sl_txn *txn, const struct link_node *e, uint64_t *out, sl_str *v) {
+  if (e->last && record_get(txn, e->last, v)) {
+    *out = e->last;
+    return true;
+  }
+  if (e->prev && record_get(txn, e->prev, v)) {
+    *out = e->prev;
+    return true;
+  }
+  return false;
+}
+
+/* Points the after image of record 'v' (when it takes one by link) at entry
+ * 'to', in place in the log. */
+static void link_set(sl_str v, uint64_t to) {
+  if (v.len >= RECORD_HDR3 && v.p[0] == 3 && (v.p[3] & IMG_NEW))
+    sl_le64((uint8_t *)(uintptr_t)v.p + 24, to);
+}
+
+/* The Keys image of a format 3 record (its bytes, without the length). */
+static sl_str record_keys(sl_str v) {
+  if (v.len < RECORD_HDR3 + 4)
+    return (sl_str){0};
+  uint32_t n = sl_rd32((const uint8_t *)v.p + RECORD_HDR3);
+  if (n > v.len - RECORD_HDR3 - 4)
+    return (sl_str){0};
+  return sl_str_make(v.p + RECORD_HDR3 + 4, n);
+}
+
+/* The table key of a Keys image, decoded into 'a'. */
+static bool keys_kv(sl_arena *a, const sl_table *t, sl_str keys, sl_item *it, sl_keyvals *kv) {
+  if (!sl_item_decode(a, keys.p, keys.len, it, NULL))
+    return false;
+  *kv = (sl_keyvals){.hash = sl_item_get(it, t->key.hash)};
+  if (sl_key_has_range(&t->key))
+    kv->range = sl_item_get(it, t->key.range);
+  return kv->hash && (!sl_key_has_range(&t->key) || kv->range);
+}
+
+/* Disabling a stream: every item whose latest record takes its after image
+ * from the table gets that image copied into the log (FORMAT_AFTER), since
+ * the table's items now change without records. */
+static sl_err links_detach(sl_streams *s, sl_txn *txn, const sl_table *t, const sl_stream *st,
+                           int64_t now_ms, sl_arena *a, sl_failure *f) {
+  for (size_t i = 0; i < s->links_cap; i++)
+    for (struct link_node *e = s->links[i]; e; e = e->next) {
+      uint64_t target;
+      sl_str v, w;
+      if (e->stream_id != st->id || !link_target(txn, e, &target, &v) || v.len < RECORD_HDR3 ||
+          v.p[0] != 3 || !(v.p[3] & IMG_NEW))
+        continue;
+      uint64_t link = sl_rd64((const uint8_t *)v.p + 24);
+      if (link && record_get(txn, link, &w))
+        continue;
+      sl_item keys, item;
+      sl_keyvals kv;
+      bool found = false;
+      if (!keys_kv(a, t, record_keys(v), &keys, &kv) ||
+          sl_store_item_get(txn, t, &kv, a, &item, &found, NULL) != SL_OK || !found)
+        continue;
+      sl_buf b;
+      sl_buf_init(&b, a);
+      uint8_t hdr[RECORD_HDR3] = {FORMAT_AFTER};
+      sl_le64(hdr + 8, (uint64_t)now_ms);
+      sl_le32(hdr + 16, st->id);
+      sl_buf_append(&b, hdr, RECORD_HDR3);
+      put_image(&b, &item);
+      uint8_t rk[8];
+      sl_be64(rk, s->next_seq);
+      sl_err err =
+          sl_store_append(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8), sl_buf_str(&b), f);
+      if (err != SL_OK)
+        return err;
+      link_set(v, s->next_seq++);
+    }
+  return SL_OK;
+}
+
 sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_arena *a,
                           sl_failure *f) {
   const sl_table *t = c->t;
@@ -1213,32 +1386,41 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
     keys[nk++] = (sl_attr){t->key.range, *c->key->range};
   sl_item kit = {keys, nk};
   uint8_t view = sc.view;
-  bool want_new = c->item && (view == SL_STREAM_NEW_IMAGE || view == SL_STREAM_NEW_AND_OLD_IMAGES);
+  bool new_view = view == SL_STREAM_NEW_IMAGE || view == SL_STREAM_NEW_AND_OLD_IMAGES;
+  bool want_new = c->item && new_view;
   bool want_old = c->old && (view == SL_STREAM_OLD_IMAGE || view == SL_STREAM_NEW_AND_OLD_IMAGES);
+  /* Memory mode: the after image by link (streams.h, "After images"), the
+   * before image kept whenever there is one (hidden with NEW_IMAGE). */
+  bool linked = s->linked && new_view;
+  bool keep_old = want_old || (linked && c->old);
   size_t size = sl_item_size(&kit) + (want_new ? sl_item_size(c->item) : 0) +
                 (want_old ? sl_item_size(c->old) : 0);
   sl_buf b;
   sl_buf_init(&b, a);
-  sl_buf_reserve(&b, RECORD_HDR2 + 64 + (want_new ? c->item_enc.len + 4 : 0) +
-                         (want_old ? size + 64 : 0));
+  sl_buf_reserve(&b, RECORD_HDR3 + 64 + (want_new && !linked ? c->item_enc.len + 4 : 0) +
+                         (keep_old ? sl_item_size(c->old) + 64 : 0));
   uint32_t shard;
   if (!route(s, txn, a, t, c->key, sc.stream_id, &shard))
     return sl_failf(f, SL_E_INTERNAL_SERVER_ERROR,
                     "Internal server error: the stream of table %.*s has no open shard",
                     SL_STR_FMT(t->name));
-  uint8_t hdr[RECORD_HDR2] = {2,
+  uint8_t hdr[RECORD_HDR3] = {linked ? 3 : 2,
                               (uint8_t)(!c->old    ? 1
                                         : !c->item ? 3
                                                    : 2),
                               (uint8_t)(c->by_service ? 1 : 0),
-                              (uint8_t)((want_new ? 1 : 0) | (want_old ? 2 : 0))};
+                              (uint8_t)((want_new ? IMG_NEW : 0) | (want_old ? IMG_OLD : 0) |
+                                        (keep_old && !want_old ? IMG_OLD_HIDDEN : 0))};
   sl_le32(hdr + 4, (uint32_t)size);
   sl_le64(hdr + 8, (uint64_t)now_ms);
   sl_le32(hdr + 16, sc.stream_id);
   sl_le32(hdr + 20, shard);
-  sl_buf_append(&b, hdr, RECORD_HDR2);
+  sl_buf_append(&b, hdr, linked ? RECORD_HDR3 : RECORD_HDR2);
   put_image(&b, &kit);
-  if (want_new && !c->item_enc.len) {
+  if (linked) {
+    if (keep_old)
+      put_image(&b, c->old);
+  } else if (want_new && !c->item_enc.len) {
     put_image(&b, c->item);
   } else if (want_new) {
     /* The funnel has encoded the new item already (store/items.h). */
@@ -1247,7 +1429,7 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
     sl_buf_append(&b, len, 4);
     sl_buf_puts(&b, c->item_enc);
   }
-  if (want_old)
+  if (want_old && !linked)
     put_image(&b, c->old);
   /* The record goes to the end of "records" (its number is the highest
    * yet); its shard's index gets the number later, with others (streams.h,
@@ -1257,6 +1439,23 @@ sl_err sl_streams_capture(void *ctx, sl_txn *txn, const sl_store_change *c, sl_a
   sl_err err = sl_store_append(txn, SL_DB_RECORDS, sl_str_make((char *)rk, 8), sl_buf_str(&b), f);
   if (err != SL_OK)
     return err;
+  if (linked) {
+    /* The item's record before this one takes its after image from this
+     * one's before image; this one's, from the table until the next. */
+    sl_str kb = record_keys(sl_buf_str(&b));
+    struct link_node *e = link_find(s, sc.stream_id, (const uint8_t *)kb.p, (uint32_t)kb.len);
+    uint64_t target;
+    sl_str tv;
+    if (!e) {
+      e = link_add(s, sc.stream_id, (const uint8_t *)kb.p, (uint32_t)kb.len);
+    } else if (link_target(txn, e, &target, &tv)) {
+      link_set(tv, s->next_seq);
+      e->prev = target;
+    } else {
+      e->prev = 0;
+    }
+    e->last = s->next_seq;
+  }
   s->next_seq++; /* a number lost to an aborted transaction leaves a gap, never a repeat */
   s->unindexed++;
   return SL_OK;
@@ -1275,27 +1474,73 @@ static bool take_image(const uint8_t **p, const uint8_t *end, sl_arena *a, sl_it
   return true;
 }
 
-static bool record_decode(sl_arena *a, uint64_t seq, sl_str v, sl_stream_record *out) {
+/* Decodes a record; for format 3, *link gets its after image's link and
+ * the after image is left to after_image (below). */
+static bool record_decode(sl_arena *a, uint64_t seq, sl_str v, sl_stream_record *out,
+                          uint64_t *link) {
   const uint8_t *p = (const uint8_t *)v.p, *end = p + v.len;
-  if (v.len < RECORD_HDR || (p[0] != 1 && (p[0] != 2 || v.len < RECORD_HDR2)))
+  if (v.len < RECORD_HDR || (p[0] != 1 && (p[0] != 2 || v.len < RECORD_HDR2) &&
+                             (p[0] != 3 || v.len < RECORD_HDR3)))
     return false;
   memset(out, 0, sizeof(*out));
+  uint8_t format = p[0];
   out->seq = seq;
   out->event = p[1];
   out->service = p[2] & 1;
-  out->has_new = p[3] & 1;
-  out->has_old = (p[3] & 2) != 0;
+  out->has_new = p[3] & IMG_NEW;
+  out->has_old = (p[3] & IMG_OLD) != 0;
   out->size_bytes = sl_rd32(p + 4);
   out->created_ms = (int64_t)sl_rd64(p + 8);
-  p += p[0] == 1 ? RECORD_HDR : RECORD_HDR2;
-  return take_image(&p, end, a, &out->keys) &&
-         (!out->has_new || take_image(&p, end, a, &out->new_image)) &&
+  *link = format == 3 ? sl_rd64(p + 24) : 0;
+  p += format == 1 ? RECORD_HDR : format == 2 ? RECORD_HDR2 : RECORD_HDR3;
+  if (!take_image(&p, end, a, &out->keys))
+    return false;
+  if (format == 3) /* a hidden before image is for the link alone */
+    return !out->has_old || take_image(&p, end, a, &out->old_image);
+  return (!out->has_new || take_image(&p, end, a, &out->new_image)) &&
          (!out->has_old || take_image(&p, end, a, &out->old_image));
 }
 
-void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_stream_shard *sh,
-                     uint64_t pos, size_t limit, size_t max_bytes, sl_stream_record **out,
-                     size_t *n_out, uint64_t *next_pos) {
+/* A format 3 record's after image: the before image of the entry its link
+ * names (the item's next record, or a FORMAT_AFTER copy), else, with no
+ * such entry (none yet, or one whose writer aborted), the table's item. */
+static bool after_image(sl_txn *txn, sl_arena *a, const sl_table *t, const sl_stream_record *r,
+                        uint64_t link, sl_item *out) {
+  sl_str v;
+  if (link && record_get(txn, link, &v)) {
+    const uint8_t *p = (const uint8_t *)v.p, *end = p + v.len;
+    if (v.len < RECORD_HDR3)
+      return false;
+    uint8_t format = p[0], images = p[3];
+    sl_item keys;
+    p += RECORD_HDR3;
+    bool ok;
+    if (format == FORMAT_AFTER)
+      ok = take_image(&p, end, a, out);
+    else if (format == 3 && (images & (IMG_OLD | IMG_OLD_HIDDEN)))
+      ok = take_image(&p, end, a, &keys) && take_image(&p, end, a, out);
+    else
+      return false;
+    if (ok) /* the log's bytes may go once the read ends */
+      *out = sl_item_copy(a, out);
+    return ok;
+  }
+  if (!t)
+    return false;
+  sl_keyvals kv = {.hash = sl_item_get(&r->keys, t->key.hash)};
+  if (sl_key_has_range(&t->key))
+    kv.range = sl_item_get(&r->keys, t->key.range);
+  bool found = false;
+  if (!kv.hash || (sl_key_has_range(&t->key) && !kv.range) ||
+      sl_store_item_get(txn, t, &kv, a, out, &found, NULL) != SL_OK || !found)
+    return false;
+  *out = sl_item_copy(a, out);
+  return true;
+}
+
+void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_table *t,
+                     const sl_stream_shard *sh, uint64_t pos, size_t limit, size_t max_bytes,
+                     sl_stream_record **out, size_t *n_out, uint64_t *next_pos) {
   sl_stream_record *v = SL_NEW_ARRAY(a, sl_stream_record, limit ? limit : 1);
   size_t n = 0, bytes = 0;
   uint64_t next = pos, seq;
@@ -1304,8 +1549,15 @@ void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_str
   for (bool ok = n < limit && walk_from(&w, pos, &seq); ok && n < limit; ok = walk_next(&w, &seq)) {
     sl_stream_record r;
     sl_str rv;
-    if (!record_get(txn, seq, &rv) || !record_decode(a, seq, sl_arena_strdup(a, rv), &r))
+    uint64_t link;
+    if (!record_get(txn, seq, &rv) || !record_decode(a, seq, sl_arena_strdup(a, rv), &r, &link))
       SL_ASSERT(!"corrupt stream record");
+    if (r.has_new && rv.p[0] == 3 && !after_image(txn, a, t, &r, link, &r.new_image)) {
+      /* Not reached while every change of the item writes a record or its
+       * stream's disabling copied the image (links_detach). */
+      sl_warn("stream record %llu: its NewImage is lost", (unsigned long long)seq);
+      r.has_new = false;
+    }
     if (n > 0 && bytes + r.size_bytes > max_bytes)
       break;
     bytes += r.size_bytes;
@@ -1616,6 +1868,41 @@ static sl_err trim_shard(sl_txn *txn, const sl_stream *st, const sl_stream_shard
   return err;
 }
 
+/* The links entries left with no record once every record numbered below
+ * 'cut' is trimmed, marked dead and listed in *out (in 'a'). */
+static void links_dead(sl_streams *s, sl_txn *txn, uint64_t cut, sl_arena *a,
+                       struct link_node ***out, size_t *n_out) {
+  size_t n = 0, cap = 64;
+  struct link_node **v = SL_NEW_ARRAY(a, struct link_node *, cap);
+  sl_cursor *c = sl_store_cursor(txn, SL_DB_RECORDS);
+  sl_str k, rv, w;
+  for (bool ok = sl_cursor_first(c, &k, &rv); ok; ok = sl_cursor_next(c, &k, &rv)) {
+    if (k.len != 8 || sl_rd64be((const uint8_t *)k.p) >= cut)
+      break;
+    if (rv.len < RECORD_HDR3 || rv.p[0] != 3)
+      continue;
+    sl_str keys = record_keys(rv);
+    struct link_node *e = link_find(s, sl_rd32((const uint8_t *)rv.p + 16),
+                                    (const uint8_t *)keys.p, (uint32_t)keys.len);
+    /* Gone when its last record is trimmed, or aborted with the one before
+     * it trimmed. */
+    if (!e || e->dead ||
+        !(e->last < cut || (e->prev < cut && !record_get(txn, e->last, &w))))
+      continue;
+    if (n == cap) {
+      struct link_node **more = SL_NEW_ARRAY(a, struct link_node *, cap * 2);
+      memcpy(more, v, n * sizeof(*v));
+      v = more;
+      cap *= 2;
+    }
+    e->dead = true;
+    v[n++] = e;
+  }
+  sl_cursor_close(c);
+  *out = v;
+  *n_out = n;
+}
+
 bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure *f) {
   /* Once per second of the clock (a tick comes every 100 ms and before every
    * request), and at once when a stream needs its shards. */
@@ -1639,6 +1926,10 @@ bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure 
   sl_err err = index_pending(s, txn, &changed, f);
   size_t budget = TRIM_PER_CALL;
   uint64_t cut = trim_cut(txn, horizon, &budget);
+  struct link_node **dead = NULL;
+  size_t n_dead = 0;
+  if (err == SL_OK && cut && s->n_links)
+    links_dead(s, txn, cut, &a, &dead, &n_dead);
   sl_stream *v;
   size_t n;
   sl_streams_list(txn, &a, (sl_str){0}, &v, &n);
@@ -1696,17 +1987,24 @@ bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure 
                              f);
     changed = true;
   }
-  sl_arena_destroy(&a);
+  bool committed = false;
   if (err != SL_OK || !changed) {
     sl_store_abort(txn);
     if (err == SL_OK)
       s->unindexed = 0; /* nothing was waiting: the records counted were aborted */
-    return false;
+  } else {
+    s->behind = budget == 0;
+    s->gen++; /* the capture hook's cache (above) */
+    committed = sl_store_commit(txn, f) == SL_OK;
+    if (committed)
+      s->unindexed = 0;
   }
-  s->behind = budget == 0;
-  s->gen++; /* the capture hook's cache (above) */
-  if (sl_store_commit(txn, f) != SL_OK)
-    return false;
-  s->unindexed = 0;
-  return true;
+  for (size_t i = 0; i < n_dead; i++) {
+    if (committed)
+      link_remove(s, dead[i]);
+    else
+      dead[i]->dead = false;
+  }
+  sl_arena_destroy(&a);
+  return committed;
 }

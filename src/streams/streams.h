@@ -150,6 +150,43 @@
  *    16  u32  stream id, u32 shard (the index entry the record needs)
  *    24  Keys, then NewImage and OldImage when present: each u32 length +
  *        the item encoding of store/item.h
+ * Format 3 (memory mode, a stream with new images; "After images" below):
+ * format 3, and image bit 2 "a before image kept for the link alone"; at 24
+ * a u64 link, at 32 Keys, then the before image when kept (OldImage, or the
+ * hidden one), never the NewImage. Format 4 ("an after image"): byte 0 4,
+ * created_ms at 8, stream id at 16, at 32 one image; no shard indexes it.
+ *
+ * After images: in memory, a record of a NEW_IMAGE or NEW_AND_OLD_IMAGES
+ * stream keeps the image before its change (whenever there is one) but not
+ * the image after it, which is held already: by the item's next record, as
+ * its before image, or, while there is none, by the table. A record of a
+ * ~1 KB item was ~1.1 KB of fresh memory a write, which on this VM's
+ * fresh pages cost more than the rest of the record (bench/README.md, "Six
+ * pairs"); an INSERT's record is now its keys and header.
+ *  - The links: a map, per stream and item key (the record's Keys bytes), of
+ *    the item's latest record and the one before it. The capture hook
+ *    writes the new record's number into the latest one's link, in place in
+ *    the log (format 3, byte 24).
+ *  - Aborts need no undo: sequence numbers are never reused, so a link or a
+ *    map entry that names an aborted record names a number the log does not
+ *    hold. A reader takes such a link for none (the table's item is then
+ *    the one before the aborted change); the hook falls back to the entry's
+ *    record before it, the latest committed one, and links that.
+ *  - Reading (sl_streams_read): the linked entry's image, else the item in
+ *    the table, read in the same snapshot and copied.
+ *  - That holds while every change of an item writes a record. Disabling
+ *    the stream (UpdateTable, DeleteTable, which disables before the items
+ *    go) first copies the table's item of every key whose latest record has
+ *    no link into the log (format 4), linked from that record and trimmed
+ *    after it, since records are trimmed in number order.
+ *  - Trimming a record drops its key's map entry once no record of the key
+ *    is left, after the trim commits; an entry whose only record was a first
+ *    write that aborted stays until the key is written again.
+ *  - --data-dir keeps the full records (formats 1 and 2): durable with their
+ *    items, read by any later sluice, and the map would not survive a
+ *    restart. Tests: tests/unit/streams/test_streams.c,
+ *    test_after_images_by_link; every records test of
+ *    tests/conformance/test_streams.py runs in memory.
  *
  * Iterators (GetShardIterator, NextShardIterator) are text: "v2|" stream id
  * "|" shard "|" position (the next sequence number to read) "|" issued_ms
@@ -349,10 +386,12 @@ typedef struct {
 
 /* Reads up to 'limit' records of shard 'sh' from sequence number 'pos' on,
  * at most 'max_bytes' of SizeBytes (at least one record when any). *next_pos
- * is where the next read starts. */
-void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_stream_shard *sh,
-                     uint64_t pos, size_t limit, size_t max_bytes, sl_stream_record **out,
-                     size_t *n_out, uint64_t *next_pos);
+ * is where the next read starts. 't' is the table of an enabled stream (its
+ * id the stream's table_id), else NULL: memory mode reads the after images
+ * of the stream's latest records from it ("After images"). */
+void sl_streams_read(sl_txn *txn, sl_arena *a, const sl_stream *st, const sl_table *t,
+                     const sl_stream_shard *sh, uint64_t pos, size_t limit, size_t max_bytes,
+                     sl_stream_record **out, size_t *n_out, uint64_t *next_pos);
 /* Writes one record as the service's Record object. */
 void sl_streams_record_write_json(sl_jw *w, const sl_stream *st, const sl_stream_record *r,
                                   const char *region);

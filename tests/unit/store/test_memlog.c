@@ -417,6 +417,46 @@ static void test_pretouch_feeds_records(void) {
   sl_arena_destroy(&ar);
 }
 
+/* Lookups start where an 8-byte key's number says (memlog.c): with the
+ * numbers dense, sparse, in clumps, or after the head moved, every lookup
+ * answers what a scan of the log does. */
+static void test_lookup_by_number(void) {
+  static const int gaps[][3] = {{1, 1, 0}, {1, 7, 0}, {1, 1, 1000}, {3, 1, 50}};
+  for (size_t g = 0; g < sizeof(gaps) / sizeof(gaps[0]); g++) {
+    sl_memlog *l = sl_memlog_new(64u << 20, NULL);
+    uint64_t keys[3000], k = 10;
+    size_t n = 0;
+    for (; n < 3000; n++) {
+      keys[n] = k;
+      /* a step of gaps[g][0], every gaps[g][1]-th one longer by gaps[g][2] */
+      k += (uint64_t)gaps[g][0] + (n % (size_t)gaps[g][1] == 0 ? (uint64_t)gaps[g][2] : 0);
+      uint8_t kb[8];
+      CHECK_INT(sl_memlog_append(l, key_of(kb, keys[n]), SL_STR("v")), SL_MEMLOG_OK);
+    }
+    for (int round = 0; round < 2; round++) {
+      uint64_t base = sl_memlog_first_pos(l);
+      size_t skip = round ? 700 : 0; /* the first 700 deleted, the head past them */
+      size_t want = skip; /* the first kept key at or after q */
+      for (uint64_t q = 0; q <= k + 2; q++) {
+        while (want < n && keys[want] < q)
+          want++;
+        uint8_t kb[8];
+        CHECK_INT(sl_memlog_lower_bound(l, key_of(kb, q)) - base, want - skip);
+        sl_str v;
+        bool hit = want < n && keys[want] == q;
+        CHECK(sl_memlog_get(l, key_of(kb, q), &v) == hit);
+      }
+      if (!round) {
+        sl_memlog_begin(l);
+        uint8_t kb[8];
+        sl_memlog_del_range(l, SL_STR(""), key_of(kb, keys[700]));
+        sl_memlog_commit(l, false);
+      }
+    }
+    sl_memlog_free(l);
+  }
+}
+
 int main(void) {
   RUN(test_order_and_reading);
   RUN(test_abort_and_commit);
@@ -424,6 +464,7 @@ int main(void) {
   RUN(test_limit_and_large);
   RUN(test_reader_keeps_chunks);
   RUN(test_same_as_lmdb);
+  RUN(test_lookup_by_number);
   RUN(test_pretouch_feeds_records);
   return DONE();
 }

@@ -182,7 +182,7 @@ static size_t read_ns(sl_streams *s, sl_store *st, sl_arena *a, int *ns, size_t 
     sl_stream_record *r;
     size_t nr;
     uint64_t next;
-    sl_streams_read(txn, a, &v[0], &sh[k], 0, 1000, 1u << 20, &r, &nr, &next);
+    sl_streams_read(txn, a, &v[0], NULL, &sh[k], 0, 1000, 1u << 20, &r, &nr, &next);
     for (size_t i = 0; i < nr && got < max; i++) {
       ns[got] = -1;
       CHECK(r[i].has_new && r[i].event == 1);
@@ -197,10 +197,11 @@ static size_t read_ns(sl_streams *s, sl_store *st, sl_arena *a, int *ns, size_t 
 }
 
 /* Streams over 'st' on a manual clock at T0_MS, with the fixture table
- * (store_fixture.h) given a NEW_IMAGE stream in catalog *cat and its shard
- * opened. */
-static sl_streams *stream_fixture(sl_store *st, sl_clock *clock, sl_streams_params *p,
-                                  sl_catalog **cat, sl_table **table, sl_failure *f) {
+ * (store_fixture.h) given a stream of view 'view' in catalog *cat and its
+ * shard opened. */
+static sl_streams *stream_fixture_view(sl_store *st, const char *view, sl_clock *clock,
+                                       sl_streams_params *p, sl_catalog **cat, sl_table **table,
+                                       sl_failure *f) {
   sl_clock_init(clock, SL_CLOCK_MANUAL, 1, T0_MS);
   sl_streams_params_default(p);
   sl_streams *s = NULL;
@@ -208,7 +209,7 @@ static sl_streams *stream_fixture(sl_store *st, sl_clock *clock, sl_streams_para
   *cat = sl_catalog_new();
   sl_table *t = *table = fixture_table();
   t->stream_enabled = true;
-  t->stream_view_type = SL_STR("NEW_IMAGE");
+  t->stream_view_type = sl_str_c(view);
   sl_txn *txn;
   CHECK_INT(sl_store_begin(st, true, f, &txn), SL_OK);
   CHECK_INT(sl_streams_sync(s, txn, NULL, t, T0_MS, f), SL_OK);
@@ -218,12 +219,19 @@ static sl_streams *stream_fixture(sl_store *st, sl_clock *clock, sl_streams_para
   return s;
 }
 
+static sl_streams *stream_fixture(sl_store *st, sl_clock *clock, sl_streams_params *p,
+                                  sl_catalog **cat, sl_table **table, sl_failure *f) {
+  return stream_fixture_view(st, "NEW_IMAGE", clock, p, cat, table, f);
+}
+
 static void test_oldest_layout(void) {
   sl_arena a;
   sl_arena_init(&a);
   sl_failure f;
   sl_failure_init(&f, &a);
-  sl_store *st = fixture_store(&f);
+  /* A directory's layout (memory mode writes format 3 records). */
+  char dir[] = "/tmp/sluice-streams-XXXXXX";
+  sl_store *st = fixture_dir_store(dir, &f);
   sl_clock clock;
   sl_streams_params p;
   sl_catalog *cat;
@@ -267,6 +275,7 @@ static void test_oldest_layout(void) {
   sl_streams_close(s);
   sl_catalog_free(cat);
   sl_store_close(st);
+  fixture_dir_remove(dir);
   sl_arena_destroy(&a);
 }
 
@@ -350,6 +359,143 @@ static void test_format4_layout(void) {
   sl_arena_destroy(&a);
 }
 
+/* ---- memory mode's after images by link ---- */
+
+/* Item 'pk' becomes {pk, n} (n < 0: deleted), committed or aborted. */
+static void change(sl_store *st, sl_table *t, const char *pk, int n, bool commit, sl_arena *a,
+                   sl_failure *f) {
+  char num[16];
+  snprintf(num, sizeof(num), "%d", n);
+  sl_attr attrs[2] = {{SL_STR("n"), {.type = SL_AV_N, .s = sl_arena_strdup(a, sl_str_c(num))}},
+                      {SL_STR("pk"), {.type = SL_AV_S, .s = sl_arena_strdup(a, sl_str_c(pk))}}};
+  sl_item item = {attrs, 2}, old;
+  sl_keyvals kv = {.hash = &attrs[1].v};
+  bool found = false;
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, true, f, &txn), SL_OK);
+  CHECK_INT(sl_store_item_get(txn, t, &kv, a, &old, &found, NULL), SL_OK);
+  sl_store_change c = {.t = t, .key = &kv, .old = found ? &old : NULL, .item = n >= 0 ? &item : NULL};
+  CHECK_INT(sl_store_apply(txn, &c, a, f), SL_OK);
+  if (commit)
+    CHECK_INT(sl_store_commit(txn, f), SL_OK);
+  else
+    sl_store_abort(txn);
+}
+
+/* An image's "n", -1 without one. */
+static int image_n(const sl_item *it, bool has, sl_arena *a) {
+  const sl_av *v = has ? sl_item_get(it, SL_STR("n")) : NULL;
+  return v ? atoi(sl_arena_strdup(a, v->s).p) : -1;
+}
+
+/* Every record of table t's stream(s), as "pk:event:new n:old n" lines. */
+static sl_str records_text(sl_streams *s, sl_store *st, const sl_table *t, sl_arena *a,
+                           sl_failure *f) {
+  CHECK_INT(sl_streams_index(s, f), SL_OK);
+  sl_txn *txn;
+  CHECK_INT(sl_store_begin(st, false, f, &txn), SL_OK);
+  sl_buf out;
+  sl_buf_init(&out, a);
+  sl_stream *v;
+  size_t n;
+  sl_streams_list(txn, a, SL_STR("t"), &v, &n);
+  for (size_t i = 0; i < n; i++) {
+    sl_stream_shard *sh;
+    size_t nsh;
+    sl_streams_shards(txn, a, &v[i], &sh, &nsh);
+    for (size_t k = 0; k < nsh; k++) {
+      sl_stream_record *r;
+      size_t nr;
+      uint64_t next;
+      sl_streams_read(txn, a, &v[i], v[i].enabled ? t : NULL, &sh[k], 0, 1000, 1u << 20, &r,
+                      &nr, &next);
+      for (size_t j = 0; j < nr; j++) {
+        char line[96];
+        const sl_av *pk = sl_item_get(&r[j].keys, SL_STR("pk"));
+        snprintf(line, sizeof(line), "%.*s:%d:%d:%d\n", (int)pk->s.len, pk->s.p, r[j].event,
+                 image_n(&r[j].new_image, r[j].has_new, a),
+                 image_n(&r[j].old_image, r[j].has_old, a));
+        sl_buf_puts(&out, sl_str_c(line));
+      }
+    }
+  }
+  sl_store_abort(txn);
+  return sl_buf_str(&out);
+}
+
+/* In memory, a record of a stream with new images keeps no copy of its
+ * after image: it reads it from the item's next record, or from the table
+ * (streams.h, "After images"). Every record reads as if it held its images,
+ * across aborted writes, deletions, the stream's disabling (the table's
+ * later changes do not show) and the retention. */
+static void test_after_images_by_link(void) {
+  static const char *views[] = {"NEW_IMAGE", "NEW_AND_OLD_IMAGES"};
+  for (size_t vi = 0; vi < 2; vi++) {
+    bool both = vi == 1;
+    sl_arena a;
+    sl_arena_init(&a);
+    sl_failure f;
+    sl_failure_init(&f, &a);
+    sl_store *st = fixture_store(&f);
+    sl_clock clock;
+    sl_streams_params p;
+    sl_catalog *cat;
+    sl_table *t;
+    sl_streams *s = stream_fixture_view(st, views[vi], &clock, &p, &cat, &t, &f);
+    change(st, t, "a", 1, true, &a, &f);
+    change(st, t, "a", 2, true, &a, &f);
+    change(st, t, "b", 10, true, &a, &f);
+    change(st, t, "a", 99, false, &a, &f); /* aborted after its record */
+    change(st, t, "a", 3, true, &a, &f);
+    change(st, t, "c", 98, false, &a, &f); /* a first write, aborted */
+    change(st, t, "c", 20, true, &a, &f);
+    change(st, t, "b", -1, true, &a, &f);
+    change(st, t, "c", 97, false, &a, &f);
+    change(st, t, "c", 96, false, &a, &f); /* two aborts in a row */
+    change(st, t, "c", 21, true, &a, &f);
+    change(st, t, "d", 30, true, &a, &f);
+    const char *want_both = "a:1:1:-1\na:2:2:1\nb:1:10:-1\na:2:3:2\nc:1:20:-1\nb:3:-1:10\n"
+                            "c:2:21:20\nd:1:30:-1\n";
+    const char *want_new = "a:1:1:-1\na:2:2:-1\nb:1:10:-1\na:2:3:-1\nc:1:20:-1\nb:3:-1:-1\n"
+                           "c:2:21:-1\nd:1:30:-1\n";
+    const char *want = both ? want_both : want_new;
+    sl_str got = records_text(s, st, t, &a, &f);
+    CHECK(sl_str_eq(got, sl_str_c(want)));
+    if (!sl_str_eq(got, sl_str_c(want)))
+      fprintf(stderr, "got:\n%.*s", (int)got.len, got.p);
+
+    /* Disabled: the table changes without records, which the records'
+     * images do not show. */
+    sl_table *off = fixture_table();
+    sl_txn *txn;
+    sl_clock_advance(&clock, 1000);
+    CHECK_INT(sl_store_begin(st, true, &f, &txn), SL_OK);
+    CHECK_INT(sl_streams_sync(s, txn, t, off, sl_clock_now_ms(&clock), &f), SL_OK);
+    CHECK_INT(sl_store_commit(txn, &f), SL_OK);
+    t->stream_enabled = false;
+    sl_table_free(off);
+    change(st, t, "a", 4, true, &a, &f);
+    change(st, t, "c", -1, true, &a, &f);
+    change(st, t, "d", 31, true, &a, &f);
+    got = records_text(s, st, t, &a, &f);
+    CHECK(sl_str_eq(got, sl_str_c(want)));
+    if (!sl_str_eq(got, sl_str_c(want)))
+      fprintf(stderr, "got after disabling:\n%.*s", (int)got.len, got.p);
+
+    /* Past the retention, the records and the copies made at the disabling
+     * go. */
+    sl_clock_set(&clock, T0_MS + p.retention_ms + 5000);
+    for (int i = 0; i < 3; i++)
+      sl_streams_tick(s, cat, sl_clock_now_ms(&clock), &f);
+    CHECK_INT(count_db(st, SL_DB_RECORDS, 0, &f), 0);
+
+    sl_streams_close(s);
+    sl_catalog_free(cat);
+    sl_store_close(st);
+    sl_arena_destroy(&a);
+  }
+}
+
 int main(void) {
   sl_arena_init(&A);
   RUN(test_iterator_roundtrip);
@@ -358,6 +504,7 @@ int main(void) {
   RUN(test_view_names);
   RUN(test_oldest_layout);
   RUN(test_format4_layout);
+  RUN(test_after_images_by_link);
   sl_arena_destroy(&A);
   return DONE();
 }
