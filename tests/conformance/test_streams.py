@@ -509,6 +509,45 @@ def test_delete_table_keeps_records(st, ddb, make_table):
     assert [r["eventName"] for r in read_all(st, arn)] == ["INSERT"]
 
 
+# A record's images are the item's as the change left it, whatever the table does
+# after: later changes, the stream's disabling and later writes without records, the
+# table's deletion. (In memory sluice reads a record's NewImage from the item's next
+# record or from the table, and copies it when the stream is disabled;
+# streams/streams.h, "After images".)
+@pytest.mark.parametrize("end", ["disable", "delete"])
+@pytest.mark.parametrize("view", ["NEW_IMAGE", "NEW_AND_OLD_IMAGES"])
+def test_images_outlive_the_table(st, ddb, make_table, view, end):
+    name, arn = stream_table(make_table, ddb, view)
+    def put(pk, n):
+        ddb.put_item(TableName=name, Item={"pk": {"S": pk}, "n": {"N": str(n)}})
+    put("a", 1)
+    put("a", 2)
+    put("b", 1)
+    ddb.update_item(TableName=name, Key={"pk": {"S": "b"}}, UpdateExpression="SET n = :v",
+                    ExpressionAttributeValues={":v": {"N": "5"}})
+    put("c", 1)
+    ddb.delete_item(TableName=name, Key={"pk": {"S": "c"}})
+    if end == "disable":
+        ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": False})
+        wait_active(ddb, name)
+        put("a", 3)
+        ddb.delete_item(TableName=name, Key={"pk": {"S": "b"}})
+    else:
+        ddb.delete_table(TableName=name)
+    deadline = time.time() + 60
+    while st.describe_stream(StreamArn=arn)["StreamDescription"]["StreamStatus"] != "DISABLED":
+        assert time.time() < deadline
+        time.sleep(0.2)
+    def n_of(img):
+        return int(img["n"]["N"]) if img else None
+    got = [(r["dynamodb"]["Keys"]["pk"]["S"], r["eventName"], n_of(r["dynamodb"].get("NewImage")),
+            n_of(r["dynamodb"].get("OldImage"))) for r in read_all(st, arn)]
+    both = view == "NEW_AND_OLD_IMAGES"
+    assert got == [("a", "INSERT", 1, None), ("a", "MODIFY", 2, 1 if both else None),
+                   ("b", "INSERT", 1, None), ("b", "MODIFY", 5, 1 if both else None),
+                   ("c", "INSERT", 1, None), ("c", "REMOVE", None, 1 if both else None)]
+
+
 # A KCL-style consumer reading every shard from TRIM_HORIZON while writers put, update and
 # delete replays the table exactly: the final table equals the replay of its records.
 def test_replay_under_concurrent_writes(st, ddb, make_table, endpoint):
