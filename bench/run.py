@@ -19,11 +19,12 @@ time per request, the ratios sluice/peer, p50/p99/p99.9 at one connection,
 resident memory after the load, and the time from process start to the first
 answer.
 
-The table's stream rows are one run each, beside the peers, and they read
-high: by the time they run, the peers' own runs have taken the free memory
-that the host had already backed, so every fresh page of sluice's (a stream
-record's included) costs the host's backing again, 10-15 µs a 4 KB page
-(bench/README.md, "The table's stream rows, beside the peers"). The stream's
+The table's stream rows are one run each, beside the peers: by the time they
+run, the peers' own runs have taken the free memory that the host had already
+backed, so every fresh page of sluice's costs the host's backing again, 10-15
+µs a 4 KB page (bench/README.md, "The table's stream rows, beside the peers";
+they read 1.27-1.30 while a record copied its ~1 KB after image, "After images
+by link"), and one run swings by a quarter. The stream's
 cost in a closed loop is therefore also measured on six pairs of fresh
 servers (one of 1 s runs with BENCH_QUICK), each pair one without a stream and
 one with a NEW_AND_OLD_IMAGES stream, 32 connections (bench/stream_cost.py):
