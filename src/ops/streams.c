@@ -267,8 +267,7 @@ sl_err sl_get_records(sl_req *req, const sl_get_records_req *in, sl_get_records_
   if (t && t->id != out->stream.table_id)
     t = NULL;
   sl_streams_read(txn, req->arena, &out->stream, out->stream.enabled ? t : NULL, sh, it.pos,
-                  (size_t)in->limit,
-                  RECORDS_MAX_BYTES, &out->records, &out->n, &next);
+                  (size_t)in->limit, RECORDS_MAX_BYTES, &out->records, &out->n, &next);
   /* How far readers got, for the dashboard's lag (streams.h). */
   sl_streams_note_read(req->env->streams, it.stream_id, it.shard, next, req->now_ms);
   /* Metrics under the table's name (its request latency too, through

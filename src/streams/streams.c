@@ -70,7 +70,7 @@ struct link_node {
   uint32_t h, stream_id;
   uint64_t last, prev; /* record numbers; 0: none */
   uint32_t klen;
-  bool dead; /* its records are being trimmed: removed at the commit */
+  bool dead;     /* its records are being trimmed: removed at the commit */
   uint8_t key[]; /* the record's Keys image, as encoded */
 };
 
@@ -972,7 +972,7 @@ sl_err sl_streams_open(sl_store *st, sl_clock *clock, const sl_streams_params *p
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   s->rng ^= (uint64_t)ts.tv_nsec << 20 ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 40;
-  s->next_reader = random_tag(s); /* see streams.h, readers */
+  s->next_reader = random_tag(s);    /* see streams.h, readers */
   s->linked = !sl_store_durable(st); /* streams.h, "After images" */
   sl_store_set_capture(st, sl_streams_capture, s);
   *out = s;
@@ -1319,12 +1319,7 @@ static sl_str record_keys(sl_str v) {
 
 /* The table key of a Keys image, decoded into 'a'. */
 static bool keys_kv(sl_arena *a, const sl_table *t, sl_str keys, sl_item *it, sl_keyvals *kv) {
-  if (!sl_item_decode(a, keys.p, keys.len, it, NULL))
-    return false;
-  *kv = (sl_keyvals){.hash = sl_item_get(it, t->key.hash)};
-  if (sl_key_has_range(&t->key))
-    kv->range = sl_item_get(it, t->key.range);
-  return kv->hash && (!sl_key_has_range(&t->key) || kv->range);
+  return sl_item_decode(a, keys.p, keys.len, it, NULL) && sl_item_keyvals(it, &t->key, kv);
 }
 
 /* Disabling a stream: every item whose latest record takes its after image
@@ -1479,8 +1474,8 @@ static bool take_image(const uint8_t **p, const uint8_t *end, sl_arena *a, sl_it
 static bool record_decode(sl_arena *a, uint64_t seq, sl_str v, sl_stream_record *out,
                           uint64_t *link) {
   const uint8_t *p = (const uint8_t *)v.p, *end = p + v.len;
-  if (v.len < RECORD_HDR || (p[0] != 1 && (p[0] != 2 || v.len < RECORD_HDR2) &&
-                             (p[0] != 3 || v.len < RECORD_HDR3)))
+  if (v.len < RECORD_HDR ||
+      (p[0] != 1 && (p[0] != 2 || v.len < RECORD_HDR2) && (p[0] != 3 || v.len < RECORD_HDR3)))
     return false;
   memset(out, 0, sizeof(*out));
   uint8_t format = p[0];
@@ -1527,11 +1522,9 @@ static bool after_image(sl_txn *txn, sl_arena *a, const sl_table *t, const sl_st
   }
   if (!t)
     return false;
-  sl_keyvals kv = {.hash = sl_item_get(&r->keys, t->key.hash)};
-  if (sl_key_has_range(&t->key))
-    kv.range = sl_item_get(&r->keys, t->key.range);
+  sl_keyvals kv;
   bool found = false;
-  if (!kv.hash || (sl_key_has_range(&t->key) && !kv.range) ||
+  if (!sl_item_keyvals(&r->keys, &t->key, &kv) ||
       sl_store_item_get(txn, t, &kv, a, out, &found, NULL) != SL_OK || !found)
     return false;
   *out = sl_item_copy(a, out);
@@ -1872,8 +1865,8 @@ static sl_err trim_shard(sl_txn *txn, const sl_stream *st, const sl_stream_shard
  * 'cut' is trimmed, marked dead and listed in *out (in 'a'). */
 static void links_dead(sl_streams *s, sl_txn *txn, uint64_t cut, sl_arena *a,
                        struct link_node ***out, size_t *n_out) {
-  size_t n = 0, cap = 64;
-  struct link_node **v = SL_NEW_ARRAY(a, struct link_node *, cap);
+  sl_buf v;
+  sl_buf_init(&v, a);
   sl_cursor *c = sl_store_cursor(txn, SL_DB_RECORDS);
   sl_str k, rv, w;
   for (bool ok = sl_cursor_first(c, &k, &rv); ok; ok = sl_cursor_next(c, &k, &rv)) {
@@ -1882,25 +1875,18 @@ static void links_dead(sl_streams *s, sl_txn *txn, uint64_t cut, sl_arena *a,
     if (rv.len < RECORD_HDR3 || rv.p[0] != 3)
       continue;
     sl_str keys = record_keys(rv);
-    struct link_node *e = link_find(s, sl_rd32((const uint8_t *)rv.p + 16),
-                                    (const uint8_t *)keys.p, (uint32_t)keys.len);
+    struct link_node *e = link_find(s, sl_rd32((const uint8_t *)rv.p + 16), (const uint8_t *)keys.p,
+                                    (uint32_t)keys.len);
     /* Gone when its last record is trimmed, or aborted with the one before
      * it trimmed. */
-    if (!e || e->dead ||
-        !(e->last < cut || (e->prev < cut && !record_get(txn, e->last, &w))))
+    if (!e || e->dead || !(e->last < cut || (e->prev < cut && !record_get(txn, e->last, &w))))
       continue;
-    if (n == cap) {
-      struct link_node **more = SL_NEW_ARRAY(a, struct link_node *, cap * 2);
-      memcpy(more, v, n * sizeof(*v));
-      v = more;
-      cap *= 2;
-    }
     e->dead = true;
-    v[n++] = e;
+    sl_buf_append(&v, &e, sizeof(e));
   }
   sl_cursor_close(c);
-  *out = v;
-  *n_out = n;
+  *out = (struct link_node **)(void *)v.p;
+  *n_out = v.len / sizeof(struct link_node *);
 }
 
 bool sl_streams_tick(sl_streams *s, sl_catalog *cat, int64_t now_ms, sl_failure *f) {

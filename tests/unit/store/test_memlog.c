@@ -436,7 +436,7 @@ static void test_lookup_by_number(void) {
     for (int round = 0; round < 2; round++) {
       uint64_t base = sl_memlog_first_pos(l);
       size_t skip = round ? 700 : 0; /* the first 700 deleted, the head past them */
-      size_t want = skip; /* the first kept key at or after q */
+      size_t want = skip;            /* the first kept key at or after q */
       for (uint64_t q = 0; q <= k + 2; q++) {
         while (want < n && keys[want] < q)
           want++;

@@ -374,7 +374,8 @@ static void change(sl_store *st, sl_table *t, const char *pk, int n, bool commit
   sl_txn *txn;
   CHECK_INT(sl_store_begin(st, true, f, &txn), SL_OK);
   CHECK_INT(sl_store_item_get(txn, t, &kv, a, &old, &found, NULL), SL_OK);
-  sl_store_change c = {.t = t, .key = &kv, .old = found ? &old : NULL, .item = n >= 0 ? &item : NULL};
+  sl_store_change c = {
+      .t = t, .key = &kv, .old = found ? &old : NULL, .item = n >= 0 ? &item : NULL};
   CHECK_INT(sl_store_apply(txn, &c, a, f), SL_OK);
   if (commit)
     CHECK_INT(sl_store_commit(txn, f), SL_OK);
@@ -407,8 +408,8 @@ static sl_str records_text(sl_streams *s, sl_store *st, const sl_table *t, sl_ar
       sl_stream_record *r;
       size_t nr;
       uint64_t next;
-      sl_streams_read(txn, a, &v[i], v[i].enabled ? t : NULL, &sh[k], 0, 1000, 1u << 20, &r,
-                      &nr, &next);
+      sl_streams_read(txn, a, &v[i], v[i].enabled ? t : NULL, &sh[k], 0, 1000, 1u << 20, &r, &nr,
+                      &next);
       for (size_t j = 0; j < nr; j++) {
         char line[96];
         const sl_av *pk = sl_item_get(&r[j].keys, SL_STR("pk"));
